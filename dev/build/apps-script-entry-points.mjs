@@ -1,0 +1,69 @@
+// Rollup plugin: turns the bundle into one Apps Script file whose only top-level declarations are the entry
+// points exported by src/index.ts. The library lives in one closure stored under a Symbol on globalThis (a
+// Symbol key is no identifier, so google.script.run and the function picker cannot see it); each entry point
+// is a thin forwarder that keeps the JSDoc written above it, which custom-function help needs.
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+
+export const LIBRARY_KEY = 'outreach-addon.library';
+
+/** Reads `export function name(params) {}` declarations and the JSDoc above each. */
+export function readEntryPoints(indexPath) {
+  const text = readFileSync(indexPath, 'utf8');
+  const source = ts.createSourceFile(indexPath, text, ts.ScriptTarget.ES2020, true);
+  const entries = [];
+  for (const statement of source.statements) {
+    if (!ts.isFunctionDeclaration(statement) || !statement.name) continue;
+    const exported = statement.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    if (!exported) continue;
+    const jsDoc = (ts.getJSDocCommentsAndTags(statement) ?? [])
+      .filter(ts.isJSDoc)
+      .map((doc) => text.slice(doc.pos, doc.end))
+      .join('\n');
+    const params = statement.parameters.map((p) => p.name.getText(source));
+    entries.push({ name: statement.name.text, params, jsDoc });
+  }
+  return entries;
+}
+
+export function forwarderSource(entries) {
+  const library = `globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})]`;
+  return entries
+    .map(({ name, params, jsDoc }) => {
+      const doc = jsDoc ? `${jsDoc}\n` : '';
+      return `${doc}function ${name}(${params.join(', ')}) {\n  return ${library}.${name}.apply(this, arguments);\n}\n`;
+    })
+    .join('\n');
+}
+
+export function appsScriptEntryPoints({ index }) {
+  return {
+    name: 'apps-script-entry-points',
+    renderChunk(code) {
+      const entries = readEntryPoints(index);
+      const forwarders = forwarderSource(entries);
+      const header = '// Built by rollup from src/ (see README). Do not edit: run `npm run build`.\n\n';
+      const library = `(function (exports) {\n'use strict';\n${code}\n})(globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})] = {});\n`;
+      return { code: header + forwarders + '\n' + library, map: null };
+    },
+  };
+}
+
+/** Copies the manifest and the HTML files, inlining `<!-- include: file -->` from src/ui. */
+export function appsScriptAssets({ manifest, uiDir }) {
+  return {
+    name: 'apps-script-assets',
+    async generateBundle() {
+      const { readdirSync } = await import('node:fs');
+      this.emitFile({ type: 'asset', fileName: 'appsscript.json', source: readFileSync(manifest, 'utf8') });
+      for (const file of readdirSync(uiDir)) {
+        if (!file.endsWith('.html') || file.startsWith('_')) continue;
+        const html = readFileSync(`${uiDir}/${file}`, 'utf8').replace(
+          /<!-- include: ([\w.-]+) -->/g,
+          (_, name) => readFileSync(`${uiDir}/${name}`, 'utf8'),
+        );
+        this.emitFile({ type: 'asset', fileName: file, source: html });
+      }
+    },
+  };
+}
