@@ -1,4 +1,12 @@
 // The add-on menu. Runs in AuthMode.NONE too: it may only build the menu, never touch a service.
-export function buildMenu(_e?: GoogleAppsScript.Events.SheetsOnOpen): void {
-  SpreadsheetApp.getUi().createAddonMenu().addItem('Settings…', 'showSettings').addToUi();
+export function buildMenu(): void {
+  SpreadsheetApp.getUi()
+    .createAddonMenu()
+    .addItem('Search companies…', 'showSearchSidebar')
+    .addItem('Unlock selected companies', 'unlockSelectedCompanies')
+    .addSeparator()
+    .addItem('Check phone numbers in selection', 'checkSelectedPhones')
+    .addSeparator()
+    .addItem('Settings…', 'showSettings')
+    .addToUi();
 }

@@ -1,0 +1,109 @@
+// Settings and secrets. API keys live only in the user's PropertiesService store: never in a cell, a log,
+// an error message or a URL. Reads and writes go through this module only.
+
+export interface Settings {
+  outreachApiKey: string;
+  outreachBaseUrl: string;
+  phoneApiKey: string;
+  phoneBaseUrl: string;
+}
+
+/** What the Settings dialog may show: keys masked, never the key itself. */
+export interface SettingsView {
+  outreachApiKey: string;
+  outreachBaseUrl: string;
+  phoneApiKey: string;
+  phoneBaseUrl: string;
+  outreachKeySet: boolean;
+  phoneKeySet: boolean;
+}
+
+export type SettingsPatch = Partial<Settings>;
+
+// Production addresses; a deployment for other hosts edits these and appsscript.json's urlFetchWhitelist.
+export const DEFAULT_OUTREACH_BASE_URL = 'https://api.outreach.example.com';
+export const DEFAULT_PHONE_BASE_URL = 'https://api.phonecheck.example.com';
+
+const PROPERTY: Record<keyof Settings, string> = {
+  outreachApiKey: 'settings.outreachApiKey',
+  outreachBaseUrl: 'settings.outreachBaseUrl',
+  phoneApiKey: 'settings.phoneApiKey',
+  phoneBaseUrl: 'settings.phoneBaseUrl',
+};
+
+export class SettingsError extends Error {
+  constructor(
+    message: string,
+    readonly field: keyof Settings,
+  ) {
+    super(message);
+    this.name = 'SettingsError';
+  }
+}
+
+export function readSettings(): Settings {
+  const props = PropertiesService.getUserProperties().getProperties();
+  return {
+    outreachApiKey: props[PROPERTY.outreachApiKey] || '',
+    outreachBaseUrl: props[PROPERTY.outreachBaseUrl] || DEFAULT_OUTREACH_BASE_URL,
+    phoneApiKey: props[PROPERTY.phoneApiKey] || '',
+    phoneBaseUrl: props[PROPERTY.phoneBaseUrl] || DEFAULT_PHONE_BASE_URL,
+  };
+}
+
+export function viewSettings(settings: Settings = readSettings()): SettingsView {
+  return {
+    outreachApiKey: maskKey(settings.outreachApiKey),
+    outreachBaseUrl: settings.outreachBaseUrl,
+    phoneApiKey: maskKey(settings.phoneApiKey),
+    phoneBaseUrl: settings.phoneBaseUrl,
+    outreachKeySet: settings.outreachApiKey !== '',
+    phoneKeySet: settings.phoneApiKey !== '',
+  };
+}
+
+/**
+ * Validates and stores what the patch holds; absent (undefined) fields are left as they are. An empty key
+ * removes the key. Returns the masked view.
+ */
+export function saveSettings(patch: SettingsPatch): SettingsView {
+  const updates: Record<string, string> = {};
+  const removals: string[] = [];
+  for (const field of ['outreachApiKey', 'phoneApiKey'] as const) {
+    const value = patch[field];
+    if (value === undefined || value === null) continue;
+    const key = String(value).trim();
+    if (key === '') removals.push(PROPERTY[field]);
+    else if (/\s/.test(key) || key.length > 512) {
+      throw new SettingsError('An API key is one word without spaces: paste it again.', field);
+    } else updates[PROPERTY[field]] = key;
+  }
+  for (const field of ['outreachBaseUrl', 'phoneBaseUrl'] as const) {
+    const value = patch[field];
+    if (value === undefined || value === null) continue;
+    updates[PROPERTY[field]] = validateBaseUrl(String(value), field);
+  }
+  const store = PropertiesService.getUserProperties();
+  if (Object.keys(updates).length > 0) store.setProperties(updates);
+  for (const property of removals) store.deleteProperty(property);
+  return viewSettings();
+}
+
+/** An https:// base URL (http:// only for this machine, for the local sandbox), without a trailing slash. */
+export function validateBaseUrl(raw: string, field: keyof Settings): string {
+  const url = raw.trim().replace(/\/+$/, '');
+  const match = /^(https?):\/\/([^/?#\s:@]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(url);
+  const label = field === 'phoneBaseUrl' ? 'Phone service address' : 'Outreach service address';
+  if (!match) throw new SettingsError(`${label}: enter a URL such as https://api.example.com`, field);
+  const [, scheme, host] = match;
+  const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(host);
+  if (scheme.toLowerCase() === 'http' && !loopback) {
+    throw new SettingsError(`${label}: use https:// (http:// is only allowed for localhost).`, field);
+  }
+  return url;
+}
+
+export function maskKey(key: string): string {
+  if (!key) return '';
+  return key.length <= 8 ? '••••' : `••••${key.slice(-4)}`;
+}

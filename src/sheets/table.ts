@@ -1,0 +1,185 @@
+// Header-mapped tables. Users sort, filter, insert and delete rows and columns, so columns are found by
+// their header text and rows by a key column, never by remembered positions. Reads and writes are done in
+// blocks: one getValues for the table, one setValues per written column run, whatever the number of rows.
+import { CellValue } from './cells';
+
+export interface ColumnSpec {
+  /** Stable name used in code. */
+  key: string;
+  /** Header text in row 1; what the user sees and what columns are found by. */
+  header: string;
+  /** Number format for the column, e.g. '@' (plain text), '0', 'yyyy-mm-dd hh:mm'. */
+  format?: string;
+  width?: number;
+}
+
+export interface TableLayout {
+  sheetName: string;
+  columns: ColumnSpec[];
+}
+
+export interface TableRow {
+  /** 1-based sheet row number at the time of reading. */
+  rowNumber: number;
+  values: Record<string, unknown>;
+  hiddenByFilter?: boolean;
+}
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+export class Table {
+  private constructor(
+    readonly sheet: Sheet,
+    readonly layout: TableLayout,
+    /** key → 1-based column number */
+    private readonly columnOf: Map<string, number>,
+  ) {}
+
+  /** The layout's sheet, created with its header row if missing; missing headers are appended at the right. */
+  static open(layout: TableLayout): Table {
+    const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+    let sheet = spreadsheet.getSheetByName(layout.sheetName);
+    if (!sheet) {
+      sheet = spreadsheet.insertSheet(layout.sheetName);
+      writeHeaders(sheet, layout.columns, 1);
+      sheet.setFrozenRows(1);
+      return new Table(sheet, layout, new Map(layout.columns.map((c, i) => [c.key, i + 1])));
+    }
+    const columnOf = mapHeaders(sheet, layout);
+    const missing = layout.columns.filter((c) => !columnOf.has(c.key));
+    if (missing.length > 0) {
+      const first = Math.max(sheet.getLastColumn(), 0) + 1;
+      writeHeaders(sheet, missing, first);
+      missing.forEach((c, i) => columnOf.set(c.key, first + i));
+    }
+    return new Table(sheet, layout, columnOf);
+  }
+
+  /** The layout's sheet if it exists, with the columns found by header (missing ones are absent). */
+  static find(layout: TableLayout): Table | null {
+    const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(layout.sheetName);
+    return sheet ? new Table(sheet, layout, mapHeaders(sheet, layout)) : null;
+  }
+
+  column(key: string): number | undefined {
+    return this.columnOf.get(key);
+  }
+
+  /** Every data row (row 2 onwards), read with one getValues. */
+  readAll(): TableRow[] {
+    const lastRow = this.sheet.getLastRow();
+    if (lastRow < 2) return [];
+    return this.readRange(2, lastRow - 1);
+  }
+
+  /** Rows `first`..`first+count-1`, read with one getValues. */
+  readRange(first: number, count: number): TableRow[] {
+    const width = Math.max(...this.columnOf.values(), 1);
+    const grid = this.sheet.getRange(first, 1, count, width).getValues();
+    return grid.map((cells, i) => {
+      const values: Record<string, unknown> = {};
+      for (const [key, column] of this.columnOf) values[key] = cells[column - 1];
+      return { rowNumber: first + i, values };
+    });
+  }
+
+  /** Appends records below the last row: one setValues (plus one setNumberFormats when formats exist). */
+  append(records: Array<Record<string, CellValue>>): number {
+    if (records.length === 0) return 0;
+    const width = Math.max(this.sheet.getLastColumn(), ...this.columnOf.values());
+    const first = this.sheet.getLastRow() + 1;
+    const grid = records.map((record) => {
+      const row: CellValue[] = new Array(width).fill('');
+      for (const [key, column] of this.columnOf) if (key in record) row[column - 1] = record[key];
+      return row;
+    });
+    const range = this.sheet.getRange(first, 1, grid.length, width);
+    const formats = this.columnFormats(width);
+    if (formats) range.setNumberFormats(grid.map(() => formats));
+    range.setValues(grid);
+    return first;
+  }
+
+  /**
+   * Writes the given cells of existing rows. For each column, one setValues over the span of rows touched;
+   * rows in between keep the values read in `rows` (this table's own columns only, so no user data moves).
+   */
+  update(rows: TableRow[], changes: Map<number, Record<string, CellValue>>): void {
+    if (changes.size === 0) return;
+    const byRow = new Map(rows.map((r) => [r.rowNumber, r]));
+    const rowNumbers = [...changes.keys()].sort((a, b) => a - b);
+    const first = rowNumbers[0];
+    const last = rowNumbers[rowNumbers.length - 1];
+    const keys = new Set<string>();
+    for (const change of changes.values()) Object.keys(change).forEach((k) => keys.add(k));
+    for (const key of keys) {
+      const column = this.columnOf.get(key);
+      if (!column) continue;
+      const current = this.sheet.getRange(first, column, last - first + 1, 1);
+      const existing = spanIsKnown(byRow, first, last) ? null : current.getValues();
+      const spec = this.layout.columns.find((c) => c.key === key);
+      const values: CellValue[][] = [];
+      for (let row = first; row <= last; row++) {
+        const change = changes.get(row);
+        if (change && key in change) values.push([change[key]]);
+        else {
+          const known = byRow.get(row);
+          const previous = known ? known.values[key] : existing![row - first][0];
+          values.push([rewriteAsRead(previous)]);
+        }
+      }
+      if (spec?.format) current.setNumberFormat(spec.format);
+      current.setValues(values);
+    }
+  }
+
+  private columnFormats(width: number): string[] | null {
+    if (!this.layout.columns.some((c) => c.format)) return null;
+    const formats = new Array<string>(width).fill('General');
+    for (const spec of this.layout.columns) {
+      const column = this.columnOf.get(spec.key);
+      if (column && spec.format) formats[column - 1] = spec.format;
+    }
+    return formats;
+  }
+}
+
+function spanIsKnown(byRow: Map<number, TableRow>, first: number, last: number): boolean {
+  for (let row = first; row <= last; row++) if (!byRow.has(row)) return false;
+  return true;
+}
+
+/** A value read with getValues, written back unchanged: text stays text. */
+function rewriteAsRead(value: unknown): CellValue {
+  if (typeof value === 'string') return value === '' ? '' : `'${value}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
+  return '';
+}
+
+function mapHeaders(sheet: Sheet, layout: TableLayout): Map<string, number> {
+  const width = sheet.getLastColumn();
+  const columnOf = new Map<string, number>();
+  if (width === 0) return columnOf;
+  const headers = sheet
+    .getRange(1, 1, 1, width)
+    .getValues()[0]
+    .map((h) => normalizeHeader(h));
+  for (const spec of layout.columns) {
+    const index = headers.indexOf(normalizeHeader(spec.header));
+    if (index >= 0) columnOf.set(spec.key, index + 1);
+  }
+  return columnOf;
+}
+
+function writeHeaders(sheet: Sheet, columns: ColumnSpec[], firstColumn: number): void {
+  const range = sheet.getRange(1, firstColumn, 1, columns.length);
+  range.setValues([columns.map((c) => c.header)]);
+  range.setFontWeight('bold');
+}
+
+export function normalizeHeader(value: unknown): string {
+  return String(value ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
+}

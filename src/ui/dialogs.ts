@@ -1,0 +1,40 @@
+// Opening sidebars and dialogs. The HTML files are built from src/ui (shared parts inlined at build time).
+import { JobProgress } from '../platform/jobs';
+
+export function showSidebarFile(file: string, title: string, data: Record<string, unknown> = {}): void {
+  const template = HtmlService.createTemplateFromFile(file);
+  Object.assign(template, data);
+  SpreadsheetApp.getUi().showSidebar(template.evaluate().setTitle(title));
+}
+
+export function showDialogFile(
+  file: string,
+  title: string,
+  data: Record<string, unknown> = {},
+  size = { width: 420, height: 360 },
+): void {
+  const template = HtmlService.createTemplateFromFile(file);
+  Object.assign(template, data);
+  const output = template.evaluate().setWidth(size.width).setHeight(size.height);
+  SpreadsheetApp.getUi().showModalDialog(output, title);
+}
+
+/** The dialog that drives a long job to its end (see platform/jobs). */
+export function showProgressDialog(title: string, progress: JobProgress): void {
+  showDialogFile(
+    'progress',
+    title,
+    { kind: progress.kind, summary: progress.message },
+    { width: 380, height: 170 },
+  );
+}
+
+/** A YES/NO confirmation; true when the user chose YES. */
+export function confirm(title: string, message: string): boolean {
+  const ui = SpreadsheetApp.getUi();
+  return ui.alert(title, message, ui.ButtonSet.YES_NO) === ui.Button.YES;
+}
+
+export function toast(message: string, title = 'Outreach', seconds = 5): void {
+  SpreadsheetApp.getActiveSpreadsheet().toast(message, title, seconds);
+}
