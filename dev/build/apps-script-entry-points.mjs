@@ -39,7 +39,16 @@ export function forwarderSource(entries) {
 export function appsScriptEntryPoints({ index }) {
   return {
     name: 'apps-script-entry-points',
-    renderChunk(code) {
+    renderChunk(bundled) {
+      // Apps Script's V8 runtime does not take every recent syntax (static class fields are a known gap):
+      // the whole bundle, zod included, is lowered to ES2019.
+      const code = ts.transpileModule(bundled, {
+        compilerOptions: {
+          target: ts.ScriptTarget.ES2019,
+          module: ts.ModuleKind.None,
+          useDefineForClassFields: false,
+        },
+      }).outputText;
       const entries = readEntryPoints(index);
       const forwarders = forwarderSource(entries);
       const header = '// Built by rollup from src/ (see README). Do not edit: run `npm run build`.\n\n';

@@ -1,0 +1,61 @@
+'use strict';
+// Shared set-up for tests that run the built add-on (dist/Code.js) in the Apps Script emulator against the
+// service sandbox, on one virtual clock.
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { Clock } = require('../../dev/clock');
+const { startSandboxInWorker, DEMO_KEYS, dataset } = require('../../dev/sandbox');
+const { AppsScriptEmulator } = require('../emulator');
+
+const ROOT = path.join(__dirname, '..', '..');
+
+async function startServices() {
+  const clock = Clock.virtual();
+  const sandbox = await startSandboxInWorker({ clock });
+  return { clock, sandbox };
+}
+
+/** A sandbox control call (async, from the test itself). */
+async function control(baseUrl, method, route, body) {
+  const response = await fetch(`${baseUrl}/__sandbox${route}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return response.json();
+}
+
+/**
+ * The same, synchronously: for use while an execution is running (inside an alert answer), when this
+ * thread is blocked and cannot await.
+ */
+function controlSync(baseUrl, method, route, body) {
+  const script = `fetch(process.argv[1], { method: process.argv[2], headers: { 'content-type': 'application/json' },
+    body: process.argv[3] || undefined }).then((r) => r.text()).then((t) => process.stdout.write(t))`;
+  const out = execFileSync(process.execPath, ['-e', script, `${baseUrl}/__sandbox${route}`, method, body ? JSON.stringify(body) : '']);
+  return JSON.parse(out.toString());
+}
+
+/** A fresh add-on (new emulator) with the given keys saved through its own Settings endpoint. */
+function newAddon({ clock, sandbox }, { outreachKey = DEMO_KEYS.paid, phoneKey = DEMO_KEYS.phone, ...options } = {}) {
+  const emu = new AppsScriptEmulator({
+    codePath: path.join(ROOT, 'dist', 'Code.js'),
+    htmlDir: path.join(ROOT, 'dist'),
+    clock,
+    ...options,
+  });
+  const settings = { outreachBaseUrl: sandbox.outreachUrl, phoneBaseUrl: sandbox.phoneUrl };
+  if (outreachKey) settings.outreachApiKey = outreachKey;
+  if (phoneKey) settings.phoneApiKey = phoneKey;
+  emu.run('saveSettings', [settings], { kind: 'webapp' });
+  emu.run('onOpen', [{ authMode: 'FULL' }], { kind: 'simple', authMode: 'FULL' });
+  emu.resetStats();
+  return emu;
+}
+
+/** Every value and note of every sheet, as one string: to prove what is NOT written anywhere. */
+function everythingWritten(emu) {
+  return JSON.stringify(emu.snapshot());
+}
+
+module.exports = { startServices, control, controlSync, newAddon, everythingWritten, DEMO_KEYS, dataset, ROOT };
