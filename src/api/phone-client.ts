@@ -1,0 +1,211 @@
+// Typed client of the phone-number checking service (spec/phone-check-api.md). Authentication is the
+// `x-api-key` header; the answer's {code, message} decides the outcome whatever the HTTP status. Every
+// check may cost credits: callers cache results (custom functions re-run) and numbers are checked once per
+// run even when they repeat.
+import { ApiError, type ApiErrorInit, missingKeyInit } from './errors';
+import { Transport, type RequestSpec } from './http';
+import { normalizePhone } from './phone-number';
+import {
+  type CreditsResponse,
+  CreditsResponseSchema,
+  type PhoneCheckResponse,
+  PhoneCheckResponseSchema,
+} from './phone-schemas';
+import { readSettings } from '../platform/settings';
+import type { RateBudget } from '../platform/rate-budget';
+
+export const PHONE_PATHS = {
+  check: '/api/wa/check',
+  credits: '/api/user/credits',
+} as const;
+
+export type PhoneCheckStatus = 'registered' | 'not-registered' | 'invalid' | 'error';
+
+export interface PhoneCheckResult {
+  /** Position in the input list. */
+  index: number;
+  /** The number as given (cell value). */
+  input: unknown;
+  /** Canonical number sent to the service (`+14155550123`), or the given text when it is invalid. */
+  phone: string;
+  status: PhoneCheckStatus;
+  /** Why the number is 'invalid' (local check or code 1002). */
+  reason?: string;
+  /** Why it is 'error' (service failure after the retries). */
+  error?: ApiError;
+}
+
+export interface PhoneCheckManyResult {
+  /** Numbers with a final answer, in input order. */
+  results: PhoneCheckResult[];
+  /** Indexes of the input numbers not checked because the run stopped. */
+  unchecked: number[];
+  /** Why the run stopped early: auth (1001/1003), funds (1004), rate-limit (1005 or deadline). */
+  stopped?: ApiError;
+}
+
+export interface PhoneClientOptions {
+  apiKey: string;
+  baseUrl: string;
+  deadlineMs?: number;
+  budget?: RateBudget;
+  secrets?: readonly string[];
+  backoffMs?: readonly number[];
+  maxRateRetries?: number;
+  /** Most checks in one fetchAll (default 100). */
+  maxBatchSize?: number;
+}
+
+const STOP_KINDS = new Set(['auth', 'missing-key', 'funds', 'rate-limit', 'quota']);
+
+export class PhoneClient {
+  private readonly transport: Transport;
+
+  constructor(options: PhoneClientOptions) {
+    this.transport = new Transport({
+      service: 'phone',
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      secrets: options.secrets,
+      budget: options.budget,
+      deadlineMs: options.deadlineMs,
+      attribution: false,
+      backoffMs: options.backoffMs,
+      maxRateRetries: options.maxRateRetries,
+      maxBatchSize: options.maxBatchSize,
+    });
+  }
+
+  get budget(): RateBudget {
+    return this.transport.budget;
+  }
+
+  get deadlineMs(): number | undefined {
+    return this.transport.deadlineMs;
+  }
+
+  set deadlineMs(value: number | undefined) {
+    this.transport.deadlineMs = value;
+  }
+
+  /** GET /api/user/credits: the credits left. */
+  credits(): number {
+    const answer = this.transport.request<CreditsResponse>({
+      method: 'get',
+      path: PHONE_PATHS.credits,
+      schema: CreditsResponseSchema,
+    });
+    return answer.result.total;
+  }
+
+  /**
+   * GET /api/wa/check for one number: true when registered. An invalid number (locally or code 1002) throws
+   * ApiError kind 'bad-request'.
+   */
+  check(phone: unknown): boolean {
+    const normalized = normalizePhone(phone);
+    if (!normalized.ok) {
+      const message = `Phone number is not valid: ${normalized.reason}`;
+      throw this.transport.error(badPhoneInit(message));
+    }
+    return this.transport.request(this.checkSpec(normalized.phone)).result.exist;
+  }
+
+  /**
+   * Checks many numbers with fetchAll in batches sized to the hourly budget. Invalid numbers get status
+   * 'invalid' without a request; repeated numbers are checked once. Stops cleanly on a refused key
+   * (1001/1003), no credits (1004), a rate limit that does not clear in time (1005) or the deadline:
+   * `results` holds what is done, `unchecked` the rest, `stopped` the reason.
+   */
+  checkMany(phones: readonly unknown[]): PhoneCheckManyResult {
+    const results: Array<PhoneCheckResult | undefined> = phones.map(() => undefined);
+    const unique = new Map<string, number[]>();
+    phones.forEach((input, index) => {
+      const normalized = normalizePhone(input);
+      if (!normalized.ok) {
+        results[index] = {
+          index,
+          input,
+          phone: shownInput(input),
+          status: 'invalid',
+          reason: normalized.reason,
+        };
+        return;
+      }
+      const list = unique.get(normalized.phone);
+      if (list) list.push(index);
+      else unique.set(normalized.phone, [index]);
+    });
+    const numbers = [...unique.keys()];
+    const batch = this.transport.requestAll(
+      numbers.map((phone) => this.checkSpec(phone)),
+      (error) => STOP_KINDS.has(error.kind),
+    );
+    numbers.forEach((phone, k) => {
+      const outcome = batch.outcomes[k];
+      if (!outcome) return;
+      if (!outcome.ok && STOP_KINDS.has(outcome.error.kind)) return; // not checked: nothing was charged
+      for (const index of unique.get(phone) ?? []) {
+        const input = phones[index];
+        if (outcome.ok) {
+          results[index] = {
+            index,
+            input,
+            phone,
+            status: outcome.value.result.exist ? 'registered' : 'not-registered',
+          };
+        } else if (outcome.error.kind === 'bad-request') {
+          results[index] = {
+            index,
+            input,
+            phone,
+            status: 'invalid',
+            reason: 'the service says the number is not valid',
+          };
+        } else {
+          results[index] = { index, input, phone, status: 'error', error: outcome.error };
+        }
+      }
+    });
+    const done = results.filter((r): r is PhoneCheckResult => r !== undefined);
+    const unchecked = results.map((r, i) => (r ? -1 : i)).filter((i) => i >= 0);
+    const stopped = batch.stopped;
+    return stopped ? { results: done, unchecked, stopped } : { results: done, unchecked };
+  }
+
+  private checkSpec(phone: string): RequestSpec<PhoneCheckResponse> {
+    return { method: 'get', path: PHONE_PATHS.check, query: { phone }, schema: PhoneCheckResponseSchema };
+  }
+}
+
+function badPhoneInit(message: string): ApiErrorInit {
+  return {
+    service: 'phone',
+    kind: 'bad-request',
+    endpoint: `GET ${PHONE_PATHS.check}`,
+    field: 'phone',
+    message,
+    userMessage: message,
+    action: 'Write the number in international form, e.g. +14155550123: nothing was sent.',
+    retryable: false,
+  };
+}
+
+function shownInput(input: unknown): string {
+  if (input === null || input === undefined) return '';
+  return String(input).slice(0, 60);
+}
+
+/** A client from the user's settings; throws ApiError 'missing-key' when no phone-check key is set. */
+export function phoneClientFromSettings(
+  options: Partial<Omit<PhoneClientOptions, 'apiKey' | 'baseUrl'>> = {},
+): PhoneClient {
+  const settings = readSettings();
+  if (!settings.phoneApiKey) throw new ApiError(missingKeyInit('phone'));
+  return new PhoneClient({
+    ...options,
+    apiKey: settings.phoneApiKey,
+    baseUrl: settings.phoneBaseUrl,
+    secrets: [settings.outreachApiKey, ...(options.secrets ?? [])].filter((s) => s !== ''),
+  });
+}

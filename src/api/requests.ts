@@ -1,0 +1,54 @@
+// Request checks made before anything is sent: the first problem becomes an ApiError kind 'bad-request'
+// with the offending `field`, the `index` of the recipient or e-mail of a send, and a message saying what to
+// fix (`Recipient 3 (bob@@x): e-mail address is not valid`).
+import type * as z from 'zod/mini';
+import { ApiError, type ApiService, badRequestInit } from './errors';
+import { formatPath, issueText, issuesOf, valueAt } from './schema-util';
+
+const ENTRY_LABELS: Record<string, string> = { recipients: 'Recipient', emails: 'E-mail' };
+
+/** A value quoted in a message: printable, short. */
+function shown(value: unknown): string {
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u001F\u007F]/g, ' ');
+  return clean.length > 60 ? `${clean.slice(0, 57)}...` : clean;
+}
+
+/** Validates a request; returns the normalized request (trimmed, upper-cased codes...) or throws. */
+export function checkRequest<S extends z.ZodMiniType>(
+  service: ApiService,
+  endpoint: string,
+  schema: S,
+  data: unknown,
+): z.output<S> {
+  const result = issuesOf(schema, data);
+  if (result.ok) return result.value;
+  const { issue } = result;
+  const path = issue.path;
+  const field = formatPath(path);
+  let text = issueText(issue, data);
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((key) => `"${key}"`).join(', ');
+    text = `Unsupported field${issue.keys.length > 1 ? 's' : ''} ${keys}${
+      issue.message && issue.message !== 'Invalid input' ? `: ${issue.message}` : ''
+    }`;
+  }
+  const entryLabel = typeof path[0] === 'string' ? ENTRY_LABELS[path[0]] : undefined;
+  if (entryLabel && typeof path[1] === 'number') {
+    const index = path[1];
+    const rest = path.slice(2);
+    let message: string;
+    if (rest[0] === 'email') {
+      message = `${entryLabel} ${index + 1} (${shown(valueAt(data, path))}): ${text}`;
+    } else if (rest[0] === 'variables' && rest.length > 1) {
+      message = `${entryLabel} ${index + 1}: variable "${shown(String(rest[1]))}": ${text}`;
+    } else {
+      message = `${entryLabel} ${index + 1}: ${text}`;
+    }
+    throw new ApiError(badRequestInit(service, endpoint, field, message, index));
+  }
+  const custom = issue.message && issue.message !== 'Invalid input';
+  const message = custom || issue.code === 'unrecognized_keys' ? text : `${field}: ${text}`;
+  throw new ApiError(badRequestInit(service, endpoint, field, message));
+}

@@ -1,0 +1,263 @@
+// Client-side rate limiting shared by every execution of the add-on (menus, triggers, custom functions and
+// sidebars each run in their own execution), so that normal use never meets a 429 / code 1005.
+//
+// Limits: outreach 60 requests per rolling 60 s per key; phone-check 1000 per rolling hour per key.
+// Each request takes a slot stamped with the time it was reserved (just before sending). A slot stays taken
+// for the window plus a guard (1 s): the services count the window from the request's arrival, which is a
+// little later than the reservation.
+//
+// Storage: the log of slot times lives in CacheService.getScriptCache() under `rate.<service>.<hash>` where
+// <hash> is the SHA-256 of the API key (never the key). Compact encoding: `v1:<first ms, base 36>:` then the
+// gaps to the previous time in base 36, comma-separated (1000 phone slots take ~5 KB of the 100 KB a value
+// may hold). Read-modify-write happens under LockService.getScriptLock() (tryLock, short timeout); when locks
+// or the cache are unavailable (custom functions may lack them) the budget proceeds best-effort with what it
+// can read, and a per-execution memory log. A vanished cache entry only makes the budget optimistic; the
+// transport still waits and retries on a 429.
+//
+// Waiting: reserve(n, deadline) sleeps (Utilities.sleep, never while holding the lock) until n slots are
+// free; when that moment is after the deadline it throws ApiError kind 'rate-limit' at once, without
+// sleeping, and the feature continues later.
+import { ApiError, type ApiService, deadlineInit } from '../api/errors';
+
+export interface RateLimit {
+  limit: number;
+  windowMs: number;
+}
+
+export const RATE_LIMITS: Record<ApiService, RateLimit> = {
+  outreach: { limit: 60, windowMs: 60_000 },
+  phone: { limit: 1000, windowMs: 3_600_000 },
+};
+
+/** Added to every window: covers the time between reservation and arrival at the service. */
+export const RATE_GUARD_MS = 1000;
+const LOCK_TIMEOUT_MS = 2000;
+/** Utilities.sleep accepts at most 5 minutes. */
+const MAX_SLEEP_MS = 300_000;
+const CACHE_PREFIX = 'rate.';
+
+export interface RateBudgetOptions {
+  service: ApiService;
+  apiKey: string;
+  limit?: number;
+  windowMs?: number;
+  guardMs?: number;
+}
+
+/** Times of the slots of each budget held in this execution when the cache cannot be used. */
+const memoryLogs: Record<string, number[]> = {};
+const keyHashes: Record<string, string> = {};
+
+export function hashKey(apiKey: string): string {
+  const known = keyHashes[apiKey];
+  if (known) return known;
+  const bytes = Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, apiKey, Utilities.Charset.UTF_8);
+  const hex = bytes.map((b) => ((b + 256) % 256).toString(16).padStart(2, '0')).join('');
+  keyHashes[apiKey] = hex;
+  return hex;
+}
+
+export function encodeLog(times: readonly number[]): string {
+  if (times.length === 0) return 'v1:';
+  const parts = [times[0].toString(36)];
+  const gaps: string[] = [];
+  for (let i = 1; i < times.length; i++) gaps.push(Math.max(0, times[i] - times[i - 1]).toString(36));
+  return `v1:${parts[0]}:${gaps.join(',')}`;
+}
+
+/** Decodes a stored log; a damaged value reads as empty. */
+export function decodeLog(value: string | null | undefined): number[] {
+  if (!value || !value.startsWith('v1:')) return [];
+  const [, first, gaps] = value.split(':');
+  if (!first) return [];
+  let t = parseInt(first, 36);
+  if (!Number.isFinite(t)) return [];
+  const times = [t];
+  if (gaps) {
+    for (const gap of gaps.split(',')) {
+      const step = parseInt(gap, 36);
+      if (!Number.isFinite(step) || step < 0) return [];
+      t += step;
+      times.push(t);
+    }
+  }
+  return times;
+}
+
+export class RateBudget {
+  readonly service: ApiService;
+  readonly limit: number;
+  readonly windowMs: number;
+  readonly guardMs: number;
+  private readonly apiKey: string;
+  private cacheKeyMemo?: string;
+
+  constructor(options: RateBudgetOptions) {
+    this.service = options.service;
+    this.apiKey = options.apiKey;
+    this.limit = options.limit ?? RATE_LIMITS[options.service].limit;
+    this.windowMs = options.windowMs ?? RATE_LIMITS[options.service].windowMs;
+    this.guardMs = options.guardMs ?? RATE_GUARD_MS;
+  }
+
+  /** `60 requests per minute` */
+  describe(): string {
+    return this.windowMs === 60_000
+      ? `${this.limit} requests per minute`
+      : this.windowMs === 3_600_000
+        ? `${this.limit} requests per hour`
+        : `${this.limit} requests per ${Math.round(this.windowMs / 1000)} s`;
+  }
+
+  /** How long a slot stays taken. */
+  get holdMs(): number {
+    return this.windowMs + this.guardMs;
+  }
+
+  /** Slots free right now (no reservation). */
+  available(now: number = Date.now()): number {
+    return Math.max(0, this.limit - this.live(this.read(), now).length);
+  }
+
+  /** Milliseconds until n slots are free (0 when they are free now). */
+  waitFor(n: number, now: number = Date.now()): number {
+    return this.waitIn(this.live(this.read(), now), n, now);
+  }
+
+  /** Milliseconds until the oldest taken slot frees (the wait after an unexpected 429), at least 1 s. */
+  backoffMs(now: number = Date.now()): number {
+    const log = this.live(this.read(), now);
+    if (log.length === 0) return 1000;
+    return Math.max(1000, log[0] + this.holdMs - now);
+  }
+
+  /** Takes n slots, sleeping until they are free. Throws ApiError 'rate-limit' if that is after deadlineMs. */
+  reserve(n: number, deadlineMs?: number): void {
+    if (!(n >= 1 && n <= this.limit)) throw new RangeError(`reserve(${n}): 1 to ${this.limit} slots`);
+    for (;;) {
+      const wait = this.tryTake(n, n);
+      if (wait.granted > 0) return;
+      this.sleepOrThrow(wait.waitMs, deadlineMs);
+    }
+  }
+
+  /**
+   * Takes as many slots as are free, up to max (at least 1: sleeps until one frees). Returns the number
+   * taken. For fetchAll batches sized to the free budget.
+   */
+  reserveUpTo(max: number, deadlineMs?: number): number {
+    if (!(max >= 1)) throw new RangeError(`reserveUpTo(${max}): at least 1 slot`);
+    for (;;) {
+      const wait = this.tryTake(1, Math.min(max, this.limit));
+      if (wait.granted > 0) return wait.granted;
+      this.sleepOrThrow(wait.waitMs, deadlineMs);
+    }
+  }
+
+  /** Takes between min and max slots if at least min are free; else tells how long until min are free. */
+  private tryTake(min: number, max: number): { granted: number; waitMs: number } {
+    return this.withLock(() => {
+      const now = Date.now();
+      const log = this.live(this.read(), now);
+      const free = this.limit - log.length;
+      if (free >= min) {
+        const granted = Math.min(free, max);
+        for (let i = 0; i < granted; i++) log.push(now);
+        this.write(log);
+        return { granted, waitMs: 0 };
+      }
+      return { granted: 0, waitMs: this.waitIn(log, min, now) };
+    });
+  }
+
+  private waitIn(log: readonly number[], n: number, now: number): number {
+    const excess = log.length + n - this.limit;
+    if (excess <= 0) return 0;
+    return Math.max(1, log[excess - 1] + this.holdMs - now);
+  }
+
+  private sleepOrThrow(waitMs: number, deadlineMs?: number): void {
+    const now = Date.now();
+    if (deadlineMs !== undefined && now + waitMs > deadlineMs) {
+      throw new ApiError(deadlineInit(this.service, waitMs, this.describe()));
+    }
+    Utilities.sleep(Math.min(Math.max(1, Math.ceil(waitMs)), MAX_SLEEP_MS));
+  }
+
+  /** Slots still taken at `now`, oldest first. */
+  private live(log: readonly number[], now: number): number[] {
+    const fresh = log.filter((t) => t + this.holdMs > now && t <= now + this.holdMs);
+    return fresh.sort((a, b) => a - b);
+  }
+
+  private get cacheKey(): string {
+    if (!this.cacheKeyMemo) {
+      let hash: string;
+      try {
+        hash = hashKey(this.apiKey);
+      } catch {
+        hash = 'nohash';
+      }
+      this.cacheKeyMemo = `${CACHE_PREFIX}${this.service}.${hash.slice(0, 40)}`;
+    }
+    return this.cacheKeyMemo;
+  }
+
+  private read(): number[] {
+    const memory = memoryLogs[this.cacheKey] ?? [];
+    let stored: number[];
+    try {
+      stored = decodeLog(CacheService.getScriptCache().get(this.cacheKey));
+    } catch {
+      return memory.slice();
+    }
+    // The memory log covers this execution's own slots if the cache entry vanished: merge as multisets.
+    if (memory.length === 0) return stored;
+    const counts = new Map<number, number>();
+    for (const t of stored) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const merged = stored.slice();
+    for (const t of memory) {
+      const left = counts.get(t) ?? 0;
+      if (left > 0) counts.set(t, left - 1);
+      else merged.push(t);
+    }
+    return merged;
+  }
+
+  private write(log: number[]): void {
+    const key = this.cacheKey;
+    memoryLogs[key] = log.slice(-this.limit);
+    try {
+      const seconds = Math.min(21600, Math.ceil(this.holdMs / 1000) + 60);
+      CacheService.getScriptCache().put(key, encodeLog(log), seconds);
+    } catch {
+      // best-effort: the memory log keeps this execution within the limit
+    }
+  }
+
+  private withLock<T>(work: () => T): T {
+    let lock: GoogleAppsScript.Lock.Lock | undefined;
+    try {
+      lock = LockService.getScriptLock();
+      if (!lock.tryLock(LOCK_TIMEOUT_MS)) lock = undefined;
+    } catch {
+      lock = undefined; // no lock service here (custom function): best-effort
+    }
+    try {
+      return work();
+    } finally {
+      if (lock) {
+        try {
+          lock.releaseLock();
+        } catch {
+          // nothing to do
+        }
+      }
+    }
+  }
+}
+
+/** One budget per service and key. */
+export function budgetFor(service: ApiService, apiKey: string): RateBudget {
+  return new RateBudget({ service, apiKey });
+}
