@@ -1,0 +1,135 @@
+'use strict';
+// The emulator thread of the playground. It owns the AppsScriptEmulator running dist/Code.js and handles one
+// operation at a time from the main thread: run an entry point, select a range, edit cells, report state.
+// ui.alert/prompt inside an execution are synchronous, as in Apps Script: the question is posted to the main
+// thread and this thread blocks (Atomics.wait) until the browser's answer arrives on `answerPort`.
+const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
+const { Clock } = require('../clock');
+const { AppsScriptEmulator } = require('../../test/emulator');
+const { buildState, newUiEvents, selectRange, editRange } = require('./emulator-state');
+
+const { clockBuffer, codePath, htmlDir, signal, answerPort } = workerData;
+const flag = new Int32Array(signal);
+const clock = new Clock(clockBuffer);
+const emu = new AppsScriptEmulator({ codePath, htmlDir, clock });
+const tracker = { seen: null, uiSeq: 0, version: 0, selectSeq: 0 };
+let promptSeq = 0;
+
+/** Blocks this thread until the browser answers the alert/prompt; returns { button, text }. */
+function askBrowser(prompt) {
+  const id = ++promptSeq;
+  // Whatever the execution showed so far (a toast, rows written) is drawn before the question.
+  parentPort.postMessage({
+    type: 'progress',
+    events: newUiEvents(emu, tracker),
+    state: buildState(emu, tracker),
+  });
+  Atomics.store(flag, 0, 0);
+  parentPort.postMessage({ type: 'prompt', prompt: { id, ...prompt } });
+  for (;;) {
+    Atomics.wait(flag, 0, 0);
+    Atomics.store(flag, 0, 0);
+    let received;
+    while ((received = receiveMessageOnPort(answerPort))) {
+      if (received.message.id === id) return received.message;
+    }
+  }
+}
+
+emu.ui.respond((request) => {
+  const buttons = buttonsOf(request);
+  const answer = askBrowser({
+    type: request.type === 'prompt' ? 'prompt' : 'alert',
+    title: request.title || '',
+    message: request.prompt != null ? String(request.prompt) : String(request.message || ''),
+    buttons,
+  });
+  return request.type === 'prompt' ? { button: answer.button, text: answer.text } : answer.button;
+});
+
+/** Button names of an alert/prompt request ('OK', 'OK_CANCEL', 'YES_NO', 'YES_NO_CANCEL' or a list). */
+function buttonsOf(request) {
+  const set = request.buttons || request.buttonSet || 'OK';
+  if (Array.isArray(set)) return set.map(String);
+  const name = String(set && set.name ? set.name() : set);
+  return (
+    {
+      OK: ['OK'],
+      OK_CANCEL: ['OK', 'CANCEL'],
+      YES_NO: ['YES', 'NO'],
+      YES_NO_CANCEL: ['YES', 'NO', 'CANCEL'],
+    }[name] || ['OK']
+  );
+}
+
+function errorOf(e) {
+  return { name: (e && e.name) || 'Error', message: (e && e.message) || String(e) };
+}
+
+/** Results reach the page as JSON, as google.script.run returns them. */
+function jsonClone(value) {
+  if (value === undefined) return null;
+  return JSON.parse(JSON.stringify(value));
+}
+
+function handle(message) {
+  switch (message.op) {
+    case 'init': {
+      const warnings = [];
+      try {
+        emu.run('saveSettings', [message.settings], { kind: 'webapp' });
+      } catch (e) {
+        // Older bundles without saveSettings: the same user properties, written directly.
+        warnings.push(`saveSettings: ${errorOf(e).message}; settings written as user properties`);
+        const props = emu.properties.getUserProperties
+          ? emu.properties.getUserProperties()
+          : emu.properties.user;
+        for (const [key, value] of Object.entries(message.settings))
+          props.setProperty(`settings.${key}`, value);
+      }
+      emu.run('onOpen', [{ authMode: 'FULL' }], { kind: 'simple', authMode: 'FULL' });
+      return { ok: true, warnings };
+    }
+    case 'run': {
+      try {
+        const result = emu.run(message.name, message.args || [], { kind: message.kind });
+        return { ok: true, result: jsonClone(result) };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
+      }
+    }
+    case 'select':
+      tracker.selectSeq = Math.max(tracker.selectSeq, Number(message.seq) || 0);
+      selectRange(emu, message.sheet, message.range, message.current);
+      return { ok: true };
+    case 'edit':
+      try {
+        editRange(emu, message.sheet, message.range, message.input);
+        return { ok: true };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
+      }
+    case 'state':
+      return { ok: true };
+    default:
+      return { ok: false, error: { name: 'Error', message: `unknown operation ${message.op}` } };
+  }
+}
+
+parentPort.on('message', (message) => {
+  let reply;
+  try {
+    reply = handle(message);
+  } catch (e) {
+    reply = { ok: false, error: errorOf(e) };
+  }
+  let events = [];
+  let state = null;
+  try {
+    events = newUiEvents(emu, tracker);
+    state = buildState(emu, tracker);
+  } catch (e) {
+    reply = { ok: false, error: errorOf(e) };
+  }
+  parentPort.postMessage({ type: 'reply', id: message.id, ...reply, events, state });
+});

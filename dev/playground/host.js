@@ -1,0 +1,134 @@
+'use strict';
+// The main-thread side of the emulator worker. The add-on runs synchronously inside the worker; when it
+// shows an alert or a prompt the worker posts the question here and blocks (Atomics.wait) until the browser
+// answers: answer() puts the reply on a MessagePort and wakes the worker, which reads it synchronously
+// (receiveMessageOnPort). Operations are queued and sent one at a time, as one user works one thing at a time.
+const path = require('node:path');
+const { EventEmitter } = require('node:events');
+const { Worker, MessageChannel } = require('node:worker_threads');
+
+const WORKER = path.join(__dirname, 'emulator-worker.js');
+const ANSWERED = 1;
+
+class EmulatorHost extends EventEmitter {
+  /**
+   * @param {{ clock: import('../clock').Clock, codePath: string, htmlDir: string }} options
+   */
+  constructor({ clock, codePath, htmlDir }) {
+    super();
+    this.clock = clock;
+    this.codePath = codePath;
+    this.htmlDir = htmlDir;
+    this.queue = [];
+    this.current = null; // the operation the worker is running
+    this.prompts = new Map(); // id -> prompt waiting for the browser
+    this.state = null;
+    this.uiSeq = 0;
+    this.nextId = 1;
+    this.stopped = false;
+    this.signal = new Int32Array(new SharedArrayBuffer(4));
+    const channel = new MessageChannel();
+    this.answerPort = channel.port1;
+    this.worker = new Worker(WORKER, {
+      workerData: {
+        clockBuffer: clock.buffer,
+        codePath,
+        htmlDir,
+        signal: this.signal.buffer,
+        answerPort: channel.port2,
+      },
+      transferList: [channel.port2],
+    });
+    this.exited = new Promise((resolve) => this.worker.once('exit', resolve));
+    this.worker.on('message', (msg) => this._onMessage(msg));
+    this.worker.on('error', (err) => this._fail(err));
+    this.worker.on('exit', (code) => {
+      if (!this.stopped) this._fail(new Error(`emulator worker exited (code ${code})`));
+    });
+  }
+
+  /** Runs one operation in the worker ({ op: 'run'|'select'|'edit'|'state'|'init', ... }). */
+  call(message) {
+    if (this.stopped) return Promise.reject(new Error('the playground is stopped'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ message: { ...message, id: this.nextId++ }, resolve, reject });
+      this._pump();
+    });
+  }
+
+  /** The browser's answer to an alert or prompt: { id, button: 'OK'|'CANCEL'|'YES'|'NO'|'CLOSE', text }. */
+  answer({ id, button, text = '' }) {
+    const prompt = this.prompts.get(id);
+    if (!prompt) return false;
+    this.prompts.delete(id);
+    this.answerPort.postMessage({ id, button: String(button || 'CLOSE').toUpperCase(), text: String(text) });
+    Atomics.store(this.signal, 0, ANSWERED);
+    Atomics.notify(this.signal, 0);
+    this.emit('prompt-done', { id });
+    return true;
+  }
+
+  get running() {
+    return this.current && this.current.message.op === 'run' ? this.current.message.name : null;
+  }
+
+  async stop() {
+    if (this.stopped) return;
+    // A blocked execution is released first (as if the user closed the dialog), then the worker ends.
+    for (const id of [...this.prompts.keys()]) this.answer({ id, button: 'CLOSE' });
+    this.stopped = true;
+    for (const item of this.queue.splice(0)) item.reject(new Error('the playground is stopped'));
+    if (this.current) this.current.reject(new Error('the playground is stopped'));
+    this.current = null;
+    await this.worker.terminate();
+    await this.exited;
+    this.answerPort.close();
+  }
+
+  _pump() {
+    if (this.current || this.stopped || !this.queue.length) return;
+    this.current = this.queue.shift();
+    if (this.current.message.op === 'run') this.emit('busy', { running: this.current.message.name });
+    this.worker.postMessage(this.current.message);
+  }
+
+  _onMessage(msg) {
+    if (msg.type === 'prompt') {
+      this.prompts.set(msg.prompt.id, msg.prompt);
+      this.emit('prompt', msg.prompt);
+    } else if (msg.type === 'progress') {
+      this._publish(msg);
+    } else if (msg.type === 'reply') {
+      const item = this.current;
+      this.current = null;
+      this._publish(msg);
+      if (item && item.message.op === 'run') this.emit('busy', { running: null });
+      if (item) item.resolve(msg);
+      this._pump();
+    }
+  }
+
+  /** New UI events (toasts, sidebars, dialogs) and the new state go to every open page. */
+  _publish(msg) {
+    for (const event of msg.events || []) {
+      this.uiSeq = Math.max(this.uiSeq, event.seq);
+      this.emit('ui', event);
+    }
+    if (msg.state) {
+      this.state = msg.state;
+      this.emit('state', msg.state);
+    }
+  }
+
+  _fail(err) {
+    if (this.stopped) return;
+    this.stopped = true;
+    const items = [...this.queue.splice(0)];
+    if (this.current) items.push(this.current);
+    this.current = null;
+    for (const item of items) item.reject(err);
+    this.emit('failed', err);
+  }
+}
+
+module.exports = { EmulatorHost };

@@ -1,0 +1,1105 @@
+// The playground page: draws the emulated spreadsheet and forwards what the user does (selection, edits,
+// menu clicks, answers to alerts, google.script.run calls from sidebars and dialogs) to the local server,
+// which runs the real dist/Code.js in the Apps Script emulator. Every text from the add-on or the sheet is
+// rendered with textContent (or a srcdoc iframe for the add-on's own HTML), never innerHTML.
+(function () {
+  'use strict';
+
+  var ROW_CHUNK = 1000; // rows drawn at once; "Show more rows" draws the next chunk
+  var MIN_ROWS = 60;
+  var MIN_COLS = 12;
+
+  var state = null; // last state from the server
+  var info = {}; // sandbox URLs, keys, entry-point names
+  var bridgeSource = '';
+  var activeSheet = null;
+  var sel = null; // { r1, c1, r2, c2, cr, cc } (1-based; cr/cc the current cell, the anchor)
+  var selectSeq = 0; // selection messages sent; a state older than our last selection does not move it
+  var selectionSent = Promise.resolve();
+  var drawnRows = ROW_CHUNK;
+  var cellEls = {}; // "r,c" -> td
+  var rowHeads = {};
+  var colHeads = {};
+  var dims = { rows: 0, cols: 0 };
+  var dragging = false;
+  var editor = null; // { td, input, r, c }
+  var gridStale = false; // a state arrived while the editor was open
+  var lastUiSeq = 0;
+  var prompts = []; // pending alerts/prompts from the add-on, first shown
+  var frames = { sidebar: null, dialog: null }; // { id, kind }
+  var frameSeq = 0;
+  var returnFocus = null;
+
+  var $ = function (id) {
+    return document.getElementById(id);
+  };
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text != null) node.textContent = text;
+    return node;
+  }
+
+  // ── A1 notation ───────────────────────────────────────────────────────────────────────────────────────
+  function colLetter(c) {
+    var s = '';
+    while (c > 0) {
+      var m = (c - 1) % 26;
+      s = String.fromCharCode(65 + m) + s;
+      c = Math.floor((c - 1) / 26);
+    }
+    return s;
+  }
+  function colNumber(letters) {
+    var n = 0;
+    for (var i = 0; i < letters.length; i++) n = n * 26 + (letters.charCodeAt(i) - 64);
+    return n;
+  }
+  function a1(r, c) {
+    return colLetter(c) + r;
+  }
+  function rangeA1(s) {
+    var top = Math.min(s.r1, s.r2);
+    var left = Math.min(s.c1, s.c2);
+    var bottom = Math.max(s.r1, s.r2);
+    var right = Math.max(s.c1, s.c2);
+    return top === bottom && left === right ? a1(top, left) : a1(top, left) + ':' + a1(bottom, right);
+  }
+  /** 'B2', 'A2:C9', 'Sheet!A:A' → { r1, c1, r2, c2 } (whole columns/rows span the drawn grid); null if invalid. */
+  function parseRange(text) {
+    var t = String(text || '')
+      .trim()
+      .replace(/^.*!/, '')
+      .replace(/\$/g, '')
+      .toUpperCase();
+    var m = /^([A-Z]+)?(\d+)?(?::([A-Z]+)?(\d+)?)?$/.exec(t);
+    if (!m || (!m[1] && !m[2])) return null;
+    var c1 = m[1] ? colNumber(m[1]) : 1;
+    var r1 = m[2] ? Number(m[2]) : 1;
+    var hasEnd = t.indexOf(':') >= 0;
+    var c2 = hasEnd ? (m[3] ? colNumber(m[3]) : dims.cols) : m[1] ? c1 : dims.cols;
+    var r2 = hasEnd ? (m[4] ? Number(m[4]) : dims.rows) : m[2] ? r1 : dims.rows;
+    if (!r1 || !c1 || !r2 || !c2) return null;
+    return { r1: r1, c1: c1, r2: r2, c2: c2, cr: Math.min(r1, r2), cc: Math.min(c1, c2) };
+  }
+
+  // ── Server ────────────────────────────────────────────────────────────────────────────────────────────
+  function post(path, body) {
+    return fetch(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body || {}),
+    }).then(function (res) {
+      return res.json().then(function (data) {
+        if (data && data.state) applyState(data.state);
+        if (!res.ok && !data.error) throw new Error('HTTP ' + res.status);
+        return data;
+      });
+    });
+  }
+
+  /** Runs an entry point as one execution; resolves with { ok, result } or { ok: false, error }. */
+  function run(name, args, kind) {
+    return selectionSent.then(function () {
+      return post('/api/run', { name: name, args: args || [], kind: kind }).catch(function (e) {
+        return {
+          ok: false,
+          error: { name: 'Error', message: 'Playground server unreachable: ' + e.message },
+        };
+      });
+    });
+  }
+
+  function connectEvents() {
+    var source = new EventSource('/api/events');
+    source.addEventListener('info', function (e) {
+      info = JSON.parse(e.data);
+      renderStatus();
+    });
+    source.addEventListener('state', function (e) {
+      applyState(JSON.parse(e.data));
+    });
+    source.addEventListener('ui', function (e) {
+      handleUiEvent(JSON.parse(e.data));
+    });
+    source.addEventListener('prompt', function (e) {
+      var p = JSON.parse(e.data);
+      if (
+        !prompts.some(function (q) {
+          return q.id === p.id;
+        })
+      )
+        prompts.push(p);
+      if (prompts[0] === p) showPrompt();
+    });
+    source.addEventListener('prompt-done', function (e) {
+      var id = JSON.parse(e.data).id;
+      var wasShown = prompts.length && prompts[0].id === id;
+      prompts = prompts.filter(function (q) {
+        return q.id !== id;
+      });
+      if (wasShown) showPrompt();
+    });
+    source.addEventListener('busy', function (e) {
+      var busy = JSON.parse(e.data);
+      $('busy').textContent = busy.running ? 'Running ' + busy.running + '…' : '';
+      document.body.dataset.busy = busy.running ? 'true' : 'false';
+    });
+    source.onerror = function () {
+      $('busy').textContent = 'Disconnected from the playground server; retrying…';
+    };
+  }
+
+  // ── State ─────────────────────────────────────────────────────────────────────────────────────────────
+  function applyState(next) {
+    if (state && next.version < state.version) return;
+    var sheetChanged = !state || next.activeSheet !== state.activeSheet;
+    state = next;
+    if (!info.menus || JSON.stringify(info.menus) !== JSON.stringify(next.menus)) {
+      info.menus = next.menus;
+      renderMenu();
+    }
+    var serverOwnsSelection = next.selectSeq >= selectSeq;
+    if (serverOwnsSelection || !activeSheet || !findSheet(activeSheet)) {
+      if (sheetChanged || activeSheet !== next.activeSheet) drawnRows = ROW_CHUNK;
+      activeSheet = next.activeSheet;
+      var r = next.selection ? parseRange(next.selection.range) : null;
+      var cur = next.selection && next.selection.current ? parseRange(next.selection.current) : null;
+      if (r) {
+        if (cur) {
+          r.cr = cur.r1;
+          r.cc = cur.c1;
+        }
+        sel = r;
+      }
+    }
+    if (!sel) sel = { r1: 1, c1: 1, r2: 1, c2: 1, cr: 1, cc: 1 };
+    renderTabs();
+    if (editor) gridStale = true;
+    else renderGrid();
+  }
+
+  function findSheet(name) {
+    if (!state) return null;
+    for (var i = 0; i < state.sheets.length; i++) if (state.sheets[i].name === name) return state.sheets[i];
+    return null;
+  }
+  function currentSheet() {
+    return findSheet(activeSheet) || (state && state.sheets[0]) || null;
+  }
+  function cellAt(sheet, r, c) {
+    var row = sheet && sheet.cells[r - 1];
+    return (row && row[c - 1]) || null;
+  }
+
+  // ── Sheet tabs ────────────────────────────────────────────────────────────────────────────────────────
+  function renderTabs() {
+    var tabs = $('tabs');
+    tabs.textContent = '';
+    state.sheets.forEach(function (sheet) {
+      var tab = el('button', 'tab', sheet.name);
+      tab.type = 'button';
+      tab.setAttribute('role', 'tab');
+      tab.setAttribute('aria-selected', String(sheet.name === activeSheet));
+      tab.tabIndex = sheet.name === activeSheet ? 0 : -1;
+      tab.addEventListener('click', function () {
+        switchSheet(sheet.name);
+      });
+      tab.addEventListener('keydown', function (e) {
+        if (e.key !== 'ArrowRight' && e.key !== 'ArrowLeft') return;
+        var i = state.sheets.indexOf(sheet) + (e.key === 'ArrowRight' ? 1 : -1);
+        var target = state.sheets[(i + state.sheets.length) % state.sheets.length];
+        switchSheet(target.name);
+        var next = tabs.querySelector('[aria-selected="true"]');
+        if (next) next.focus();
+      });
+      tabs.appendChild(tab);
+    });
+  }
+
+  function switchSheet(name) {
+    if (name === activeSheet) return;
+    commitEditor(false);
+    activeSheet = name;
+    drawnRows = ROW_CHUNK;
+    sel = { r1: 1, c1: 1, r2: 1, c2: 1, cr: 1, cc: 1 };
+    renderTabs();
+    renderGrid();
+    sendSelection();
+  }
+
+  // ── Grid ──────────────────────────────────────────────────────────────────────────────────────────────
+  function columnWidths(sheet, cols) {
+    var widths = [];
+    for (var c = 1; c <= cols; c++) {
+      var longest = 0;
+      for (var r = 1; r <= Math.min(sheet.rows, 200); r++) {
+        var cell = cellAt(sheet, r, c);
+        if (cell && cell.t) longest = Math.max(longest, cell.t.length);
+      }
+      widths.push(Math.max(84, Math.min(280, longest * 7 + 14)));
+    }
+    return widths;
+  }
+
+  function renderGrid() {
+    gridStale = false;
+    var sheet = currentSheet();
+    var table = $('grid');
+    table.textContent = '';
+    cellEls = {};
+    rowHeads = {};
+    colHeads = {};
+    if (!sheet) return;
+    var rows = Math.max(sheet.rows + 30, MIN_ROWS, sel ? Math.max(sel.r1, sel.r2) + 5 : 0);
+    var cols = Math.max(sheet.cols + 2, MIN_COLS);
+    dims = { rows: rows, cols: cols };
+    var shownRows = Math.min(rows, drawnRows);
+    var hidden = {};
+    (sheet.hiddenRows || []).forEach(function (r) {
+      hidden[r] = true;
+    });
+    var frozen = sheet.frozenRows || 0;
+
+    var colgroup = el('colgroup');
+    var first = el('col');
+    first.style.width = '46px';
+    colgroup.appendChild(first);
+    columnWidths(sheet, cols).forEach(function (w) {
+      var col = el('col');
+      col.style.width = w + 'px';
+      colgroup.appendChild(col);
+    });
+    table.appendChild(colgroup);
+
+    var thead = el('thead');
+    var headRow = el('tr');
+    var corner = el('th', 'corner');
+    corner.setAttribute('aria-label', 'Select all');
+    headRow.appendChild(corner);
+    for (var c = 1; c <= cols; c++) {
+      var th = el('th', 'col-head', colLetter(c));
+      th.dataset.c = c;
+      th.setAttribute('scope', 'col');
+      colHeads[c] = th;
+      headRow.appendChild(th);
+    }
+    thead.appendChild(headRow);
+    table.appendChild(thead);
+
+    var tbody = el('tbody');
+    var afterHidden = false;
+    for (var r = 1; r <= shownRows; r++) {
+      if (hidden[r]) {
+        afterHidden = true;
+        continue;
+      }
+      var tr = el('tr');
+      tr.dataset.r = r;
+      if (r <= frozen) tr.className = 'frozen' + (r === frozen ? ' frozen-last' : '');
+      var rh = el('th', 'row-head', String(r));
+      rh.dataset.r = r;
+      rh.setAttribute('scope', 'row');
+      if (afterHidden) {
+        tr.classList.add('after-hidden');
+        rh.title = 'Rows above are hidden by a filter';
+        afterHidden = false;
+      }
+      rowHeads[r] = rh;
+      tr.appendChild(rh);
+      for (c = 1; c <= cols; c++) {
+        var cell = cellAt(sheet, r, c);
+        var td = el('td', null, cell && cell.t ? cell.t : '');
+        td.dataset.r = r;
+        td.dataset.c = c;
+        if (cell) decorate(td, cell);
+        cellEls[r + ',' + c] = td;
+        tr.appendChild(td);
+      }
+      if (r <= frozen) {
+        var top = 'calc(var(--row-h) * ' + r + ' + 1px)';
+        Array.prototype.forEach.call(tr.children, function (child) {
+          child.style.top = top;
+        });
+      }
+      tbody.appendChild(tr);
+    }
+    table.appendChild(tbody);
+    var more = $('grid-more');
+    more.hidden = shownRows >= rows;
+    more.textContent = '';
+    if (!more.hidden) {
+      more.appendChild(el('span', null, 'Rows ' + (shownRows + 1) + '–' + rows + ' are not drawn. '));
+      var btn = el('button', null, 'Show more rows');
+      btn.type = 'button';
+      btn.addEventListener('click', function () {
+        drawnRows += ROW_CHUNK;
+        renderGrid();
+      });
+      more.appendChild(btn);
+    }
+    paintSelection();
+  }
+
+  function decorate(td, cell) {
+    if (cell.k === 'number' || cell.k === 'date') td.classList.add('num');
+    if (cell.k === 'boolean') td.classList.add('bool');
+    if (cell.k === 'error') td.classList.add('err');
+    var tip = [];
+    if (cell.n) {
+      td.classList.add('has-note');
+      tip.push(cell.n);
+    }
+    if (cell.t && cell.t.length > 30) tip.push(cell.t);
+    if (tip.length) td.title = tip.join('\n\n');
+    var s = cell.s;
+    if (s) {
+      if (s.bold) td.style.fontWeight = 'bold';
+      if (s.italic) td.style.fontStyle = 'italic';
+      if (s.strike) td.style.textDecoration = 'line-through';
+      if (s.color) td.style.color = s.color;
+      if (s.background) td.style.backgroundColor = s.background;
+      if (s.align) td.style.textAlign = s.align;
+      if (s.wrap) {
+        td.style.whiteSpace = 'normal';
+      }
+    }
+  }
+
+  var painted = [];
+  function paintSelection() {
+    painted.forEach(function (node) {
+      node.classList.remove('selected', 'current', 'active');
+    });
+    painted = [];
+    if (!sel) return;
+    var top = Math.min(sel.r1, sel.r2);
+    var bottom = Math.max(sel.r1, sel.r2);
+    var left = Math.min(sel.c1, sel.c2);
+    var right = Math.max(sel.c1, sel.c2);
+    var single = top === bottom && left === right;
+    for (var r = top; r <= Math.min(bottom, drawnRows); r++) {
+      if (rowHeads[r]) {
+        rowHeads[r].classList.add('active');
+        painted.push(rowHeads[r]);
+      }
+      for (var c = left; c <= right; c++) {
+        var td = cellEls[r + ',' + c];
+        if (!td) continue;
+        if (!single) td.classList.add('selected');
+        painted.push(td);
+      }
+    }
+    for (var cc = left; cc <= right; cc++) {
+      if (colHeads[cc]) {
+        colHeads[cc].classList.add('active');
+        painted.push(colHeads[cc]);
+      }
+    }
+    var cur = cellEls[sel.cr + ',' + sel.cc];
+    if (cur) {
+      cur.classList.add('current');
+      painted.push(cur);
+    }
+    $('name-box').value = rangeA1(sel);
+    var cell = cellAt(currentSheet(), sel.cr, sel.cc);
+    if (document.activeElement !== $('formula-input')) {
+      $('formula-input').value = cell
+        ? cell.f != null
+          ? cell.f
+          : cell.e != null
+            ? cell.e
+            : cell.t || ''
+        : '';
+    }
+    $('grid-wrap').setAttribute('aria-activedescendant', '');
+    $('grid-wrap').setAttribute(
+      'aria-label',
+      'Spreadsheet grid, ' + activeSheet + ', selection ' + rangeA1(sel),
+    );
+  }
+
+  function scrollIntoView(r, c) {
+    var td = cellEls[r + ',' + c];
+    if (!td) return;
+    var wrap = $('grid-wrap');
+    var frozenRows = (currentSheet() && currentSheet().frozenRows) || 0;
+    var headerH = td.offsetHeight * (1 + frozenRows);
+    var rowHeadW = 46;
+    if (td.offsetTop - headerH < wrap.scrollTop && r > frozenRows) wrap.scrollTop = td.offsetTop - headerH;
+    else if (td.offsetTop + td.offsetHeight > wrap.scrollTop + wrap.clientHeight)
+      wrap.scrollTop = td.offsetTop + td.offsetHeight - wrap.clientHeight;
+    if (td.offsetLeft - rowHeadW < wrap.scrollLeft) wrap.scrollLeft = td.offsetLeft - rowHeadW;
+    else if (td.offsetLeft + td.offsetWidth > wrap.scrollLeft + wrap.clientWidth)
+      wrap.scrollLeft = td.offsetLeft + td.offsetWidth - wrap.clientWidth;
+  }
+
+  function setSelection(next, send) {
+    sel = next;
+    paintSelection();
+    scrollIntoView(sel.r2, sel.c2);
+    if (send) sendSelection();
+  }
+
+  function sendSelection() {
+    if (!sel || !activeSheet) return;
+    selectSeq++;
+    var body = { sheet: activeSheet, range: rangeA1(sel), current: a1(sel.cr, sel.cc), seq: selectSeq };
+    selectionSent = post('/api/select', body).catch(function () {});
+  }
+
+  // Mouse: click selects, shift-click extends from the current cell, drag extends, headers select lines.
+  function onMouseDown(e) {
+    if (e.button !== 0) return;
+    var target = e.target;
+    if (editor && editor.td.contains(target)) return;
+    var td = target.closest('td');
+    var th = target.closest('th');
+    commitEditor(false);
+    $('grid-wrap').focus({ preventScroll: true });
+    if (td && td.dataset.r) {
+      var r = Number(td.dataset.r);
+      var c = Number(td.dataset.c);
+      if (e.shiftKey && sel)
+        setSelection({ r1: sel.cr, c1: sel.cc, r2: r, c2: c, cr: sel.cr, cc: sel.cc }, false);
+      else setSelection({ r1: r, c1: c, r2: r, c2: c, cr: r, cc: c }, false);
+      dragging = true;
+      e.preventDefault();
+    } else if (th && th.dataset.c) {
+      var col = Number(th.dataset.c);
+      var fromC = e.shiftKey && sel ? sel.cc : col;
+      setSelection({ r1: 1, c1: fromC, r2: dims.rows, c2: col, cr: 1, cc: fromC }, true);
+      e.preventDefault();
+    } else if (th && th.dataset.r) {
+      var row = Number(th.dataset.r);
+      var fromR = e.shiftKey && sel ? sel.cr : row;
+      setSelection({ r1: fromR, c1: 1, r2: row, c2: dims.cols, cr: fromR, cc: 1 }, true);
+      e.preventDefault();
+    }
+  }
+  function onMouseOver(e) {
+    if (!dragging) return;
+    var td = e.target.closest('td');
+    if (!td || !td.dataset.r) return;
+    var r = Number(td.dataset.r);
+    var c = Number(td.dataset.c);
+    if (r === sel.r2 && c === sel.c2) return;
+    sel = { r1: sel.r1, c1: sel.c1, r2: r, c2: c, cr: sel.cr, cc: sel.cc };
+    paintSelection();
+  }
+  function onMouseUp() {
+    if (!dragging) return;
+    dragging = false;
+    sendSelection();
+  }
+
+  function moveSelection(dr, dc, extend) {
+    if (!sel) return;
+    var sheet = currentSheet();
+    var hidden = {};
+    ((sheet && sheet.hiddenRows) || []).forEach(function (r) {
+      hidden[r] = true;
+    });
+    var baseR = extend ? sel.r2 : sel.cr;
+    var baseC = extend ? sel.c2 : sel.cc;
+    var r = baseR + dr;
+    while (hidden[r] && r > 1 && r < dims.rows) r += dr || 1;
+    r = Math.max(1, Math.min(dims.rows, r));
+    var c = Math.max(1, Math.min(dims.cols, baseC + dc));
+    if (r > drawnRows) {
+      drawnRows = r + ROW_CHUNK;
+      renderGrid();
+    }
+    if (extend) setSelection({ r1: sel.r1, c1: sel.c1, r2: r, c2: c, cr: sel.cr, cc: sel.cc }, true);
+    else setSelection({ r1: r, c1: c, r2: r, c2: c, cr: r, cc: c }, true);
+  }
+
+  function onGridKey(e) {
+    if (editor || e.target !== $('grid-wrap')) return;
+    var k = e.key;
+    var moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[k]) {
+      e.preventDefault();
+      moveSelection(moves[k][0], moves[k][1], e.shiftKey);
+    } else if (k === 'Tab') {
+      e.preventDefault();
+      moveSelection(0, e.shiftKey ? -1 : 1, false);
+    } else if (k === 'Enter' || k === 'F2') {
+      e.preventDefault();
+      openEditor(null);
+    } else if (k === 'Delete' || k === 'Backspace') {
+      e.preventDefault();
+      clearSelection();
+    } else if (k.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      openEditor(k);
+    }
+  }
+
+  // ── Editing ───────────────────────────────────────────────────────────────────────────────────────────
+  function openEditor(initial) {
+    if (!sel) return;
+    var td = cellEls[sel.cr + ',' + sel.cc];
+    if (!td) return;
+    var cell = cellAt(currentSheet(), sel.cr, sel.cc);
+    var input = el('input', 'cell-editor');
+    input.setAttribute('aria-label', 'Edit ' + a1(sel.cr, sel.cc));
+    input.spellcheck = false;
+    input.value =
+      initial != null
+        ? initial
+        : cell
+          ? cell.f != null
+            ? cell.f
+            : cell.e != null
+              ? cell.e
+              : cell.t || ''
+          : '';
+    editor = { td: td, input: input, r: sel.cr, c: sel.cc, sheet: activeSheet };
+    td.textContent = '';
+    td.classList.add('editing');
+    td.appendChild(input);
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+    input.addEventListener('keydown', function (e) {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        commitEditor(true).then(function () {
+          moveSelection(1, 0, false);
+        });
+      } else if (e.key === 'Tab') {
+        e.preventDefault();
+        commitEditor(true).then(function () {
+          moveSelection(0, e.shiftKey ? -1 : 1, false);
+        });
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        cancelEditor();
+      }
+    });
+    input.addEventListener('input', function () {
+      $('formula-input').value = input.value;
+    });
+    input.addEventListener('blur', function () {
+      if (editor && editor.input === input) commitEditor(false);
+    });
+  }
+
+  function cancelEditor() {
+    if (!editor) return;
+    editor = null;
+    renderGrid();
+    $('grid-wrap').focus({ preventScroll: true });
+  }
+
+  /** Sends the editor's text to the emulator as a user edit; resolves once the new state is drawn. */
+  function commitEditor(refocus) {
+    if (!editor) return Promise.resolve();
+    var e = editor;
+    editor = null;
+    var text = e.input.value;
+    e.td.classList.remove('editing');
+    e.td.textContent = text;
+    if (refocus) $('grid-wrap').focus({ preventScroll: true });
+    if (gridStale) renderGrid();
+    return editCells(e.sheet, a1(e.r, e.c), text);
+  }
+
+  function editCells(sheet, range, text) {
+    return selectionSent
+      .then(function () {
+        return post('/api/edit', { sheet: sheet, range: range, input: text });
+      })
+      .then(function (res) {
+        if (!res.ok)
+          showToast({ title: 'Edit failed', message: res.error ? res.error.message : 'Unknown error' });
+      })
+      .catch(function (err) {
+        showToast({ title: 'Edit failed', message: err.message });
+      });
+  }
+
+  function clearSelection() {
+    if (!sel) return;
+    editCells(activeSheet, rangeA1(sel), '');
+  }
+
+  // ── Menu ──────────────────────────────────────────────────────────────────────────────────────────────
+  function renderMenu() {
+    var popup = $('extensions-popup');
+    popup.textContent = '';
+    var menus = info.menus || [];
+    if (!menus.length) {
+      popup.appendChild(el('div', 'menu-empty', 'No add-on menu (onOpen added none)'));
+      return;
+    }
+    menus.forEach(function (menu) {
+      popup.appendChild(submenu(menu.name, menu.items));
+    });
+  }
+
+  /** A menu item that opens a nested menu (the add-on's own menu, or one of its sub-menus). */
+  function submenu(label, items) {
+    var holder = el('div', 'menu-root');
+    var opener = el('button', 'menu-item has-sub', label);
+    opener.type = 'button';
+    opener.setAttribute('role', 'menuitem');
+    opener.setAttribute('aria-haspopup', 'menu');
+    opener.setAttribute('aria-expanded', 'false');
+    var sub = el('div', 'menu-popup');
+    sub.setAttribute('role', 'menu');
+    sub.setAttribute('aria-label', label);
+    sub.hidden = true;
+    items.forEach(function (item) {
+      if (item.separator) {
+        sub.appendChild(el('div', 'menu-separator'));
+        return;
+      }
+      if (item.items) {
+        sub.appendChild(submenu(item.label, item.items));
+        return;
+      }
+      var btn = el('button', 'menu-item', item.label);
+      btn.type = 'button';
+      btn.setAttribute('role', 'menuitem');
+      btn.dataset.fn = item.fn;
+      btn.addEventListener('click', function () {
+        closeMenus();
+        runMenuItem(item);
+      });
+      sub.appendChild(btn);
+    });
+    var open = function (focusFirst) {
+      // one open sub-menu per level
+      Array.prototype.forEach.call(holder.parentNode.children, function (sibling) {
+        if (sibling === holder || !sibling.classList.contains('menu-root')) return;
+        sibling.querySelector('.menu-popup').hidden = true;
+        sibling.querySelector('.menu-item').setAttribute('aria-expanded', 'false');
+      });
+      sub.hidden = false;
+      opener.setAttribute('aria-expanded', 'true');
+      if (focusFirst) {
+        var firstItem = sub.querySelector('.menu-item');
+        if (firstItem) firstItem.focus();
+      }
+    };
+    opener.addEventListener('click', function () {
+      open(true);
+    });
+    opener.addEventListener('mouseenter', function () {
+      open(false);
+    });
+    opener.addEventListener('keydown', function (e) {
+      if (e.key === 'ArrowRight' || e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        open(true);
+      }
+    });
+    sub.addEventListener('keydown', function (e) {
+      if (e.key === 'ArrowLeft') {
+        e.preventDefault();
+        e.stopPropagation();
+        sub.hidden = true;
+        opener.setAttribute('aria-expanded', 'false');
+        opener.focus();
+      }
+    });
+    holder.appendChild(opener);
+    holder.appendChild(sub);
+    return holder;
+  }
+
+  function openMenu() {
+    var popup = $('extensions-popup');
+    popup.hidden = false;
+    $('extensions-menu').setAttribute('aria-expanded', 'true');
+    var first = popup.querySelector('.menu-item');
+    if (first) first.focus();
+  }
+  function closeMenus() {
+    $('extensions-popup').hidden = true;
+    $('extensions-menu').setAttribute('aria-expanded', 'false');
+    Array.prototype.forEach.call($('extensions-popup').querySelectorAll('.menu-popup'), function (sub) {
+      sub.hidden = true;
+    });
+    Array.prototype.forEach.call($('extensions-popup').querySelectorAll('[aria-expanded]'), function (b) {
+      b.setAttribute('aria-expanded', 'false');
+    });
+  }
+  function menuKeys(e) {
+    var popup = $('extensions-popup');
+    if (popup.hidden) return;
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      closeMenus();
+      $('extensions-menu').focus();
+      return;
+    }
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    var menu = document.activeElement && document.activeElement.closest('[role="menu"]');
+    if (!menu) return;
+    var items = Array.prototype.filter.call(menu.children, function (n) {
+      return n.classList.contains('menu-item') || n.classList.contains('menu-root');
+    });
+    items = items.map(function (n) {
+      return n.classList.contains('menu-root') ? n.querySelector('.menu-item') : n;
+    });
+    var i = items.indexOf(document.activeElement);
+    e.preventDefault();
+    var next = items[(i + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length];
+    if (next) next.focus();
+  }
+
+  function runMenuItem(item) {
+    commitEditor(false);
+    run(item.fn, [], 'menu').then(function (res) {
+      if (!res.ok) showExecutionError(item.label, res.error);
+      if (!frames.dialog && !frames.sidebar && !prompts.length) $('grid-wrap').focus({ preventScroll: true });
+    });
+  }
+
+  function showExecutionError(what, error) {
+    // Apps Script shows a failed menu action as an error bar at the top; a toast is close enough here.
+    showToast({
+      title: 'Error in ' + what,
+      message: (error && error.message) || 'Unknown error',
+      seconds: 10,
+    });
+  }
+
+  // ── Toasts ────────────────────────────────────────────────────────────────────────────────────────────
+  function showToast(t) {
+    var box = el('div', 'toast');
+    box.setAttribute('role', 'status');
+    if (t.title) box.appendChild(el('strong', null, t.title));
+    box.appendChild(el('span', null, t.message || ''));
+    var holder = $('toasts');
+    holder.appendChild(box);
+    while (holder.children.length > 3) holder.removeChild(holder.firstChild);
+    var seconds = t.seconds == null ? 5 : Number(t.seconds);
+    if (seconds >= 0) {
+      setTimeout(
+        function () {
+          if (box.parentNode) box.parentNode.removeChild(box);
+        },
+        Math.max(seconds, 3) * 1000,
+      );
+    } else {
+      box.addEventListener('click', function () {
+        box.parentNode.removeChild(box);
+      });
+    }
+  }
+
+  // ── Sidebars and dialogs with the add-on's HTML ───────────────────────────────────────────────────────
+  function handleUiEvent(ev) {
+    if (ev.seq <= lastUiSeq) return;
+    lastUiSeq = ev.seq;
+    if (ev.type === 'toast') showToast(ev);
+    else if (ev.type === 'sidebar') openFrame('sidebar', ev);
+    else if (ev.type === 'dialog') openFrame('dialog', ev);
+  }
+
+  function injectBridge(html, frameId) {
+    var config = { functions: info.functions || [], frame: frameId };
+    var script =
+      '<script>window.__playgroundBridge__ = ' +
+      JSON.stringify(config).replace(/</g, '\\u003c') +
+      ';</' +
+      'script><script>' +
+      bridgeSource.replace(/<\/script/gi, '<\\/script') +
+      '</' +
+      'script>';
+    var source = String(html || '');
+    var head = /<head\b[^>]*>/i.exec(source);
+    if (head)
+      return (
+        source.slice(0, head.index + head[0].length) + script + source.slice(head.index + head[0].length)
+      );
+    var doctype = /^\s*<!doctype[^>]*>/i.exec(source);
+    if (doctype) return doctype[0] + script + source.slice(doctype[0].length);
+    return script + source;
+  }
+
+  function makeFrame(kind, ev) {
+    var id = kind + '-' + ++frameSeq;
+    var iframe = el('iframe');
+    iframe.id = kind === 'sidebar' ? 'sidebar-frame' : 'html-dialog-frame';
+    iframe.title = ev.title || (kind === 'sidebar' ? 'Add-on sidebar' : 'Add-on dialog');
+    iframe.setAttribute('sandbox', 'allow-scripts allow-forms allow-modals allow-popups allow-downloads');
+    iframe.dataset.frame = id;
+    iframe.srcdoc = injectBridge(ev.html, id);
+    return { id: id, iframe: iframe };
+  }
+
+  function openFrame(kind, ev) {
+    var made = makeFrame(kind, ev);
+    if (kind === 'sidebar') {
+      var old = $('sidebar-frame');
+      old.parentNode.replaceChild(made.iframe, old);
+      $('sidebar-title').textContent = ev.title || '';
+      $('sidebar').hidden = false;
+      $('sidebar').setAttribute('aria-label', ev.title || 'Add-on sidebar');
+      frames.sidebar = { id: made.id, kind: kind };
+    } else {
+      var oldD = $('html-dialog-frame');
+      oldD.parentNode.replaceChild(made.iframe, oldD);
+      $('html-dialog-title').textContent = ev.title || '';
+      made.iframe.style.width = (ev.width || 600) + 'px';
+      made.iframe.style.height = (ev.height || 400) + 'px';
+      if (!frames.dialog) returnFocus = document.activeElement;
+      $('html-dialog-layer').hidden = false;
+      frames.dialog = { id: made.id, kind: kind };
+      made.iframe.addEventListener('load', function () {
+        made.iframe.focus();
+      });
+    }
+  }
+
+  function closeFrame(kind) {
+    if (kind === 'sidebar') {
+      $('sidebar').hidden = true;
+      var blank = el('iframe');
+      blank.id = 'sidebar-frame';
+      blank.title = 'Add-on sidebar';
+      $('sidebar-frame').parentNode.replaceChild(blank, $('sidebar-frame'));
+      frames.sidebar = null;
+    } else {
+      $('html-dialog-layer').hidden = true;
+      var blankD = el('iframe');
+      blankD.id = 'html-dialog-frame';
+      blankD.title = 'Add-on dialog';
+      $('html-dialog-frame').parentNode.replaceChild(blankD, $('html-dialog-frame'));
+      frames.dialog = null;
+      if (returnFocus && returnFocus.focus) returnFocus.focus({ preventScroll: true });
+      else $('grid-wrap').focus({ preventScroll: true });
+      returnFocus = null;
+    }
+  }
+
+  function frameKind(frameId) {
+    if (frames.sidebar && frames.sidebar.id === frameId) return 'sidebar';
+    if (frames.dialog && frames.dialog.id === frameId) return 'dialog';
+    return null;
+  }
+
+  function onFrameMessage(event) {
+    var data = event.data;
+    if (!data || !data.__playground__) return;
+    var kind = frameKind(data.frame);
+    if (!kind) return;
+    var iframe = kind === 'sidebar' ? $('sidebar-frame') : $('html-dialog-frame');
+    if (event.source !== iframe.contentWindow) return;
+    if (data.type === 'run') {
+      var reply = event.source;
+      run(data.name, data.args, 'webapp').then(function (res) {
+        if (frameKind(data.frame) !== kind) return; // closed meanwhile: Apps Script drops the answer too
+        reply.postMessage(
+          {
+            __playground__: true,
+            type: 'result',
+            id: data.id,
+            ok: res.ok,
+            result: res.result,
+            error: res.error,
+          },
+          '*',
+        );
+      });
+    } else if (data.type === 'close') {
+      closeFrame(kind);
+    } else if (data.type === 'resize' && kind === 'dialog') {
+      if (data.width > 0) iframe.style.width = data.width + 'px';
+      if (data.height > 0) iframe.style.height = data.height + 'px';
+    } else if (data.type === 'focus-editor') {
+      $('grid-wrap').focus({ preventScroll: true });
+    }
+  }
+
+  // ── Alerts and prompts (the add-on's execution waits for the answer) ─────────────────────────────────
+  var BUTTON_LABELS = { OK: 'OK', CANCEL: 'Cancel', YES: 'Yes', NO: 'No' };
+  function showPrompt() {
+    var layer = $('alert-layer');
+    var p = prompts[0];
+    if (!p) {
+      if (!layer.hidden) {
+        layer.hidden = true;
+        var back = frames.dialog ? $('html-dialog-frame') : $('grid-wrap');
+        back.focus({ preventScroll: true });
+      }
+      return;
+    }
+    $('alert-title').textContent = p.title || '';
+    $('alert-title').hidden = !p.title;
+    $('alert-message').textContent = p.message || '';
+    var input = $('alert-input');
+    input.hidden = p.type !== 'prompt';
+    input.value = '';
+    var holder = $('alert-buttons');
+    holder.textContent = '';
+    var buttons = (p.buttons || ['OK']).slice();
+    // Secondary buttons first, the affirmative one last and blue (as Sheets draws them).
+    buttons.sort(function (x, y) {
+      return rank(x) - rank(y);
+    });
+    var primary = null;
+    buttons.forEach(function (name) {
+      var b = el('button', name === 'OK' || name === 'YES' ? 'primary' : '', BUTTON_LABELS[name] || name);
+      b.type = 'button';
+      b.dataset.button = name;
+      b.addEventListener('click', function () {
+        answerPrompt(p, name);
+      });
+      holder.appendChild(b);
+      if (b.classList.contains('primary')) primary = b;
+    });
+    layer.hidden = false;
+    if (p.type === 'prompt') input.focus();
+    else (primary || holder.lastChild).focus();
+  }
+  function rank(name) {
+    return { CANCEL: 0, NO: 1, YES: 2, OK: 3 }[name] || 0;
+  }
+  function answerPrompt(p, button) {
+    prompts = prompts.filter(function (q) {
+      return q !== p;
+    });
+    showPrompt();
+    post('/api/prompt', {
+      id: p.id,
+      button: button,
+      text: p.type === 'prompt' ? $('alert-input').value : '',
+    });
+  }
+  function promptKeys(e) {
+    var p = prompts[0];
+    if (!p || $('alert-layer').hidden) return;
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      answerPrompt(p, 'CLOSE');
+    } else if (e.key === 'Enter' && e.target === $('alert-input')) {
+      e.preventDefault();
+      var buttons = p.buttons || ['OK'];
+      answerPrompt(p, buttons.indexOf('OK') >= 0 ? 'OK' : buttons.indexOf('YES') >= 0 ? 'YES' : buttons[0]);
+    } else if (e.key === 'Tab') {
+      // keep focus inside the alert
+      var focusables = Array.prototype.slice.call($('alert').querySelectorAll('button, input:not([hidden])'));
+      var i = focusables.indexOf(document.activeElement);
+      e.preventDefault();
+      var next = focusables[(i + (e.shiftKey ? focusables.length - 1 : 1)) % focusables.length];
+      if (next) next.focus();
+    }
+  }
+
+  // ── Status line ───────────────────────────────────────────────────────────────────────────────────────
+  function renderStatus() {
+    var status = $('status');
+    status.textContent = '';
+    status.appendChild(el('span', 'demo', 'Demo keys'));
+    status.appendChild(document.createTextNode('Local sandbox — outreach service '));
+    status.appendChild(el('code', null, info.outreachUrl || '?'));
+    status.appendChild(document.createTextNode(' · phone service '));
+    status.appendChild(el('code', null, info.phoneUrl || '?'));
+    status.appendChild(
+      document.createTextNode(
+        ' · keys ' + (info.keys || []).join(' / ') + ' · runs offline: nothing leaves this machine.',
+      ),
+    );
+  }
+
+  // ── Wiring ────────────────────────────────────────────────────────────────────────────────────────────
+  function init() {
+    var wrap = $('grid-wrap');
+    wrap.addEventListener('mousedown', onMouseDown);
+    wrap.addEventListener('mouseover', onMouseOver);
+    document.addEventListener('mouseup', onMouseUp);
+    wrap.addEventListener('keydown', onGridKey);
+    wrap.addEventListener('dblclick', function (e) {
+      var td = e.target.closest('td');
+      if (td && td.dataset.r && !editor) openEditor(null);
+    });
+
+    $('extensions-menu').addEventListener('click', function () {
+      if ($('extensions-popup').hidden) openMenu();
+      else closeMenus();
+    });
+    $('extensions-menu').addEventListener('keydown', function (e) {
+      if (e.key === 'ArrowDown') {
+        e.preventDefault();
+        openMenu();
+      }
+    });
+    document.addEventListener('keydown', menuKeys);
+    document.addEventListener('keydown', promptKeys, true);
+    document.addEventListener('mousedown', function (e) {
+      if (!e.target.closest('.menu-root')) closeMenus();
+    });
+
+    $('name-box').addEventListener('keydown', function (e) {
+      if (e.key !== 'Enter') return;
+      e.preventDefault();
+      var r = parseRange($('name-box').value);
+      if (r) {
+        setSelection(r, true);
+        wrap.focus({ preventScroll: true });
+      } else $('name-box').value = rangeA1(sel);
+    });
+    $('formula-input').addEventListener('keydown', function (e) {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        var text = $('formula-input').value;
+        $('formula-input').blur();
+        wrap.focus({ preventScroll: true });
+        editCells(activeSheet, a1(sel.cr, sel.cc), text).then(function () {
+          moveSelection(1, 0, false);
+        });
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        $('formula-input').blur();
+        paintSelection();
+        wrap.focus({ preventScroll: true });
+      }
+    });
+
+    $('sidebar-close').addEventListener('click', function () {
+      closeFrame('sidebar');
+    });
+    $('html-dialog-close').addEventListener('click', function () {
+      closeFrame('dialog');
+    });
+    $('html-dialog-layer').addEventListener('keydown', function (e) {
+      if (e.key === 'Escape') closeFrame('dialog');
+    });
+    $('alert-close').addEventListener('click', function () {
+      if (prompts[0]) answerPrompt(prompts[0], 'CLOSE');
+    });
+    window.addEventListener('message', onFrameMessage);
+
+    fetch('/bridge.js')
+      .then(function (res) {
+        return res.text();
+      })
+      .then(function (text) {
+        bridgeSource = text;
+        return fetch('/api/state');
+      })
+      .then(function (res) {
+        return res.json();
+      })
+      .then(function (data) {
+        info = data.info || {};
+        lastUiSeq = data.uiSeq || 0;
+        renderStatus();
+        applyState(data.state);
+        connectEvents();
+        wrap.focus({ preventScroll: true });
+        document.body.dataset.ready = 'true';
+      })
+      .catch(function (e) {
+        $('busy').textContent = 'Could not load the playground state: ' + e.message;
+      });
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', init);
+  else init();
+})();
