@@ -30,7 +30,7 @@ function readBody(req) {
   });
 }
 
-function write(res, response, extraHeaders) {
+function writeResponse(res, response, extraHeaders) {
   const headers = { ...extraHeaders, ...response.headers };
   let payload;
   if (response.raw != null) {
@@ -104,6 +104,14 @@ function control(state, method, path, query, rawBody) {
         return json({ unlocks: state.unlockLog.filter((u) => !key || u.key === key) });
       case 'GET /phone-checks':
         return json({ checks: state.phoneChecks.filter((c) => !key || c.key === key) });
+      case 'GET /requests': {
+        const service = query.get('service');
+        return json({
+          requests: state.requestLog.filter(
+            (r) => (!key || r.key === key) && (!service || r.service === service),
+          ),
+        });
+      }
       case 'GET /stats':
         return json(state.stats);
       case 'GET /accounts':
@@ -136,16 +144,24 @@ function createServiceServer(state, service, getBaseUrl) {
     const method = req.method.toUpperCase();
 
     if (path.startsWith(CONTROL_PREFIX) || path === '/__sandbox') {
-      if (!isLoopback(req.socket.remoteAddress))
-        return write(res, { status: 403, json: { error: 'loopback only' } });
+      if (!isLoopback(req.socket.remoteAddress)) {
+        return writeResponse(res, { status: 403, json: { error: 'loopback only' } });
+      }
       const rawBody = await readBody(req);
-      return write(res, control(state, method, path, url.searchParams, rawBody));
+      return writeResponse(res, control(state, method, path, url.searchParams, rawBody));
     }
 
     const key = keyOf(req.headers);
     state.countRequest(key, path);
+    const entry = state.logRequest({ service, method, path, search: url.search, key, headers: req.headers });
     const fault = state.takeFault(service, method, path);
+    if (fault) entry.fault = fault.kind;
+    const write = (out, response, extraHeaders) => {
+      entry.status = response.status;
+      writeResponse(out, response, extraHeaders);
+    };
     if (fault && fault.kind === 'drop') {
+      entry.outcome = 'dropped';
       req.socket.destroy();
       return;
     }
@@ -183,6 +199,8 @@ function createServiceServer(state, service, getBaseUrl) {
 
     const response = handle(state, ctx);
     if (fault && fault.kind === 'lost-response') {
+      entry.status = response.status;
+      entry.outcome = 'response lost';
       req.socket.destroy();
       return;
     }
@@ -196,7 +214,7 @@ function createServiceServer(state, service, getBaseUrl) {
   const server = http.createServer((req, res) => {
     onRequest(req, res).catch((err) => {
       if (res.headersSent) return res.destroy();
-      write(res, {
+      writeResponse(res, {
         status: 500,
         json: { error: 'sandbox internal error', message: String(err && err.stack) },
       });
@@ -223,4 +241,4 @@ function closeServer(server) {
   });
 }
 
-module.exports = { createServiceServer, listen, closeServer };
+module.exports = { createServiceServer, listen, closeServer, isLoopback };

@@ -14,6 +14,7 @@ const {
 } = require('./rules');
 const { iso } = require('./util');
 
+const REQUEST_LOG_LIMIT = 10000;
 const FAULT_KINDS = ['status', 'phone-code', 'delay', 'malformed', 'drop', 'lost-response'];
 
 class SandboxState {
@@ -57,6 +58,7 @@ class SandboxState {
     this.nextMailId = 50001;
     this.unlockLog = [];
     this.phoneChecks = [];
+    this.requestLog = [];
     this.rateWindows = new Map();
     this.faults = [];
     this.nextFaultId = 1;
@@ -67,6 +69,7 @@ class SandboxState {
       quotaExceeded: 0,
       insufficient: { outreach: 0, phone: 0 }, // 402 answers and phone 1004 answers
       faultsInjected: 0,
+      attributionViolations: 0, // X-Svc-* headers carrying the API key or an email address
       charged: { points: {}, edm: {}, phoneCredits: {} }, // key -> units charged
     };
   }
@@ -78,6 +81,29 @@ class SandboxState {
     this.stats.total++;
     const perKey = (this.stats.requests[k] ||= {});
     perKey[path] = (perKey[path] || 0) + 1;
+  }
+
+  /**
+   * Records a service request (capped at REQUEST_LOG_LIMIT entries, oldest dropped) with its X-Svc-*
+   * attribution headers; flags attribution headers that carry the API key or an email address.
+   * The returned entry gets `status` (or `outcome`) once answered.
+   */
+  logRequest({ service, method, path, search, key, headers }) {
+    const attribution = {};
+    let violation = null;
+    for (const [name, value] of Object.entries(headers)) {
+      if (!name.startsWith('x-svc-')) continue;
+      const text = Array.isArray(value) ? value.join(',') : String(value);
+      attribution[name] = text;
+      if (key && text.includes(key)) violation = `${name} carries the API key`;
+      else if (/[^\s@]+@[^\s@]+\.[^\s@]+/.test(text)) violation = `${name} carries an email address`;
+    }
+    if (violation) this.stats.attributionViolations++;
+    const entry = { at: iso(this.now()), service, method, path, search, key: key || null, attribution };
+    if (violation) entry.attributionViolation = violation;
+    this.requestLog.push(entry);
+    if (this.requestLog.length > REQUEST_LOG_LIMIT) this.requestLog.shift();
+    return entry;
   }
 
   addCharge(kind, key, amount) {

@@ -1,5 +1,6 @@
 'use strict';
 const { useSandbox, unlock, recipients, DEMO_KEYS } = require('./helpers');
+const { isLoopback } = require('../../dev/sandbox/server');
 
 const t = useSandbox();
 
@@ -101,5 +102,44 @@ describe('/__sandbox controls', () => {
     expect(f.companyCount).toBe(t.sb.state.companies.length);
     expect(f.fixtures.manyContacts.length).toBeGreaterThan(0);
     expect((await t.control('GET', '/nothing')).status).toBe(404);
+  });
+
+  test('requests: log with status, fault and X-Svc-* attribution headers; violations are flagged', async () => {
+    await t.api('GET', '/api/v1/credit/balance', {
+      headers: { 'X-Svc-Install-Id': 'inst-1', 'X-Svc-Skill-Version': '1.0.0' },
+    });
+    await t.api('GET', '/api/v1/emails/tasks?page=2', {
+      headers: { 'X-Svc-Agent': `agent ${DEMO_KEYS.paid}` },
+    });
+    await t.api('GET', '/api/v1/emails/tasks', { headers: { 'X-Svc-Campaign-Id': 'bob@example.com' } });
+    await t.control('POST', '/faults', { path: '/api/wa/check', kind: 'drop' });
+    await expect(t.check('+12025550000012')).rejects.toThrow();
+    const log = (await t.control('GET', '/requests')).json.requests;
+    expect(log[0]).toMatchObject({
+      service: 'outreach',
+      method: 'GET',
+      path: '/api/v1/credit/balance',
+      key: DEMO_KEYS.paid,
+      status: 200,
+      attribution: { 'x-svc-install-id': 'inst-1', 'x-svc-skill-version': '1.0.0' },
+    });
+    expect(log[0].attributionViolation).toBeUndefined();
+    expect(log[1]).toMatchObject({
+      search: '?page=2',
+      attributionViolation: expect.stringMatching(/API key/),
+    });
+    expect(log[2].attributionViolation).toMatch(/email/);
+    expect(log[3]).toMatchObject({ service: 'phone', fault: 'drop', outcome: 'dropped' });
+    expect((await t.control('GET', '/stats')).json.attributionViolations).toBe(2);
+    const phoneOnly = (await t.control('GET', '/requests?service=phone')).json.requests;
+    expect(phoneOnly).toHaveLength(1);
+  });
+
+  test('controls are loopback only', () => {
+    expect(isLoopback('127.0.0.1')).toBe(true);
+    expect(isLoopback('::1')).toBe(true);
+    expect(isLoopback('::ffff:127.0.0.1')).toBe(true);
+    expect(isLoopback('192.168.1.5')).toBe(false);
+    expect(isLoopback('::ffff:10.0.0.1')).toBe(false);
   });
 });
