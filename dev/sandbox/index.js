@@ -79,6 +79,8 @@ function startSandboxInWorker({
         reject(new Error(msg.error || 'sandbox worker failed to start'));
         return;
       }
+      // A crash after start-up is reported, not thrown at the caller's event loop.
+      worker.on('error', (err) => console.error('sandbox worker error:', err));
       let stopping = null;
       resolve({
         outreachUrl: msg.outreachUrl,
