@@ -275,6 +275,9 @@ export interface Problem {
   instance?: string;
   code?: string;
   replacement?: string;
+  /** 402 extensions, when the service adds them. */
+  required?: number;
+  available?: number;
   /** Last path segment of `type` when it has the `{base_url}/errors/<slug>` form, else `code`. */
   slug?: string;
 }
@@ -298,6 +301,8 @@ export function parseProblem(text: string): Problem {
     instance: str(raw.instance),
     code: str(raw.code),
     replacement: str(raw.replacement),
+    required: typeof raw.required === 'number' ? raw.required : undefined,
+    available: typeof raw.available === 'number' ? raw.available : undefined,
   };
   const match = problem.type ? /\/errors\/([A-Za-z0-9_.-]+)\/?$/.exec(problem.type) : null;
   problem.slug = match ? match[1] : problem.code;
@@ -377,6 +382,8 @@ export function outreachProblemInit(
   }
   if (status === 402) {
     const funds = parseFundsDetail(problem.detail);
+    if (problem.required !== undefined) funds.required = problem.required;
+    if (problem.available !== undefined) funds.available = problem.available;
     const unitText =
       funds.unit === 'edm' ? 'EDM quota' : funds.unit === 'points' ? 'search points' : 'points or EDM quota';
     const amounts =

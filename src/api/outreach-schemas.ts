@@ -219,10 +219,9 @@ export const RetiredContactSearchSchema = z.extend(ProblemSchema, {
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 
-/** Leading/trailing characters the service strips from task_subject: whitespace, U+200B-U+200D, U+2060,
- *  U+FEFF and control characters. */
-const JUNK_CLASS = '[\\s\\u200B-\\u200D\\u2060\\uFEFF\\u0000-\\u001F\\u007F-\\u009F]';
-const EDGE_JUNK = new RegExp(`^${JUNK_CLASS}+|${JUNK_CLASS}+$`, 'g');
+/** Leading/trailing characters the service strips from task_subject: whitespace, control characters (Cc)
+ *  and invisible format characters (Cf: U+200B-U+200D, U+2060, U+FEFF, ...). */
+const EDGE_JUNK = /^[\s\p{Cc}\p{Cf}]+|[\s\p{Cc}\p{Cf}]+$/gu;
 
 /** task_subject as the service stores it (4.7): the 255-character limit applies to this. */
 export function cleanTaskSubject(subject: string): string {
@@ -238,6 +237,38 @@ export function isValidEmail(value: string): boolean {
 }
 
 export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
+
+/** ISO 3166-1 alpha-2 codes (officially assigned). */
+export const ISO_COUNTRY_CODES: ReadonlySet<string> = new Set(
+  (
+    'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY ' +
+    'BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK ' +
+    'FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR ' +
+    'IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ' +
+    'ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM ' +
+    'PN PR PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF ' +
+    'TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF YE YT ZA ZM ZW'
+  ).split(' '),
+);
+
+/** Length in characters as the service counts them (Unicode code points). */
+export function charCount(value: string): number {
+  let n = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+const maxChars = (max: number, message: string) =>
+  z.refine<string>((value) => typeof value !== 'string' || charCount(value) <= max, { message });
+const notBlank = (message: string) =>
+  z.refine<string>((value) => typeof value !== 'string' || value.trim() !== '', { message });
 export const VARIABLE_NAME_PATTERN = /^\w+$/;
 
 export const LIMITS = {
@@ -254,7 +285,9 @@ const text = (what: string) => z.string({ error: `${what} must be text` });
 const countryCode = (what: string) =>
   text(what).check(
     z.overwrite((value: string) => value.trim().toUpperCase()),
-    z.regex(COUNTRY_PATTERN, `${what}: use a two-letter ISO country code such as US or DE`),
+    z.refine((value: string) => ISO_COUNTRY_CODES.has(value), {
+      message: `${what}: use a two-letter ISO country code such as US or DE`,
+    }),
   );
 
 const keywords = (what: string) =>
@@ -333,18 +366,19 @@ export type UnlockRequest = z.output<typeof UnlockRequestSchema>;
 const email = text('e-mail address').check(
   z.overwrite((value: string) => value.trim()),
   z.minLength(1, 'e-mail address is empty'),
+  z.maxLength(254, 'e-mail address is not valid'),
   z.regex(EMAIL_PATTERN, 'e-mail address is not valid'),
 );
 
 const subject = text('subject').check(
-  z.minLength(1, 'subject is empty'),
-  z.maxLength(LIMITS.subjectMax, `subject is longer than ${LIMITS.subjectMax} characters`),
+  notBlank('subject is empty'),
+  maxChars(LIMITS.subjectMax, `subject is longer than ${LIMITS.subjectMax} characters`),
 );
 
 const content = (what: string) =>
   text(what).check(
-    z.minLength(1, `${what} is empty`),
-    z.maxLength(LIMITS.contentMax, `${what} is longer than ${LIMITS.contentMax} characters`),
+    notBlank(`${what} is empty`),
+    maxChars(LIMITS.contentMax, `${what} is longer than ${LIMITS.contentMax} characters`),
   );
 
 const bodyFormat = z.enum(BODY_FORMATS, { error: 'body_format must be text or html' });
@@ -356,13 +390,16 @@ const variables = z.record(
       z.regex(VARIABLE_NAME_PATTERN, 'a variable name may contain only letters, digits and _ (no braces)'),
     ),
   z.string({ error: 'the value must be text' }),
-  { error: 'variables must be an object of names and text values' },
+  {
+    error: (issue) =>
+      issue.code === 'invalid_type' ? 'variables must be an object of names and text values' : undefined,
+  },
 );
 
 const taskSubject = z.optional(
   text('task_subject').check(
     z.overwrite(cleanTaskSubject),
-    z.maxLength(LIMITS.taskSubjectMax, `task_subject is longer than ${LIMITS.taskSubjectMax} characters`),
+    maxChars(LIMITS.taskSubjectMax, `task_subject is longer than ${LIMITS.taskSubjectMax} characters`),
   ),
 );
 

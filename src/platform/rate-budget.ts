@@ -48,6 +48,11 @@ export interface RateBudgetOptions {
 const memoryLogs: Record<string, number[]> = {};
 const keyHashes: Record<string, string> = {};
 
+/** Forgets this execution's memory logs (a new execution starts without them; tests simulate one). */
+export function forgetExecutionMemory(): void {
+  for (const key of Object.keys(memoryLogs)) delete memoryLogs[key];
+}
+
 export function hashKey(apiKey: string): string {
   const known = keyHashes[apiKey];
   if (known) return known;

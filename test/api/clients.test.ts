@@ -1,0 +1,566 @@
+// The clients and the transport over faked Apps Script services: retry rules, typed errors, batching,
+// headers. The same rules are exercised end to end against the sandbox in sandbox.test.js.
+import { ApiError } from '../../src/api/errors';
+import { OutreachClient } from '../../src/api/outreach-client';
+import { PhoneClient } from '../../src/api/phone-client';
+import { forgetExecutionMemory } from '../../src/platform/rate-budget';
+import { type Gas, START, installGas, json, pathOf, problem, queryOf } from './gas-fakes';
+
+const KEY = 'live-key-0123456789abcdef';
+const PHONE_KEY = 'phone-key-9876543210';
+const BASE = 'https://api.test';
+
+let gas: Gas;
+beforeEach(() => {
+  gas = installGas();
+  forgetExecutionMemory();
+});
+afterEach(() => gas.uninstall());
+
+const outreach = (options: Partial<ConstructorParameters<typeof OutreachClient>[0]> = {}) =>
+  new OutreachClient({ apiKey: KEY, baseUrl: BASE, secrets: [PHONE_KEY], ...options });
+const phone = (options: Partial<ConstructorParameters<typeof PhoneClient>[0]> = {}) =>
+  new PhoneClient({ apiKey: PHONE_KEY, baseUrl: 'https://phone.test', secrets: [KEY], ...options });
+
+const BALANCE = {
+  userId: 'u1',
+  monthlyPoints: 10,
+  monthlyEdm: 100,
+  monthlyExpiresAt: '2026-02-01T00:00:00Z',
+  addonPoints: 400,
+  addonEdm: 2000,
+};
+const UNLOCKED = { companyHashId: 'h_1', companyName: 'Acme', charged: true, alreadyViewed: false };
+
+function caught(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ApiError);
+    return error as ApiError;
+  }
+  throw new Error('expected an ApiError');
+}
+
+/** Answers `faults` in order for the first requests, then `then`. */
+function sequence(
+  faults: Array<() => ReturnType<Parameters<Gas['respond']>[0]>>,
+  then: () => ReturnType<Parameters<Gas['respond']>[0]>,
+) {
+  let i = 0;
+  return () => (i < faults.length ? faults[i++]() : then());
+}
+
+describe('authentication and headers', () => {
+  test('outreach: Authorization ApiKey, attribution headers, nothing secret elsewhere', () => {
+    gas.respond(() => json(200, BALANCE));
+    expect(outreach().balance()).toEqual(BALANCE);
+    const [request] = gas.requests;
+    expect(request.url).toBe(`${BASE}/api/v1/credit/balance`);
+    expect(request.headers.Authorization).toBe(`ApiKey ${KEY}`);
+    expect(request.followRedirects).toBe(false);
+    expect(request.muteHttpExceptions).toBe(true);
+    expect(request.headers['X-Svc-Install-Id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(request.headers['X-Svc-Skill-Version']).toBe('1.0.0');
+    expect(request.headers['X-Svc-Skill-Runtime']).toBe('google-apps-script');
+    expect(request.headers['X-Svc-Source-Type']).toBeUndefined();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (name !== 'Authorization') expect(value).not.toContain(KEY);
+    }
+  });
+
+  test('phone: x-api-key only, no attribution headers', () => {
+    gas.respond(() => json(200, { code: 0, result: { total: 12 } }));
+    expect(phone().credits()).toBe(12);
+    const [request] = gas.requests;
+    expect(request.headers['x-api-key']).toBe(PHONE_KEY);
+    expect(Object.keys(request.headers).filter((h) => h.startsWith('X-Svc'))).toEqual([]);
+    expect(request.headers.Authorization).toBeUndefined();
+  });
+
+  test('missing key: no request, kind missing-key', () => {
+    const e = caught(() => new OutreachClient({ apiKey: '', baseUrl: BASE }).balance());
+    expect(e.kind).toBe('missing-key');
+    expect(e.action).toContain('Settings');
+    expect(gas.requests).toHaveLength(0);
+  });
+
+  test('unlock POST: body, answer', () => {
+    gas.respond(() => json(200, UNLOCKED));
+    expect(outreach().unlock(' acme.com ', 'de')).toEqual(UNLOCKED);
+    expect(JSON.parse(gas.requests[0].payload ?? '')).toEqual({ domain: 'acme.com', countryCode: 'DE' });
+  });
+
+  test('search POST carries the normalized JSON body', () => {
+    gas.respond(() => json(200, { total: 0, list: [] }));
+    outreach().search({ productKeywords: [' pumps '], includeCountry: ['de'], size: 5 });
+    const [request] = gas.requests;
+    expect(request.method).toBe('post');
+    expect(request.contentType).toBe('application/json');
+    expect(JSON.parse(request.payload ?? '')).toEqual({
+      productKeywords: ['pumps'],
+      includeCountry: ['DE'],
+      size: 5,
+    });
+  });
+});
+
+describe('typed errors', () => {
+  test('401 → auth with the Settings action', () => {
+    gas.respond(() => problem(401, 'unauthorized', 'Invalid API key'));
+    const e = caught(() => outreach().balance());
+    expect(e).toMatchObject({ kind: 'auth', status: 401, slug: 'unauthorized', retryable: false });
+    expect(e.action).toBe('Check the API key in Extensions › Outreach › Settings.');
+    expect(gas.requests).toHaveLength(1);
+  });
+
+  test('402 → funds with required and available amounts and the pricing page', () => {
+    gas.respond(() =>
+      problem(
+        402,
+        'insufficient-credits',
+        'Insufficient EDM quota: required 5, available 2. Buy a plan or an add-on pack',
+      ),
+    );
+    const e = caught(() =>
+      outreach().sendBatch({
+        content: 'x',
+        body_format: 'text',
+        recipients: [{ email: 'a@b.co', subject: 's' }],
+      }),
+    );
+    expect(e).toMatchObject({ kind: 'funds', status: 402, required: 5, available: 2, unit: 'edm' });
+    expect(e.action).toContain('Needed 5, available 2');
+    expect(e.action).toContain(`${BASE}/pricing`);
+    expect(gas.requests).toHaveLength(1);
+  });
+
+  test('402 amounts from problem extensions win', () => {
+    gas.respond(() =>
+      problem(402, 'insufficient-credits', 'Insufficient search points', { required: 1, available: 0 }),
+    );
+    expect(caught(() => outreach().unlock('a.com', 'DE'))).toMatchObject({
+      kind: 'funds',
+      required: 1,
+      available: 0,
+      unit: 'points',
+    });
+  });
+
+  test('403 → plan', () => {
+    gas.respond(() => problem(403, 'forbidden', 'The free plan has no permission to send email'));
+    const e = caught(() =>
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'c', body_format: 'text' }],
+      }),
+    );
+    expect(e.kind).toBe('plan');
+    expect(e.action).toMatch(/^Your plan cannot send e-mail: upgrade the plan/);
+  });
+
+  test('404 on profile and profileEmails → Unlock the company first', () => {
+    gas.respond(() => problem(404, 'not-found', 'Company not found'));
+    expect(caught(() => outreach().profile('h_x'))).toMatchObject({
+      kind: 'not-found',
+      action: 'Unlock the company first.',
+    });
+    expect(caught(() => outreach().profileEmails('h_x'))).toMatchObject({
+      kind: 'not-found',
+      action: 'Unlock the company first.',
+    });
+    expect(caught(() => outreach().unlock('nowhere.test', 'DE')).userMessage).toMatch(/nothing was charged/);
+    expect(gas.requests).toHaveLength(3);
+  });
+
+  test('410 → gone with code and replacement, never retried', () => {
+    gas.respond(() =>
+      json(410, {
+        type: 'https://www.rfc-editor.org/rfc/rfc9110#status.410',
+        title: 'Gone',
+        status: 410,
+        code: 'contact_search_retired',
+        replacement: '/api/v1/companies/{companyHashId}/profileEmails',
+      }),
+    );
+    const e = caught(() => outreach().contactSearchRetired());
+    expect(e).toMatchObject({
+      kind: 'gone',
+      code: 'contact_search_retired',
+      slug: 'contact_search_retired',
+      replacement: '/api/v1/companies/{companyHashId}/profileEmails',
+      retryable: false,
+    });
+    expect(gas.requests).toHaveLength(1);
+  });
+
+  test('a problem body that is not JSON is tolerated', () => {
+    gas.respond(() => ({ status: 403, body: '<html>Forbidden</html>' }));
+    const e = caught(() => outreach().balance());
+    expect(e).toMatchObject({ kind: 'plan', status: 403 });
+    expect(e.slug).toBeUndefined();
+  });
+});
+
+describe('retry rules', () => {
+  test('429 rate-limit waits Retry-After and succeeds', () => {
+    gas.respond(
+      sequence([() => problem(429, 'rate-limit', 'slow down', {}, { 'Retry-After': '7' })], () =>
+        json(200, BALANCE),
+      ),
+    );
+    expect(outreach().balance()).toEqual(BALANCE);
+    expect(gas.requests).toHaveLength(2);
+    expect(gas.requests[1].at - gas.requests[0].at).toBeGreaterThanOrEqual(7000);
+  });
+
+  test('429 rate-limit on a send is retried too (rejected before it ran)', () => {
+    gas.respond(
+      sequence([() => problem(429, 'rate-limit', 'slow', {}, { 'Retry-After': '1' })], () =>
+        json(201, { task_id: 3, total: 1, status: 'pending' }),
+      ),
+    );
+    expect(
+      outreach().sendBatch({
+        content: 'x',
+        body_format: 'text',
+        recipients: [{ email: 'a@b.co', subject: 's' }],
+      }),
+    ).toEqual({
+      task_id: 3,
+      total: 1,
+      status: 'pending',
+    });
+    expect(gas.requests).toHaveLength(2);
+  });
+
+  test('429 rate-limit is retried a bounded number of times', () => {
+    gas.respond(() => problem(429, 'rate-limit', 'slow', {}, { 'Retry-After': '1' }));
+    expect(caught(() => outreach().balance()).kind).toBe('rate-limit');
+    expect(gas.requests).toHaveLength(4);
+  });
+
+  test('429 quota-exceeded is never retried', () => {
+    gas.respond(() => problem(429, 'quota-exceeded', 'Daily quota exceeded', {}, { 'Retry-After': '3600' }));
+    const e = caught(() => outreach().search({ productKeywords: ['x'] }));
+    expect(e.kind).toBe('quota');
+    expect(e.action).toBe('The quota waits for the monthly reset or an add-on pack (400 points + 2000 EDM).');
+    expect(gas.requests).toHaveLength(1);
+  });
+
+  test('502 on a GET is retried with back-off 1 s, 2 s', () => {
+    gas.respond(
+      sequence([() => problem(502, 'upstream-error', 'x'), () => ({ status: 503, body: 'busy' })], () =>
+        json(200, BALANCE),
+      ),
+    );
+    expect(outreach().balance()).toEqual(BALANCE);
+    expect(gas.requests).toHaveLength(3);
+    expect(gas.requests[1].at - gas.requests[0].at).toBeGreaterThanOrEqual(1000);
+    expect(gas.requests[2].at - gas.requests[1].at).toBeGreaterThanOrEqual(2000);
+  });
+
+  test('5xx on a read: at most 3 retries, then kind server', () => {
+    gas.respond(() => problem(500, 'internal-error', 'boom'));
+    expect(caught(() => outreach().listTasks()).kind).toBe('server');
+    expect(gas.requests).toHaveLength(4);
+  });
+
+  test('network failure on the search POST (a read) is retried', () => {
+    gas.respond(
+      sequence(
+        [
+          () => {
+            throw new Error(`Address unavailable: ${BASE}/api/v1/companies/search-advanced`);
+          },
+        ],
+        () => json(200, { total: 0, list: [] }),
+      ),
+    );
+    expect(outreach().search({ productKeywords: ['x'] })).toEqual({ total: 0, list: [] });
+    expect(gas.requests).toHaveLength(2);
+  });
+
+  test('unlock after a dropped connection: outcome-unknown, exactly one request', () => {
+    gas.respond(() => {
+      throw new Error('Exception: Connection reset');
+    });
+    const e = caught(() => outreach().unlock('acme.com', 'DE'));
+    expect(e.kind).toBe('outcome-unknown');
+    expect(e.action).toMatch(/repeat unlock .* free/);
+    expect(gas.requests).toHaveLength(1);
+  });
+
+  test('unlock with a 5xx or a malformed 2xx: outcome-unknown, not retried', () => {
+    gas.respond(() => problem(500, 'internal-error', 'boom'));
+    expect(caught(() => outreach().unlock('acme.com', 'DE')).kind).toBe('outcome-unknown');
+    gas.respond(() => ({ status: 200, body: '{"companyHashId":"h_' }));
+    const e = caught(() => outreach().unlock('acme.com', 'DE'));
+    expect(e.kind).toBe('outcome-unknown');
+    expect(e.message).toContain('POST /api/v1/companies/unlock');
+    expect(gas.requests).toHaveLength(2);
+  });
+
+  test('send: 500 → outcome-unknown; 502 upstream-error → refunded server error; neither retried', () => {
+    const send = () =>
+      outreach().sendBatch({
+        content: 'x',
+        body_format: 'text',
+        recipients: [{ email: 'a@b.co', subject: 's' }],
+      });
+    gas.respond(() => problem(500, 'internal-error', 'boom'));
+    const unknown = caught(send);
+    expect(unknown.kind).toBe('outcome-unknown');
+    expect(unknown.action).toMatch(/Tracking/);
+    gas.respond(() => problem(502, 'upstream-error', 'provider failure'));
+    const refunded = caught(send);
+    expect(refunded).toMatchObject({ kind: 'server', slug: 'upstream-error', retryable: true });
+    expect(refunded.userMessage).toMatch(/refunded/);
+    gas.respond(() => ({ status: 502, body: '<html>Bad gateway</html>' }));
+    expect(caught(send).kind).toBe('outcome-unknown');
+    expect(gas.requests).toHaveLength(3);
+  });
+
+  test('malformed 2xx on a read → invalid-response naming endpoint and field', () => {
+    gas.respond(() => json(200, { ...BALANCE, monthlyPoints: 'ten' }));
+    const e = caught(() => outreach().balance());
+    expect(e.kind).toBe('invalid-response');
+    expect(e.message).toBe(
+      'Unexpected answer from GET /api/v1/credit/balance: monthlyPoints: expected number, got string',
+    );
+    gas.respond(() => ({ status: 200, body: '{"total":3,"list":[{"id":"' }));
+    expect(caught(() => outreach().search({ productKeywords: ['x'] })).message).toBe(
+      'Unexpected answer from POST /api/v1/companies/search-advanced: body is not JSON',
+    );
+    expect(gas.requests).toHaveLength(2);
+  });
+
+  test('4xx are never retried', () => {
+    gas.respond(() => problem(400, 'bad-request', 'recipients[0].email is not valid'));
+    const e = caught(() => outreach().listMails({ page_size: 5 }));
+    expect(e).toMatchObject({ kind: 'bad-request', status: 400, detail: 'recipients[0].email is not valid' });
+    expect(gas.requests).toHaveLength(1);
+  });
+
+  test('a deadline bounds the waits', () => {
+    gas.respond(() => problem(429, 'rate-limit', 'slow', {}, { 'Retry-After': '30' }));
+    const e = caught(() => outreach({ deadlineMs: START + 10_000 }).balance());
+    expect(e.kind).toBe('rate-limit');
+    expect(gas.requests).toHaveLength(1);
+    expect(Date.now()).toBeLessThanOrEqual(START + 10_000);
+  });
+});
+
+describe('validation before sending', () => {
+  test('no request is made for a bad request', () => {
+    const client = outreach();
+    expect(caught(() => client.search({ size: 10 } as never)).message).toBe(
+      'Enter at least one product, industry or company-type keyword',
+    );
+    expect(caught(() => client.search({ productKeywords: ['x'], size: 80 })).field).toBe('size');
+    expect(caught(() => client.unlock('', 'DE')).field).toBe('domain');
+    expect(caught(() => client.profileEmails('h', { pageSize: 500 })).field).toBe('pageSize');
+    expect(caught(() => client.profile('  ')).field).toBe('companyHashId');
+    expect(caught(() => client.getTask(0)).field).toBe('taskId');
+    expect(caught(() => client.listTasks({ page_size: 0 })).field).toBe('page_size');
+    const e = caught(() =>
+      client.sendBatch({
+        content: 'x',
+        body_format: 'text',
+        recipients: [
+          { email: 'a@b.co', subject: 's' },
+          { email: 'c@d.co', subject: 's' },
+          { email: 'bob@@x', subject: 's' },
+        ],
+      }),
+    );
+    expect(e.message).toBe('Recipient 3 (bob@@x): e-mail address is not valid');
+    expect(caught(() => phone().check('call me')).kind).toBe('bad-request');
+    expect(gas.requests).toHaveLength(0);
+  });
+});
+
+describe('profiles and contacts', () => {
+  const contact = (i: number) => ({ name: `N${i}`, title: 'CEO', email: `c${i}@acme.test`, linkedin: null });
+
+  test('allProfileEmails reads every page of 100', () => {
+    gas.respond((request) => {
+      const page = Number(queryOf(request).page);
+      const emails = Array.from({ length: page < 3 ? 100 : 30 }, (_, i) => contact((page - 1) * 100 + i));
+      return json(200, { emails, total: 230, page });
+    });
+    expect(outreach().allProfileEmails('h_1')).toHaveLength(230);
+    expect(gas.requests.map((r) => queryOf(r))).toEqual([
+      { page: '1', pageSize: '100' },
+      { page: '2', pageSize: '100' },
+      { page: '3', pageSize: '100' },
+    ]);
+  });
+
+  test('profilesWithEmails: fetchAll, per-company results, one 404 does not fail the others', () => {
+    gas.respond((request) => {
+      const path = pathOf(request);
+      const id = decodeURIComponent(path.split('/')[4]);
+      if (id === 'h_missing') return problem(404, 'not-found', 'not unlocked');
+      if (path.endsWith('/profile')) return json(200, { companyHashId: id, name: id.toUpperCase() });
+      const page = Number(queryOf(request).page);
+      const total = id === 'h_big' ? 150 : 2;
+      const count = id === 'h_big' && page === 1 ? 100 : id === 'h_big' ? 50 : 2;
+      return json(200, { emails: Array.from({ length: count }, (_, i) => contact(i)), total, page });
+    });
+    const results = outreach().profilesWithEmails(['h_a', 'h_missing', 'h_big']);
+    expect(results.map((r) => r.ok)).toEqual([true, false, true]);
+    const [a, missing, big] = results;
+    expect(a.ok && a.profile).toEqual({ companyHashId: 'h_a', name: 'H_A', tradeData: [] });
+    expect(a.ok && a.emails).toHaveLength(2);
+    expect(!missing.ok && missing.error.action).toBe('Unlock the company first.');
+    expect(big.ok && big.emails).toHaveLength(150);
+    expect(gas.fetchAllCalls).toEqual([6]);
+    expect(gas.requests).toHaveLength(7);
+  });
+
+  test('profilesWithEmails batches to the free rate budget (60 per minute)', () => {
+    gas.respond((request) =>
+      pathOf(request).endsWith('/profile')
+        ? json(200, { companyHashId: 'x' })
+        : json(200, { emails: [contact(1)], total: 1, page: 1 }),
+    );
+    const ids = Array.from({ length: 40 }, (_, i) => `h_${i}`);
+    const results = outreach().profilesWithEmails(ids);
+    expect(results.every((r) => r.ok)).toBe(true);
+    expect(gas.fetchAllCalls).toEqual([60, 20]);
+    const first = gas.requests[0].at;
+    const last = gas.requests[79].at;
+    expect(last - first).toBeGreaterThanOrEqual(61_000);
+    expect(last - first).toBeLessThan(63_000);
+  });
+
+  test('profilesWithEmails stops cleanly on a refused key', () => {
+    gas.respond(() => problem(401, 'unauthorized', 'revoked'));
+    const results = outreach().profilesWithEmails(['h_1', 'h_2']);
+    expect(results.every((r) => !r.ok && r.error.kind === 'auth')).toBe(true);
+  });
+
+  test('a fetchAll that throws retries its requests one by one', () => {
+    let thrown = false;
+    gas.respond((request) => {
+      if (!thrown && pathOf(request).includes('h_2')) {
+        thrown = true;
+        throw new Error('Connection reset');
+      }
+      return pathOf(request).endsWith('/profile')
+        ? json(200, { companyHashId: 'x' })
+        : json(200, { emails: [], total: 0, page: 1 });
+    });
+    const results = outreach().profilesWithEmails(['h_1', 'h_2']);
+    expect(results.map((r) => r.ok)).toEqual([true, true]);
+    expect(gas.fetchAllCalls).toEqual([4]);
+  });
+});
+
+describe('phone checks', () => {
+  const registered = (p: string) => Number(p[p.length - 1]) % 2 === 0;
+
+  test('check: registered or not', () => {
+    gas.respond((request) => json(200, { code: 0, result: { exist: registered(queryOf(request).phone) } }));
+    expect(phone().check('+1 202 555 0002')).toBe(true);
+    expect(phone().check(12025550001)).toBe(false);
+    expect(gas.requests[0].url).toBe('https://phone.test/api/wa/check?phone=%2B12025550002');
+  });
+
+  test('code 1002 → invalid; the body code wins over the HTTP status', () => {
+    gas.respond((request) =>
+      queryOf(request).phone.endsWith('9')
+        ? json(200, { code: 1002, message: 'Invalid phone parameter' })
+        : json(200, { code: 0, result: { exist: true } }),
+    );
+    const out = phone().checkMany(['+12025550009', '+12025550002', 'abc', '+12025550002']);
+    expect(out.results.map((r) => [r.index, r.status])).toEqual([
+      [0, 'invalid'],
+      [1, 'registered'],
+      [2, 'invalid'],
+      [3, 'registered'],
+    ]);
+    expect(out.unchecked).toEqual([]);
+    expect(gas.requests).toHaveLength(2); // the repeated number is checked once, 'abc' never
+  });
+
+  test('1004 stops the run: done results kept, the rest unchecked', () => {
+    let n = 0;
+    gas.respond(() =>
+      ++n <= 3
+        ? json(200, { code: 0, result: { exist: false } })
+        : json(402, { code: 1004, message: 'Insufficient credits' }),
+    );
+    const numbers = Array.from({ length: 10 }, (_, i) => `+1202555000${i}1`);
+    const out = phone({ maxBatchSize: 4 }).checkMany(numbers);
+    expect(out.stopped?.kind).toBe('funds');
+    expect(out.results.map((r) => r.index)).toEqual([0, 1, 2]);
+    expect(out.unchecked).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    expect(gas.requests).toHaveLength(4);
+    expect(gas.fetchAllCalls).toEqual([4]);
+  });
+
+  test('1001/1003 stop with the Settings action', () => {
+    gas.respond(() => json(401, { code: 1003, message: 'Invalid API key' }));
+    const out = phone().checkMany(['+12025550002', '+12025550004']);
+    expect(out.stopped).toMatchObject({ kind: 'auth', code: 1003 });
+    expect(out.stopped?.action).toBe('Check the API key in Extensions › Outreach › Settings.');
+    expect(out.results).toEqual([]);
+  });
+
+  test('1005 waits and retries; 1000/1006/1007 retried a bounded number of times', () => {
+    gas.respond(
+      sequence(
+        [
+          () => json(429, { code: 1005, message: 'Rate limit exceeded' }, { 'Retry-After': '2' }),
+          () => json(500, { code: 1000, message: 'Internal error' }),
+          () => json(502, { code: 1006, message: 'Upstream service error' }),
+          () => json(500, { code: 1007, message: 'Failed to deduct credit' }),
+        ],
+        () => json(200, { code: 0, result: { exist: true } }),
+      ),
+    );
+    expect(phone().check('+12025550002')).toBe(true);
+    expect(gas.requests).toHaveLength(5);
+    gas.respond(() => json(500, { code: 1000, message: 'Internal error' }));
+    const out = phone().checkMany(['+12025550002']);
+    expect(out.results[0]).toMatchObject({ status: 'error' });
+    expect(out.results[0].error?.code).toBe(1000);
+  });
+
+  test('1005 that outlasts the deadline stops the run as rate-limit', () => {
+    gas.respond(() => json(429, { code: 1005, message: 'Rate limit exceeded' }, { 'Retry-After': '600' }));
+    const out = phone({ deadlineMs: START + 60_000 }).checkMany(['+12025550002', '+12025550004']);
+    expect(out.stopped?.kind).toBe('rate-limit');
+    expect(out.unchecked).toEqual([0, 1]);
+  });
+
+  test('a body without a code is an unexpected answer', () => {
+    gas.respond(() => json(200, { ok: true }));
+    expect(caught(() => phone().credits())).toMatchObject({ kind: 'invalid-response' });
+  });
+});
+
+describe('secrets never leak', () => {
+  test('keys are redacted from messages, details and logs', () => {
+    gas.respond(() => problem(400, 'bad-request', `bad key ${KEY} and ${PHONE_KEY}`));
+    const e = caught(() => outreach().balance());
+    const text = JSON.stringify(e.toJSON()) + e.message + e.stack;
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(PHONE_KEY);
+    expect(e.detail).toContain('[redacted]');
+    gas.respond(sequence([() => problem(503, 'service-unavailable', KEY)], () => json(200, BALANCE)));
+    outreach().balance();
+    expect(gas.logs.join('\n')).not.toContain(KEY);
+    expect(gas.requests.every((r) => !r.url.includes(KEY))).toBe(true);
+  });
+
+  test('network error text loses its URL', () => {
+    gas.respond(() => {
+      throw new Error(`DNS error: ${BASE}/api/wa/check?phone=%2B12025550002`);
+    });
+    const e = caught(() => phone({ backoffMs: [] }).check('+12025550002'));
+    expect(e.kind).toBe('network');
+    expect(e.message).not.toContain('12025550002');
+  });
+});
