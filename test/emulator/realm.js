@@ -1,0 +1,123 @@
+'use strict';
+// A fresh node:vm context per execution, as Apps Script evaluates the project again for every execution.
+// Only ECMAScript built-ins plus the Apps Script globals the emulator installs; `Date` reads the virtual
+// clock. Values crossing the boundary are copied into the context's realm (so `x instanceof Date` and
+// `instanceof Array` hold inside the script) and back out (so tests get plain main-realm values).
+const vm = require('node:vm');
+const { EnumValue } = require('./errors');
+
+const BOOTSTRAP = new vm.Script(
+  `(function (nowFn) {
+  'use strict';
+  const RealDate = Date;
+  function VirtualDate(...args) {
+    if (!new.target) return new RealDate(nowFn()).toString();
+    if (args.length === 0) return Reflect.construct(RealDate, [nowFn()], new.target);
+    return Reflect.construct(RealDate, args, new.target);
+  }
+  Object.setPrototypeOf(VirtualDate, RealDate);
+  VirtualDate.prototype = RealDate.prototype;
+  Object.defineProperty(VirtualDate, 'name', { value: 'Date' });
+  Object.defineProperty(VirtualDate, 'length', { value: 7 });
+  Object.defineProperty(RealDate.prototype, 'constructor', { value: VirtualDate, writable: true, configurable: true });
+  VirtualDate.now = function now() { return nowFn(); };
+  VirtualDate.UTC = RealDate.UTC;
+  VirtualDate.parse = RealDate.parse;
+  Object.defineProperty(globalThis, 'Date', { value: VirtualDate, writable: true, configurable: true, enumerable: false });
+  delete globalThis.console;
+  return { Array, Object, Date: VirtualDate, Error, TypeError, JSON, Function };
+})`,
+  { filename: 'apps-script-emulator/bootstrap.js' },
+);
+
+const CALL = new vm.Script(
+  `(function (c) { delete globalThis.__emulatorCall__; return c.fn.apply(undefined, c.args); })(globalThis.__emulatorCall__)`,
+  { filename: 'apps-script-emulator/call.js' },
+);
+
+const isDate = (v) => Object.prototype.toString.call(v) === '[object Date]';
+
+function isPlainObject(v) {
+  if (v === null || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+class Realm {
+  /** @param {() => number} now the virtual clock */
+  constructor(now, { realTimeoutMs = 60000 } = {}) {
+    this.sandbox = {};
+    this.context = vm.createContext(this.sandbox, {
+      name: 'Apps Script execution',
+      microtaskMode: 'afterEvaluate',
+      codeGeneration: { strings: true, wasm: false },
+    });
+    this.realTimeoutMs = realTimeoutMs;
+    this.intrinsics = BOOTSTRAP.runInContext(this.context)(() => now());
+  }
+
+  /** Defines a global (non-enumerable, like the built-in services). */
+  define(name, value) {
+    Object.defineProperty(this.sandbox, name, {
+      value,
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
+  }
+
+  run(script) {
+    return script.runInContext(this.context, { timeout: this.realTimeoutMs, displayErrors: false });
+  }
+
+  evaluate(source, filename = 'apps-script-emulator/eval.js') {
+    return this.run(new vm.Script(source, { filename }));
+  }
+
+  call(fn, args) {
+    this.define('__emulatorCall__', { fn, args });
+    return this.run(CALL);
+  }
+
+  /** Copies a main-realm value (arrays, plain objects, Dates) into the context. Service objects pass as-is. */
+  in(v) {
+    if (v === null || typeof v !== 'object') return v;
+    if (v instanceof EnumValue) return v;
+    if (isDate(v)) return new this.intrinsics.Date(v.getTime());
+    if (Array.isArray(v)) return this.intrinsics.Array.from(v, (x) => this.in(x));
+    if (isPlainObject(v)) {
+      const o = new this.intrinsics.Object();
+      for (const k of Object.keys(v)) o[k] = this.in(v[k]);
+      return o;
+    }
+    return v;
+  }
+
+  error(message, name = 'Exception') {
+    const e = new this.intrinsics.Error(message);
+    e.name = name;
+    return e;
+  }
+}
+
+/** Copies a context value back into the main realm (Dates stay Dates). */
+function fromRealm(v, seen = new Set()) {
+  if (v === null || typeof v !== 'object') return v;
+  if (v instanceof EnumValue) return v;
+  if (isDate(v)) return new Date(v.getTime());
+  if (seen.has(v)) throw new TypeError('Converting circular structure');
+  seen.add(v);
+  try {
+    if (Array.isArray(v)) return Array.from(v, (x) => fromRealm(x, seen));
+    if (isPlainObject(v)) {
+      const o = {};
+      for (const k of Object.keys(v)) o[k] = fromRealm(v[k], seen);
+      return o;
+    }
+    return v;
+  } finally {
+    seen.delete(v);
+  }
+}
+
+module.exports = { Realm, fromRealm, isDate, isPlainObject };
