@@ -1,0 +1,640 @@
+// "Check phone numbers in selection": which numbers of the selected cells are registered on the messaging
+// platform. Each distinct number is checked once and paid for once: results are kept per normalised number
+// in the document (phone-results.ts), so a second run, a resumed run or =PHONE_CHECK never pays twice.
+//
+// Flow of the menu action:
+//   1. read the selection (any shape; row 1 is the header row and is never checked), skip blanks and rows
+//      hidden by a filter; a selected column counts as a column of numbers when one of its cells looks
+//      like a phone number (digits and separators, or a number);
+//   2. plan the results columns: the column right of each column of numbers, reused when its header is
+//      RESULT_HEADER, taken when it is empty, and otherwise a new column is inserted there (after asking);
+//   3. count cells, distinct numbers, known numbers (free) and checks needed, ask the credits, confirm
+//      (offering to check as many as the credits allow when they are short);
+//   4. check in chunks (fetchAll through the client), after each chunk write the store, then the results
+//      cells (one setValues per results column per chunk), then a progress toast;
+//   5. at Deadline.forExecution() save the job and open the progress dialog; its steps (continueJob('phone'))
+//      go on from what is left. Running the menu action again on the same selection also resumes.
+// 1004 (no credits) and 1001/1003 (key) stop the run with what to do; cells of unchecked numbers are left
+// blank (never stale). 1005: the client waits within the hourly budget; when the wait is longer than the
+// execution, the job is kept and the user is told when to continue.
+import {
+  ApiError,
+  normalizePhone,
+  phoneClientFromSettings,
+  type PhoneCheckManyResult,
+  PhoneClient,
+} from '../api';
+import { Deadline } from '../platform/deadline';
+import { clearJob, JobProgress, loadJob, saveJob } from '../platform/jobs';
+import { CellValue, textCell } from '../sheets/cells';
+import { normalizeHeader } from '../sheets/table';
+import { confirm, showProgressDialog, toast } from '../ui/dialogs';
+import { describe, ensureKey } from './settings';
+import { PhoneResults, PhoneStatus, RECHECK_AFTER_DAYS } from './phone-results';
+
+export const JOB_KIND = 'phone';
+/** Header of a results column; a column with this header right of the numbers is reused. */
+export const RESULT_HEADER = 'Phone check';
+export const RESULT_TEXT: Record<PhoneStatus, string> = {
+  registered: 'registered',
+  'not-registered': 'not registered',
+  invalid: 'invalid number',
+};
+/** Numbers per chunk: results are stored and written after each chunk. */
+export const CHUNK_SIZE = 50;
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+interface PlanColumn {
+  /** 1-based sheet column of the numbers. */
+  source: number;
+  /** 1-based sheet column of the results (source + 1). */
+  result: number;
+}
+
+export interface PhoneJob {
+  v: 1;
+  sheetName: string;
+  /** A1 notations that identify the selection (as selected, and after columns were inserted). */
+  selection: string[];
+  firstRow: number;
+  lastRow: number;
+  columns: PlanColumn[];
+  /** Runs [first, last] of rows hidden by a filter when the run started: skipped. */
+  hidden: Array<[number, number]>;
+  /** Checks this job may still pay for (credits were short), or null for no limit. */
+  budget: number | null;
+  /** Distinct numbers to check when the job started, and how many have an answer since. */
+  total: number;
+  done: number;
+  /** Checks paid for by this job. */
+  charged: number;
+  /** Numbers that failed in this job after the client's retries: not tried again by this job. */
+  failed: string[];
+  /** Set when the hourly rate budget is used up: no step before this time. */
+  resumeAt?: number;
+}
+
+/** One cell of the selection holding something. */
+interface Entry {
+  column: number; // index in job.columns
+  offset: number; // row - firstRow
+  phone?: string;
+  invalid?: string;
+}
+
+interface Survey {
+  entries: Entry[];
+  /** Distinct valid numbers in order of first appearance. */
+  distinct: string[];
+  invalidCells: number;
+}
+
+// ── Menu action ───────────────────────────────────────────────────────────────────────────────────────
+
+export function checkSelectedPhones(): void {
+  const deadline = Deadline.forExecution();
+  if (!ensureKey('phone')) return;
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const range = spreadsheet.getActiveRange();
+  const ui = SpreadsheetApp.getUi();
+  if (!range) {
+    ui.alert('Check phone numbers', 'Select the cells with the phone numbers first.', ui.ButtonSet.OK);
+    return;
+  }
+  const sheet = range.getSheet();
+  const a1 = range.getA1Notation();
+  const previous = loadJob<PhoneJob>(JOB_KIND);
+  const resuming =
+    !!previous &&
+    previous.v === 1 &&
+    previous.sheetName === sheet.getName() &&
+    previous.selection.includes(a1);
+
+  let job: PhoneJob;
+  let inserts: number[] = [];
+  let ask: number[] = [];
+  let headers: number[] = [];
+  if (resuming) {
+    job = { ...previous!, failed: [], resumeAt: undefined };
+  } else {
+    const planned = planSelection(sheet, range);
+    if ('problem' in planned) {
+      ui.alert('Check phone numbers', planned.problem, ui.ButtonSet.OK);
+      return;
+    }
+    job = planned.job;
+    inserts = planned.inserts;
+    ask = planned.ask;
+    headers = planned.headers;
+  }
+
+  // What it costs.
+  const block = readBlock(sheet, job);
+  const survey = surveyBlock(job, block);
+  const store = PhoneResults.load();
+  const unknown = survey.distinct.filter((phone) => !store.get(phone));
+  const known = survey.distinct.length - unknown.length;
+  if (survey.entries.length === 0) {
+    ui.alert(
+      'Check phone numbers',
+      'There are no phone numbers in the selected cells (row 1 is the header row).',
+      ui.ButtonSet.OK,
+    );
+    return;
+  }
+
+  // Ask before inserting columns next to unrelated data.
+  if (ask.length > 0) {
+    const names = ask.map((c) => columnName(c + 1)).join(', ');
+    const question =
+      `Column ${names} next to the phone numbers holds other data.\n\n` +
+      `Insert a new "${RESULT_HEADER}" column for the results? Nothing is overwritten.`;
+    if (!confirm('Insert a results column?', question)) {
+      toast('Nothing was checked and nothing was changed.', 'Phone check');
+      return;
+    }
+  }
+
+  let budget: number | null = null;
+  if (unknown.length > 0) {
+    let credits: number;
+    try {
+      credits = phoneClientFromSettings({ deadlineMs: deadline.at }).credits();
+    } catch (error) {
+      ui.alert('Phone check', `Could not read your credits. ${describe(error)}`, ui.ButtonSet.OK);
+      return;
+    }
+    const lines = [
+      `${survey.entries.length} cell${plural(survey.entries.length)} with ${survey.distinct.length} distinct number${plural(survey.distinct.length)}` +
+        (survey.invalidCells > 0
+          ? ` (${survey.invalidCells} cell${plural(survey.invalidCells)} not valid: not checked).`
+          : '.'),
+      `${known} already known from earlier checks (free).`,
+      `${unknown.length} check${plural(unknown.length)} needed: ${unknown.length} credit${plural(unknown.length)} (1 per check).`,
+      `Credits left: ${credits}.`,
+    ];
+    if (resuming) lines.unshift('Resuming the unfinished check of this selection.');
+    else if (previous)
+      lines.push(
+        `(An unfinished check of ${previous.sheetName}!${previous.selection[0]} is dropped; its results are kept.)`,
+      );
+    if (credits <= 0) {
+      ui.alert(
+        'No phone-check credits',
+        `${lines.join('\n')}\n\nAdd credits to the phone-check account, then run the check again.`,
+        ui.ButtonSet.OK,
+      );
+      return;
+    }
+    if (credits < unknown.length) {
+      lines.push(
+        '',
+        `Not enough credits: check the first ${credits} number${plural(credits)} now (the others stay blank)?`,
+      );
+      if (!confirm('Not enough credits', lines.join('\n'))) return;
+      budget = credits;
+    } else {
+      lines.push('', `Check ${unknown.length} number${plural(unknown.length)} now?`);
+      if (!confirm('Check phone numbers', lines.join('\n'))) return;
+    }
+  }
+
+  // Apply the plan: inserts from right to left so that the planned positions stay right, then headers.
+  if (inserts.length > 0 || headers.length > 0) {
+    for (const column of [...inserts].sort((a, b) => b - a)) sheet.insertColumnAfter(column);
+    for (const column of headers) {
+      const cell = sheet.getRange(1, column);
+      cell.setValue(RESULT_HEADER);
+      cell.setFontWeight('bold');
+    }
+  }
+  job.budget = budget;
+  job.total = unknown.length;
+  job.done = 0;
+  job.charged = 0;
+  if (previous && !resuming) clearJob(JOB_KIND);
+
+  const progress = runJob(job, deadline, block, inserts.length > 0 || headers.length > 0);
+  finishExecution(job, progress, true);
+}
+
+// ── Progress dialog step ──────────────────────────────────────────────────────────────────────────────
+
+export function continuePhoneJob(): JobProgress {
+  const job = loadJob<PhoneJob>(JOB_KIND);
+  if (!job || job.v !== 1) {
+    return { kind: JOB_KIND, done: 0, total: 0, finished: true, message: 'No phone check is running.' };
+  }
+  if (job.resumeAt && Date.now() < job.resumeAt) {
+    return rateLimitedProgress(job);
+  }
+  const progress = runJob(job, Deadline.forExecution(), null, false);
+  return finishExecution(job, progress, false);
+}
+
+// ── The work ──────────────────────────────────────────────────────────────────────────────────────────
+
+interface RunState {
+  finished: boolean;
+  /** Stop with this message (alert in the menu, dialog error in steps). */
+  error?: string;
+  message: string;
+}
+
+/** Checks until done, stopped or out of time; the caller saves or clears the job. */
+function runJob(
+  job: PhoneJob,
+  deadline: Deadline,
+  knownBlock: CellValue[][] | null,
+  sheetChanged: boolean,
+): RunState {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(job.sheetName);
+  if (!sheet) {
+    return {
+      finished: true,
+      error: `The sheet "${job.sheetName}" is gone: select the numbers and run the check again.`,
+      message: '',
+    };
+  }
+  const block = knownBlock && !sheetChanged ? knownBlock : readBlock(sheet, job);
+  const moved = job.columns.find(
+    (c) => normalizeHeader(block[0][c.result - minColumn(job)]) !== normalizeHeader(RESULT_HEADER),
+  );
+  if (moved) {
+    return {
+      finished: true,
+      error: `The "${RESULT_HEADER}" column right of column ${columnName(moved.source)} has moved: select the numbers and run the check again (checked numbers are not paid twice).`,
+      message: '',
+    };
+  }
+  const survey = surveyBlock(job, block);
+  const store = PhoneResults.load();
+  const failed = new Set(job.failed);
+
+  // Results grid of each results column (rows firstRow..lastRow), starting from what the cells hold.
+  const first = minColumn(job);
+  const grids: CellValue[][] = job.columns.map((c) => block.slice(1).map((row) => row[c.result - first]));
+  const changed: Array<Set<number>> = job.columns.map(() => new Set());
+  const rowsOf = new Map<string, Entry[]>();
+  const set = (entry: Entry, value: CellValue) => {
+    if (!sameValue(grids[entry.column][entry.offset], value)) {
+      grids[entry.column][entry.offset] = value;
+      changed[entry.column].add(entry.offset);
+    }
+  };
+  const queue: string[] = [];
+  for (const entry of survey.entries) {
+    if (entry.invalid !== undefined) {
+      set(entry, `${RESULT_TEXT.invalid} (${entry.invalid})`);
+      continue;
+    }
+    const phone = entry.phone!;
+    const stored = store.get(phone);
+    if (stored) set(entry, RESULT_TEXT[stored.status]);
+    else if (!failed.has(phone)) {
+      set(entry, ''); // no stale data while the number waits for its check
+      let list = rowsOf.get(phone);
+      if (!list) {
+        rowsOf.set(phone, (list = []));
+        queue.push(phone);
+      }
+      list.push(entry);
+    }
+  }
+  writeChanges(sheet, job, grids, changed);
+
+  let client: PhoneClient | null = null;
+  const counts = { registered: 0, 'not-registered': 0, invalid: 0, error: 0 };
+  while (queue.length > 0) {
+    if (deadline.passed(5000)) return { finished: false, message: progressText(job) };
+    const allowed = job.budget === null ? CHUNK_SIZE : Math.min(CHUNK_SIZE, job.budget);
+    if (allowed <= 0) {
+      return {
+        finished: true,
+        message: `${summaryText(job)} ${queue.length} number${plural(queue.length)} not checked: the credits were used up (add credits and run the check again).`,
+      };
+    }
+    const chunk = queue.slice(0, allowed);
+    let outcome: PhoneCheckManyResult;
+    try {
+      if (!client) client = phoneClientFromSettings({ deadlineMs: deadline.at });
+      outcome = client.checkMany(chunk);
+    } catch (error) {
+      return {
+        finished: true,
+        error: `The phone check stopped. ${describe(error)}`,
+        message: summaryText(job),
+      };
+    }
+    const answered = new Set<string>();
+    for (const result of outcome.results) {
+      const phone = chunk[result.index];
+      answered.add(phone);
+      let text: string;
+      if (result.status === 'error') {
+        failed.add(phone);
+        job.failed.push(phone);
+        text = `error: ${result.error ? result.error.userMessage : 'the check failed'}`;
+      } else {
+        store.put(phone, result.status);
+        if (result.status !== 'invalid') job.charged++;
+        if (result.status !== 'invalid' && job.budget !== null) job.budget--;
+        text = RESULT_TEXT[result.status];
+      }
+      counts[result.status]++;
+      for (const entry of rowsOf.get(phone) ?? []) set(entry, text);
+    }
+    job.done += answered.size;
+    // The store first: a cut-off after this line never loses a paid result.
+    store.save();
+    writeChanges(sheet, job, grids, changed);
+    queue.splice(0, queue.length, ...queue.filter((phone) => !answered.has(phone)));
+    toast(progressText(job), 'Phone check', 3);
+
+    const stopped = outcome.stopped;
+    if (stopped) {
+      const verdict = stopVerdict(job, stopped, deadline, queue.length);
+      if (verdict) return verdict;
+    }
+  }
+  return { finished: true, message: summaryText(job) };
+}
+
+/** What a stop of checkMany means: null to go on (the wait fits in this execution). */
+function stopVerdict(job: PhoneJob, stopped: ApiError, deadline: Deadline, left: number): RunState | null {
+  const notChecked = `${left} number${plural(left)} not checked (their cells are blank).`;
+  if (stopped.kind === 'funds') {
+    return {
+      finished: true,
+      error: `No phone-check credits left: ${summaryText(job)} ${notChecked} ${stopped.action}`,
+      message: summaryText(job),
+    };
+  }
+  if (stopped.kind === 'auth' || stopped.kind === 'missing-key') {
+    return {
+      finished: true,
+      error: `${stopped.userMessage} ${stopped.action} ${summaryText(job)} ${notChecked}`,
+      message: summaryText(job),
+    };
+  }
+  // rate-limit: the deadline (go on in the next step) or the hourly budget.
+  const wait = stopped.retryAfterMs ?? 0;
+  if (deadline.passed(5000) || wait <= 0) return { finished: false, message: progressText(job) };
+  if (Date.now() + wait < deadline.at) return null;
+  job.resumeAt = Date.now() + wait;
+  return rateLimitedProgress(job);
+}
+
+/** The hourly budget is used up: the job is kept, the user is told when to continue. */
+function rateLimitedProgress(job: PhoneJob): RunState & JobProgress {
+  const at = Utilities.formatDate(new Date(job.resumeAt ?? Date.now()), Session.getScriptTimeZone(), 'HH:mm');
+  const message =
+    `${progressText(job)} The phone-check service allows 1000 checks per hour and this hour's are used: ` +
+    `run "Check phone numbers in selection" again on the same cells after ${at} to check the rest (nothing is checked twice).`;
+  return { kind: JOB_KIND, done: job.done, total: job.total, finished: true, message, error: message };
+}
+
+/** Saves or clears the job and tells the user; returns the dialog's progress. */
+function finishExecution(job: PhoneJob, state: RunState, fromMenu: boolean): JobProgress {
+  const progress: JobProgress = {
+    kind: JOB_KIND,
+    done: job.done,
+    total: job.total,
+    finished: state.finished,
+    message: state.message || progressText(job),
+  };
+  if (state.error) progress.error = state.error;
+  if (state.finished && !job.resumeAt) clearJob(JOB_KIND);
+  else saveJob(JOB_KIND, compactJob(job));
+  if (fromMenu) {
+    const ui = SpreadsheetApp.getUi();
+    if (state.error)
+      ui.alert(job.resumeAt ? 'Phone check paused' : 'Phone check stopped', state.error, ui.ButtonSet.OK);
+    else if (!state.finished) showProgressDialog('Checking phone numbers', progress);
+    else toast(progress.message, 'Phone check', 8);
+  }
+  return progress;
+}
+
+/** Document properties hold 9 KB per value: the failed list is dropped (retried) if it would not fit. */
+function compactJob(job: PhoneJob): PhoneJob {
+  const copy = { ...job };
+  while (JSON.stringify(copy).length > 8500 && copy.failed.length > 0) {
+    copy.failed = copy.failed.slice(0, Math.floor(copy.failed.length / 2));
+  }
+  while (JSON.stringify(copy).length > 8500 && copy.hidden.length > 0) copy.hidden = copy.hidden.slice(0, -1);
+  return copy;
+}
+
+// ── Planning ──────────────────────────────────────────────────────────────────────────────────────────
+
+function planSelection(
+  sheet: Sheet,
+  range: GoogleAppsScript.Spreadsheet.Range,
+): { job: PhoneJob; inserts: number[]; ask: number[]; headers: number[] } | { problem: string } {
+  const selFirstColumn = range.getColumn();
+  const selLastColumn = range.getLastColumn();
+  const sheetLastRow = sheet.getLastRow();
+  const firstRow = Math.max(range.getRow(), 2);
+  const lastRow = Math.min(range.getLastRow(), sheetLastRow);
+  if (firstRow > lastRow) {
+    return { problem: 'Select the cells with the phone numbers (below the header row) first.' };
+  }
+  const maxColumns = sheet.getMaxColumns();
+  const lastColumn = Math.min(selLastColumn + 1, maxColumns);
+  // One read: the header row, the selected columns and the column right of them, down to the last row.
+  const grid = sheet.getRange(1, selFirstColumn, sheetLastRow, lastColumn - selFirstColumn + 1).getValues();
+  const at = (row: number, column: number): unknown => {
+    const line = grid[row - 1];
+    return line ? line[column - selFirstColumn] : '';
+  };
+  const hidden = hiddenRuns(sheet, firstRow, lastRow);
+  const isHidden = (row: number) => hidden.some(([a, b]) => row >= a && row <= b);
+  const ours = (column: number) =>
+    column <= lastColumn && normalizeHeader(at(1, column)) === normalizeHeader(RESULT_HEADER);
+
+  const sources: number[] = [];
+  for (let column = selFirstColumn; column <= selLastColumn; column++) {
+    if (ours(column)) continue;
+    for (let row = firstRow; row <= lastRow; row++) {
+      if (!isHidden(row) && looksLikePhone(at(row, column))) {
+        sources.push(column);
+        break;
+      }
+    }
+  }
+  if (sources.length === 0) {
+    return { problem: 'There are no phone numbers in the selected cells (row 1 is the header row).' };
+  }
+  const inserts: number[] = [];
+  const headerAt: number[] = [];
+  for (const column of sources) {
+    const right = column + 1;
+    if (right > maxColumns) {
+      inserts.push(column); // the sheet ends here: a new, empty column (nothing to ask)
+      headerAt.push(column);
+    } else if (ours(right)) {
+      continue;
+    } else if (!sources.includes(right) && columnIsEmpty(grid, right - selFirstColumn)) {
+      headerAt.push(column);
+    } else {
+      inserts.push(column);
+      headerAt.push(column);
+    }
+  }
+  // Positions after the inserts (each insert shifts the columns right of it by one).
+  const shift = (column: number) => inserts.filter((c) => c < column).length;
+  const columns = sources.map((source) => ({
+    source: source + shift(source),
+    result: source + shift(source) + 1,
+  }));
+  const headers = headerAt.map((source) => source + shift(source) + 1);
+  const selection = [range.getA1Notation()];
+  if (inserts.length > 0) {
+    const width = selLastColumn + shift(selLastColumn) - selFirstColumn + 1;
+    selection.push(sheet.getRange(range.getRow(), selFirstColumn, range.getNumRows(), width).getA1Notation());
+  }
+  const job: PhoneJob = {
+    v: 1,
+    sheetName: sheet.getName(),
+    selection,
+    firstRow,
+    lastRow,
+    columns,
+    hidden,
+    budget: null,
+    total: 0,
+    done: 0,
+    charged: 0,
+    failed: [],
+  };
+  return { job, inserts, ask: inserts.filter((c) => c < maxColumns), headers };
+}
+
+function columnIsEmpty(grid: unknown[][], index: number): boolean {
+  if (grid.length === 0 || index >= grid[0].length) return true;
+  return grid.every((row) => row[index] === '' || row[index] === null || row[index] === undefined);
+}
+
+/** Rows of firstRow..lastRow hidden by the sheet's filter, as runs; one call per row only when a filter exists. */
+function hiddenRuns(sheet: Sheet, firstRow: number, lastRow: number): Array<[number, number]> {
+  const filter = sheet.getFilter();
+  if (!filter) return [];
+  const area = filter.getRange();
+  const from = Math.max(firstRow, area.getRow());
+  const to = Math.min(lastRow, area.getLastRow());
+  const runs: Array<[number, number]> = [];
+  for (let row = from; row <= to; row++) {
+    if (!sheet.isRowHiddenByFilter(row)) continue;
+    const last = runs[runs.length - 1];
+    if (last && last[1] === row - 1) last[1] = row;
+    else runs.push([row, row]);
+  }
+  return runs;
+}
+
+/** Digits with separators, or a number: what a cell of a phone column looks like. */
+function looksLikePhone(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'string') return false;
+  return /\d/.test(value) && /^[\s\d+\-().[\]/\u00A0]+$/.test(value.trim());
+}
+
+// ── Reading and writing ───────────────────────────────────────────────────────────────────────────────
+
+function minColumn(job: PhoneJob): number {
+  return Math.min(...job.columns.map((c) => c.source));
+}
+
+function maxColumn(job: PhoneJob): number {
+  return Math.max(...job.columns.map((c) => c.result));
+}
+
+/** Header row plus rows firstRow..lastRow of every planned column, with one getValues. Row 0 is row 1. */
+function readBlock(sheet: Sheet, job: PhoneJob): CellValue[][] {
+  const first = minColumn(job);
+  const width = maxColumn(job) - first + 1;
+  const rows = job.lastRow - job.firstRow + 1;
+  if (job.firstRow === 2) return sheet.getRange(1, first, rows + 1, width).getValues() as CellValue[][];
+  // Header row and data rows are apart: still one read, from row 1 down (the rows between are ignored).
+  const all = sheet.getRange(1, first, job.lastRow, width).getValues() as CellValue[][];
+  return [all[0], ...all.slice(job.firstRow - 1)];
+}
+
+function surveyBlock(job: PhoneJob, block: CellValue[][]): Survey {
+  const first = minColumn(job);
+  const entries: Entry[] = [];
+  const seen = new Set<string>();
+  const distinct: string[] = [];
+  let invalidCells = 0;
+  const isHidden = (row: number) => job.hidden.some(([a, b]) => row >= a && row <= b);
+  for (let offset = 0; offset <= job.lastRow - job.firstRow; offset++) {
+    if (isHidden(job.firstRow + offset)) continue;
+    const line = block[offset + 1] ?? [];
+    job.columns.forEach((plan, column) => {
+      const value = line[plan.source - first];
+      if (value === '' || value === null || value === undefined) return;
+      if (typeof value === 'string' && value.trim() === '') return;
+      const normalized = normalizePhone(value instanceof Date ? 'date' : value);
+      if (!normalized.ok) {
+        entries.push({
+          column,
+          offset,
+          invalid: value instanceof Date ? 'a date, not a phone number' : normalized.reason,
+        });
+        invalidCells++;
+        return;
+      }
+      entries.push({ column, offset, phone: normalized.phone });
+      if (!seen.has(normalized.phone)) {
+        seen.add(normalized.phone);
+        distinct.push(normalized.phone);
+      }
+    });
+  }
+  return { entries, distinct, invalidCells };
+}
+
+/** One setValues per results column over the span of its changed rows. */
+function writeChanges(sheet: Sheet, job: PhoneJob, grids: CellValue[][], changed: Array<Set<number>>): void {
+  job.columns.forEach((plan, column) => {
+    const rows = changed[column];
+    if (rows.size === 0) return;
+    const from = Math.min(...rows);
+    const to = Math.max(...rows);
+    const values = grids[column].slice(from, to + 1).map((value) => [toCell(value)]);
+    sheet.getRange(job.firstRow + from, plan.result, values.length, 1).setValues(values);
+    rows.clear();
+  });
+}
+
+function toCell(value: CellValue): CellValue {
+  return typeof value === 'string' ? textCell(value) : value;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date || b instanceof Date) return false;
+  return (a ?? '') === (b ?? '');
+}
+
+// ── Texts ─────────────────────────────────────────────────────────────────────────────────────────────
+
+function progressText(job: PhoneJob): string {
+  return `Checked ${job.done} of ${job.total} number${plural(job.total)}…`;
+}
+
+function summaryText(job: PhoneJob): string {
+  return `${job.done} of ${job.total} number${plural(job.total)} checked (${job.charged} credit${plural(job.charged)} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
+}
+
+function plural(n: number): string {
+  return n === 1 ? '' : 's';
+}
+
+export function columnName(column: number): string {
+  let name = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26))
+    name = String.fromCharCode(65 + ((n - 1) % 26)) + name;
+  return name;
+}

@@ -1,0 +1,134 @@
+// =PHONE_CHECK(range) and =PHONE_CREDITS(). Sheets recalculates formulas on edits, copies and re-opens, so a
+// number is answered from the document's result store (phone-results.ts, shared with the menu action) once
+// it has been checked: a recalculation never pays twice. Custom functions get 30 s, no UI and no set* calls;
+// they run with the spreadsheet owner's user properties (their phone-check key), which is never shown.
+//
+// Answers per cell: TRUE (registered), FALSE (not registered), '' for a blank cell, or a text:
+//   'invalid number (<why>)' / 'invalid number' (the service's 1002), 'not checked yet — recalculate'
+//   (out of time; the next recalculation goes on), 'error: <what happened>', or what to do when the key is
+//   missing or refused or the credits are used up.
+import { ApiError, normalizePhone, phoneClientFromSettings, type PhoneCheckManyResult } from '../api';
+import { Deadline } from '../platform/deadline';
+import { readSettings } from '../platform/settings';
+import { PhoneResults } from './phone-results';
+
+export const NOT_CHECKED_YET = 'not checked yet — recalculate';
+export const NO_KEY_TEXT = 'No phone-check API key: add it in Extensions › Outreach › Settings.';
+export const NO_INPUT_TEXT =
+  'Give a phone number or a range, e.g. =PHONE_CHECK(A2) or =PHONE_CHECK(A2:A200).';
+/** Numbers per fetchAll round; the store is written after each. */
+const ROUND = 100;
+
+type Answer = boolean | string;
+
+export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
+  if (input === undefined || input === null) return NO_INPUT_TEXT;
+  const single = !Array.isArray(input);
+  const grid: unknown[][] = single
+    ? [[input]]
+    : (input as unknown[]).map((row) => (Array.isArray(row) ? row : [row]));
+  const deadline = Deadline.forCustomFunction();
+  const out: Answer[][] = grid.map((row) => row.map(() => ''));
+  const store = PhoneResults.load();
+
+  // Blank, invalid and known cells are answered here; the others wait for a check.
+  const waiting = new Map<string, Array<[number, number]>>();
+  grid.forEach((row, r) =>
+    row.forEach((value, c) => {
+      if (value === '' || value === null || value === undefined) return;
+      if (typeof value === 'string' && value.trim() === '') return;
+      if (value instanceof Date) {
+        out[r][c] = 'invalid number (a date, not a phone number)';
+        return;
+      }
+      if (typeof value === 'boolean') {
+        out[r][c] = 'invalid number (TRUE/FALSE, not a phone number)';
+        return;
+      }
+      const normalized = normalizePhone(value);
+      if (!normalized.ok) {
+        out[r][c] = `invalid number (${normalized.reason})`;
+        return;
+      }
+      const known = store.get(normalized.phone);
+      if (known) {
+        out[r][c] = answerOf(known.status);
+        return;
+      }
+      const cells = waiting.get(normalized.phone);
+      if (cells) cells.push([r, c]);
+      else waiting.set(normalized.phone, [[r, c]]);
+    }),
+  );
+  if (waiting.size === 0) return single ? out[0][0] : out;
+
+  const fill = (phone: string, answer: Answer) => {
+    for (const [r, c] of waiting.get(phone) ?? []) out[r][c] = answer;
+  };
+  const phones = [...waiting.keys()];
+  phones.forEach((phone) => fill(phone, NOT_CHECKED_YET));
+  if (!readSettings().phoneApiKey) {
+    phones.forEach((phone) => fill(phone, NO_KEY_TEXT));
+    return single ? out[0][0] : out;
+  }
+
+  const client = phoneClientFromSettings({ deadlineMs: deadline.at });
+  for (let start = 0; start < phones.length; start += ROUND) {
+    if (deadline.passed(1000)) break;
+    const round = phones.slice(start, start + ROUND);
+    let outcome: PhoneCheckManyResult;
+    try {
+      outcome = client.checkMany(round);
+    } catch (error) {
+      const text = stopText(error);
+      phones.slice(start).forEach((phone) => fill(phone, text));
+      break;
+    }
+    for (const result of outcome.results) {
+      const phone = round[result.index];
+      if (result.status === 'error') {
+        fill(phone, `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
+      } else {
+        store.put(phone, result.status);
+        fill(phone, answerOf(result.status));
+      }
+    }
+    // Written right away: a cut-off at 30 s never loses a paid result.
+    store.save();
+    if (outcome.stopped) {
+      const stopped = outcome.stopped;
+      const left = new Set(outcome.unchecked.map((i) => round[i]));
+      if (stopped.kind === 'rate-limit') break; // out of time or out of hourly budget: recalculate later
+      const text = stopText(stopped);
+      for (const phone of [...left, ...phones.slice(start + ROUND)]) fill(phone, text);
+      break;
+    }
+  }
+  return single ? out[0][0] : out;
+}
+
+export function phoneCreditsFunction(): number | string {
+  if (!readSettings().phoneApiKey) return NO_KEY_TEXT;
+  try {
+    return phoneClientFromSettings({ deadlineMs: Deadline.forCustomFunction().at }).credits();
+  } catch (error) {
+    return stopText(error);
+  }
+}
+
+function answerOf(status: 'registered' | 'not-registered' | 'invalid'): Answer {
+  return status === 'registered' ? true : status === 'not-registered' ? false : 'invalid number';
+}
+
+/** A failure that concerns every number still unchecked. */
+function stopText(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.kind === 'missing-key') return NO_KEY_TEXT;
+    if (error.kind === 'funds') return 'no phone-check credits left: add credits, then recalculate';
+    if (error.kind === 'auth')
+      return 'the phone-check API key was refused: check it in Extensions › Outreach › Settings';
+    if (error.kind === 'rate-limit') return NOT_CHECKED_YET;
+    return `error: ${error.userMessage}`;
+  }
+  return `error: ${error instanceof Error ? error.message : String(error)}`;
+}
