@@ -194,13 +194,35 @@ function recalculate(emu, { dirtyOnly = false } = {}) {
         if (!call) continue;
         const fnName = names.get(call.name.toUpperCase());
         if (!fnName) continue;
-        if (!everything && !dirty.has(`${sheet.sheetId}:${r}:${c}`)) continue;
+        if (!everything && !dirty.has(`${sheet.sheetId}:${r}:${c}`) && !touched(ss, sheet, r, c, cell, call))
+          continue;
         results.push(evaluateCell(emu, sheet, r, c, call, fnName));
       }
     }
   }
   dirty.clear();
+  ss.changes = [];
   return results;
+}
+
+/** True when a written cell lies in one of the formula's input ranges or in its (wanted) spill area. */
+function touched(ss, sheet, r, c, cell, call) {
+  const rects = [];
+  for (const a of call.args) {
+    if (a.type !== 'ref') continue;
+    const { sheetName, ref } = splitSheet(a.ref);
+    const target = sheetName ? ss.byName(sheetName) : sheet;
+    if (!target) continue;
+    rects.push({ sheetId: target.sheetId, ...parseRef(ref, target.maxRows, target.maxCols) });
+  }
+  const size = cell.spillSize || { rows: 1, cols: 1 };
+  rects.push({ sheetId: sheet.sheetId, row: r, col: c, numRows: size.rows, numCols: size.cols });
+  return ss.changes.some(([id, cr, cc]) =>
+    rects.some(
+      (q) =>
+        q.sheetId === id && cr >= q.row && cr < q.row + q.numRows && cc >= q.col && cc < q.col + q.numCols,
+    ),
+  );
 }
 
 function clearSpill(sheet, key) {
@@ -227,6 +249,7 @@ function evaluateCell(emu, sheet, r, c, call, fnName) {
   }
   const height = grid.length;
   const width = grid[0].length;
+  anchor.spillSize = { rows: height, cols: width };
   if (r + height - 1 > sheet.maxRows || c + width - 1 > sheet.maxCols) {
     const msg = 'Result was not automatically expanded, please insert more rows or columns.';
     Object.assign(anchor, { v: '#REF!', error: msg });

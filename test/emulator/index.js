@@ -563,6 +563,15 @@ class AppsScriptEmulator {
 
   /* ------------------------------------------------------------ sheets from tests */
 
+  /**
+   * The Apps Script globals bound to the test side (not counted, no restrictions), e.g.
+   * emu.services.SpreadsheetApp.newFilterCriteria(), emu.services.Utilities.formatDate(...).
+   */
+  get services() {
+    if (!this._testServices) this._testServices = this._globals(this._testEnv);
+    return this._testServices;
+  }
+
   /** A Sheet of the emulated spreadsheet (test side: not counted, no restrictions). */
   sheet(name) {
     return name === undefined ? this.spreadsheet.getActiveSheet() : this.spreadsheet.getSheetByName(name);

@@ -332,7 +332,8 @@ class SpreadsheetModel {
     this.sheets = [];
     this.nextSheetId = 0;
     this.selection = null; // { sheetId, ranges: [{ row, col, numRows, numCols }], current: { row, col } }
-    this.dirty = new Set(); // 'sheetId:row:col' of formula cells to re-evaluate
+    this.dirty = new Set(); // 'sheetId:row:col' of formula cells to re-evaluate ('*': all)
+    this.changes = []; // [sheetId, row, col] of cells written since the last recalculation
     this.listeners = { structure: [], change: [] };
     this.addSheet('Sheet1');
   }
@@ -393,6 +394,8 @@ class SpreadsheetModel {
   }
 
   changed(sheet, r, c) {
+    if (this.changes.length < 100000) this.changes.push([sheet.sheetId, r, c]);
+    else this.dirty.add('*');
     for (const fn of this.listeners.change) fn(sheet, r, c);
   }
 
