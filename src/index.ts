@@ -4,6 +4,26 @@
 import { buildMenu } from './ui/menu';
 import { continueJob as continueJobStep } from './features/continuation';
 import { JobProgress } from './platform/jobs';
+import { SettingsPatch, SettingsView } from './platform/settings';
+import { runMenuAction } from './features/menu-action';
+import { checkSelectedPhones as checkPhonesInSelection } from './features/phone-check';
+import { phoneCheckFunction, phoneCreditsFunction } from './features/phone-functions';
+import { searchCompanies as searchCompaniesPage, SearchForm, SearchSummary } from './features/search';
+import { unlockSelectedCompanies as unlockSelection } from './features/unlock';
+import {
+  prospectBalance,
+  prospectContacts,
+  prospectProfile,
+  prospectSearch,
+} from './features/prospect-functions';
+import { showSidebarFile } from './ui/dialogs';
+import {
+  ConnectionReport,
+  getSettingsView,
+  saveSettingsFromDialog,
+  showSettingsDialog,
+  testConnection as testConnections,
+} from './features/settings';
 
 // ── Lifecycle ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -19,7 +39,47 @@ export function onInstall(_e?: GoogleAppsScript.Events.AddonOnInstall): void {
 
 // ── Menu actions ───────────────────────────────────────────────────────────────────────────────────────
 
+/** Menu: Settings… (API keys and service addresses). */
+export function showSettings(): void {
+  showSettingsDialog();
+}
+
+/** Menu: Search companies… (opens the search sidebar). */
+export function showSearchSidebar(): void {
+  showSidebarFile('search', 'Search companies');
+}
+
+/** Menu: Unlock selected companies (states the cost and balance, then unlocks and fills contacts). */
+export function unlockSelectedCompanies(): void {
+  runMenuAction('Unlock companies', unlockSelection);
+}
+
+/** Menu: Check phone numbers in selection (results in a "Phone check" column right of the numbers). */
+export function checkSelectedPhones(): void {
+  runMenuAction('Phone check', checkPhonesInSelection);
+}
+
 // ── google.script.run endpoints ────────────────────────────────────────────────────────────────────────
+
+/** Settings dialog: the saved settings with keys masked. */
+export function getSettings(): SettingsView {
+  return getSettingsView();
+}
+
+/** Settings dialog: saves {outreachApiKey, outreachBaseUrl, phoneApiKey, phoneBaseUrl}; absent fields are kept. */
+export function saveSettings(settings: SettingsPatch): SettingsView {
+  return saveSettingsFromDialog(settings);
+}
+
+/** Settings dialog: balances of both services, or the exact error of each. */
+export function testConnection(): ConnectionReport {
+  return testConnections();
+}
+
+/** Search sidebar: one page of results appended to the Companies sheet. */
+export function searchCompanies(form: SearchForm): SearchSummary {
+  return searchCompaniesPage(form);
+}
 
 /** Progress dialog: runs the next step of a long job ('unlock' or 'phone') and reports progress. */
 export function continueJob(kind: string): JobProgress {
@@ -27,3 +87,104 @@ export function continueJob(kind: string): JobProgress {
 }
 
 // ── Custom functions ───────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The search points and e-mail quota left on your outreach account.
+ *
+ * @return {Array<Array<string|number>>} A header row and one row of balances.
+ * @customfunction
+ */
+export function PROSPECT_BALANCE(): Array<Array<string | number | boolean | Date>> {
+  return prospectBalance();
+}
+
+/**
+ * Searches companies (free). Give at least one keyword list. Never shows a domain or website.
+ *
+ * @param {string|Array<Array<string>>} products Product keywords: comma-separated text or a range.
+ * @param {string|Array<Array<string>>} industries Industry keywords (may be empty "").
+ * @param {string|Array<Array<string>>} companyTypes Company-type keywords (may be empty "").
+ * @param {string|Array<Array<string>>} includeCountries [optional] ISO country codes to keep, e.g. "DE, FR".
+ * @param {string|Array<Array<string>>} excludeCountries [optional] ISO country codes to leave out.
+ * @param {boolean} withEmails [optional] TRUE for companies with contact e-mails only.
+ * @param {number} size [optional] Rows per page, 1 to 50 (default 10).
+ * @param {number} from [optional] Offset of the first row (default 0).
+ * @return {Array<Array<string|number>>} A header row and one row per company.
+ * @customfunction
+ */
+export function PROSPECT_SEARCH(
+  products: unknown,
+  industries: unknown,
+  companyTypes: unknown,
+  includeCountries?: unknown,
+  excludeCountries?: unknown,
+  withEmails?: unknown,
+  size?: unknown,
+  from?: unknown,
+): Array<Array<string | number | boolean | Date>> {
+  return prospectSearch(
+    products,
+    industries,
+    companyTypes,
+    includeCountries,
+    excludeCountries,
+    withEmails,
+    size,
+    from,
+  );
+}
+
+/**
+ * The profile of an unlocked company (free).
+ *
+ * @param {string} companyHashId The company hash ID written by Unlock.
+ * @return {Array<Array<string|number>>} A header row and the profile row.
+ * @customfunction
+ */
+export function PROSPECT_PROFILE(companyHashId: unknown): Array<Array<string | number | boolean | Date>> {
+  return prospectProfile(companyHashId);
+}
+
+/**
+ * The contact e-mails of an unlocked company (free), one page at a time.
+ *
+ * @param {string} companyHashId The company hash ID written by Unlock.
+ * @param {string} keyword [optional] Keep contacts whose name or title contains this.
+ * @param {number} page [optional] Page number, from 1 (default 1).
+ * @param {number} pageSize [optional] Contacts per page, 1 to 100 (default 20).
+ * @return {Array<Array<string>>} A header row and one row per contact.
+ * @customfunction
+ */
+export function PROSPECT_CONTACTS(
+  companyHashId: unknown,
+  keyword?: unknown,
+  page?: unknown,
+  pageSize?: unknown,
+): Array<Array<string | number | boolean | Date>> {
+  return prospectContacts(companyHashId, keyword, page, pageSize);
+}
+
+/**
+ * Tells whether phone numbers are registered on the messaging platform. A range gives the same shape back:
+ * TRUE (registered), FALSE (not registered), blank for a blank cell, or a text saying why there is no
+ * answer. A number is checked (1 credit) once: recalculations answer from the results kept in the
+ * document for 30 days.
+ *
+ * @param {string|number|Array<Array<string|number>>} phones A phone number (E.164 such as +14155550123, or
+ *     digits with spaces, dashes, dots or brackets) or a range of them, e.g. A2:A200.
+ * @return {boolean|string|Array<Array<boolean|string>>} TRUE, FALSE or a text per number.
+ * @customfunction
+ */
+export function PHONE_CHECK(phones: unknown): unknown {
+  return phoneCheckFunction(phones);
+}
+
+/**
+ * The phone-check credits left on the account of the API key saved in Extensions › Outreach › Settings.
+ *
+ * @return {number} Credits left (1 credit per phone number checked).
+ * @customfunction
+ */
+export function PHONE_CREDITS(): number | string {
+  return phoneCreditsFunction();
+}

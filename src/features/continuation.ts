@@ -1,9 +1,14 @@
 // One endpoint drives every long job from the progress dialog; each kind registers its step here.
 import { JobProgress } from '../platform/jobs';
+import { continueUnlock } from './unlock';
+import { continuePhoneJob } from './phone-check';
 
 type Step = () => JobProgress;
 
-const steps: Record<string, Step> = {};
+const steps: Record<string, Step> = {
+  unlock: continueUnlock,
+  phone: continuePhoneJob,
+};
 
 export function continueJob(kind: string): JobProgress {
   const step = Object.prototype.hasOwnProperty.call(steps, kind) ? steps[kind] : undefined;

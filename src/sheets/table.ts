@@ -40,7 +40,10 @@ export class Table {
     const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
     let sheet = spreadsheet.getSheetByName(layout.sheetName);
     if (!sheet) {
-      sheet = spreadsheet.insertSheet(layout.sheetName);
+      // insertSheet activates the new sheet: keep the user where they were, selection included.
+      const selection = spreadsheet.getActiveRangeList();
+      sheet = spreadsheet.insertSheet(layout.sheetName, spreadsheet.getNumSheets());
+      if (selection) selection.activate();
       writeHeaders(sheet, layout.columns, 1);
       sheet.setFrozenRows(1);
       return new Table(sheet, layout, new Map(layout.columns.map((c, i) => [c.key, i + 1])));
@@ -93,6 +96,7 @@ export class Table {
       for (const [key, column] of this.columnOf) if (key in record) row[column - 1] = record[key];
       return row;
     });
+    ensureSize(this.sheet, first + grid.length - 1, width);
     const range = this.sheet.getRange(first, 1, grid.length, width);
     const formats = this.columnFormats(width);
     if (formats) range.setNumberFormats(grid.map(() => formats));
@@ -171,7 +175,16 @@ function mapHeaders(sheet: Sheet, layout: TableLayout): Map<string, number> {
   return columnOf;
 }
 
+/** getRange past the sheet's grid throws: grow it first (a new sheet has 1000 rows and 26 columns). */
+function ensureSize(sheet: Sheet, rows: number, columns: number): void {
+  const maxRows = sheet.getMaxRows();
+  if (rows > maxRows) sheet.insertRowsAfter(maxRows, rows - maxRows);
+  const maxColumns = sheet.getMaxColumns();
+  if (columns > maxColumns) sheet.insertColumnsAfter(maxColumns, columns - maxColumns);
+}
+
 function writeHeaders(sheet: Sheet, columns: ColumnSpec[], firstColumn: number): void {
+  ensureSize(sheet, 1, firstColumn + columns.length - 1);
   const range = sheet.getRange(1, firstColumn, 1, columns.length);
   range.setValues([columns.map((c) => c.header)]);
   range.setFontWeight('bold');

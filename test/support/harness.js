@@ -32,12 +32,21 @@ async function control(baseUrl, method, route, body) {
 function controlSync(baseUrl, method, route, body) {
   const script = `fetch(process.argv[1], { method: process.argv[2], headers: { 'content-type': 'application/json' },
     body: process.argv[3] || undefined }).then((r) => r.text()).then((t) => process.stdout.write(t))`;
-  const out = execFileSync(process.execPath, ['-e', script, `${baseUrl}/__sandbox${route}`, method, body ? JSON.stringify(body) : '']);
+  const out = execFileSync(process.execPath, [
+    '-e',
+    script,
+    `${baseUrl}/__sandbox${route}`,
+    method,
+    body ? JSON.stringify(body) : '',
+  ]);
   return JSON.parse(out.toString());
 }
 
 /** A fresh add-on (new emulator) with the given keys saved through its own Settings endpoint. */
-function newAddon({ clock, sandbox }, { outreachKey = DEMO_KEYS.paid, phoneKey = DEMO_KEYS.phone, ...options } = {}) {
+function newAddon(
+  { clock, sandbox },
+  { outreachKey = DEMO_KEYS.paid, phoneKey = DEMO_KEYS.phone, ...options } = {},
+) {
   const emu = new AppsScriptEmulator({
     codePath: path.join(ROOT, 'dist', 'Code.js'),
     htmlDir: path.join(ROOT, 'dist'),
@@ -58,4 +67,13 @@ function everythingWritten(emu) {
   return JSON.stringify(emu.snapshot());
 }
 
-module.exports = { startServices, control, controlSync, newAddon, everythingWritten, DEMO_KEYS, dataset, ROOT };
+module.exports = {
+  startServices,
+  control,
+  controlSync,
+  newAddon,
+  everythingWritten,
+  DEMO_KEYS,
+  dataset,
+  ROOT,
+};

@@ -1,0 +1,154 @@
+// Profiles and contacts of unlocked companies: fetched in parallel (fetchAll in the client), written as one
+// upsert of the Profiles sheet and one append to the Contacts sheet per chunk. Contacts already on the sheet
+// (same company and e-mail) are not added again, so re-running never duplicates.
+import { ApiError } from '../api/errors';
+import type { OutreachClient } from '../api/outreach-client';
+import type { CompanyProfile as Profile, ContactEmail } from '../api/outreach-schemas';
+import { cellText, CellValue, numberCell, textCell } from '../sheets/cells';
+import { CONTACTS, PROFILES } from '../sheets/layouts';
+import { Table } from '../sheets/table';
+import { describe } from './settings';
+
+export interface FillResult {
+  companies: number;
+  contactsAdded: number;
+  /** Ids settled (filled, or failed for good, e.g. not unlocked); the others are to try again later. */
+  done: string[];
+  /** Why the run stopped early: the rate budget (continue later), or the key or quota (stop). */
+  stop?: ApiError;
+}
+
+/** Errors that say nothing about the company itself: the company is tried again later. */
+const STOPS = new Set(['rate-limit', 'auth', 'missing-key', 'quota']);
+
+export function fillContacts(companyHashIds: string[], client: OutreachClient): FillResult {
+  if (companyHashIds.length === 0) return { companies: 0, contactsAdded: 0, done: [] };
+  const results = client.profilesWithEmails(companyHashIds);
+
+  const profiles = Table.open(PROFILES);
+  const profileRows = profiles.readAll();
+  const rowByHash = new Map(profileRows.map((row) => [cellText(row.values.companyHashId), row]));
+  const updates = new Map<number, Record<string, CellValue>>();
+  const appends: Array<Record<string, CellValue>> = [];
+
+  const contacts = Table.open(CONTACTS);
+  const known = new Set(
+    contacts.readAll().map((row) => contactKey(row.values.companyHashId, row.values.email, row.values.name)),
+  );
+  const newContacts: Array<Record<string, CellValue>> = [];
+
+  let companies = 0;
+  let stop: ApiError | undefined;
+  const done: string[] = [];
+  for (const result of results) {
+    if (!result.ok && STOPS.has(result.error.kind)) {
+      stop ??= result.error;
+      continue;
+    }
+    done.push(result.companyHashId);
+    const record = result.ok
+      ? profileRecord(result.companyHashId, result.profile, result.emails)
+      : failedProfileRecord(result.companyHashId, result.error);
+    const existing = rowByHash.get(result.companyHashId);
+    if (existing) updates.set(existing.rowNumber, record);
+    else appends.push(record);
+    if (!result.ok) continue;
+    companies++;
+    const company = result.profile.name ?? '';
+    for (const contact of result.emails) {
+      const key = contactKey(result.companyHashId, contact.email, contact.name);
+      if (known.has(key)) continue;
+      known.add(key);
+      newContacts.push(contactRecord(company, result.companyHashId, contact));
+    }
+  }
+  profiles.update(profileRows, updates);
+  profiles.append(appends);
+  contacts.append(newContacts);
+  return { companies, contactsAdded: newContacts.length, done, stop };
+}
+
+function failedProfileRecord(companyHashId: string, error: unknown): Record<string, CellValue> {
+  return {
+    companyHashId: textCell(companyHashId),
+    description: textCell(`Not loaded: ${describe(error)}`),
+    updatedAt: new Date(),
+  };
+}
+
+function profileRecord(
+  companyHashId: string,
+  profile: Profile,
+  emails: ContactEmail[],
+): Record<string, CellValue> {
+  return {
+    companyHashId: textCell(companyHashId),
+    name: textCell(profile.name),
+    country: textCell(profile.country),
+    industry: textCell(profile.industry),
+    employees: numberCell(profile.employeeCount),
+    website: textCell(profile.website),
+    description: textCell(profile.description),
+    tradeData: textCell(tradeSummary(profile.tradeData ?? [])),
+    contacts: emails.length,
+    updatedAt: new Date(),
+  };
+}
+
+function contactRecord(
+  company: string,
+  companyHashId: string,
+  contact: ContactEmail,
+): Record<string, CellValue> {
+  return {
+    company: textCell(company),
+    companyHashId: textCell(companyHashId),
+    name: textCell(contact.name),
+    title: textCell(contact.title),
+    email: textCell(contact.email),
+    linkedin: textCell(contact.linkedin),
+  };
+}
+
+function contactKey(companyHashId: unknown, email: unknown, name: unknown): string {
+  return `${cellText(companyHashId)}|${cellText(email).toLowerCase() || cellText(name).toLowerCase()}`;
+}
+
+type Trade = NonNullable<Profile['tradeData']>[number];
+
+/** e.g. "12 records, 2024-01-05 to 2025-03-02; import 1.2M (8), export 310K (4); HS 8471, 8542" */
+export function tradeSummary(trade: Trade[]): string {
+  if (trade.length === 0) return '';
+  const dates = trade
+    .map((t) => t.date)
+    .filter((d): d is string => !!d)
+    .sort();
+  const byDirection = new Map<string, { value: number; count: number }>();
+  const byHs = new Map<string, number>();
+  for (const t of trade) {
+    const direction = t.direction || 'other';
+    const entry = byDirection.get(direction) ?? { value: 0, count: 0 };
+    entry.value += typeof t.value === 'number' ? t.value : 0;
+    entry.count++;
+    byDirection.set(direction, entry);
+    if (t.hsCode) byHs.set(t.hsCode, (byHs.get(t.hsCode) ?? 0) + (typeof t.value === 'number' ? t.value : 0));
+  }
+  const parts = [`${trade.length} record${trade.length === 1 ? '' : 's'}`];
+  if (dates.length) parts[0] += `, ${dates[0].slice(0, 10)} to ${dates[dates.length - 1].slice(0, 10)}`;
+  const flows = [...byDirection]
+    .map(([direction, e]) => `${direction} ${compact(e.value)} (${e.count})`)
+    .join(', ');
+  const codes = [...byHs]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 3)
+    .map(([code]) => code);
+  return [parts[0], flows, codes.length ? `HS ${codes.join(', ')}` : ''].filter(Boolean).join('; ');
+}
+
+function compact(value: number): string {
+  const abs = Math.abs(value);
+  if (abs >= 1e9) return `${(value / 1e9).toFixed(1)}B`;
+  if (abs >= 1e6) return `${(value / 1e6).toFixed(1)}M`;
+  if (abs >= 1e3) return `${(value / 1e3).toFixed(0)}K`;
+  return String(Math.round(value));
+}

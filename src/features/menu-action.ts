@@ -1,0 +1,17 @@
+// Menu actions report what went wrong in a dialog the user reads, not as a raw script error.
+import { ApiError } from '../api/errors';
+import { UserError } from './inputs';
+import { describe, showSettingsDialog } from './settings';
+
+export function runMenuAction(title: string, action: () => void): void {
+  try {
+    action();
+  } catch (error) {
+    if (error instanceof ApiError && error.kind === 'missing-key') {
+      showSettingsDialog(`${error.userMessage} ${error.action}`);
+    } else if (error instanceof ApiError || error instanceof UserError) {
+      const ui = SpreadsheetApp.getUi();
+      ui.alert(title, describe(error), ui.ButtonSet.OK);
+    } else throw error;
+  }
+}

@@ -1,0 +1,193 @@
+// Custom functions of the prospecting service: free look-ups only (never unlock or send), answered from a
+// short cache so recalculation does not hammer the service. Each returns one 2-D array with a header row.
+// Values are returned as plain values: a custom function's result is never parsed as a formula.
+import { ApiError } from '../api/errors';
+import { outreachClientFromSettings } from '../api/outreach-client';
+import type { CompanyProfile as Profile, SearchRow } from '../api/outreach-schemas';
+import { cacheKey, cached } from '../platform/cache';
+import { Deadline } from '../platform/deadline';
+import { readSettings } from '../platform/settings';
+import { tradeSummary } from './contacts';
+import { parseWholeNumber, UserError } from './inputs';
+import { buildSearchRequest, companyName, withoutDomain } from './search';
+import { describe } from './settings';
+
+type Cell = string | number | boolean | Date;
+
+/** How long answers stay cached, in seconds (documented in the README). */
+export const CACHE_SECONDS = { balance: 60, search: 600, profile: 3600, contacts: 3600 };
+
+export const SEARCH_HEADER = [
+  'Search ID',
+  'Company',
+  'Country',
+  'Company type',
+  'Industry',
+  'Main products',
+  'Founded',
+  'Employees',
+  'E-mails',
+  'WhatsApp',
+  'Description',
+];
+
+export function prospectBalance(): Cell[][] {
+  return run('balance', [], CACHE_SECONDS.balance, (client) => {
+    const b = client.balance();
+    return [
+      [
+        'Monthly points',
+        'Add-on points',
+        'Usable points',
+        'Monthly EDM',
+        'Add-on EDM',
+        'Usable EDM',
+        'Monthly expiry',
+      ],
+      [
+        b.monthlyPoints,
+        b.addonPoints,
+        b.monthlyPoints + b.addonPoints,
+        b.monthlyEdm,
+        b.addonEdm,
+        b.monthlyEdm + b.addonEdm,
+        b.monthlyExpiresAt ?? '',
+      ],
+    ];
+  });
+}
+
+export function prospectSearch(
+  products: unknown,
+  industries: unknown,
+  companyTypes: unknown,
+  includeCountries: unknown,
+  excludeCountries: unknown,
+  withEmails: unknown,
+  size: unknown,
+  from: unknown,
+): Cell[][] {
+  const request = buildSearchRequest({
+    products,
+    industries,
+    companyTypes,
+    includeCountries,
+    excludeCountries,
+    withEmails,
+    size,
+    from,
+  });
+  return run('search', [request], CACHE_SECONDS.search, (client) => {
+    const response = client.search(request);
+    if (response.list.length === 0)
+      return [SEARCH_HEADER, ['No company matches.', '', '', '', '', '', '', '', '', '', '']];
+    return [SEARCH_HEADER, ...response.list.map(searchRowCells)];
+  });
+}
+
+export function prospectProfile(companyHashId: unknown): Cell[][] {
+  const id = requireHashId(companyHashId);
+  return run('profile', [id], CACHE_SECONDS.profile, (client) => {
+    const p: Profile = client.profile(id);
+    return [
+      [
+        'Company hash ID',
+        'Company',
+        'Country',
+        'Industry',
+        'Employees',
+        'Website',
+        'Description',
+        'Trade data',
+      ],
+      [
+        p.companyHashId,
+        p.name ?? '',
+        p.country ?? '',
+        p.industry ?? '',
+        p.employeeCount ?? '',
+        p.website ?? '',
+        p.description ?? '',
+        tradeSummary(p.tradeData ?? []),
+      ],
+    ];
+  });
+}
+
+export function prospectContacts(
+  companyHashId: unknown,
+  keyword: unknown,
+  page: unknown,
+  pageSize: unknown,
+): Cell[][] {
+  const id = requireHashId(companyHashId);
+  const query = {
+    keyword: keyword === undefined || keyword === null ? '' : String(keyword).trim(),
+    page: parseWholeNumber(page, 'page', 1, 100000, 1),
+    pageSize: parseWholeNumber(pageSize, 'pageSize', 1, 100, 20),
+  };
+  return run('contacts', [id, query], CACHE_SECONDS.contacts, (client) => {
+    const result = client.profileEmails(id, {
+      ...(query.keyword ? { keyword: query.keyword } : {}),
+      page: query.page,
+      pageSize: query.pageSize,
+    });
+    const header = ['Name', 'Title', 'E-mail', 'LinkedIn'];
+    if (result.emails.length === 0)
+      return [
+        header,
+        [query.page > 1 ? 'No more contacts.' : 'No contact e-mails for this company.', '', '', ''],
+      ];
+    return [
+      header,
+      ...result.emails.map((c) => [c.name ?? '', c.title ?? '', c.email ?? '', c.linkedin ?? '']),
+    ];
+  });
+}
+
+function searchRowCells(row: SearchRow): Cell[] {
+  const list = (value: unknown) => (Array.isArray(value) ? value.join(', ') : String(value ?? ''));
+  return [
+    row.id,
+    companyName(row),
+    row.country_code ?? '',
+    list(row.company_type),
+    list(row.industry),
+    list(row.main_products),
+    row.founding_time ?? '',
+    row.employees_count ?? '',
+    row.email_count ?? '',
+    row.whatsapp_count ?? '',
+    withoutDomain(row.company_profile ?? '', row.domain),
+  ];
+}
+
+function requireHashId(input: unknown): string {
+  const value = Array.isArray(input) ? input.flat(2)[0] : input;
+  const id = String(value ?? '').trim();
+  if (!id)
+    throw new UserError('Give a companyHashId from the Companies or Profiles sheet (it comes from Unlock).');
+  if (/\s/.test(id) || id.length > 200)
+    throw new UserError(`"${id.slice(0, 40)}" is not a companyHashId: use one from Unlock.`);
+  return id;
+}
+
+/** Common frame: key check, cache, and errors as the #ERROR! text the user reads. */
+function run(
+  name: string,
+  args: unknown[],
+  ttl: number,
+  compute: (client: ReturnType<typeof outreachClientFromSettings>) => Cell[][],
+): Cell[][] {
+  const settings = readSettings();
+  if (!settings.outreachApiKey)
+    throw new Error('No outreach API key: add it in Extensions › Outreach › Settings.');
+  try {
+    return cached(cacheKey(name, settings.outreachBaseUrl, settings.outreachApiKey, args), ttl, () =>
+      compute(outreachClientFromSettings({ deadlineMs: Deadline.forCustomFunction().at })),
+    );
+  } catch (error) {
+    if (error instanceof ApiError) throw new Error(describe(error), { cause: error });
+    throw error;
+  }
+}

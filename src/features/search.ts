@@ -1,0 +1,138 @@
+// Company search: sidebar form → service → Companies sheet. Rows are appended, never duplicated (by search
+// row id); the domain each row carries goes to the company index only, never to the sheet.
+import { outreachClientFromSettings } from '../api/outreach-client';
+import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../api/outreach-schemas';
+import { CompanyIndex } from '../platform/company-index';
+import { listCell, numberCell, textCell, CellValue, cellText } from '../sheets/cells';
+import { COMPANIES } from '../sheets/layouts';
+import { Table } from '../sheets/table';
+import { parseCountries, parseFlag, parseList, parseWholeNumber, UserError } from './inputs';
+
+export const MAX_PAGE_SIZE = 50;
+
+export interface SearchForm {
+  products?: unknown;
+  industries?: unknown;
+  companyTypes?: unknown;
+  includeCountries?: unknown;
+  excludeCountries?: unknown;
+  withEmails?: unknown;
+  operator?: unknown;
+  size?: unknown;
+  from?: unknown;
+}
+
+export interface SearchSummary {
+  added: number;
+  alreadyPresent: number;
+  /** How many results of this search have been fetched so far (the next page starts here). */
+  loaded: number;
+  total: number;
+  hasMore: boolean;
+  message: string;
+}
+
+/** Checks the form and builds the request; nothing is sent for a form that breaks a rule. */
+export function buildSearchRequest(form: SearchForm): SearchRequest {
+  const productKeywords = parseList(form.products);
+  const industryKeywords = parseList(form.industries);
+  const companyTypeKeywords = parseList(form.companyTypes);
+  if (productKeywords.length + industryKeywords.length + companyTypeKeywords.length === 0) {
+    throw new UserError(
+      'Enter at least one product, industry or company-type keyword (countries only filter).',
+      'products',
+    );
+  }
+  const isCountryCode = (code: string) => ISO_COUNTRY_CODES.has(code);
+  const includeCountry = parseCountries(form.includeCountries, 'Include countries', isCountryCode);
+  const excludeCountry = parseCountries(form.excludeCountries, 'Exclude countries', isCountryCode);
+  const both = includeCountry.filter((code) => excludeCountry.includes(code));
+  if (both.length > 0)
+    throw new UserError(`${both.join(', ')} is both included and excluded.`, 'Exclude countries');
+  const operator = String(form.operator ?? 'AND').toUpperCase() || 'AND';
+  if (operator !== 'AND' && operator !== 'OR') throw new UserError('Match must be AND or OR.', 'operator');
+  const request: SearchRequest = {
+    size: parseWholeNumber(form.size, 'Page size', 1, MAX_PAGE_SIZE, 10),
+    from: parseWholeNumber(form.from, 'From', 0, 1_000_000, 0),
+    crossFieldOperator: operator,
+  };
+  if (productKeywords.length) request.productKeywords = productKeywords;
+  if (industryKeywords.length) request.industryKeywords = industryKeywords;
+  if (companyTypeKeywords.length) request.companyTypeKeywords = companyTypeKeywords;
+  if (includeCountry.length) request.includeCountry = includeCountry;
+  if (excludeCountry.length) request.excludeCountry = excludeCountry;
+  if (parseFlag(form.withEmails)) request.withEmails = 1;
+  return request;
+}
+
+/** One page of results appended to the Companies sheet. */
+export function searchCompanies(form: SearchForm): SearchSummary {
+  const request = buildSearchRequest(form);
+  const response = outreachClientFromSettings().search(request);
+  const table = Table.open(COMPANIES);
+  const present = existingIds(table);
+  const fresh = response.list.filter((row) => !present.has(row.id));
+  const index = CompanyIndex.load();
+  for (const row of fresh) index.put(row.id, { domain: row.domain, countryCode: row.country_code });
+  index.save();
+  table.append(fresh.map(companyRecord));
+  table.sheet.activate();
+  const from = request.from ?? 0;
+  const loaded = Math.min(from + response.list.length, response.total);
+  const hasMore = response.list.length > 0 && loaded < response.total;
+  const repeated = response.list.length - fresh.length;
+  const message =
+    response.total === 0
+      ? 'No company matches these keywords.'
+      : `Added ${fresh.length} compan${fresh.length === 1 ? 'y' : 'ies'}` +
+        (repeated ? ` (${repeated} already on the sheet)` : '') +
+        `. Loaded ${loaded} of ${response.total}.`;
+  return { added: fresh.length, alreadyPresent: repeated, loaded, total: response.total, hasMore, message };
+}
+
+/** A search row as a Companies record: every field but the domain. */
+export function companyRecord(row: SearchRow): Record<string, CellValue> {
+  return {
+    id: textCell(row.id),
+    name: textCell(companyName(row)),
+    country: textCell(row.country_code),
+    companyType: listCell(row.company_type),
+    industry: listCell(row.industry),
+    products: listCell(row.main_products),
+    founded: textCell(row.founding_time),
+    employees: textCell(row.employees_count),
+    emailCount: numberCell(row.email_count),
+    whatsappCount: numberCell(row.whatsapp_count),
+    description: textCell(withoutDomain(row.company_profile ?? '', row.domain)),
+  };
+}
+
+export const NAME_HIDDEN = '(name shown after unlock)';
+
+/** The row's name, unless it is the domain itself (the service allows that): then a neutral label. */
+export function companyName(row: SearchRow): string {
+  const name = row.company_name.trim();
+  const bare = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/^https?:\/\//, '')
+      .replace(/^www\./, '')
+      .replace(/\/$/, '');
+  if (row.domain && bare(name) === bare(row.domain)) return NAME_HIDDEN;
+  return withoutDomain(name, row.domain);
+}
+
+/** Text with every mention of the domain (bare, www. or as a URL) removed: search results never show it. */
+export function withoutDomain(text: string, domain: string): string {
+  if (!domain) return text;
+  const escaped = domain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return text.replace(new RegExp(`(https?://)?(www\\.)?${escaped}(/[^\\s]*)?`, 'gi'), '[website hidden]');
+}
+
+function existingIds(table: Table): Set<string> {
+  const column = table.column('id');
+  const last = table.sheet.getLastRow();
+  if (!column || last < 2) return new Set();
+  const values = table.sheet.getRange(2, column, last - 1, 1).getValues();
+  return new Set(values.map((row) => cellText(row[0])).filter((id) => id !== ''));
+}

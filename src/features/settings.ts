@@ -1,0 +1,90 @@
+// Settings dialog, "Test connection", and the guard every action uses: an action started before its key
+// is set opens Settings (saying why) instead of failing.
+import { outreachClientFromSettings } from '../api/outreach-client';
+import { phoneClientFromSettings } from '../api/phone-client';
+import { ApiError } from '../api/errors';
+import { readSettings, saveSettings, SettingsPatch, SettingsView, viewSettings } from '../platform/settings';
+import { showDialogFile } from '../ui/dialogs';
+
+export type Service = 'outreach' | 'phone';
+
+export function showSettingsDialog(reason = ''): void {
+  showDialogFile('settings', 'Outreach settings', { reason }, { width: 420, height: 560 });
+}
+
+export function getSettingsView(): SettingsView {
+  return viewSettings();
+}
+
+export function saveSettingsFromDialog(patch: SettingsPatch): SettingsView {
+  const clean: SettingsPatch = {};
+  for (const field of ['outreachApiKey', 'outreachBaseUrl', 'phoneApiKey', 'phoneBaseUrl'] as const) {
+    if (patch && typeof patch[field] === 'string') clean[field] = patch[field];
+  }
+  return saveSettings(clean);
+}
+
+/** True when the key is set; otherwise opens Settings saying what is missing. */
+export function ensureKey(service: Service): boolean {
+  const settings = readSettings();
+  const key = service === 'outreach' ? settings.outreachApiKey : settings.phoneApiKey;
+  if (key) return true;
+  const name = service === 'outreach' ? 'prospecting and outreach' : 'phone checking';
+  showSettingsDialog(`Add your ${name} API key first, then run the action again.`);
+  return false;
+}
+
+export interface ConnectionReport {
+  ok: boolean;
+  message: string;
+  lines: Array<[string, string]>;
+}
+
+/** Balance of both services, or the exact error of each. */
+export function testConnection(): ConnectionReport {
+  const lines: Array<[string, string]> = [];
+  const problems: string[] = [];
+  const settings = readSettings();
+  if (!settings.outreachApiKey) problems.push('Outreach: no API key saved.');
+  else {
+    try {
+      const b = outreachClientFromSettings().balance();
+      lines.push([
+        'Search points',
+        `${b.monthlyPoints + b.addonPoints} (${b.monthlyPoints} monthly + ${b.addonPoints} add-on)`,
+      ]);
+      lines.push([
+        'E-mail quota',
+        `${b.monthlyEdm + b.addonEdm} (${b.monthlyEdm} monthly + ${b.addonEdm} add-on)`,
+      ]);
+      lines.push(['Monthly expiry', formatTimestamp(b.monthlyExpiresAt)]);
+    } catch (error) {
+      problems.push(`Outreach: ${describe(error)}`);
+    }
+  }
+  if (!settings.phoneApiKey) problems.push('Phone: no API key saved.');
+  else {
+    try {
+      lines.push(['Phone credits', String(phoneClientFromSettings().credits())]);
+    } catch (error) {
+      problems.push(`Phone: ${describe(error)}`);
+    }
+  }
+  return problems.length === 0
+    ? { ok: true, message: 'Both services answered.', lines }
+    : { ok: false, message: problems.join('\n'), lines };
+}
+
+export function describe(error: unknown): string {
+  if (error instanceof ApiError)
+    return error.action ? `${error.userMessage} ${error.action}` : error.userMessage;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function formatTimestamp(value: string | null | undefined): string {
+  if (!value) return 'not shown';
+  const date = new Date(value);
+  return Number.isNaN(date.getTime())
+    ? value
+    : Utilities.formatDate(date, Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm');
+}

@@ -1,0 +1,382 @@
+'use strict';
+// Issue 5 through the built bundle: settings, search, unlock with contacts and profiles, custom functions.
+const {
+  startServices,
+  control,
+  controlSync,
+  newAddon,
+  everythingWritten,
+  DEMO_KEYS,
+  dataset,
+} = require('../support/harness');
+
+let services;
+let emu;
+const data = dataset();
+const allDomains = data.companies.map((c) => c.domain);
+
+beforeAll(async () => {
+  services = await startServices();
+});
+afterAll(() => services.sandbox.stop());
+beforeEach(async () => {
+  await control(services.sandbox.outreachUrl, 'POST', '/reset');
+});
+afterEach(() => emu && emu.dispose());
+
+const sheet = (name) => emu.spreadsheet.getSheetByName(name);
+const rowsOf = (name) => {
+  const values = sheet(name).getDataRange().getValues();
+  const header = values[0];
+  return values.slice(1).map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
+};
+const requests = (pathPart) => emu.fetchLog.filter((r) => r.url.includes(pathPart)).length;
+
+function search(form) {
+  return emu.run('searchCompanies', [form], { kind: 'webapp' });
+}
+
+function selectRows(sheetName, first, last) {
+  const target = sheet(sheetName);
+  emu.spreadsheet.setActiveSheet(target);
+  target.getRange(`A${first}:C${last}`).activate();
+}
+
+describe('Settings', () => {
+  test('keys are stored in user properties, shown masked, never in a cell or a log', () => {
+    emu = newAddon(services);
+    const view = emu.run('getSettings', [], { kind: 'webapp' });
+    expect(view.outreachKeySet).toBe(true);
+    expect(view.outreachApiKey).not.toContain(DEMO_KEYS.paid);
+    expect(view.outreachBaseUrl).toBe(services.sandbox.outreachUrl);
+    expect(emu.properties.user.getProperty('settings.outreachApiKey')).toBe(DEMO_KEYS.paid);
+    search({ products: 'solar' });
+    const text =
+      everythingWritten(emu) + JSON.stringify(emu.logs) + JSON.stringify(emu.fetchLog.map((r) => r.url));
+    expect(text).not.toContain(DEMO_KEYS.paid);
+    expect(text).not.toContain(DEMO_KEYS.phone);
+  });
+
+  test('absent fields are kept; a bad base URL is refused with a specific message', () => {
+    emu = newAddon(services);
+    emu.run('saveSettings', [{ phoneApiKey: 'other-phone-key' }], { kind: 'webapp' });
+    expect(emu.properties.user.getProperty('settings.outreachApiKey')).toBe(DEMO_KEYS.paid);
+    expect(() =>
+      emu.run('saveSettings', [{ outreachBaseUrl: 'http://example.com' }], { kind: 'webapp' }),
+    ).toThrow(/https/);
+    expect(() => emu.run('saveSettings', [{ phoneBaseUrl: 'not a url' }], { kind: 'webapp' })).toThrow(
+      /Phone service address/,
+    );
+  });
+
+  test('Test connection shows both balances, or the exact error', () => {
+    emu = newAddon(services);
+    const report = emu.run('testConnection', [], { kind: 'webapp' });
+    expect(report.ok).toBe(true);
+    const lines = Object.fromEntries(report.lines);
+    expect(lines['Search points']).toMatch(/^\d+ \(\d+ monthly \+ \d+ add-on\)$/);
+    expect(lines['Phone credits']).toBe('1000');
+    expect(lines['Monthly expiry']).toMatch(/^\d{4}-\d\d-\d\d/);
+
+    emu.run('saveSettings', [{ outreachApiKey: DEMO_KEYS.revoked }], { kind: 'webapp' });
+    const bad = emu.run('testConnection', [], { kind: 'webapp' });
+    expect(bad.ok).toBe(false);
+    expect(bad.message).toMatch(/Outreach: .*Settings/);
+    expect(bad.message).not.toContain(DEMO_KEYS.revoked);
+  });
+
+  test('an action used before the key is set opens Settings instead of failing', () => {
+    emu = newAddon(services, { outreachKey: '' });
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    expect(emu.ui.dialogs.at(-1).title).toMatch(/settings/i);
+    expect(emu.ui.dialogs.at(-1).html).toMatch(/Add your prospecting and outreach API key first/);
+    expect(emu.fetchLog).toHaveLength(0);
+  });
+});
+
+describe('Search', () => {
+  test('rule 1 and country codes are checked before any request', () => {
+    emu = newAddon(services);
+    expect(() => search({ includeCountries: 'DE' })).toThrow(
+      /at least one product, industry or company-type keyword/,
+    );
+    expect(() => search({ products: 'solar', includeCountries: 'Germany' })).toThrow(
+      /"GERMANY" is not an ISO country code/,
+    );
+    expect(() => search({ products: 'solar', size: 80 })).toThrow(
+      /Page size must be a whole number from 1 to 50/,
+    );
+    expect(emu.fetchLog).toHaveLength(0);
+  });
+
+  test('results land on Companies without any domain, website or link; load more never repeats a company', () => {
+    emu = newAddon(services);
+    const first = search({ products: 'a', operator: 'OR', industries: 'e', size: 20 });
+    expect(first.added).toBe(20);
+    expect(first.loaded).toBe(20);
+    expect(first.total).toBeGreaterThan(40);
+    const more = search({ products: 'a', operator: 'OR', industries: 'e', size: 20, from: first.loaded });
+    expect(more.loaded).toBe(40);
+    const again = search({ products: 'a', operator: 'OR', industries: 'e', size: 20, from: 0 });
+    expect(again.added).toBe(0);
+    expect(again.alreadyPresent).toBe(20);
+    const rows = rowsOf('Companies');
+    expect(rows).toHaveLength(40);
+    expect(new Set(rows.map((r) => r['Search ID'])).size).toBe(40);
+    const header = sheet('Companies')
+      .getRange(1, 1, 1, sheet('Companies').getLastColumn())
+      .getValues()[0]
+      .join('|');
+    expect(header).not.toMatch(/domain|website|url|link|homepage/i);
+    const written = everythingWritten(emu);
+    for (const domain of allDomains) expect(written).not.toContain(domain);
+    expect(written).not.toMatch(/linkedin\.com|https?:\/\/www\./);
+  });
+
+  test('a company whose name is its domain is shown without it', () => {
+    emu = newAddon(services);
+    const fixture = data.fixtures.nameEqualsDomain;
+    const company = data.companies.find((c) => c.id === fixture.id);
+    search({ products: company.main_products[0], includeCountries: company.country_code, size: 50 });
+    const row = rowsOf('Companies').find((r) => r['Search ID'] === company.id);
+    expect(row.Company).toBe('(name shown after unlock)');
+    expect(everythingWritten(emu)).not.toContain(company.domain);
+  });
+
+  test('API text never becomes a formula', () => {
+    emu = newAddon(services);
+    const formulaCompany = data.fixtures.formulaNames[0];
+    const company = data.companies.find((c) => c.id === formulaCompany.id);
+    search({ products: company.main_products[0], includeCountries: company.country_code, size: 50 });
+    const target = sheet('Companies');
+    const formulas = target
+      .getDataRange()
+      .getFormulas()
+      .flat()
+      .filter((f) => f !== '');
+    expect(formulas).toEqual([]);
+    const names = rowsOf('Companies').map((r) => r.Company);
+    expect(names).toContain(company.company_name);
+  });
+});
+
+describe('Unlock', () => {
+  function searchAndSelect(count, key) {
+    emu = newAddon(services, key ? { outreachKey: key } : {});
+    search({ products: 'a', operator: 'OR', industries: 'e', size: Math.min(count, 50) });
+    selectRows('Companies', 2, count + 1);
+  }
+
+  test('states cost and balance, unlocks, fills Profiles and Contacts; a re-run charges nothing and adds no duplicate', async () => {
+    searchAndSelect(5);
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const question = emu.ui.alerts[0];
+    expect(question.message).toMatch(/Unlock 5 companies: at most 5 search points/);
+    expect(question.message).toMatch(/Usable balance: \d+ points \(\d+ monthly \+ \d+ add-on\)/);
+    const companies = rowsOf('Companies').slice(0, 5);
+    for (const row of companies) {
+      expect(row['Company hash ID']).toMatch(/\S/);
+      expect(row.Charged).toBe(true);
+      expect(row['Already viewed']).toBe(false);
+      expect(row['Unlock status']).toBe('Unlocked (1 point)');
+    }
+    expect(rowsOf('Profiles')).toHaveLength(5);
+    const contacts = rowsOf('Contacts');
+    const expected = companies.reduce(
+      (n, row) => n + data.companies.find((c) => c.id === row['Search ID']).contacts.length,
+      0,
+    );
+    expect(contacts).toHaveLength(expected);
+    const companiesSheet = JSON.stringify(
+      emu.snapshot().spreadsheet.sheets.find((s) => s.name === 'Companies'),
+    );
+    for (const row of companies)
+      expect(companiesSheet).not.toContain(data.companies.find((c) => c.id === row['Search ID']).domain);
+
+    const unlockCalls = requests('/companies/unlock');
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    expect(requests('/companies/unlock')).toBe(unlockCalls);
+    expect(rowsOf('Contacts')).toHaveLength(expected);
+    expect(rowsOf('Profiles')).toHaveLength(5);
+    const { unlocks } = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
+    expect(unlocks.filter((u) => u.charged)).toHaveLength(5);
+  });
+
+  test('works after the user sorts rows and inserts a column', () => {
+    searchAndSelect(6);
+    const target = sheet('Companies');
+    target.insertColumnBefore(1);
+    target.getRange(2, 1, 6, 1).setValues([['x'], ['y'], ['z'], ['u'], ['v'], ['w']]);
+    target.getRange(2, 1, 6, target.getLastColumn()).sort({ column: 3, ascending: false });
+    selectRows('Companies', 2, 3);
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const rows = rowsOf('Companies');
+    expect(rows.filter((r) => r['Company hash ID'])).toHaveLength(2);
+    expect(rows.slice(0, 2).every((r) => r['Company hash ID'])).toBe(true);
+    expect(rows.slice(0, 6).map((r) => r[''])).toEqual(expect.arrayContaining(['x', 'y']));
+  });
+
+  test('404 says no matching company on the row and charges nothing', async () => {
+    searchAndSelect(2);
+    const props = emu.properties.document.getProperties();
+    for (const [key, value] of Object.entries(props)) {
+      if (key.startsWith('companyIndex.'))
+        emu.properties.document.setProperty(key, value.replace(/"[A-Z]{2}",(\d+)\]/g, '"AQ",$1]'));
+    }
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const rows = rowsOf('Companies').slice(0, 2);
+    expect(rows.map((r) => r['Unlock status'])).toEqual([
+      'No matching company: nothing charged.',
+      'No matching company: nothing charged.',
+    ]);
+    const { unlocks } = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
+    expect(unlocks.filter((u) => u.charged)).toHaveLength(0);
+  });
+
+  test('a balance that covers fewer rows than selected unlocks only what it covers', async () => {
+    searchAndSelect(3, DEMO_KEYS.low);
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    expect(emu.ui.alerts[0].message).toMatch(/Your balance covers 2: only the first 2 rows will be unlocked/);
+    expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(2);
+    const accounts = await control(services.sandbox.outreachUrl, 'GET', '/accounts');
+    const low = JSON.stringify(accounts);
+    expect(low).toMatch(/sandbox-low/);
+  });
+
+  test('402 stops the run, states needed and available, points to pricing, keeps what was done', () => {
+    searchAndSelect(4);
+    emu.ui.respond((alert) => {
+      if (/Unlock companies/.test(alert.title)) {
+        // Another device spends the balance right after the confirmation.
+        controlSync(services.sandbox.outreachUrl, 'POST', '/accounts', {
+          key: DEMO_KEYS.paid,
+          monthlyPoints: 0,
+          addonPoints: 2,
+        });
+      }
+      return undefined; // the default button: YES, or OK
+    });
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const stop = emu.ui.alerts.find((a) => /Unlock stopped/.test(a.title));
+    expect(stop.message).toMatch(/Not enough search points\. It needs 1 and 0 are available/);
+    expect(stop.message).toContain(`${services.sandbox.outreachUrl}/pricing`);
+    const rows = rowsOf('Companies').slice(0, 4);
+    expect(rows.filter((r) => r['Company hash ID'])).toHaveLength(2);
+    expect(rows[2]['Unlock status']).toMatch(/^Not unlocked/);
+  });
+
+  test('an unlock whose answer is lost is settled by the next run, free', async () => {
+    searchAndSelect(2);
+    await control(services.sandbox.outreachUrl, 'POST', '/faults', {
+      path: '/api/v1/companies/unlock',
+      count: 1,
+      kind: 'lost-response',
+    });
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const first = rowsOf('Companies').slice(0, 2);
+    expect(first[0]['Unlock status']).toMatch(
+      /Outcome unknown.*run Unlock again, a repeat within 30 days is free/,
+    );
+    expect(first[1]['Company hash ID']).toMatch(/\S/);
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const second = rowsOf('Companies').slice(0, 2);
+    expect(second[0]['Company hash ID']).toMatch(/\S/);
+    expect(second[0].Charged).toBe(false);
+    expect(second[0]['Already viewed']).toBe(true);
+    const { unlocks } = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
+    expect(unlocks.filter((u) => u.charged)).toHaveLength(2);
+  });
+
+  test('a long selection continues past the 6-minute limit without unlocking any company twice', async () => {
+    emu = newAddon(services);
+    for (let from = 0; from < 200; from += 50)
+      search({ products: 'a', operator: 'OR', industries: 'e', size: 50, from });
+    selectRows('Companies', 2, 201);
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    expect(emu.ui.dialogs.at(-1).title).toBe('Unlocking companies');
+    let progress;
+    let steps = 0;
+    do {
+      progress = emu.run('continueJob', ['unlock'], { kind: 'webapp' });
+      steps++;
+    } while (!progress.finished && steps < 20);
+    expect(progress.finished).toBe(true);
+    expect(progress.error).toBeUndefined();
+    expect(steps).toBeGreaterThan(1);
+    expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(200);
+    expect(rowsOf('Profiles')).toHaveLength(200);
+    const { unlocks } = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
+    expect(unlocks).toHaveLength(200);
+    const stats = await control(services.sandbox.outreachUrl, 'GET', '/stats');
+    expect(stats.rateLimited.outreach).toBe(0);
+  });
+});
+
+describe('Custom functions', () => {
+  test('PROSPECT_SEARCH returns a header and rows without any domain, cached on recalculation', () => {
+    emu = newAddon(services);
+    const result = emu.runCustomFunction('PROSPECT_SEARCH', ['solar, pump', '', '', '', '', true, 5]);
+    expect(result[0]).toEqual([
+      'Search ID',
+      'Company',
+      'Country',
+      'Company type',
+      'Industry',
+      'Main products',
+      'Founded',
+      'Employees',
+      'E-mails',
+      'WhatsApp',
+      'Description',
+    ]);
+    expect(result.length).toBeGreaterThan(1);
+    const text = JSON.stringify(result);
+    for (const domain of allDomains) expect(text).not.toContain(domain);
+    const calls = emu.fetchLog.length;
+    expect(emu.runCustomFunction('PROSPECT_SEARCH', ['solar, pump', '', '', '', '', true, 5])).toEqual(
+      result,
+    );
+    expect(emu.fetchLog.length).toBe(calls);
+  });
+
+  test('inputs may be ranges; bad input gives a specific error', () => {
+    emu = newAddon(services);
+    const result = emu.runCustomFunction('PROSPECT_SEARCH', [[['solar'], ['pump']], '', '', [['DE', 'FR']]]);
+    expect(
+      result.slice(1).every((row) => row[2] === 'DE' || row[2] === 'FR' || row[0] === 'No company matches.'),
+    ).toBe(true);
+    expect(() => emu.runCustomFunction('PROSPECT_SEARCH', ['', '', ''])).toThrow(/at least one product/);
+    expect(() => emu.runCustomFunction('PROSPECT_SEARCH', ['solar', '', '', 'XX'])).toThrow(
+      /"XX" is not an ISO country code/,
+    );
+    expect(() => emu.runCustomFunction('PROSPECT_CONTACTS', [''])).toThrow(/companyHashId/);
+  });
+
+  test('PROSPECT_BALANCE, PROSPECT_PROFILE and PROSPECT_CONTACTS answer for an unlocked company', () => {
+    searchAndUnlockOne();
+    const hash = rowsOf('Companies')[0]['Company hash ID'];
+    const balance = emu.runCustomFunction('PROSPECT_BALANCE', []);
+    expect(balance[0]).toContain('Usable points');
+    expect(typeof balance[1][2]).toBe('number');
+    const profile = emu.runCustomFunction('PROSPECT_PROFILE', [hash]);
+    expect(profile[1][0]).toBe(hash);
+    const contacts = emu.runCustomFunction('PROSPECT_CONTACTS', [hash, '', 1, 2]);
+    expect(contacts[0]).toEqual(['Name', 'Title', 'E-mail', 'LinkedIn']);
+    expect(contacts.length).toBeLessThanOrEqual(3);
+    expect(() => emu.runCustomFunction('PROSPECT_PROFILE', ['not-unlocked-hash'])).toThrow(
+      /Unlock the company first/,
+    );
+  });
+
+  function searchAndUnlockOne() {
+    emu = newAddon(services);
+    search({ products: 'a', operator: 'OR', industries: 'e', size: 1, withEmails: true });
+    selectRows('Companies', 2, 2);
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  }
+
+  test('without a key the custom functions point to Settings', () => {
+    emu = newAddon(services, { outreachKey: '' });
+    expect(() => emu.runCustomFunction('PROSPECT_BALANCE', [])).toThrow(/Extensions › Outreach › Settings/);
+  });
+});
