@@ -1,0 +1,164 @@
+// Entry points of the API test bundle (test-output/api-harness/Code.js), built by rollup.api-harness.mjs
+// with the same plugins as dist/Code.js: thin functions over the real clients, run in the Apps Script
+// emulator against the sandbox. Each answers plain JSON: {ok: true, value} or {ok: false, error}.
+import { ApiError } from '../../src/api/errors';
+import { OutreachClient, outreachClientFromSettings } from '../../src/api/outreach-client';
+import type {
+  MailListQuery,
+  SearchRequest,
+  SendBatchRequest,
+  SendPersonalizedRequest,
+  TaskListQuery,
+} from '../../src/api/outreach-schemas';
+import { PhoneClient, phoneClientFromSettings } from '../../src/api/phone-client';
+import { saveSettings } from '../../src/platform/settings';
+
+export interface Connection {
+  outreachApiKey?: string;
+  outreachBaseUrl?: string;
+  phoneApiKey?: string;
+  phoneBaseUrl?: string;
+  /** Deadline relative to the start of the execution. */
+  deadlineInMs?: number;
+  /** Use the clients made from the user's settings instead. */
+  fromSettings?: boolean;
+}
+
+type Result = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+function run(work: () => unknown): Result {
+  try {
+    return { ok: true, value: work() };
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, error: error.toJSON() };
+    throw error;
+  }
+}
+
+function outreach(c: Connection): OutreachClient {
+  const deadlineMs = c.deadlineInMs === undefined ? undefined : Date.now() + c.deadlineInMs;
+  if (c.fromSettings) return outreachClientFromSettings({ deadlineMs });
+  return new OutreachClient({
+    apiKey: c.outreachApiKey ?? '',
+    baseUrl: c.outreachBaseUrl ?? '',
+    secrets: c.phoneApiKey ? [c.phoneApiKey] : [],
+    deadlineMs,
+  });
+}
+
+function phone(c: Connection): PhoneClient {
+  const deadlineMs = c.deadlineInMs === undefined ? undefined : Date.now() + c.deadlineInMs;
+  if (c.fromSettings) return phoneClientFromSettings({ deadlineMs });
+  return new PhoneClient({
+    apiKey: c.phoneApiKey ?? '',
+    baseUrl: c.phoneBaseUrl ?? '',
+    secrets: c.outreachApiKey ? [c.outreachApiKey] : [],
+    deadlineMs,
+  });
+}
+
+export function apiSaveSettings(patch: Record<string, string>) {
+  return run(() => saveSettings(patch));
+}
+
+export function apiBalance(c: Connection) {
+  return run(() => outreach(c).balance());
+}
+
+/** n balance calls in one execution: how many succeeded, the errors, and the virtual time spent. */
+export function apiBalanceMany(c: Connection, n: number) {
+  const started = Date.now();
+  const client = outreach(c);
+  const errors: unknown[] = [];
+  let ok = 0;
+  for (let i = 0; i < n; i++) {
+    try {
+      client.balance();
+      ok++;
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      errors.push(error.toJSON());
+      if (error.kind === 'rate-limit') break;
+    }
+  }
+  return { ok, errors, elapsedMs: Date.now() - started };
+}
+
+export function apiSearch(c: Connection, request: SearchRequest) {
+  return run(() => outreach(c).search(request));
+}
+
+export function apiUnlock(c: Connection, domain: string, countryCode: string) {
+  return run(() => outreach(c).unlock(domain, countryCode));
+}
+
+export function apiProfile(c: Connection, companyHashId: string) {
+  return run(() => outreach(c).profile(companyHashId));
+}
+
+export function apiProfileEmails(
+  c: Connection,
+  companyHashId: string,
+  options: { keyword?: string; page?: number; pageSize?: number },
+) {
+  return run(() => outreach(c).profileEmails(companyHashId, options));
+}
+
+export function apiAllProfileEmails(c: Connection, companyHashId: string) {
+  return run(() => outreach(c).allProfileEmails(companyHashId));
+}
+
+export function apiProfilesWithEmails(c: Connection, companyHashIds: string[]) {
+  return run(() =>
+    outreach(c)
+      .profilesWithEmails(companyHashIds)
+      .map((r) => (r.ok ? r : { companyHashId: r.companyHashId, ok: false, error: r.error.toJSON() })),
+  );
+}
+
+export function apiSendBatch(c: Connection, request: SendBatchRequest) {
+  return run(() => outreach(c).sendBatch(request));
+}
+
+export function apiSendPersonalized(c: Connection, request: SendPersonalizedRequest) {
+  return run(() => outreach(c).sendPersonalized(request));
+}
+
+export function apiListTasks(c: Connection, query: TaskListQuery) {
+  return run(() => outreach(c).listTasks(query));
+}
+
+export function apiGetTask(c: Connection, taskId: number) {
+  return run(() => outreach(c).getTask(taskId));
+}
+
+export function apiListMails(c: Connection, query: MailListQuery) {
+  return run(() => outreach(c).listMails(query));
+}
+
+export function apiGetMail(c: Connection, mailId: number) {
+  return run(() => outreach(c).getMail(mailId));
+}
+
+export function apiRetired(c: Connection) {
+  return run(() => outreach(c).contactSearchRetired());
+}
+
+export function phoneCredits(c: Connection) {
+  return run(() => phone(c).credits());
+}
+
+export function phoneCheck(c: Connection, number: unknown) {
+  return run(() => phone(c).check(number));
+}
+
+export function phoneCheckMany(c: Connection, numbers: unknown[]) {
+  return run(() => {
+    const out = phone(c).checkMany(numbers);
+    return {
+      results: out.results.map((r) => ({ ...r, error: r.error?.toJSON() })),
+      unchecked: out.unchecked,
+      stopped: out.stopped?.toJSON(),
+    };
+  });
+}
