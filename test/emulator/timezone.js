@@ -130,9 +130,16 @@ function formatSimpleDate(ms, tz, pattern) {
         i += 2;
         continue;
       }
-      const end = pattern.indexOf("'", i + 1);
-      out += pattern.slice(i + 1, end < 0 ? undefined : end);
-      i = end < 0 ? pattern.length : end + 1;
+      i++;
+      while (i < pattern.length) {
+        if (pattern[i] === "'" && pattern[i + 1] === "'") {
+          out += "'";
+          i += 2;
+        } else if (pattern[i] === "'") {
+          i++;
+          break;
+        } else out += pattern[i++];
+      }
       continue;
     }
     if (!/[A-Za-z]/.test(ch)) {
