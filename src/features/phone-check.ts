@@ -201,13 +201,12 @@ export function checkSelectedPhones(): void {
   }
 
   // Apply the plan: inserts from right to left so that the planned positions stay right, then headers.
-  if (inserts.length > 0 || headers.length > 0) {
-    for (const column of [...inserts].sort((a, b) => b - a)) sheet.insertColumnAfter(column);
-    for (const column of headers) {
-      const cell = sheet.getRange(1, column);
-      cell.setValue(RESULT_HEADER);
-      cell.setFontWeight('bold');
-    }
+  for (const column of [...inserts].sort((a, b) => b - a)) sheet.insertColumnAfter(column);
+  for (const column of headers) {
+    const cell = sheet.getRange(1, column);
+    cell.setValue(RESULT_HEADER);
+    cell.setFontWeight('bold');
+    if (inserts.length === 0) block[0][column - minColumn(job)] = RESULT_HEADER; // what was read stays true
   }
   job.budget = budget;
   job.total = unknown.length;
@@ -215,7 +214,7 @@ export function checkSelectedPhones(): void {
   job.charged = 0;
   if (previous && !resuming) clearJob(JOB_KIND);
 
-  const progress = runJob(job, deadline, block, inserts.length > 0 || headers.length > 0);
+  const progress = runJob(job, deadline, block, inserts.length > 0);
   finishExecution(job, progress, true);
 }
 
@@ -378,10 +377,14 @@ function stopVerdict(job: PhoneJob, stopped: ApiError, deadline: Deadline, left:
       message: summaryText(job),
     };
   }
-  // rate-limit: the deadline (go on in the next step) or the hourly budget.
-  const wait = stopped.retryAfterMs ?? 0;
-  if (deadline.passed(5000) || wait <= 0) return { finished: false, message: progressText(job) };
-  if (Date.now() + wait < deadline.at) return null;
+  // rate-limit: out of time (go on in the next step), or a wait: within this execution if it fits, else the
+  // job is paused and the user told when to go on (the progress dialog must not spin on a closed budget).
+  if (deadline.passed(5000)) return { finished: false, message: progressText(job) };
+  const wait = stopped.retryAfterMs && stopped.retryAfterMs > 0 ? stopped.retryAfterMs : 60_000;
+  if (Date.now() + wait < deadline.at - 5000) {
+    Utilities.sleep(wait);
+    return null;
+  }
   job.resumeAt = Date.now() + wait;
   return rateLimitedProgress(job);
 }
@@ -390,7 +393,7 @@ function stopVerdict(job: PhoneJob, stopped: ApiError, deadline: Deadline, left:
 function rateLimitedProgress(job: PhoneJob): RunState & JobProgress {
   const at = Utilities.formatDate(new Date(job.resumeAt ?? Date.now()), Session.getScriptTimeZone(), 'HH:mm');
   const message =
-    `${progressText(job)} The phone-check service allows 1000 checks per hour and this hour's are used: ` +
+    `${progressText(job)} The phone-check service's limit of 1000 checks per hour is reached: ` +
     `run "Check phone numbers in selection" again on the same cells after ${at} to check the rest (nothing is checked twice).`;
   return { kind: JOB_KIND, done: job.done, total: job.total, finished: true, message, error: message };
 }
