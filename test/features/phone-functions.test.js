@@ -1,0 +1,206 @@
+'use strict';
+// =PHONE_CHECK and =PHONE_CREDITS through the built bundle, as custom-function executions (30 s, read-only
+// spreadsheet, no UI, the owner's user properties) against the sandbox's phone service.
+const { startServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
+const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
+
+let services;
+let emu;
+
+beforeAll(async () => {
+  services = await startServices();
+});
+afterAll(() => services.sandbox.stop());
+beforeEach(async () => {
+  await control(services.sandbox.phoneUrl, 'POST', '/reset');
+});
+afterEach(() => emu && emu.dispose());
+
+const checkRequests = () => emu.fetchLog.filter((r) => r.url.includes('/api/wa/check')).length;
+const phoneCheck = (...args) => emu.runCustomFunction('PHONE_CHECK', args);
+const NOT_CHECKED_YET = 'not checked yet — recalculate';
+const NO_KEY = 'No phone-check API key: add it in Extensions › Outreach › Settings.';
+
+function numbers(n, start = 0) {
+  return Array.from({ length: n }, (_, i) =>
+    i % 2 === 0 ? registeredPhoneNumber(start + i) : unregisteredPhoneNumber(start + i),
+  );
+}
+
+describe('=PHONE_CHECK', () => {
+  test('a range gives the same shape back; blanks stay blank; duplicates are checked once', () => {
+    emu = newAddon(services);
+    const reg = registeredPhoneNumber(7);
+    const unreg = unregisteredPhoneNumber(8);
+    const input = [
+      [reg, '', unreg],
+      ['', Number(reg.slice(1)), '+1 (202) 555-0000-081'],
+      ['12', 'hello', '   '],
+    ];
+    const out = phoneCheck(input);
+    expect(out).toEqual([
+      [true, '', false],
+      ['', true, false],
+      ['invalid number (too short)', 'invalid number (contains letters)', ''],
+    ]);
+    expect(checkRequests()).toBe(2);
+  });
+
+  test('a single cell gives a single value; bad input gets a specific message', () => {
+    emu = newAddon(services);
+    expect(phoneCheck(registeredPhoneNumber(1))).toBe(true);
+    expect(phoneCheck(unregisteredPhoneNumber(1))).toBe(false);
+    expect(phoneCheck('')).toBe('');
+    expect(phoneCheck()).toMatch(/Give a phone number or a range/);
+    expect(phoneCheck(true)).toBe('invalid number (TRUE/FALSE, not a phone number)');
+    expect(phoneCheck(new Date(Date.UTC(2026, 0, 5)))).toBe('invalid number (a date, not a phone number)');
+    expect(phoneCheck('020 7946 0000')).toMatch(/^invalid number \(national number/);
+    expect(phoneCheck(12.5)).toBe('invalid number (not a whole number)');
+    // Valid here, refused by the service (1002): kept, so asking again costs nothing.
+    expect(phoneCheck('+1234567')).toBe('invalid number');
+    const before = checkRequests();
+    expect(phoneCheck('+1234567')).toBe('invalid number');
+    expect(checkRequests()).toBe(before);
+  });
+
+  test('recalculation makes 0 requests and spends nothing', async () => {
+    emu = newAddon(services);
+    const list = numbers(20);
+    const input = list.map((p) => [p]);
+    const first = phoneCheck(input);
+    expect(checkRequests()).toBe(20);
+    emu.fetchLog.length = 0;
+    expect(phoneCheck(input)).toEqual(first);
+    expect(phoneCheck(input.slice(3, 9))).toEqual(first.slice(3, 9));
+    expect(emu.fetchLog.length).toBe(0);
+    const stats = await control(services.sandbox.phoneUrl, 'GET', '/stats');
+    expect(stats.charged.phoneCredits[DEMO_KEYS.phone]).toBe(20);
+  });
+
+  test('shares results with the menu action both ways', () => {
+    emu = newAddon(services);
+    const list = numbers(6);
+    const sheet = emu.spreadsheet.getSheets()[0];
+    sheet.getRange('A1:A4').setValues([['Phone'], ...list.slice(0, 3).map((p) => [p])]);
+    sheet.getRange('A2:A4').activate();
+    emu.run('checkSelectedPhones', [], { kind: 'menu' });
+    expect(checkRequests()).toBe(3);
+    // Checked by the menu: answered from the store.
+    expect(phoneCheck(list.slice(0, 3).map((p) => [p]))).toEqual([[true], [false], [true]]);
+    expect(checkRequests()).toBe(3);
+    // Checked by the formula: the menu action finds them known (no confirmation, no request).
+    expect(phoneCheck(list.slice(3).map((p) => [p]))).toEqual([[false], [true], [false]]);
+    expect(checkRequests()).toBe(6);
+    sheet.getRange('A5:A7').setValues(list.slice(3).map((p) => [p]));
+    sheet.getRange('A2:A7').activate();
+    emu.ui.reset();
+    emu.run('checkSelectedPhones', [], { kind: 'menu' });
+    expect(emu.ui.alerts).toEqual([]);
+    expect(checkRequests()).toBe(6);
+    expect(
+      sheet
+        .getRange('B2:B7')
+        .getValues()
+        .map((r) => r[0]),
+    ).toEqual([
+      'registered',
+      'not registered',
+      'registered',
+      'not registered',
+      'registered',
+      'not registered',
+    ]);
+  });
+
+  test('cells not reached within the 30 s limit say so; the next recalculation goes on without paying twice', () => {
+    emu = newAddon(services, { fetchLatencyMs: 5000 });
+    const list = numbers(600);
+    const input = list.map((p) => [p]);
+    const first = phoneCheck(input);
+    const waiting = first.filter((r) => r[0] === NOT_CHECKED_YET).length;
+    expect(waiting).toBeGreaterThan(0);
+    expect(checkRequests()).toBe(600 - waiting);
+    expect(emu.executions[emu.executions.length - 1].status).toBe('completed');
+    const second = phoneCheck(input);
+    expect(second.filter((r) => r[0] === NOT_CHECKED_YET).length).toBe(0);
+    expect(second).toEqual(list.map((_, i) => [i % 2 === 0]));
+    expect(checkRequests()).toBe(600);
+  });
+
+  test('1006 after the retries gives an error text; recalculation checks it again', async () => {
+    emu = newAddon(services);
+    await control(services.sandbox.phoneUrl, 'POST', '/faults', {
+      path: '/api/wa/check',
+      count: 4,
+      kind: 'phone-code',
+      code: 1006,
+    });
+    expect(phoneCheck(registeredPhoneNumber(3))).toMatch(/^error: .*temporary failure \(code 1006\)/);
+    expect(phoneCheck(registeredPhoneNumber(3))).toBe(true);
+    expect(checkRequests()).toBe(5);
+  });
+
+  test('no credits (1004): says what to do; known numbers are still answered', async () => {
+    emu = newAddon(services);
+    expect(phoneCheck(registeredPhoneNumber(1))).toBe(true);
+    await control(services.sandbox.phoneUrl, 'POST', '/accounts', { key: DEMO_KEYS.phone, credits: 0 });
+    expect(
+      phoneCheck([[registeredPhoneNumber(1)], [registeredPhoneNumber(2)], [unregisteredPhoneNumber(3)]]),
+    ).toEqual([
+      [true],
+      ['no phone-check credits left: add credits, then recalculate'],
+      ['no phone-check credits left: add credits, then recalculate'],
+    ]);
+  });
+
+  test('no key: a clear text pointing to Settings (known numbers still answered); a refused key says so', () => {
+    emu = newAddon(services);
+    expect(phoneCheck(registeredPhoneNumber(1))).toBe(true);
+    emu.run('saveSettings', [{ phoneApiKey: '' }], { kind: 'webapp' });
+    emu.fetchLog.length = 0;
+    expect(phoneCheck([[registeredPhoneNumber(1)], [registeredPhoneNumber(2)]])).toEqual([[true], [NO_KEY]]);
+    expect(emu.runCustomFunction('PHONE_CREDITS', [])).toBe(NO_KEY);
+    expect(emu.fetchLog.length).toBe(0);
+    emu.run('saveSettings', [{ phoneApiKey: 'wrong-phone-key' }], { kind: 'webapp' });
+    expect(phoneCheck(registeredPhoneNumber(2))).toMatch(
+      /API key was refused: check it in Extensions › Outreach › Settings/,
+    );
+    expect(emu.runCustomFunction('PHONE_CREDITS', [])).toMatch(/API key was refused/);
+    const everything = JSON.stringify(emu.snapshot()) + JSON.stringify(emu.logs);
+    expect(everything).not.toContain('wrong-phone-key');
+  });
+});
+
+describe('=PHONE_CREDITS', () => {
+  test('returns the credits left', () => {
+    emu = newAddon(services);
+    expect(emu.runCustomFunction('PHONE_CREDITS', [])).toBe(1000);
+    phoneCheck(numbers(4).map((p) => [p]));
+    expect(emu.runCustomFunction('PHONE_CREDITS', [])).toBe(996);
+  });
+});
+
+describe('result store', () => {
+  test('kept in document properties under 9 KB per value; old entries pruned', () => {
+    emu = newAddon(services);
+    const props = emu.properties.document;
+    // Shards full of results checked 40 days ago (expired) and 10 days ago (fresh).
+    const minute = (ms) => Math.floor(ms / 60000).toString(36);
+    const old = minute(emu.clock.now() - 40 * 24 * 3600 * 1000);
+    const fresh = minute(emu.clock.now() - 10 * 24 * 3600 * 1000);
+    const filler = (tag) =>
+      Array.from({ length: 330 }, (_, i) => `+4930${String(i).padStart(8, '0')}=R${tag}`).join(',');
+    for (let i = 0; i < 16; i++) props.setProperty(`phoneResults.${i}`, i % 2 ? filler(fresh) : filler(old));
+    const list = numbers(200, 5000);
+    phoneCheck(list.map((p) => [p]));
+    const all = props.getProperties();
+    for (let i = 0; i < 16; i++) {
+      expect(all[`phoneResults.${i}`].length).toBeLessThanOrEqual(8000);
+      expect(all[`phoneResults.${i}`]).not.toContain(`=R${old}`);
+    }
+    // Everything just checked is answered without a request.
+    emu.fetchLog.length = 0;
+    expect(phoneCheck(list.map((p) => [p]))).toEqual(list.map((_, i) => [i % 2 === 0]));
+    expect(emu.fetchLog.length).toBe(0);
+  });
+});
