@@ -3,12 +3,11 @@
 // every sheet (display values as Sheets would show them, formulas, notes, styles, hidden rows, frozen rows,
 // the selection, the add-on menu), the UI records that appeared since the last look (toasts, sidebars,
 // dialogs), and user actions (select a range, type into cells) that are not executions of the add-on.
-const { displayValue } = require('../../test/emulator/values');
-const { parseCall } = require('../../test/emulator/formulas');
-const { splitSheet, parseRef, toA1 } = require('../../test/emulator/a1');
+const { splitSheet, parseRef, toA1, quoteSheetName } = require('../../test/emulator/a1');
 
 const MAX_CELLS = 400000; // a sheet larger than this is cut (the page draws 1000 rows at a time anyway)
 
+// Direct model access only where the emulator has no public API: user edits and the selection.
 function model(emu) {
   return emu._model;
 }
@@ -40,64 +39,50 @@ function styleOf(style) {
   return Object.keys(out).length ? out : null;
 }
 
-function sheetState(sheet, tz) {
-  const lastRow = sheet.lastRow ? sheet.lastRow() : sheet.rows.length;
-  const lastCol = sheet.lastColumn ? sheet.lastColumn() : 0;
-  // Notes and styles on otherwise empty cells count too.
-  let rows = lastRow;
-  let cols = lastCol;
-  sheet.rows.forEach((row, i) => {
-    if (!row) return;
-    row.forEach((cell, j) => {
-      if (cell && (cell.note || cell.style)) {
-        rows = Math.max(rows, i + 1);
-        cols = Math.max(cols, j + 1);
-      }
-    });
-  });
+/** One sheet of emu.snapshot() in the page's compact form: cells[r][c] = { t, k, f, e, n, s } or null. */
+function sheetState(sheet) {
+  let rows = sheet.displayValues.length;
+  const cols = rows ? sheet.displayValues[0].length : 0;
   if (rows * Math.max(cols, 1) > MAX_CELLS) rows = Math.floor(MAX_CELLS / Math.max(cols, 1));
   const cells = [];
-  for (let r = 1; r <= rows; r++) {
+  for (let r = 0; r < rows; r++) {
     const line = [];
-    for (let c = 1; c <= cols; c++) {
-      const cell = sheet.cell(r, c);
-      if (!cell) {
-        line.push(null);
-        continue;
-      }
+    for (let c = 0; c < cols; c++) {
       const out = {};
-      const text = displayValue(cell.v, cell.fmt, tz);
+      const raw = sheet.values[r][c];
+      const value = raw && typeof raw === 'object' && raw.date ? new Date(raw.date) : raw;
+      const error = sheet.errors[r][c];
+      let text = sheet.displayValues[r][c];
+      if (sheet.checkboxes[r][c]) text = value === true ? '☑' : '☐';
       if (text !== '') out.t = text;
-      const kind = cellKind(cell.v, cell.error);
+      const kind = sheet.checkboxes[r][c] ? 'boolean' : cellKind(value, error);
       if (kind) out.k = kind;
-      if (cell.f) out.f = cell.f;
-      if (typeof cell.v === 'string' && /^[=+\-@]/.test(cell.v) && !cell.f) out.e = `'${cell.v}`;
-      const notes = [cell.note, cell.error ? `Error: ${cell.error}` : ''].filter(Boolean);
+      const formula = sheet.formulas[r][c];
+      if (formula) out.f = formula;
+      // Text that would read as a formula or a number is shown in the editor with the apostrophe Sheets adds.
+      if (typeof value === 'string' && !formula && /^[=+\-@']/.test(value)) out.e = `'${value}`;
+      const notes = [sheet.notes[r][c], error ? `Error: ${error}` : ''].filter(Boolean);
       if (notes.length) out.n = notes.join('\n');
-      const style = styleOf(cell.style);
+      const style = styleOf(sheet.styles[r][c]);
       if (style) out.s = style;
       line.push(Object.keys(out).length ? out : null);
     }
     while (line.length && line[line.length - 1] === null) line.pop();
     cells.push(line);
   }
-  const hiddenRows = [];
-  const limit = Math.max(rows, sheet.rowMeta.length);
-  for (let r = 1; r <= limit; r++) {
-    if (sheet.isRowHiddenByUser(r) || sheet.isRowHiddenByFilter(r)) hiddenRows.push(r);
-  }
   return {
     name: sheet.name,
     rows,
     cols,
     maxRows: sheet.maxRows,
-    maxCols: sheet.maxCols,
+    maxCols: sheet.maxColumns,
     frozenRows: sheet.frozenRows || 0,
     frozenCols: sheet.frozenColumns || 0,
-    hiddenRows,
-    filter: sheet.filter
-      ? toA1(sheet.filter.row, sheet.filter.col, sheet.filter.numRows, sheet.filter.numCols)
-      : null,
+    hiddenRows: [...new Set([...(sheet.hiddenRows || []), ...(sheet.filteredRows || [])])].sort(
+      (a, b) => a - b,
+    ),
+    filter: sheet.filter ? sheet.filter.range : null,
+    columnWidths: sheet.columnWidths || {},
     cells,
   };
 }
@@ -121,25 +106,20 @@ function menusOf(emu) {
 }
 
 function buildState(emu, tracker) {
-  const ss = model(emu);
-  const tz = ss.timeZone;
-  const active = ss.activeSheet();
-  let selection = null;
-  if (ss.selection && ss.byId(ss.selection.sheetId)) {
-    const ranges = ss.selection.ranges;
-    const last = ranges[ranges.length - 1];
-    selection = {
-      range: toA1(last.row, last.col, last.numRows, last.numCols),
-      current: toA1(ss.selection.current.row, ss.selection.current.col),
-    };
-  }
+  const snap = emu.snapshot();
+  const ss = snap.spreadsheet;
+  const sel = ss.selection;
   tracker.version++;
   return {
     version: tracker.version,
     selectSeq: tracker.selectSeq,
-    activeSheet: active.name,
-    selection,
-    sheets: ss.sheets.filter((s) => !s.hidden).map((s) => sheetState(s, tz)),
+    title: ss.name,
+    activeSheet: ss.activeSheet,
+    selection:
+      sel && sel.sheet === ss.activeSheet
+        ? { range: sel.ranges[sel.ranges.length - 1], current: sel.current }
+        : null,
+    sheets: ss.sheets.filter((s) => !s.hidden).map(sheetState),
     menus: menusOf(emu),
   };
 }
@@ -201,52 +181,25 @@ function selectRange(emu, sheetName, a1, current) {
 
 /**
  * The user typed `input` into every cell of the range (Delete sends ''): values are coerced as Sheets does,
- * '=' starts a formula; custom functions that read an edited cell, or were just typed, are evaluated.
+ * '=' starts a formula. Custom functions just typed, or reading a changed cell, are evaluated.
  */
 function editRange(emu, sheetName, a1, input) {
-  const { ss, sheet, row, col, numRows, numCols } = resolve(emu, sheetName, a1);
+  const { sheet, row, col, numRows, numCols } = resolve(emu, sheetName, a1);
+  const range = emu.sheet(sheet.name).getRange(row, col, numRows, numCols);
   const text = input == null ? '' : String(input);
-  for (let r = row; r < row + numRows; r++) {
-    for (let c = col; c < col + numCols; c++) {
-      if (text.startsWith('=') && text.length > 1) sheet.writeFormula(r, c, text);
-      else if (text === '') sheet.clearCell(r, c, { contents: true });
-      else sheet.write(r, c, text);
+  if (text === '') range.clearContent();
+  else if (text.startsWith('=') && text.length > 1) {
+    for (let r = row; r < row + numRows; r++) {
+      for (let c = col; c < col + numCols; c++)
+        emu.setFormula(`${quoteSheetName(sheet.name)}!${toA1(r, c)}`, text);
     }
-  }
-  markDependents(ss, sheet, { row, col, numRows, numCols });
-  emu.recalculate({ dirtyOnly: true });
+  } else range.setValue(text);
+  recalculate(emu);
 }
 
-/** Marks custom-function formulas whose range arguments overlap the edited block, as Sheets recalculates them. */
-function markDependents(ss, editedSheet, block) {
-  for (const sheet of ss.sheets) {
-    sheet.rows.forEach((line, i) => {
-      if (!line) return;
-      line.forEach((cell, j) => {
-        if (!cell || !cell.f) return;
-        const call = parseCall(cell.f);
-        if (!call) return;
-        const hit = call.args.some((arg) => {
-          if (arg.type !== 'ref') return false;
-          try {
-            const split = splitSheet(arg.ref);
-            const target = split.sheetName ? ss.byName(split.sheetName) : sheet;
-            if (target !== editedSheet) return false;
-            const ref = parseRef(split.ref, target.maxRows, target.maxCols);
-            return (
-              ref.row <= block.row + block.numRows - 1 &&
-              block.row <= ref.row + ref.numRows - 1 &&
-              ref.col <= block.col + block.numCols - 1 &&
-              block.col <= ref.col + ref.numCols - 1
-            );
-          } catch {
-            return false;
-          }
-        });
-        if (hit) ss.markDirty(sheet, i + 1, j + 1);
-      });
-    });
-  }
+/** Formulas whose inputs changed (by a user edit or an execution) are evaluated again, as Sheets does. */
+function recalculate(emu) {
+  return emu.recalculate({ dirtyOnly: true });
 }
 
-module.exports = { buildState, newUiEvents, selectRange, editRange, styleOf, menusOf };
+module.exports = { buildState, newUiEvents, selectRange, editRange, recalculate, styleOf, menusOf };

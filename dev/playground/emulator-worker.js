@@ -6,12 +6,12 @@
 const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { Clock } = require('../clock');
 const { AppsScriptEmulator } = require('../../test/emulator');
-const { buildState, newUiEvents, selectRange, editRange } = require('./emulator-state');
+const { buildState, newUiEvents, selectRange, editRange, recalculate } = require('./emulator-state');
 
 const { clockBuffer, codePath, htmlDir, signal, answerPort } = workerData;
 const flag = new Int32Array(signal);
 const clock = new Clock(clockBuffer);
-const emu = new AppsScriptEmulator({ codePath, htmlDir, clock });
+const emu = new AppsScriptEmulator({ codePath, htmlDir, clock, addonName: 'Outreach' });
 const tracker = { seen: null, uiSeq: 0, version: 0, selectSeq: 0 };
 let promptSeq = 0;
 
@@ -87,7 +87,7 @@ function handle(message) {
         for (const [key, value] of Object.entries(message.settings))
           props.setProperty(`settings.${key}`, value);
       }
-      emu.run('onOpen', [{ authMode: 'FULL' }], { kind: 'simple', authMode: 'FULL' });
+      emu.open(); // as Sheets runs onOpen when the file opens (LIMITED: the add-on is in use here)
       return { ok: true, warnings };
     }
     case 'run': {
@@ -96,6 +96,8 @@ function handle(message) {
         return { ok: true, result: jsonClone(result) };
       } catch (e) {
         return { ok: false, error: errorOf(e) };
+      } finally {
+        recalculate(emu); // cells the execution wrote may feed custom-function formulas
       }
     }
     case 'select':

@@ -231,7 +231,12 @@
   // ── Grid ──────────────────────────────────────────────────────────────────────────────────────────────
   function columnWidths(sheet, cols) {
     var widths = [];
+    var set = sheet.columnWidths || {};
     for (var c = 1; c <= cols; c++) {
+      if (set[c] > 0) {
+        widths.push(Math.max(24, Math.min(600, Number(set[c]))));
+        continue;
+      }
       var longest = 0;
       for (var r = 1; r <= Math.min(sheet.rows, 200); r++) {
         var cell = cellAt(sheet, r, c);
@@ -252,7 +257,20 @@
     colHeads = {};
     if (!sheet) return;
     var rows = Math.max(sheet.rows + 30, MIN_ROWS, sel ? Math.max(sel.r1, sel.r2) + 5 : 0);
-    var cols = Math.max(sheet.cols + 2, MIN_COLS);
+    var cols = Math.max(sheet.cols + 2, MIN_COLS, sel ? Math.max(sel.c1, sel.c2) + 1 : 0);
+    var widths = columnWidths(sheet, cols);
+    // As in Sheets, empty columns fill the window (up to the sheet's last column).
+    var room = $('grid-wrap').clientWidth - 46;
+    var total = widths.reduce(function (a, b) {
+      return a + b;
+    }, 0);
+    while (total < room && cols < (sheet.maxCols || 26)) {
+      cols++;
+      widths.push(100);
+      total += 100;
+    }
+    rows = Math.min(rows, sheet.maxRows || rows);
+    cols = Math.min(cols, Math.max(sheet.maxCols || cols, sheet.cols));
     dims = { rows: rows, cols: cols };
     var shownRows = Math.min(rows, drawnRows);
     var hidden = {};
@@ -265,12 +283,18 @@
     var first = el('col');
     first.style.width = '46px';
     colgroup.appendChild(first);
-    columnWidths(sheet, cols).forEach(function (w) {
+    widths.slice(0, cols).forEach(function (w) {
       var col = el('col');
       col.style.width = w + 'px';
       colgroup.appendChild(col);
     });
     table.appendChild(colgroup);
+    table.style.width =
+      46 +
+      widths.slice(0, cols).reduce(function (a, b) {
+        return a + b;
+      }, 0) +
+      'px';
 
     var thead = el('thead');
     var headRow = el('tr');

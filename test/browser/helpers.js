@@ -1,0 +1,148 @@
+'use strict';
+/* global document */ // inside page.waitForFunction callbacks, which run in the browser
+// Shared set-up for the browser tests: the playground in this process on a free port, Debian chromium
+// driven by playwright-core, screenshots of each step in test-output/browser/.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+const ROOT = path.join(__dirname, '..', '..');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const SHOTS = path.join(ROOT, 'test-output', 'browser');
+const CODE = path.join(ROOT, 'dist', 'Code.js');
+const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The top-level entry points of the built add-on (read from the file, not run). */
+function builtEntryPoints() {
+  if (!fs.existsSync(CODE)) return new Set();
+  const code = fs.readFileSync(CODE, 'utf8');
+  return new Set([...code.matchAll(/^function\s+([A-Za-z_$][\w$]*)\s*\(/gm)].map((m) => m[1]));
+}
+
+/** Starts the playground and a browser page on it. */
+async function openPlayground() {
+  if (!fs.existsSync(CODE))
+    throw new Error('dist/Code.js is missing: run `npm run build` before the browser tests.');
+  if (!fs.existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}. Install it with \`apt-get install -y chromium\` (CI does) or set CHROMIUM_PATH.`,
+    );
+  }
+  const { chromium } = require('playwright-core');
+  const { startPlayground } = require('../../dev/playground/start');
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'playground-chromium-'));
+  const env = { playground: null, context: null, page: null, userDataDir, consoleErrors: [] };
+  try {
+    env.playground = await startPlayground({ port: 0 });
+    env.context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1400, height: 860 },
+    });
+    env.page = env.context.pages()[0] || (await env.context.newPage());
+    env.page.on('pageerror', (err) => env.consoleErrors.push(err.message));
+    env.page.setDefaultTimeout(15000);
+    await env.page.goto(env.playground.url);
+    await env.page.locator('body[data-ready="true"]').waitFor();
+    return env;
+  } catch (err) {
+    await closePlayground(env);
+    throw err;
+  }
+}
+
+async function closePlayground(env) {
+  if (!env) return;
+  if (env.context) await env.context.close().catch(() => {});
+  if (env.playground) await env.playground.stop().catch(() => {});
+  if (env.userDataDir) fs.rmSync(env.userDataDir, { recursive: true, force: true });
+}
+
+async function screenshot(page, name) {
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+/** Extensions › <add-on menu> › item. */
+async function clickMenuItem(page, label) {
+  await page.locator('#extensions-menu').click();
+  const popup = page.locator('#extensions-popup');
+  await popup.locator('.menu-item.has-sub').first().click();
+  await popup.locator('.menu-popup .menu-item', { hasText: label }).first().click();
+}
+
+/** The td of a cell in the drawn grid (1-based). */
+function cell(page, a1) {
+  const m = /^([A-Z]+)(\d+)$/.exec(a1);
+  let col = 0;
+  for (const ch of m[1]) col = col * 26 + ch.charCodeAt(0) - 64;
+  return page.locator(`#grid td[data-r="${m[2]}"][data-c="${col}"]`);
+}
+
+async function cellText(page, a1) {
+  return (await cell(page, a1).textContent()).trim();
+}
+
+/** Waits until the page shows `expected` (string or RegExp) in a cell. */
+async function waitForCell(page, a1, expected, timeout = 15000) {
+  const m = /^([A-Z]+)(\d+)$/.exec(a1);
+  let col = 0;
+  for (const ch of m[1]) col = col * 26 + ch.charCodeAt(0) - 64;
+  const pattern = expected instanceof RegExp ? { source: expected.source, flags: expected.flags } : null;
+  await page.waitForFunction(
+    ({ r, c, text, pattern: p }) => {
+      const td = document.querySelector(`#grid td[data-r="${r}"][data-c="${c}"]`);
+      if (!td) return false;
+      const shown = td.textContent.trim();
+      return p ? new RegExp(p.source, p.flags).test(shown) : shown === text;
+    },
+    { r: Number(m[2]), c: col, text: pattern ? null : expected, pattern },
+    { timeout },
+  );
+}
+
+/** Waits until no execution is running. */
+async function waitIdle(page, timeout = 20000) {
+  await page.waitForFunction(() => document.body.dataset.busy !== 'true', null, { timeout });
+}
+
+/** Types into a cell as a user does: select it, type, Enter. */
+async function typeInCell(page, a1, text) {
+  await cell(page, a1).click();
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+async function sheetTabs(page) {
+  return page.locator('#tabs .tab').allTextContents();
+}
+
+async function openTab(page, name) {
+  await page.locator('#tabs .tab', { hasText: name }).first().click();
+  await page.locator('#tabs .tab[aria-selected="true"]', { hasText: name }).waitFor();
+}
+
+module.exports = {
+  builtEntryPoints,
+  openPlayground,
+  closePlayground,
+  screenshot,
+  clickMenuItem,
+  cell,
+  cellText,
+  waitForCell,
+  waitIdle,
+  typeInCell,
+  sheetTabs,
+  openTab,
+  SHOTS,
+};

@@ -1,0 +1,237 @@
+'use strict';
+/* global document */ // inside page.waitForFunction callbacks, which run in the browser
+// The add-on in a real browser: the playground page (npm start) driven by clicks and typing, the real
+// dist/Code.js and dist/*.html running in the emulator against the sandbox. One user flow, step by step;
+// each step leaves a screenshot in test-output/browser/. A step whose entry point is not in the built
+// bundle yet is skipped (its name says why); every step that runs asserts on what the page shows.
+const {
+  builtEntryPoints,
+  openPlayground,
+  closePlayground,
+  screenshot,
+  clickMenuItem,
+  cell,
+  cellText,
+  waitForCell,
+  waitIdle,
+  typeInCell,
+  sheetTabs,
+  openTab,
+} = require('./helpers');
+
+const built = builtEntryPoints();
+/** `test`, or `test.skip` with the reason in its name when the bundle lacks one of `names`. */
+function step(title, names, fn) {
+  const missing = names.filter((n) => !built.has(n));
+  if (missing.length) test.skip(`${title} — skipped: ${missing.join(', ')} not in dist/Code.js yet`, fn);
+  else test(title, fn);
+}
+
+const MENU = {
+  search: 'Search companies…',
+  unlock: 'Unlock selected companies',
+  phones: 'Check phone numbers in selection',
+  settings: 'Settings…',
+};
+// Sandbox rule: a valid number is registered on the messaging platform iff its last digit is even.
+const PHONES = ['+12025550000012', '+12025550000021', '+12025550000034'];
+const REGISTERED = ['TRUE', 'FALSE', 'TRUE'];
+
+let env;
+let page;
+
+/**
+ * After a confirmed long action: either the progress dialog appears and runs to 'Done.' (its #message turns
+ * ok), or the action finished in one execution and a toast matching `toastText` says so.
+ */
+async function waitForProgressOrToast(page, toastText) {
+  const dialog = page.locator('#html-dialog-layer:not([hidden])');
+  const toast = page.locator('#toasts .toast', { hasText: toastText });
+  await dialog.or(toast).first().waitFor({ timeout: 30000 });
+  if (await dialog.isVisible()) {
+    const frame = page.frameLocator('#html-dialog-frame');
+    await frame.locator('#message.ok').waitFor({ timeout: 60000 });
+    expect(await frame.locator('#message').textContent()).toMatch(/done/i);
+    expect(await frame.locator('#bar').evaluate((bar) => bar.value === bar.max)).toBe(true);
+    return 'dialog';
+  }
+  return 'toast';
+}
+const state = { searched: false };
+
+beforeAll(async () => {
+  env = await openPlayground();
+  page = env.page;
+}, 30000);
+
+afterAll(async () => {
+  await closePlayground(env);
+});
+
+afterEach(() => {
+  // A script error on the page itself (not the add-on's) is a playground bug.
+  expect(env ? env.consoleErrors : []).toEqual([]);
+});
+
+step('the Extensions menu shows the add-on items from onOpen', ['onOpen'], async () => {
+  await expect(page.locator('#status').textContent()).resolves.toMatch(/sandbox-paid/);
+  await expect(page.locator('#status').textContent()).resolves.toContain(env.playground.outreachUrl);
+  await page.locator('#extensions-menu').click();
+  const sub = page.locator('#extensions-popup .menu-item.has-sub').first();
+  await sub.click();
+  const items = await page.locator('#extensions-popup .menu-popup .menu-item').allTextContents();
+  expect(items).toEqual(expect.arrayContaining(Object.values(MENU)));
+  await screenshot(page, '01-menu');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#extensions-popup').isHidden()).resolves.toBe(true);
+});
+
+step(
+  'Settings shows masked keys and Test connection shows the balance',
+  ['showSettings', 'getSettings', 'testConnection'],
+  async () => {
+    await clickMenuItem(page, MENU.settings);
+    await page.locator('#html-dialog-layer').waitFor({ state: 'visible' });
+    const dialog = page.frameLocator('#html-dialog-frame');
+    const key = dialog.locator('#outreachApiKey');
+    await page.waitForFunction(() => {
+      const frame = document.getElementById('html-dialog-frame');
+      return frame && frame.srcdoc.length > 0;
+    });
+    await dialog.locator('#outreachApiKey[placeholder^="Saved"]').waitFor();
+    const placeholder = await key.getAttribute('placeholder');
+    expect(placeholder).not.toContain('sandbox-paid');
+    await expect(key.inputValue()).resolves.toBe('');
+    await expect(key.getAttribute('type')).resolves.toBe('password');
+    await expect(dialog.locator('#outreachBaseUrl').inputValue()).resolves.toBe(env.playground.outreachUrl);
+    await dialog.locator('#test').click();
+    await dialog.locator('#message.ok, #message.error').waitFor();
+    const message = await dialog.locator('#message').textContent();
+    const status = await dialog.locator('#status').textContent();
+    await screenshot(page, '02-settings-test-connection');
+    expect(await dialog.locator('#message.ok').count()).toBe(1);
+    expect(`${message} ${status}`).toMatch(/\d/); // the balances
+    await dialog.locator('#close').click();
+    await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
+  },
+);
+
+step(
+  'the search sidebar fills the Companies sheet, without domains or links',
+  ['showSearchSidebar', 'searchCompanies'],
+  async () => {
+    await clickMenuItem(page, MENU.search);
+    await page.locator('#sidebar').waitFor({ state: 'visible' });
+    const box = await page.locator('#sidebar').boundingBox();
+    expect(Math.round(box.width)).toBe(300);
+    const sidebar = page.frameLocator('#sidebar-frame');
+    await sidebar.locator('#products').fill('solar panels');
+    await sidebar.locator('#search').click();
+    await sidebar.locator('#message.ok').waitFor({ timeout: 20000 });
+    await waitIdle(page);
+    await page.locator('#tabs .tab', { hasText: 'Companies' }).waitFor();
+    await openTab(page, 'Companies');
+    await waitForCell(page, 'A2', /\S/);
+    const headers = await page.locator('#grid tbody tr[data-r="1"] td').allTextContents();
+    const shown = headers.filter(Boolean);
+    expect(shown).toEqual(expect.arrayContaining(['Company', 'Country']));
+    for (const header of shown) expect(header).not.toMatch(/domain|website|url|link/i);
+    const rows = await page
+      .locator('#grid tbody tr')
+      .evaluateAll(
+        (trs) =>
+          trs.filter((tr) => tr.querySelector('td') && tr.querySelector('td').textContent.trim()).length,
+      );
+    expect(rows).toBeGreaterThan(3);
+    const gridText = await page.locator('#grid').textContent();
+    expect(gridText).not.toMatch(/https?:\/\/|www\./i);
+    await screenshot(page, '03-search-companies');
+    await page.locator('#sidebar-close').click();
+    state.searched = true;
+  },
+);
+
+step(
+  'unlocking selected companies asks to confirm, runs the progress dialog, adds Contacts and Profiles',
+  ['unlockSelectedCompanies', 'continueJob', 'searchCompanies'],
+  async () => {
+    expect(state.searched).toBe(true);
+    await openTab(page, 'Companies');
+    await cell(page, 'B2').click();
+    await cell(page, 'B4').click({ modifiers: ['Shift'] });
+    await expect(page.locator('#name-box').inputValue()).resolves.toBe('B2:B4');
+    await clickMenuItem(page, MENU.unlock);
+    await page.locator('#alert-layer').waitFor({ state: 'visible' });
+    const question = await page.locator('#alert-message').textContent();
+    expect(question).toMatch(/3/); // three companies, their cost
+    await screenshot(page, '04-unlock-confirm');
+    await page
+      .locator('#alert-buttons button[data-button="YES"], #alert-buttons button[data-button="OK"]')
+      .click();
+    await page.locator('#alert-layer').waitFor({ state: 'hidden' });
+    // A selection the first execution cannot finish continues in the progress dialog (one execution per
+    // step); a small one finishes in the menu execution and says so in a toast.
+    const finished = await waitForProgressOrToast(page, /Unlock finished/);
+    await screenshot(page, '05-unlock-finished');
+    if (finished === 'dialog') {
+      await page.frameLocator('#html-dialog-frame').locator('#close').click();
+      await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
+    } else {
+      expect(await page.locator('#toasts').textContent()).toMatch(/3/);
+    }
+    await waitIdle(page);
+    const tabs = await sheetTabs(page);
+    expect(tabs).toEqual(expect.arrayContaining(['Companies', 'Contacts', 'Profiles']));
+    await openTab(page, 'Contacts');
+    await waitForCell(page, 'A2', /\S/);
+    await screenshot(page, '06-contacts');
+  },
+);
+
+step(
+  'checking phone numbers in a selection writes the results in the next column',
+  ['checkSelectedPhones'],
+  async () => {
+    await openTab(page, 'Sheet1');
+    await typeInCell(page, 'A1', 'Phone');
+    for (let i = 0; i < PHONES.length; i++) await typeInCell(page, `A${i + 2}`, PHONES[i]);
+    await waitForCell(page, 'A4', /2025550000034/);
+    await cell(page, 'A2').click();
+    await cell(page, 'A4').click({ modifiers: ['Shift'] });
+    await expect(page.locator('#name-box').inputValue()).resolves.toBe('A2:A4');
+    await clickMenuItem(page, MENU.phones);
+    await page.locator('#alert-layer').waitFor({ state: 'visible' });
+    expect(await page.locator('#alert-message').textContent()).toMatch(/3/);
+    await screenshot(page, '07-phone-confirm');
+    await page
+      .locator('#alert-buttons button[data-button="YES"], #alert-buttons button[data-button="OK"]')
+      .click();
+    const finished = await waitForProgressOrToast(page, /Phone check/);
+    if (finished === 'dialog') {
+      await page.frameLocator('#html-dialog-frame').locator('#close').click();
+      await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
+    }
+    await waitIdle(page);
+    await waitForCell(page, 'B2', /\S/, 20000);
+    const results = [await cellText(page, 'B2'), await cellText(page, 'B3'), await cellText(page, 'B4')];
+    expect(results[0]).toMatch(/registered|yes|true|✓/i);
+    expect(results[1]).toMatch(/not|no|false|✗/i);
+    expect(results[2]).toMatch(/registered|yes|true|✓/i);
+    await screenshot(page, '08-phone-results');
+  },
+);
+
+step('=PHONE_CHECK(A2:A4) typed in a cell spills TRUE/FALSE', ['PHONE_CHECK'], async () => {
+  await openTab(page, 'Sheet1');
+  if (!(await cellText(page, 'A2'))) {
+    await typeInCell(page, 'A1', 'Phone');
+    for (let i = 0; i < PHONES.length; i++) await typeInCell(page, `A${i + 2}`, PHONES[i]);
+  }
+  await typeInCell(page, 'F2', '=PHONE_CHECK(A2:A4)');
+  await waitForCell(page, 'F2', /^(TRUE|FALSE)$/, 20000);
+  const spilled = [await cellText(page, 'F2'), await cellText(page, 'F3'), await cellText(page, 'F4')];
+  expect(spilled).toEqual(REGISTERED);
+  await cell(page, 'F2').click();
+  await expect(page.locator('#formula-input').inputValue()).resolves.toBe('=PHONE_CHECK(A2:A4)');
+  await screenshot(page, '09-phone-check-formula');
+});
