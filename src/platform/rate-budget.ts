@@ -244,7 +244,8 @@ export class RateBudget {
     let lock: GoogleAppsScript.Lock.Lock | undefined;
     try {
       lock = LockService.getScriptLock();
-      if (!lock.tryLock(LOCK_TIMEOUT_MS)) lock = undefined;
+      // Already held by this execution (a caller's own critical section): use it, leave its release to them.
+      if (lock.hasLock() || !lock.tryLock(LOCK_TIMEOUT_MS)) lock = undefined;
     } catch {
       lock = undefined; // no lock service here (custom function): best-effort
     }

@@ -1,6 +1,7 @@
 // The clients and the transport over faked Apps Script services: retry rules, typed errors, batching,
 // headers. The same rules are exercised end to end against the sandbox in sandbox.test.js.
-import { ApiError } from '../../src/api/errors';
+import { ApiError, parseFundsDetail } from '../../src/api/errors';
+import { buildQuery, parseRetryAfter } from '../../src/api/http';
 import { OutreachClient } from '../../src/api/outreach-client';
 import { PhoneClient } from '../../src/api/phone-client';
 import { forgetExecutionMemory } from '../../src/platform/rate-budget';
@@ -562,5 +563,51 @@ describe('secrets never leak', () => {
     const e = caught(() => phone({ backoffMs: [] }).check('+12025550002'));
     expect(e.kind).toBe('network');
     expect(e.message).not.toContain('12025550002');
+  });
+});
+
+describe('query strings and parsing helpers', () => {
+  test('list queries: lists comma-joined, encoded by hand', () => {
+    gas.respond(() => json(200, { data: [], total: 0, page: 1, page_size: 50 }));
+    outreach().listMails({
+      task_ids: [1, 2],
+      statuses: ['sent', 'failed'],
+      page_size: 50,
+      subject: 'Q&A = 1',
+    });
+    expect(gas.requests[0].url).toBe(
+      `${BASE}/api/v1/emails/mails?task_ids=1%2C2&subject=Q%26A%20%3D%201&statuses=sent%2Cfailed&page_size=50`,
+    );
+    expect(queryOf(gas.requests[0])).toEqual({
+      task_ids: '1,2',
+      statuses: 'sent,failed',
+      page_size: '50',
+      subject: 'Q&A = 1',
+    });
+  });
+
+  test('a URL over 2000 characters is refused before sending', () => {
+    const ids = Array.from({ length: 400 }, (_, i) => 100000 + i);
+    const e = caught(() => outreach().listTasks({ task_ids: ids }));
+    expect(e).toMatchObject({ kind: 'bad-request', field: 'query' });
+    expect(gas.requests).toHaveLength(0);
+  });
+
+  test('Retry-After as seconds or HTTP date; funds amounts from text', () => {
+    expect(parseRetryAfter('3')).toBe(3000);
+    expect(parseRetryAfter(new Date(START + 4000).toUTCString(), START)).toBe(4000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseFundsDetail('Insufficient search points: required 1, available 0.')).toEqual({
+      required: 1,
+      available: 0,
+      unit: 'points',
+    });
+    expect(parseFundsDetail('Not enough EDM quota (need 12, 3 available)')).toEqual({
+      required: 12,
+      available: 3,
+      unit: 'edm',
+    });
+    expect(parseFundsDetail(undefined)).toEqual({});
+    expect(buildQuery({ a: undefined, b: null, c: [], d: 0, e: false })).toBe('d=0&e=false');
   });
 });

@@ -38,6 +38,7 @@ export interface Gas {
   uninstall(): void;
   locksUnavailable: boolean;
   cacheUnavailable: boolean;
+  lockAcquisitions: number;
 }
 
 export const START = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -78,6 +79,7 @@ export function installGas(): Gas {
     fetchAllCalls: [],
     locksUnavailable: false,
     cacheUnavailable: false,
+    lockAcquisitions: 0,
     respond(r) {
       responder = r;
     },
@@ -91,6 +93,7 @@ export function installGas(): Gas {
         delete g[name];
     },
   };
+  let lockHeld = false;
   let responder: Responder = () => ({ status: 404, body: { error: 'no responder' } });
   const nowSpy = jest.spyOn(Date, 'now').mockImplementation(() => clock.now);
   const logSpy = jest.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
@@ -164,7 +167,17 @@ export function installGas(): Gas {
   g.LockService = {
     getScriptLock: () => {
       if (state.locksUnavailable) throw new Error('Lock unavailable');
-      return { tryLock: () => true, releaseLock: () => undefined, hasLock: () => true };
+      return {
+        tryLock: () => {
+          lockHeld = true;
+          state.lockAcquisitions++;
+          return true;
+        },
+        releaseLock: () => {
+          lockHeld = false;
+        },
+        hasLock: () => lockHeld,
+      };
     },
   };
   const store = (map: Map<string, string>) => ({

@@ -49,6 +49,7 @@ describe('rate budget', () => {
   test('60 per rolling minute: the 61st waits for the first slot plus the guard', () => {
     const budget = new RateBudget({ service: 'outreach', apiKey: 'k' });
     for (let i = 0; i < 60; i++) budget.reserve(1);
+    expect(gas.lockAcquisitions).toBe(60);
     expect(budget.available()).toBe(0);
     expect(gas.sleeps).toEqual([]);
     budget.reserve(1);
