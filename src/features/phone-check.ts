@@ -115,6 +115,10 @@ export function checkSelectedPhones(): void {
   let inserts: number[] = [];
   let ask: number[] = [];
   let headers: number[] = [];
+  if (resuming && previous!.resumeAt && Date.now() < previous!.resumeAt) {
+    ui.alert('Phone check paused', rateLimitedProgress(previous!).message, ui.ButtonSet.OK);
+    return;
+  }
   if (resuming) {
     job = { ...previous!, failed: [], resumeAt: undefined };
   } else {
@@ -346,7 +350,16 @@ function runJob(
     }
     job.done += answered.size;
     // The store first: a cut-off after this line never loses a paid result.
-    store.save();
+    try {
+      store.save();
+    } catch (error) {
+      writeChanges(sheet, job, grids, changed);
+      return {
+        finished: true,
+        error: `The results could not be kept in this document (${describe(error)}); the ones checked so far are in the sheet. ${summaryText(job)}`,
+        message: summaryText(job),
+      };
+    }
     writeChanges(sheet, job, grids, changed);
     queue.splice(0, queue.length, ...queue.filter((phone) => !answered.has(phone)));
     toast(progressText(job), 'Phone check', 3);

@@ -350,6 +350,12 @@ describe('Check phone numbers in selection', () => {
     expect(early.finished).toBe(true);
     expect(early.error).toMatch(/1000 checks per hour/);
     expect(checkRequests()).toBe(998);
+    // Neither does the menu action on the same cells: it says when.
+    const sent = emu.fetchLog.length;
+    emu.ui.reset();
+    runMenu();
+    expect(emu.ui.alerts.map((x) => x.title)).toEqual(['Phone check paused']);
+    expect(emu.fetchLog.length).toBe(sent);
 
     emu.clock.advance(3600 * 1000 + 5000);
     runMenu();
