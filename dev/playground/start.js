@@ -79,6 +79,7 @@ async function startPlayground({
       url,
       outreachUrl: sandbox.outreachUrl,
       phoneUrl: sandbox.phoneUrl,
+      warnings: info.warnings,
       emulator,
       stop: () => (stopping ||= stop()),
     };

@@ -27,10 +27,17 @@ function builtEntryPoints() {
   return new Set([...code.matchAll(/^function\s+([A-Za-z_$][\w$]*)\s*\(/gm)].map((m) => m[1]));
 }
 
-/** Starts the playground and a browser page on it. */
-async function openPlayground() {
-  if (!fs.existsSync(CODE))
-    throw new Error('dist/Code.js is missing: run `npm run build` before the browser tests.');
+/**
+ * Starts the playground (the built add-on, or `options.codePath`/`htmlDir`) and a browser page on it.
+ * @param {{ codePath?: string, htmlDir?: string }} [options]
+ */
+async function openPlayground(options = {}) {
+  const codePath = options.codePath || CODE;
+  if (!fs.existsSync(codePath)) {
+    throw new Error(
+      `${path.relative(ROOT, codePath)} is missing: run \`npm run build\` before the browser tests.`,
+    );
+  }
   if (!fs.existsSync(CHROMIUM)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM}. Install it with \`apt-get install -y chromium\` (CI does) or set CHROMIUM_PATH.`,
@@ -42,7 +49,7 @@ async function openPlayground() {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'playground-chromium-'));
   const env = { playground: null, context: null, page: null, userDataDir, consoleErrors: [] };
   try {
-    env.playground = await startPlayground({ port: 0 });
+    env.playground = await startPlayground({ port: 0, ...options });
     env.context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
@@ -72,12 +79,23 @@ async function screenshot(page, name) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
-/** Extensions › <add-on menu> › item. */
-async function clickMenuItem(page, label) {
+/** Extensions › <add-on menu> › item, or › sub-menu › … › item when given several labels. */
+async function clickMenuItem(page, ...labels) {
   await page.locator('#extensions-menu').click();
-  const popup = page.locator('#extensions-popup');
-  await popup.locator('.menu-item.has-sub').first().click();
-  await popup.locator('.menu-popup .menu-item', { hasText: label }).first().click();
+  let menu = page.locator('#extensions-popup');
+  await menu.locator('.menu-item.has-sub').first().click();
+  menu = menu.locator('.menu-popup').first();
+  for (const label of labels.slice(0, -1)) {
+    const holder = menu.locator(':scope > .menu-root', {
+      has: page.locator(':scope > .menu-item', { hasText: label }),
+    });
+    await holder.locator(':scope > .menu-item').click();
+    menu = holder.locator(':scope > .menu-popup');
+  }
+  await menu
+    .locator(':scope > .menu-item', { hasText: labels[labels.length - 1] })
+    .first()
+    .click();
 }
 
 /** The td of a cell in the drawn grid (1-based). */

@@ -124,6 +124,7 @@ step(
     await page.locator('#sidebar').waitFor({ state: 'visible' });
     const box = await page.locator('#sidebar').boundingBox();
     expect(Math.round(box.width)).toBe(300);
+    expect(Math.round(box.x + box.width)).toBe(page.viewportSize().width); // docked on the right, in view
     const sidebar = page.frameLocator('#sidebar-frame');
     await sidebar.locator('#products').fill('solar panels');
     await sidebar.locator('#search').click();

@@ -792,26 +792,34 @@
   }
 
   // ── Toasts ────────────────────────────────────────────────────────────────────────────────────────────
+  // One toast at a time, as in Sheets: a new one replaces the last. A negative timeout stays until closed.
+  var toastTimer = null;
   function showToast(t) {
+    var holder = $('toasts');
+    holder.textContent = '';
+    clearTimeout(toastTimer);
     var box = el('div', 'toast');
     box.setAttribute('role', 'status');
-    if (t.title) box.appendChild(el('strong', null, t.title));
-    box.appendChild(el('span', null, t.message || ''));
-    var holder = $('toasts');
+    var text = el('div', 'toast-text');
+    if (t.title) text.appendChild(el('strong', null, t.title));
+    text.appendChild(el('span', null, t.message || ''));
+    box.appendChild(text);
+    var close = el('button', 'toast-close', '×');
+    close.type = 'button';
+    close.setAttribute('aria-label', 'Dismiss');
+    close.addEventListener('click', function () {
+      if (box.parentNode) box.parentNode.removeChild(box);
+    });
+    box.appendChild(close);
     holder.appendChild(box);
-    while (holder.children.length > 3) holder.removeChild(holder.firstChild);
     var seconds = t.seconds == null ? 5 : Number(t.seconds);
     if (seconds >= 0) {
-      setTimeout(
+      toastTimer = setTimeout(
         function () {
           if (box.parentNode) box.parentNode.removeChild(box);
         },
         Math.max(seconds, 3) * 1000,
       );
-    } else {
-      box.addEventListener('click', function () {
-        box.parentNode.removeChild(box);
-      });
     }
   }
 

@@ -1,0 +1,184 @@
+'use strict';
+/* global document, window, getComputedStyle */ // inside page.evaluate / waitForFunction callbacks, which run in the browser
+// The playground's own mechanics, with a tiny fixture project instead of the add-on (test/browser/fixtures):
+// prompts and alerts that block the execution until clicked, the selection as the active range, the
+// google.script.run bridge, and how sheets are drawn (display values, notes, frozen and hidden rows, text
+// that looks like markup or a formula). Without saveSettings in the fixture, the settings are written to the
+// user properties directly.
+const path = require('node:path');
+const {
+  openPlayground,
+  closePlayground,
+  screenshot,
+  clickMenuItem,
+  cell,
+  cellText,
+  waitForCell,
+  waitIdle,
+  typeInCell,
+  openTab,
+} = require('./helpers');
+
+const FIXTURES = path.join(__dirname, 'fixtures');
+
+let env;
+let page;
+
+beforeAll(async () => {
+  env = await openPlayground({ codePath: path.join(FIXTURES, 'Code.js'), htmlDir: FIXTURES });
+  page = env.page;
+}, 30000);
+
+afterAll(async () => {
+  await closePlayground(env);
+});
+
+afterEach(() => {
+  expect(env ? env.consoleErrors : []).toEqual([]);
+});
+
+test('the menu has the fixture items, sub-menu included; the settings went to user properties', async () => {
+  await page.locator('#extensions-menu').click();
+  await page.locator('#extensions-popup .menu-item.has-sub').first().click();
+  const items = await page.locator('#extensions-popup .menu-popup .menu-item').allTextContents();
+  expect(items).toEqual(
+    expect.arrayContaining(['Ask a name', 'Yes, no or cancel', 'Report selection', 'More', 'Fail loudly']),
+  );
+  await page.keyboard.press('Escape');
+  expect(env.playground.warnings.join('\n')).toMatch(/saveSettings.*user properties/);
+  await expect(page.locator('#status').textContent()).resolves.toContain(env.playground.phoneUrl);
+});
+
+test('a prompt waits for the answer: typed text and OK (Enter), then Escape closes', async () => {
+  await openTab(page, 'Sheet1');
+  await clickMenuItem(page, 'Ask a name');
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  await expect(page.locator('#alert-title').textContent()).resolves.toBe('Your name');
+  await expect(page.locator('#alert-message').textContent()).resolves.toBe('Who is there?');
+  const labels = await page.locator('#alert-buttons button').allTextContents();
+  expect(labels).toEqual(['Cancel', 'OK']);
+  await expect(page.locator('#busy').textContent()).resolves.toMatch(/askName/);
+  await page.locator('#alert-input').fill('Ada <b>');
+  await screenshot(page, 'mechanics-01-prompt');
+  await page.keyboard.press('Enter');
+  await waitForCell(page, 'A1', 'OK:Ada <b>');
+
+  await clickMenuItem(page, 'Ask a name');
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  await page.keyboard.press('Escape');
+  await waitForCell(page, 'A1', 'CLOSE:');
+  await waitIdle(page);
+});
+
+test('a three-button alert returns the clicked button', async () => {
+  await clickMenuItem(page, 'Yes, no or cancel');
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  expect(await page.locator('#alert-buttons button').allTextContents()).toEqual(['Cancel', 'No', 'Yes']);
+  await page.locator('#alert-buttons button', { hasText: 'No' }).click();
+  await waitForCell(page, 'B1', 'button NO');
+});
+
+test('the selection (drag, Shift+click, Shift+arrows) is the active range of the next execution', async () => {
+  const from = await cell(page, 'B2').boundingBox();
+  const to = await cell(page, 'C4').boundingBox();
+  await page.mouse.move(from.x + 10, from.y + 8);
+  await page.mouse.down();
+  await page.mouse.move(to.x + 10, to.y + 8, { steps: 5 });
+  await page.mouse.up();
+  await expect(page.locator('#name-box').inputValue()).resolves.toBe('B2:C4');
+  await clickMenuItem(page, 'Report selection');
+  await page.locator('#toasts .toast', { hasText: 'Sheet1!B2:C4' }).waitFor();
+  await screenshot(page, 'mechanics-02-selection');
+
+  await cell(page, 'D3').click();
+  await cell(page, 'E6').click({ modifiers: ['Shift'] });
+  await clickMenuItem(page, 'Report selection');
+  await page.locator('#toasts .toast', { hasText: 'Sheet1!D3:E6' }).waitFor();
+
+  await cell(page, 'A1').click();
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Shift+ArrowDown');
+  await page.keyboard.press('Shift+ArrowRight');
+  await expect(page.locator('#name-box').inputValue()).resolves.toBe('A1:B3');
+  await clickMenuItem(page, 'Report selection');
+  await page.locator('#toasts .toast', { hasText: 'Sheet1!A1:B3' }).waitFor();
+});
+
+test('google.script.run in a sidebar: success with user object, failure as Error, only public names, host.close', async () => {
+  await clickMenuItem(page, 'Open bridge sidebar');
+  await page.locator('#sidebar').waitFor({ state: 'visible' });
+  await expect(page.locator('#sidebar-title').textContent()).resolves.toBe('Bridge test');
+  const frame = page.frameLocator('#sidebar-frame');
+  await frame.locator('#echo').click();
+  await frame.locator('#out', { hasText: 'success' }).waitFor();
+  await frame.locator('#fail').click();
+  await frame.locator('#out', { hasText: 'failure' }).waitFor();
+  await frame.locator('#missing').click();
+  await frame.locator('#out', { hasText: 'has echo' }).waitFor();
+  const out = (await frame.locator('#out').textContent()).trim().split('\n');
+  expect(out).toEqual([
+    'success {"got":{"a":[1,"two",true,null]},"kind":"object","count":1} user {"tag":"u1"}',
+    'failure true Boom from the server user u2',
+    'has sheet1_ undefined, has echo function',
+  ]);
+  await screenshot(page, 'mechanics-03-bridge-sidebar');
+  await frame.locator('#close').click();
+  await page.locator('#sidebar').waitFor({ state: 'hidden' });
+});
+
+test('a failing menu action shows its error', async () => {
+  await clickMenuItem(page, 'More', 'Fail loudly');
+  await page.locator('#toasts .toast', { hasText: 'Boom from the server' }).waitFor();
+  await expect(page.locator('#toasts').textContent()).resolves.toMatch(/Error in Fail loudly/);
+});
+
+test('sheets are drawn as Sheets shows them: formats, notes, frozen header, hidden rows, text never markup', async () => {
+  await clickMenuItem(page, 'Fill the fixture sheet');
+  await waitIdle(page);
+  await page.locator('#tabs .tab[aria-selected="true"]', { hasText: 'Fixture' }).waitFor();
+  await waitForCell(page, 'B2', '1,234.50');
+  expect(await cellText(page, 'A2')).toBe('<img src=x onerror="window.__xss=1">');
+  expect(await page.locator('#grid img').count()).toBe(0);
+  expect(await page.evaluate(() => window.__xss)).toBeUndefined();
+  expect(await cellText(page, 'C2')).toBe('2026-01-05');
+  expect(await cellText(page, 'A4')).toBe('Row four');
+  // Row 3 is hidden by the filter ('drop'), row 5 by hand.
+  expect(await page.locator('#grid tr[data-r="3"]').count()).toBe(0);
+  expect(await page.locator('#grid tr[data-r="5"]').count()).toBe(0);
+  expect(await page.locator('#grid tr[data-r="4"]').getAttribute('class')).toContain('after-hidden');
+  // Notes: a corner marker and a tooltip, as text.
+  await expect(cell(page, 'A2').getAttribute('class')).resolves.toContain('has-note');
+  await expect(cell(page, 'A2').getAttribute('title')).resolves.toContain('A note with <b>markup</b>');
+  // The frozen header row stays on top when the grid scrolls.
+  await expect(page.locator('#grid tr[data-r="1"]').getAttribute('class')).resolves.toContain('frozen');
+  expect(await cell(page, 'A1').evaluate((td) => getComputedStyle(td).fontWeight)).toMatch(/bold|700/);
+  await page.locator('#grid-wrap').evaluate((wrap) => (wrap.scrollTop = 200));
+  const header = await cell(page, 'A1').boundingBox();
+  const wrapBox = await page.locator('#grid-wrap').boundingBox();
+  expect(header.y - wrapBox.y).toBeLessThan(40);
+  await page.locator('#grid-wrap').evaluate((wrap) => (wrap.scrollTop = 0));
+  await screenshot(page, 'mechanics-04-rendering');
+});
+
+test('typing in cells: Enter commits, a leading apostrophe keeps text, Delete clears', async () => {
+  await typeInCell(page, 'F2', '42');
+  await waitForCell(page, 'F2', '42');
+  await expect(cell(page, 'F2').getAttribute('class')).resolves.toContain('num');
+  await typeInCell(page, 'F4', "'=not a formula");
+  await waitForCell(page, 'F4', '=not a formula');
+  await cell(page, 'F4').click();
+  await expect(page.locator('#formula-input').inputValue()).resolves.toBe("'=not a formula");
+  await page.keyboard.press('Delete');
+  await waitForCell(page, 'F4', '');
+  // Double-click edits the existing content; Escape cancels.
+  await cell(page, 'F2').dblclick();
+  await page.keyboard.type('0');
+  await page.keyboard.press('Escape');
+  expect(await cellText(page, 'F2')).toBe('42');
+  // The formula bar commits too.
+  await cell(page, 'G2').click();
+  await page.locator('#formula-input').fill('typed in the bar');
+  await page.locator('#formula-input').press('Enter');
+  await waitForCell(page, 'G2', 'typed in the bar');
+  expect(await page.evaluate(() => document.activeElement.id)).toBe('grid-wrap');
+});
