@@ -1,0 +1,129 @@
+'use strict';
+// One measured stretch of an operation: everything the emulator and the sandbox count between start() and
+// finish(). Set-up work (searching before an unlock, filling cells) happens before start() and is not counted.
+const { performance } = require('node:perf_hooks');
+const { control } = require('../../test/support/harness');
+const { operationFloorMs } = require('./floors');
+
+/** Execution limits of Apps Script (ms). */
+const EXECUTION_LIMIT_MS = 6 * 60 * 1000;
+const CUSTOM_FUNCTION_LIMIT_MS = 30 * 1000;
+
+async function sandboxStats(services) {
+  return control(services.sandbox.outreachUrl, 'GET', '/stats');
+}
+
+/** '/api/v1/companies/0123…/profile?x' → '/api/v1/companies/:id/profile' (for the per-path breakdown). */
+function pathOf(url) {
+  const pathname = url.replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\?.*$/, '');
+  return pathname.replace(/\/[0-9a-f]{16,}(?=\/|$)/gi, '/:id').replace(/\/\d+(?=\/|$)/g, '/:n');
+}
+
+function byPath(entries) {
+  const out = {};
+  for (const entry of entries) {
+    const key = `${entry.method || 'GET'} ${pathOf(entry.url)}`;
+    out[key] = (out[key] || 0) + 1;
+  }
+  return out;
+}
+
+/** Wraps an emulator instance so the main thread's heap is sampled after every execution. */
+function sampleAfterExecutions(emu, memory) {
+  const run = emu.run;
+  const runCustomFunction = emu.runCustomFunction;
+  emu.run = function sampledRun(...args) {
+    try {
+      return run.apply(this, args);
+    } finally {
+      memory.sample();
+    }
+  };
+  emu.runCustomFunction = function sampledCustom(...args) {
+    try {
+      return runCustomFunction.apply(this, args);
+    } finally {
+      memory.sample();
+    }
+  };
+  return () => {
+    emu.run = run;
+    emu.runCustomFunction = runCustomFunction;
+  };
+}
+
+class Measurement {
+  constructor(ctx, emu) {
+    this.ctx = ctx;
+    this.emu = emu;
+  }
+
+  async start() {
+    const { ctx, emu } = this;
+    this.statsBefore = await sandboxStats(ctx.services);
+    emu.resetStats();
+    this.fetchFrom = emu.fetchLog.length;
+    this.executionsFrom = emu.executions.length;
+    ctx.memory.reset();
+    this.restore = sampleAfterExecutions(emu, ctx.memory);
+    this.clockFrom = ctx.services.clock.now();
+    this.realFrom = performance.now();
+    return this;
+  }
+
+  /**
+   * @param {object} spec
+   * @param {Record<string, number>} spec.minimum minimum requests per service ({outreach: n} / {phone: n})
+   * @param {string} spec.minimumFormula how the minimum was computed
+   * @param {number|null} [spec.chunks] units of work the operation writes in (for calls per chunk)
+   * @param {object} [spec.details] anything else worth keeping in the JSON
+   */
+  async finish({ minimum, minimumFormula, chunks = null, details = {} }) {
+    const { ctx, emu } = this;
+    const realMs = performance.now() - this.realFrom;
+    const virtualMs = ctx.services.clock.now() - this.clockFrom;
+    this.restore();
+    const memory = ctx.memory.peak();
+    const statsAfter = await sandboxStats(ctx.services);
+    const fetched = emu.fetchLog.slice(this.fetchFrom);
+    const executions = emu.executions.slice(this.executionsFrom);
+    const rateLimitedSandbox = {
+      outreach: statsAfter.rateLimited.outreach - this.statsBefore.rateLimited.outreach,
+      phone: statsAfter.rateLimited.phone - this.statsBefore.rateLimited.phone,
+    };
+    const spreadsheet = emu.stats.spreadsheet;
+    const minRequests = Object.values(minimum).reduce((a, b) => a + b, 0);
+    const limitOf = (x) => (x.kind === 'custom' ? CUSTOM_FUNCTION_LIMIT_MS : EXECUTION_LIMIT_MS);
+    const overLimit = executions.filter(
+      (x) => x.status === 'timed out' || (x.endMs !== null && x.endMs - x.startMs > limitOf(x)),
+    );
+    const failed = executions.filter((x) => x.status === 'failed');
+    return {
+      requests: fetched.length,
+      urlFetchRequests: emu.stats.urlFetch.requests,
+      fetchCalls: emu.stats.urlFetch.calls,
+      minRequests,
+      minimumByService: minimum,
+      minimumFormula,
+      rateLimited: fetched.filter((r) => r.status === 429).length,
+      rateLimitedSandbox,
+      spreadsheetCalls: spreadsheet.calls,
+      spreadsheetReads: spreadsheet.reads,
+      spreadsheetWrites: spreadsheet.writes,
+      chunks,
+      callsPerChunk: chunks ? spreadsheet.calls / chunks : null,
+      virtualMs,
+      floorMs: operationFloorMs(minimum),
+      executions: executions.length,
+      executionsOverLimit: overLimit.length,
+      executionsFailed: failed.map((x) => `${x.name}: ${x.error}`),
+      longestExecutionMs: executions.reduce((m, x) => Math.max(m, (x.endMs ?? x.startMs) - x.startMs), 0),
+      peakRssBytes: memory.rss,
+      peakHeapUsedBytes: memory.heapUsed,
+      realMs,
+      details: { requestsByPath: byPath(fetched), ...details },
+    };
+  }
+}
+
+module.exports = { Measurement, sandboxStats, pathOf, byPath, EXECUTION_LIMIT_MS, CUSTOM_FUNCTION_LIMIT_MS };

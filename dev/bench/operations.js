@@ -1,0 +1,296 @@
+'use strict';
+// The operations the bench measures, each driven through the built add-on (dist/Code.js) as a user would
+// drive it: google.script.run calls from the sidebar, menu actions with their alerts answered by the default
+// button (YES / OK), progress-dialog steps (continueJob) until the job is finished, custom functions.
+//
+// An operation: { id, name, unit, requires: [entry points], sizes: {full, quick}, run(ctx, size) → rows }.
+// Each row: { variant, label, pairKey?, ...Measurement.finish() }. Rows with the same pairKey are compared
+// (spreadsheet calls per chunk at the largest size against the smallest). Add new operations to OPERATIONS.
+const { control, newAddon, DEMO_KEYS } = require('../../test/support/harness');
+const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../sandbox');
+const { Measurement } = require('./measure');
+const { searchMinimum, unlockMinimum, phoneMinimum, SEARCH_MAX_PAGE } = require('./floors');
+
+/** The search every operation that needs companies uses: matches 599 of the 600 sandbox companies. */
+const BROAD_SEARCH = { products: 'a', operator: 'OR', industries: 'e' };
+/** Share of duplicate cells in the phone-number columns. */
+const DUPLICATE_SHARE = 0.3;
+/** Progress-dialog steps after which a job is declared stuck. */
+const MAX_STEPS = 200;
+/** Balances large enough for every operation (the demo accounts hold 500 points and 1000 credits). */
+const TOP_UP = { points: 1_000_000, credits: 1_000_000 };
+
+/** Chunk sizes the add-on writes in, read from the bundle (names survive the build); defaults otherwise. */
+function chunkSizes(source, note = () => {}) {
+  const read = (name, fallback) => {
+    const match = new RegExp(`\\b${name}\\s*=\\s*(\\d+)`).exec(source);
+    if (match) return Number(match[1]);
+    note(`chunk size ${name} not found in dist/Code.js: ${fallback} assumed`);
+    return fallback;
+  };
+  return {
+    unlock: read('UNLOCK_CHUNK', 10),
+    contacts: read('CONTACT_CHUNK', 10),
+    phone: read('CHUNK_SIZE', 50),
+  };
+}
+
+/** Sandbox back to its initial state, balances topped up, and a new add-on (fresh document) with keys saved. */
+async function freshAddon(ctx) {
+  const { outreachUrl } = ctx.services.sandbox;
+  await control(outreachUrl, 'POST', '/reset');
+  await control(outreachUrl, 'POST', '/accounts', {
+    key: DEMO_KEYS.paid,
+    monthlyPoints: 0,
+    addonPoints: TOP_UP.points,
+  });
+  await control(outreachUrl, 'POST', '/accounts', { key: DEMO_KEYS.phone, credits: TOP_UP.credits });
+  const emu = newAddon(ctx.services);
+  ctx.track(emu);
+  return emu;
+}
+
+/** Lets every rate window (the sandbox's and the add-on's own budget, which adds a 1 s guard) empty. */
+function clearRateWindows(ctx, windowMs) {
+  ctx.services.clock.advance(windowMs + 2000);
+}
+
+/** Runs a menu action, then the progress dialog's steps while the job is saved (what the dialog does). */
+function runJob(emu, menuAction, kind) {
+  emu.run(menuAction, [], { kind: 'menu' });
+  let progress = null;
+  let steps = 0;
+  while (emu.properties.document.getProperty(`job.${kind}`) && steps < MAX_STEPS) {
+    progress = emu.run('continueJob', [kind], { kind: 'webapp' });
+    steps++;
+    if (progress.finished) break;
+  }
+  if (steps >= MAX_STEPS) throw new Error(`${kind} job not finished after ${MAX_STEPS} progress steps`);
+  return { progress, steps };
+}
+
+function sheetRows(emu, name) {
+  const sheet = emu.spreadsheet.getSheetByName(name);
+  if (!sheet) return [];
+  const values = sheet.getDataRange().getValues();
+  const header = values[0];
+  return values.slice(1).map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
+}
+
+function alertsText(emu) {
+  return emu.ui.alerts.map((a) => `${a.title}: ${a.message}`.replace(/\s+/g, ' ').slice(0, 200));
+}
+
+/** n cells with DUPLICATE_SHARE duplicates: in each block of 10, 7 new numbers and 3 repeats of earlier ones. */
+function phoneCells(n, start = 0) {
+  const cells = [];
+  const distinct = [];
+  for (let i = 0; i < n; i++) {
+    const repeat = i % 10 >= 10 * (1 - DUPLICATE_SHARE) && distinct.length > 0;
+    if (repeat) cells.push(distinct[(i * 7) % distinct.length]);
+    else {
+      const k = start + distinct.length;
+      const phone = k % 2 === 0 ? registeredPhoneNumber(k) : unregisteredPhoneNumber(k);
+      distinct.push(phone);
+      cells.push(phone);
+    }
+  }
+  return { cells, distinct: distinct.length };
+}
+
+const searchPaging = {
+  id: 'search',
+  name: 'Search by paging',
+  unit: 'rows',
+  requires: ['searchCompanies'],
+  sizes: { full: [500], quick: [100] },
+  async run(ctx, rows) {
+    const emu = await freshAddon(ctx);
+    const m = await new Measurement(ctx, emu).start();
+    const perPageCalls = [];
+    let last = null;
+    for (let from = 0; from < rows; from += SEARCH_MAX_PAGE) {
+      const before = emu.stats.spreadsheet.calls;
+      last = emu.run('searchCompanies', [{ ...BROAD_SEARCH, size: SEARCH_MAX_PAGE, from }], {
+        kind: 'webapp',
+      });
+      perPageCalls.push(emu.stats.spreadsheet.calls - before);
+    }
+    const pages = perPageCalls.length;
+    const row = await m.finish({
+      minimum: { outreach: searchMinimum(rows) },
+      minimumFormula: `ceil(${rows} rows / ${SEARCH_MAX_PAGE} per page)`,
+      chunks: pages,
+      details: { perPageCalls, loaded: last && last.loaded, total: last && last.total },
+    });
+    if (last && last.loaded < rows) ctx.note(`search: only ${last.loaded} rows match (${rows} asked)`);
+    // Calls per page must not grow with the rows already on the sheet: the first page (which creates the
+    // sheet) is left out; the second is the reference.
+    const rest = perPageCalls.slice(1);
+    const perChunkSelf = rest.length >= 2 ? { reference: rest[0], worst: Math.max(...rest) } : null;
+    return [{ variant: 'paging', label: `${rows} rows`, perChunkSelf, ...row }];
+  },
+};
+
+const unlockContacts = {
+  id: 'unlock',
+  name: 'Unlock + contacts',
+  unit: 'companies',
+  requires: ['searchCompanies', 'unlockSelectedCompanies', 'continueJob'],
+  sizes: { full: [10, 100], quick: [10] },
+  async run(ctx, count) {
+    const emu = await freshAddon(ctx);
+    for (let from = 0; from < count; from += SEARCH_MAX_PAGE) {
+      const size = Math.min(SEARCH_MAX_PAGE, count - from);
+      emu.run('searchCompanies', [{ ...BROAD_SEARCH, size, from }], { kind: 'webapp' });
+    }
+    const listed = sheetRows(emu, 'Companies').slice(0, count);
+    if (listed.length < count) throw new Error(`only ${listed.length} companies found to unlock`);
+    const byId = new Map(ctx.data.companies.map((c) => [String(c.id), c]));
+    const contactCounts = listed.map((row) => {
+      const company = byId.get(String(row['Search ID']));
+      if (!company) throw new Error(`company ${row['Search ID']} is not in the data set`);
+      return company.contacts.length;
+    });
+    const sheet = emu.spreadsheet.getSheetByName('Companies');
+    emu.spreadsheet.setActiveSheet(sheet);
+    sheet.getRange(`A2:C${count + 1}`).activate();
+    clearRateWindows(ctx, 60_000);
+
+    const m = await new Measurement(ctx, emu).start();
+    const { progress, steps } = runJob(emu, 'unlockSelectedCompanies', 'unlock');
+    const sizes = ctx.chunkSizes;
+    const chunks = Math.ceil(count / sizes.unlock) + Math.ceil(count / sizes.contacts);
+    const pages = contactCounts.map((n) => Math.max(1, Math.ceil(n / 100)));
+    const row = await m.finish({
+      minimum: { outreach: unlockMinimum(contactCounts) },
+      minimumFormula: `1 balance + ${count} unlocks + ${count} profiles + ${pages.reduce((a, b) => a + b, 0)} profileEmails pages (Σ max(1, ceil(contacts/100)))`,
+      chunks,
+      details: {
+        progressSteps: steps,
+        progress,
+        unlocked: sheetRows(emu, 'Companies').filter((r) => r['Company hash ID']).length,
+        profiles: sheetRows(emu, 'Profiles').length,
+        contacts: sheetRows(emu, 'Contacts').length,
+        expectedContacts: contactCounts.reduce((a, b) => a + b, 0),
+        alerts: alertsText(emu),
+      },
+    });
+    if (row.details.unlocked !== count) ctx.note(`unlock ${count}: ${row.details.unlocked} rows unlocked`);
+    return [{ variant: 'run', label: `${count} companies`, pairKey: 'unlock', ...row }];
+  },
+};
+
+const phoneChecks = {
+  id: 'phone',
+  name: 'Phone check',
+  unit: 'numbers',
+  requires: ['checkSelectedPhones', 'continueJob'],
+  sizes: { full: [100, 1000], quick: [100] },
+  async run(ctx, count) {
+    const emu = await freshAddon(ctx);
+    const { cells, distinct } = phoneCells(count);
+    const sheet = emu.spreadsheet.getSheets()[0];
+    if (sheet.getMaxRows() < count + 1)
+      sheet.insertRowsAfter(sheet.getMaxRows(), count + 1 - sheet.getMaxRows());
+    sheet.getRange(1, 1, count + 1, 1).setValues([['Phone'], ...cells.map((p) => [p])]);
+    emu.spreadsheet.setActiveSheet(sheet);
+    sheet.getRange(`A2:A${count + 1}`).activate();
+    const answered = () =>
+      sheet
+        .getRange(2, 2, count, 1)
+        .getValues()
+        .filter((r) => r[0] !== '').length;
+    const label = `${count} numbers`;
+
+    const first = await new Measurement(ctx, emu).start();
+    const run1 = runJob(emu, 'checkSelectedPhones', 'phone');
+    const row1 = await first.finish({
+      minimum: { phone: phoneMinimum(distinct) },
+      minimumFormula: `1 credits + ${distinct} distinct numbers (${count} cells, ${Math.round(DUPLICATE_SHARE * 100)}% duplicates)`,
+      chunks: Math.max(1, Math.ceil(distinct / ctx.chunkSizes.phone)),
+      details: { progressSteps: run1.steps, answered: answered(), alerts: alertsText(emu) },
+    });
+
+    emu.ui.reset();
+    const second = await new Measurement(ctx, emu).start();
+    const run2 = runJob(emu, 'checkSelectedPhones', 'phone');
+    const row2 = await second.finish({
+      minimum: { phone: 0 },
+      minimumFormula: 'every number known: nothing to check or to pay, no confirmation',
+      chunks: 1,
+      details: { progressSteps: run2.steps, answered: answered(), alerts: alertsText(emu) },
+    });
+    return [
+      { variant: 'first', label, pairKey: 'phone', ...row1 },
+      { variant: 'cached', label, pairKey: 'phone-cached', ...row2 },
+    ];
+  },
+};
+
+const phoneCheckFunction = {
+  id: 'phone-fn',
+  name: 'PHONE_CHECK(range)',
+  unit: 'cells',
+  requires: ['PHONE_CHECK'],
+  sizes: { full: [200], quick: [200] },
+  async run(ctx, count) {
+    const emu = await freshAddon(ctx);
+    const { cells, distinct } = phoneCells(count, 500_000);
+    const range2D = cells.map((p) => [p]);
+    const label = `${count} cells`;
+    const rows = [];
+    for (const [variant, minimum] of [
+      ['first', distinct],
+      ['recalc', 0],
+    ]) {
+      const m = await new Measurement(ctx, emu).start();
+      const answer = emu.runCustomFunction('PHONE_CHECK', [range2D]);
+      const answers = Array.isArray(answer) ? answer.flat() : [answer];
+      const row = await m.finish({
+        minimum: { phone: minimum },
+        minimumFormula:
+          variant === 'first'
+            ? `${distinct} distinct numbers (${count} cells, ${Math.round(DUPLICATE_SHARE * 100)}% duplicates)`
+            : 'recalculation: every answer from the store',
+        details: {
+          booleans: answers.filter((a) => typeof a === 'boolean').length,
+          texts: [...new Set(answers.filter((a) => typeof a === 'string'))].slice(0, 5),
+        },
+      });
+      rows.push({ variant, label, ...row });
+    }
+    return rows;
+  },
+};
+
+const prospectSearchFunction = {
+  id: 'prospect-fn',
+  name: 'PROSPECT_SEARCH(...)',
+  unit: 'rows',
+  requires: ['PROSPECT_SEARCH'],
+  sizes: { full: [50], quick: [50] },
+  async run(ctx, size) {
+    const emu = await freshAddon(ctx);
+    const args = ['a', 'e', '', '', '', false, size, 0];
+    const rows = [];
+    for (const [variant, minimum] of [
+      ['first', 1],
+      ['recalc', 0],
+    ]) {
+      const m = await new Measurement(ctx, emu).start();
+      const answer = emu.runCustomFunction('PROSPECT_SEARCH', args);
+      const row = await m.finish({
+        minimum: { outreach: minimum },
+        minimumFormula: variant === 'first' ? '1 search page' : 'recalculation: answered from the cache',
+        details: { rowsReturned: Array.isArray(answer) ? answer.length - 1 : null },
+      });
+      rows.push({ variant, label: `${size} rows`, ...row });
+    }
+    return rows;
+  },
+};
+
+const OPERATIONS = [searchPaging, unlockContacts, phoneChecks, phoneCheckFunction, prospectSearchFunction];
+
+module.exports = { OPERATIONS, chunkSizes, phoneCells, freshAddon, runJob, BROAD_SEARCH };
