@@ -83,6 +83,15 @@ describe('execution context', () => {
     expect(emu.executions[0]).toMatchObject({ status: 'failed', error: 'bad thing' });
   });
 
+  test('promise callbacks run before the execution ends', () => {
+    const emu = make(`function f() {
+      Promise.resolve().then(function () { PropertiesService.getScriptProperties().setProperty('late', 'yes'); });
+      return 1;
+    }`);
+    expect(emu.run('f')).toBe(1);
+    expect(emu.properties.script.getProperty('late')).toBe('yes');
+  });
+
   test('arguments can be built from the execution globals (event objects)', () => {
     const emu = make(
       'function h(e) { return [String(e.authMode), e.authMode === ScriptApp.AuthMode.FULL]; }',

@@ -113,6 +113,11 @@ class SheetModel {
 
   /** Writes what a script wrote with setValue(s): coercion, formulas, auto number formats. */
   write(r, c, input) {
+    if (typeof input === 'string' && input.length > 50000) {
+      throw new AppsScriptError(
+        'Your input contains more than the maximum of 50000 characters in a single cell.',
+      );
+    }
     const cell = this.ensure(r, c);
     const res = coerceInput(input, cell.fmt, this.spreadsheet.timeZone);
     const wasSpill = cell.spill;

@@ -53,6 +53,15 @@ describe('values written by the script', () => {
     expect(text.getFormulas()).toEqual([[''], [''], ['']]);
   });
 
+  test('Sheets limits: 15 significant digits for numbers, 50,000 characters per cell', () => {
+    const emu = make();
+    emu.range('A1:A2').setValues([['1234567890123456789'], ["'1234567890123456789"]]);
+    expect(emu.range('A1:A2').getValues()).toEqual([[1234567890123460000], ['1234567890123456789']]);
+    expect(() => emu.range('B1').setValue('x'.repeat(50001))).toThrow(
+      'Your input contains more than the maximum of 50000 characters in a single cell.',
+    );
+  });
+
   test('a string beginning with = becomes a formula: getFormula returns it, the value is not the string', () => {
     const emu = make();
     emu.range('A1').setValue('=HYPERLINK("http://evil.example","click")');

@@ -18,6 +18,9 @@ function parseNumber(text) {
     `${m[1] || ''}${(m[3] || '0').replace(/,/g, '')}${m[4] || ''}${m[5] !== undefined ? 'e' + m[5] : ''}`,
   );
   if (!Number.isFinite(n)) return null;
+  // Sheets keeps 15 significant digits: a 19-digit ID typed as a number loses its tail.
+  if ((m[3] || '').replace(/\D/g, '').replace(/^0+/, '').length + (m[4] || '').length - 1 > 15)
+    n = Number(n.toPrecision(15));
   let format = null;
   if (m[6]) {
     n = n / 100;
