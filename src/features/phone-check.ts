@@ -1,6 +1,6 @@
 // "Check phone numbers in selection": which numbers of the selected cells are registered on the messaging
 // platform. Each distinct number is checked once and paid for once: results are kept per normalised number
-// in the document (phone-results.ts), so a second run, a resumed run or =PHONE_CHECK never pays twice.
+// in the document (platform/phone-results.ts), so a second run, a resumed run or =PHONE_CHECK never pays twice.
 //
 // Flow of the menu action:
 //   1. read the selection (any shape; row 1 is the header row and is never checked), skip blanks and rows
@@ -30,7 +30,7 @@ import { CellValue, textCell } from '../sheets/cells';
 import { normalizeHeader } from '../sheets/table';
 import { confirm, showProgressDialog, toast } from '../ui/dialogs';
 import { describe, ensureKey } from './settings';
-import { PhoneResults, PhoneStatus, RECHECK_AFTER_DAYS } from './phone-results';
+import { PhoneResults, PhoneStatus, RECHECK_AFTER_DAYS } from '../platform/phone-results';
 
 export const JOB_KIND = 'phone';
 /** Header of a results column; a column with this header right of the numbers is reused. */

@@ -1,5 +1,5 @@
 // =PHONE_CHECK(range) and =PHONE_CREDITS(). Sheets recalculates formulas on edits, copies and re-opens, so a
-// number is answered from the document's result store (phone-results.ts, shared with the menu action) once
+// number is answered from the document's result store (platform/phone-results.ts, shared with the menu action) once
 // it has been checked: a recalculation never pays twice. Custom functions get 30 s, no UI and no set* calls;
 // they run with the spreadsheet owner's user properties (their phone-check key), which is never shown.
 //
@@ -10,7 +10,7 @@
 import { ApiError, normalizePhone, phoneClientFromSettings, type PhoneCheckManyResult } from '../api';
 import { Deadline } from '../platform/deadline';
 import { readSettings } from '../platform/settings';
-import { PhoneResults } from './phone-results';
+import { PhoneResults } from '../platform/phone-results';
 
 export const NOT_CHECKED_YET = 'not checked yet — recalculate';
 export const NO_KEY_TEXT = 'No phone-check API key: add it in Extensions › Outreach › Settings.';
