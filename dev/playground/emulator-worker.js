@@ -129,7 +129,8 @@ parentPort.on('message', (message) => {
   let state = null;
   try {
     events = newUiEvents(emu, tracker);
-    state = buildState(emu, tracker);
+    // A selection changes no cell: the page already draws it, and later states carry its number.
+    if (message.op !== 'select') state = buildState(emu, tracker);
   } catch (e) {
     reply = { ok: false, error: errorOf(e) };
   }

@@ -146,6 +146,7 @@ test('sheets are drawn as Sheets shows them: formats, notes, frozen header, hidd
   expect(await page.locator('#grid tr[data-r="3"]').count()).toBe(0);
   expect(await page.locator('#grid tr[data-r="5"]').count()).toBe(0);
   expect(await page.locator('#grid tr[data-r="4"]').getAttribute('class')).toContain('after-hidden');
+  await expect(cell(page, 'D1').getAttribute('class')).resolves.toContain('filter-head');
   // Notes: a corner marker and a tooltip, as text.
   await expect(cell(page, 'A2').getAttribute('class')).resolves.toContain('has-note');
   await expect(cell(page, 'A2').getAttribute('title')).resolves.toContain('A note with <b>markup</b>');

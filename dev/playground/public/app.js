@@ -24,6 +24,7 @@
   var dragging = false;
   var editor = null; // { td, input, r, c }
   var gridStale = false; // a state arrived while the editor was open
+  var drawnKey = ''; // the sheet the grid shows, as drawn last
   var lastUiSeq = 0;
   var prompts = []; // pending alerts/prompts from the add-on, first shown
   var frames = { sidebar: null, dialog: null }; // { id, kind }
@@ -174,8 +175,15 @@
       }
     }
     if (!sel) sel = { r1: 1, c1: 1, r2: 1, c2: 1, cr: 1, cc: 1 };
+    if (next.title) {
+      $('doc-title').textContent = next.title;
+      document.title = next.title + ' — Outreach add-on playground';
+    }
     renderTabs();
-    if (editor) gridStale = true;
+    // Redraw only when what is drawn changed (most executions and every selection leave the grid as it is).
+    var key = activeSheet + '\u0000' + JSON.stringify(currentSheet());
+    if (key === drawnKey && !editor) paintSelection();
+    else if (editor) gridStale = true;
     else renderGrid();
   }
 
@@ -250,6 +258,7 @@
   function renderGrid() {
     gridStale = false;
     var sheet = currentSheet();
+    drawnKey = activeSheet + '\u0000' + JSON.stringify(sheet);
     var table = $('grid');
     table.textContent = '';
     cellEls = {};
@@ -278,6 +287,7 @@
       hidden[r] = true;
     });
     var frozen = sheet.frozenRows || 0;
+    var filter = sheet.filter ? parseRange(sheet.filter) : null;
 
     var colgroup = el('colgroup');
     var first = el('col');
@@ -337,6 +347,10 @@
         td.dataset.r = r;
         td.dataset.c = c;
         if (cell) decorate(td, cell);
+        if (filter && r === filter.r1 && c >= filter.c1 && c <= filter.c2) {
+          td.classList.add('filter-head');
+          td.title = (td.title ? td.title + '\n\n' : '') + 'Filter on ' + sheet.filter;
+        }
         cellEls[r + ',' + c] = td;
         tr.appendChild(td);
       }
