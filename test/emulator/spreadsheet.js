@@ -861,16 +861,18 @@ class Range {
     return blank;
   }
   clear(options) {
+    // clear() = contents and formats; the options pick parts (notes = commentsOnly)
     const o = options || {};
     const some = o.contentsOnly || o.formatOnly || o.commentsOnly || o.validationsOnly;
-    this._each((r, c) =>
+    this._each((r, c) => {
+      if (o.skipFilteredRows && this._sheet.isRowHiddenByFilter(r)) return;
       this._sheet.clearCell(r, c, {
         contents: !some || !!o.contentsOnly,
         formats: !some || !!o.formatOnly,
-        notes: !some || !!o.commentsOnly,
-        validation: !some || !!o.validationsOnly,
-      }),
-    );
+        notes: !!o.commentsOnly,
+        validation: !!o.validationsOnly,
+      });
+    });
     return this;
   }
   clearContent() {

@@ -364,7 +364,9 @@ describe('ranges and sheets', () => {
     expect([r.getValue(), r.getNote(), r.getNumberFormat()]).toEqual(['', 'n', '@']);
     r.setValue('y');
     r.clear();
-    expect([r.getValue(), r.getNote(), r.getNumberFormat()]).toEqual(['', '', 'General']);
+    expect([r.getValue(), r.getNote(), r.getNumberFormat()]).toEqual(['', 'n', 'General']);
+    r.clear({ commentsOnly: true });
+    expect(r.getNote()).toBe('');
     emu.range('B2').setValue(1);
     emu.sheet().clearContents();
     expect(emu.sheet().getLastRow()).toBe(0);
