@@ -129,11 +129,15 @@ export class RateBudget {
     return this.waitIn(this.live(this.read(), now), n, now);
   }
 
-  /** Milliseconds until the oldest taken slot frees (the wait after an unexpected 429), at least 1 s. */
+  /**
+   * The wait after an unexpected 429 (one without Retry-After): until the oldest taken slot frees, at least
+   * 1 s and at most 1 minute — the service counted requests this budget did not see (another device on the
+   * same key), so an hour-long phone window must not turn into an hour of waiting.
+   */
   backoffMs(now: number = Date.now()): number {
     const log = this.live(this.read(), now);
     if (log.length === 0) return 1000;
-    return Math.max(1000, log[0] + this.holdMs - now);
+    return Math.min(60_000, Math.max(1000, log[0] + this.holdMs - now));
   }
 
   /** Takes n slots, sleeping until they are free. Throws ApiError 'rate-limit' if that is after deadlineMs. */
