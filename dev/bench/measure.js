@@ -76,9 +76,11 @@ class Measurement {
    * @param {Record<string, number>} spec.minimum minimum requests per service ({outreach: n} / {phone: n})
    * @param {string} spec.minimumFormula how the minimum was computed
    * @param {number|null} [spec.chunks] units of work the operation writes in (for calls per chunk)
+   * @param {number} [spec.minExecutions] fewest executions possible (default: the rate floor cut into
+   *   6-minute executions, at least 1)
    * @param {object} [spec.details] anything else worth keeping in the JSON
    */
-  async finish({ minimum, minimumFormula, chunks = null, details = {} }) {
+  async finish({ minimum, minimumFormula, chunks = null, minExecutions, details = {} }) {
     const { ctx, emu } = this;
     const realMs = performance.now() - this.realFrom;
     const virtualMs = ctx.services.clock.now() - this.clockFrom;
@@ -98,6 +100,7 @@ class Measurement {
       (x) => x.status === 'timed out' || (x.endMs !== null && x.endMs - x.startMs > limitOf(x)),
     );
     const failed = executions.filter((x) => x.status === 'failed');
+    const floorMs = operationFloorMs(minimum);
     return {
       requests: fetched.length,
       urlFetchRequests: emu.stats.urlFetch.requests,
@@ -113,8 +116,9 @@ class Measurement {
       chunks,
       callsPerChunk: chunks ? spreadsheet.calls / chunks : null,
       virtualMs,
-      floorMs: operationFloorMs(minimum),
+      floorMs,
       executions: executions.length,
+      minExecutions: minExecutions ?? Math.max(1, Math.ceil(floorMs / EXECUTION_LIMIT_MS)),
       executionsOverLimit: overLimit.length,
       executionsFailed: failed.map((x) => `${x.name}: ${x.error}`),
       longestExecutionMs: executions.reduce((m, x) => Math.max(m, (x.endMs ?? x.startMs) - x.startMs), 0),

@@ -121,6 +121,7 @@ const searchPaging = {
       minimum: { outreach: searchMinimum(rows) },
       minimumFormula: `ceil(${rows} rows / ${SEARCH_MAX_PAGE} per page)`,
       chunks: pages,
+      minExecutions: pages, // the sidebar asks for one page per google.script.run call
       details: { perPageCalls, loaded: last && last.loaded, total: last && last.total },
     });
     if (last && last.loaded < rows) ctx.note(`search: only ${last.loaded} rows match (${rows} asked)`);

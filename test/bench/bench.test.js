@@ -66,7 +66,7 @@ describe('npm run bench -- --quick', () => {
   test('exits 0 and prints the table', () => {
     expect(outcome.stderr).not.toMatch(/Error/);
     expect(outcome.code).toBe(0);
-    expect(outcome.stdout).toMatch(/Operation\s+Size\s+Requests\/min/);
+    expect(outcome.stdout).toMatch(/Operation\s+Size\s+Requests \(min\)/);
     expect(outcome.stdout).toMatch(/Bundle .*Code\.js: [\d.]+ KB/);
   });
 
