@@ -28,6 +28,17 @@ function byPath(entries) {
   return out;
 }
 
+/** GET requests made more than once with the same URL (a sign of work done twice). */
+function repeatedGets(entries) {
+  const counts = new Map();
+  for (const entry of entries) {
+    if ((entry.method || 'GET').toUpperCase() !== 'GET') continue;
+    const key = `GET ${entry.url.replace(/^[a-z]+:\/\/[^/]+/i, '')}`;
+    counts.set(key, (counts.get(key) || 0) + 1);
+  }
+  return [...counts].filter(([, n]) => n > 1).map(([request, times]) => ({ request, times }));
+}
+
 /** Wraps an emulator instance so the main thread's heap is sampled after every execution. */
 function sampleAfterExecutions(emu, memory) {
   const run = emu.run;
@@ -125,9 +136,17 @@ class Measurement {
       peakRssBytes: memory.rss,
       peakHeapUsedBytes: memory.heapUsed,
       realMs,
-      details: { requestsByPath: byPath(fetched), ...details },
+      details: { requestsByPath: byPath(fetched), repeatedGets: repeatedGets(fetched), ...details },
     };
   }
 }
 
-module.exports = { Measurement, sandboxStats, pathOf, byPath, EXECUTION_LIMIT_MS, CUSTOM_FUNCTION_LIMIT_MS };
+module.exports = {
+  Measurement,
+  sandboxStats,
+  pathOf,
+  byPath,
+  repeatedGets,
+  EXECUTION_LIMIT_MS,
+  CUSTOM_FUNCTION_LIMIT_MS,
+};

@@ -83,7 +83,15 @@ function missedTargets(results) {
     if (row.skipped || row.error) continue;
     const name = `${row.name} ${row.label}${row.variant && row.variant !== 'run' ? ` (${row.variant})` : ''}`;
     const t = row.targets;
-    if (!t.requests) out.push(`${name}: ${row.requests} requests, minimum ${row.minRequests}`);
+    if (!t.requests) {
+      const repeated = (row.details.repeatedGets || [])
+        .slice(0, 3)
+        .map((r) => `${r.request} ×${r.times}`)
+        .join(', ');
+      out.push(
+        `${name}: ${row.requests} requests, minimum ${row.minRequests}${repeated ? ` (repeated: ${repeated})` : ''}`,
+      );
+    }
     if (!t.no429) out.push(`${name}: ${row.rateLimited} answers 429`);
     if (t.perChunk === false) {
       const ref = row.perChunkReference
