@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { startServices, dataset, ROOT } = require('../../test/support/harness');
-const { measureBundle } = require('./bundle');
+const { measureBundle, topLevelDeclarations } = require('./bundle');
 const { MemorySampler } = require('./memory');
 const { OPERATIONS, chunkSizes } = require('./operations');
 const { COLUMNS, applyTargets, missedTargets, formatTable, formatBundle } = require('./report');
@@ -37,7 +37,6 @@ function parseArgs(argv) {
 
 /** Top-level functions of the bundle, by name (what an operation may call). */
 function bundleFunctions(source) {
-  const { topLevelDeclarations } = require('./bundle');
   return new Set(topLevelDeclarations(source).functions);
 }
 
