@@ -141,7 +141,7 @@ function newUiEvents(emu, tracker) {
         event.html = htmlOf(record);
         if (record.width) event.width = Number(record.width);
         if (record.height) event.height = Number(record.height);
-        if (type === 'dialog') event.modal = record.modal !== false;
+        if (type === 'dialog') event.modal = record.type !== 'modeless';
       }
       events.push(event);
     }

@@ -119,7 +119,7 @@ async function waitForCell(page, a1, expected, timeout = 15000) {
   await page.waitForFunction(
     ({ r, c, text, pattern: p }) => {
       const td = document.querySelector(`#grid td[data-r="${r}"][data-c="${c}"]`);
-      if (!td) return false;
+      if (!td || td.classList.contains('pending')) return false;
       const shown = td.textContent.trim();
       return p ? new RegExp(p.source, p.flags).test(shown) : shown === text;
     },

@@ -143,7 +143,11 @@
     });
     source.addEventListener('busy', function (e) {
       var busy = JSON.parse(e.data);
-      $('busy').textContent = busy.running ? 'Running ' + busy.running + '…' : '';
+      $('busy').textContent = busy.failed
+        ? 'The emulator stopped: ' + busy.failed + ' (restart npm start)'
+        : busy.running
+          ? 'Running ' + busy.running + '…'
+          : '';
       document.body.dataset.busy = busy.running ? 'true' : 'false';
     });
     source.onerror = function () {
@@ -637,7 +641,9 @@
     editor = null;
     var text = e.input.value;
     e.td.classList.remove('editing');
+    e.td.classList.add('pending'); // shown as typed until the emulator's state redraws it
     e.td.textContent = text;
+    drawnKey = ''; // the next state redraws the grid even if the edit changed nothing
     if (refocus) $('grid-wrap').focus({ preventScroll: true });
     if (gridStale) renderGrid();
     return editCells(e.sheet, a1(e.r, e.c), text);
@@ -894,6 +900,9 @@
       made.iframe.style.width = (ev.width || 600) + 'px';
       made.iframe.style.height = (ev.height || 400) + 'px';
       if (!frames.dialog) returnFocus = document.activeElement;
+      // A modeless dialog leaves the sheet usable behind it (no backdrop).
+      $('html-dialog-layer').classList.toggle('modeless', ev.modal === false);
+      $('html-dialog').setAttribute('aria-modal', String(ev.modal !== false));
       $('html-dialog-layer').hidden = false;
       frames.dialog = { id: made.id, kind: kind };
       made.iframe.addEventListener('load', function () {
@@ -1135,6 +1144,7 @@
       .then(function (data) {
         info = data.info || {};
         lastUiSeq = data.uiSeq || 0;
+        selectSeq = (data.state && data.state.selectSeq) || 0; // a reloaded page continues the numbering
         renderStatus();
         applyState(data.state);
         connectEvents();
