@@ -126,6 +126,7 @@ async function main() {
   console.log(`Playground:        ${playground.url}`);
   console.log(`Outreach sandbox:  ${playground.outreachUrl}  (key ${DEMO_KEYS.paid})`);
   console.log(`Phone sandbox:     ${playground.phoneUrl}  (key ${DEMO_KEYS.phone})`);
+  for (const warning of playground.warnings) console.warn(`Note: ${warning}`);
   console.log('Open the page and use Extensions › Outreach. Ctrl+C stops.');
   const shutdown = () => {
     console.log('\nStopping…');

@@ -153,7 +153,7 @@ step(
 );
 
 step(
-  'unlocking selected companies asks to confirm, runs the progress dialog, adds Contacts and Profiles',
+  'unlocking selected companies asks to confirm, finishes (progress dialog or toast), adds Contacts and Profiles',
   ['unlockSelectedCompanies', 'continueJob', 'searchCompanies'],
   async () => {
     expect(state.searched).toBe(true);
