@@ -55,7 +55,9 @@ export function appsScriptEntryPoints({ index }) {
       const entries = readEntryPoints(index);
       const forwarders = forwarderSource(entries);
       const header = '// Built by rollup from src/ (see README). Do not edit: run `npm run build`.\n\n';
-      const library = `(function (exports) {\n'use strict';\n${code}\n})(globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})] = {});\n`;
+      // The closure gets its own globalThis (inheriting the real one), so what a library writes there —
+      // zod's __zod_globalConfig — stays out of the script's global namespace.
+      const library = `(function (exports, globalThis) {\n'use strict';\n${code}\n})(globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})] = {}, Object.create(globalThis));\n`;
       return { code: header + forwarders + '\n' + library, map: null };
     },
   };
