@@ -312,6 +312,22 @@ describe('Unlock', () => {
   });
 });
 
+test('time spent in the confirmation counts against the 6-minute limit', () => {
+  emu = newAddon(services);
+  for (let from = 0; from < 100; from += 50)
+    search({ products: 'a', operator: 'OR', industries: 'e', size: 50, from });
+  selectRows('Companies', 2, 101);
+  emu.ui.respond(() => {
+    emu.clock.advance(3 * 60 * 1000); // the user reads the cost for three minutes
+    return undefined;
+  });
+  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  const execution = emu.executions.at(-1);
+  expect(execution.status).not.toBe('error');
+  expect(execution.endMs - execution.startMs).toBeLessThan(6 * 60 * 1000);
+  expect(emu.ui.dialogs.at(-1).title).toBe('Unlocking companies');
+});
+
 describe('Custom functions', () => {
   test('PROSPECT_SEARCH returns a header and rows without any domain, cached on recalculation', () => {
     emu = newAddon(services);
