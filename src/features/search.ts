@@ -85,8 +85,7 @@ export function searchCompanies(form: SearchForm): SearchSummary {
     response.total === 0
       ? 'No company matches these keywords.'
       : `Added ${fresh.length} compan${fresh.length === 1 ? 'y' : 'ies'}` +
-        (repeated ? ` (${repeated} already on the sheet)` : '') +
-        `. Loaded ${loaded} of ${response.total}.`;
+        (repeated ? ` (${repeated} already on the sheet).` : '.');
   return { added: fresh.length, alreadyPresent: repeated, loaded, total: response.total, hasMore, message };
 }
 

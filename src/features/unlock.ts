@@ -143,7 +143,11 @@ export function runStep(job: UnlockJob, deadline: Deadline): JobProgress {
       toast(`Unlocked ${job.unlocked} of ${job.pending.length + job.unlocked}…`);
     }
     while (job.pending.length === 0 && job.contacts.length > 0 && !job.stopped && !deadline.passed(20000)) {
-      const filled = fillContacts(job.contacts.slice(0, CONTACT_CHUNK), client);
+      const chunk = job.contacts.slice(0, CONTACT_CHUNK);
+      // Start a chunk only when its first round (a profile and a first contacts page per company) fits
+      // before the deadline: a chunk cut half-way would fetch those profiles again in the next step.
+      if (client.budget.waitFor(2 * chunk.length) > deadline.remaining() - 20000) break;
+      const filled = fillContacts(chunk, client);
       job.contacts = job.contacts.filter((id) => !filled.done.includes(id));
       job.companiesFilled += filled.companies;
       job.contactsAdded += filled.contactsAdded;
