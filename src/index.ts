@@ -8,7 +8,12 @@ import { SettingsPatch, SettingsView } from './platform/settings';
 import { runMenuAction } from './features/menu-action';
 import { checkSelectedPhones as checkPhonesInSelection } from './features/phone-check';
 import { phoneCheckFunction, phoneCreditsFunction } from './features/phone-functions';
-import { searchCompanies as searchCompaniesPage, SearchForm, SearchSummary } from './features/search';
+import {
+  openSearchSidebar,
+  searchCompanies as searchCompaniesPage,
+  SearchForm,
+  SearchSummary,
+} from './features/search';
 import { unlockSelectedCompanies as unlockSelection } from './features/unlock';
 import {
   prospectBalance,
@@ -16,7 +21,6 @@ import {
   prospectProfile,
   prospectSearch,
 } from './features/prospect-functions';
-import { showSidebarFile } from './ui/dialogs';
 import {
   ConnectionReport,
   getSettingsView,
@@ -46,7 +50,7 @@ export function showSettings(): void {
 
 /** Menu: Search companies… (opens the search sidebar). */
 export function showSearchSidebar(): void {
-  showSidebarFile('search', 'Search companies');
+  openSearchSidebar();
 }
 
 /** Menu: Unlock selected companies (states the cost and balance, then unlocks and fills contacts). */

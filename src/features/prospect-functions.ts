@@ -51,7 +51,7 @@ export function prospectBalance(): Cell[][] {
         b.monthlyEdm,
         b.addonEdm,
         b.monthlyEdm + b.addonEdm,
-        b.monthlyExpiresAt ?? '',
+        b.monthlyExpiresAt ? new Date(b.monthlyExpiresAt) : '',
       ],
     ];
   });

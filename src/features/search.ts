@@ -7,6 +7,8 @@ import { listCell, numberCell, textCell, CellValue, cellText } from '../sheets/c
 import { COMPANIES } from '../sheets/layouts';
 import { Table } from '../sheets/table';
 import { parseCountries, parseFlag, parseList, parseWholeNumber, UserError } from './inputs';
+import { ensureKey } from './settings';
+import { showSidebarFile } from '../ui/dialogs';
 
 export const MAX_PAGE_SIZE = 50;
 
@@ -30,6 +32,11 @@ export interface SearchSummary {
   total: number;
   hasMore: boolean;
   message: string;
+}
+
+/** Menu: the search sidebar (or Settings, when no key is saved yet). */
+export function openSearchSidebar(): void {
+  if (ensureKey('outreach')) showSidebarFile('search', 'Search companies');
 }
 
 /** Checks the form and builds the request; nothing is sent for a form that breaks a rule. */

@@ -87,9 +87,12 @@ describe('Settings', () => {
 
   test('an action used before the key is set opens Settings instead of failing', () => {
     emu = newAddon(services, { outreachKey: '' });
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
-    expect(emu.ui.dialogs.at(-1).title).toMatch(/settings/i);
-    expect(emu.ui.dialogs.at(-1).html).toMatch(/Add your prospecting and outreach API key first/);
+    for (const action of ['unlockSelectedCompanies', 'showSearchSidebar']) {
+      emu.run(action, [], { kind: 'menu' });
+      expect(emu.ui.dialogs.at(-1).title).toMatch(/settings/i);
+      expect(emu.ui.dialogs.at(-1).html).toMatch(/Add your prospecting and outreach API key first/);
+    }
+    expect(emu.ui.sidebars).toHaveLength(0);
     expect(emu.fetchLog).toHaveLength(0);
   });
 });
@@ -374,6 +377,7 @@ describe('Custom functions', () => {
     const balance = emu.runCustomFunction('PROSPECT_BALANCE', []);
     expect(balance[0]).toContain('Usable points');
     expect(typeof balance[1][2]).toBe('number');
+    expect(balance[1][6]).toBeInstanceOf(Date);
     const profile = emu.runCustomFunction('PROSPECT_PROFILE', [hash]);
     expect(profile[1][0]).toBe(hash);
     const contacts = emu.runCustomFunction('PROSPECT_CONTACTS', [hash, '', 1, 2]);
