@@ -1,5 +1,5 @@
 // One endpoint drives every long job from the progress dialog; each kind registers its step here.
-import { JobProgress } from '../platform/jobs';
+import { busyProgress, JobProgress, withJobLease } from '../platform/jobs';
 import { continueUnlock } from './unlock';
 import { continuePhoneJob } from './phone-check';
 
@@ -13,5 +13,5 @@ const steps: Record<string, Step> = {
 export function continueJob(kind: string): JobProgress {
   const step = Object.prototype.hasOwnProperty.call(steps, kind) ? steps[kind] : undefined;
   if (!step) throw new Error(`Unknown job "${kind}".`);
-  return step();
+  return withJobLease(kind, step, () => busyProgress(kind));
 }

@@ -25,7 +25,7 @@ import {
   PhoneClient,
 } from '../api';
 import { Deadline } from '../platform/deadline';
-import { clearJob, JobProgress, loadJob, saveJob } from '../platform/jobs';
+import { BUSY_MESSAGE, clearJob, JobProgress, loadJob, saveJob, withJobLease } from '../platform/jobs';
 import { CellValue, textCell } from '../sheets/cells';
 import { normalizeHeader } from '../sheets/table';
 import { confirm, showProgressDialog, toast } from '../ui/dialogs';
@@ -92,9 +92,17 @@ interface Survey {
 
 // ── Menu action ───────────────────────────────────────────────────────────────────────────────────────
 
+/** Menu: Check phone numbers in selection. One run at a time per document (see withJobLease). */
 export function checkSelectedPhones(): void {
-  const deadline = Deadline.forExecution();
   if (!ensureKey('phone')) return;
+  withJobLease(JOB_KIND, checkSelection, () => {
+    const ui = SpreadsheetApp.getUi();
+    ui.alert('Check phone numbers', BUSY_MESSAGE, ui.ButtonSet.OK);
+  });
+}
+
+function checkSelection(): void {
+  const deadline = Deadline.forExecution();
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const range = spreadsheet.getActiveRange();
   const ui = SpreadsheetApp.getUi();

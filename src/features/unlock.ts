@@ -6,7 +6,7 @@ import { ApiError } from '../api/errors';
 import { outreachClientFromSettings } from '../api/outreach-client';
 import { CompanyIndex } from '../platform/company-index';
 import { Deadline } from '../platform/deadline';
-import { clearJob, JobProgress, loadJob, saveJob } from '../platform/jobs';
+import { BUSY_MESSAGE, clearJob, JobProgress, loadJob, saveJob, withJobLease } from '../platform/jobs';
 import { cellText, CellValue, textCell } from '../sheets/cells';
 import { COMPANIES } from '../sheets/layouts';
 import { Table, TableRow } from '../sheets/table';
@@ -45,9 +45,16 @@ export interface UnlockPlan {
   hiddenRows: number;
 }
 
-/** Menu: Unlock selected companies. */
+/** Menu: Unlock selected companies. One run at a time per document (see withJobLease). */
 export function unlockSelectedCompanies(): void {
   if (!ensureKey('outreach')) return;
+  withJobLease(KIND, unlockSelection, () => {
+    const ui = SpreadsheetApp.getUi();
+    ui.alert('Unlock companies', BUSY_MESSAGE, ui.ButtonSet.OK);
+  });
+}
+
+function unlockSelection(): void {
   const previous = loadJob<UnlockJob>(KIND);
   if (previous && !previous.stopped && (previous.pending.length > 0 || previous.contacts.length > 0)) {
     const left = previous.pending.length + previous.contacts.length;

@@ -10,6 +10,8 @@ export interface JobProgress {
   finished: boolean;
   message: string;
   error?: string;
+  /** Another execution is working on this job right now: ask again a little later. */
+  busy?: boolean;
 }
 
 const PREFIX = 'job.';
@@ -31,3 +33,43 @@ export function saveJob(kind: string, state: unknown): void {
 export function clearJob(kind: string): void {
   PropertiesService.getDocumentProperties().deleteProperty(PREFIX + kind);
 }
+
+/** How long a step may hold its job: an execution's limit plus a margin (a killed step's lease runs out). */
+const LEASE_MS = 6.5 * 60 * 1000;
+
+/**
+ * Runs one step of a job unless another execution is running one (the progress dialog and the menu action
+ * run again, or two editors): two steps at once would pay for the same rows twice. The lease is taken under
+ * the document lock and held in document properties, so the lock is not kept during the work.
+ */
+export function withJobLease<T>(kind: string, work: () => T, busy: () => T): T {
+  const properties = PropertiesService.getDocumentProperties();
+  const key = `${PREFIX}${kind}.lease`;
+  const lock = LockService.getDocumentLock();
+  if (!lock.tryLock(10000)) return busy();
+  try {
+    if (Number(properties.getProperty(key) || 0) > Date.now()) return busy();
+    properties.setProperty(key, String(Date.now() + LEASE_MS));
+  } finally {
+    lock.releaseLock();
+  }
+  try {
+    return work();
+  } finally {
+    properties.deleteProperty(key);
+  }
+}
+
+export function busyProgress(kind: string): JobProgress {
+  return {
+    kind,
+    done: 0,
+    total: 0,
+    finished: false,
+    busy: true,
+    message: 'Another run of this job is in progress (another window or editor); waiting for it…',
+  };
+}
+
+export const BUSY_MESSAGE =
+  'This job is already running in another window or for another editor. Try again when it has finished.';

@@ -315,6 +315,26 @@ describe('Unlock', () => {
   });
 });
 
+test("one run of a job at a time: a second window waits, a dead run's lease expires", () => {
+  emu = newAddon(services);
+  search({ products: 'a', operator: 'OR', industries: 'e', size: 3 });
+  selectRows('Companies', 2, 4);
+  // Another execution (the progress dialog, another editor) holds the unlock job right now.
+  emu.properties.document.setProperty('job.unlock.lease', String(emu.clock.now() + 60_000));
+  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  expect(emu.ui.alerts.at(-1).message).toMatch(/already running/);
+  expect(emu.run('continueJob', ['unlock'], { kind: 'webapp' })).toMatchObject({
+    busy: true,
+    finished: false,
+  });
+  expect(requests('/companies/unlock')).toBe(0);
+
+  emu.clock.advance(61_000); // that execution died without releasing: its lease runs out
+  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(3);
+  expect(emu.properties.document.getProperty('job.unlock.lease')).toBeNull();
+});
+
 test('time spent in the confirmation counts against the 6-minute limit', () => {
   emu = newAddon(services);
   for (let from = 0; from < 100; from += 50)
