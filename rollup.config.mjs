@@ -12,6 +12,12 @@ export default {
     generatedCode: 'es2015',
   },
   treeshake: { moduleSideEffects: false },
+  // zod's sources carry esbuild-style annotations rollup cannot place, and a harmless internal cycle.
+  onwarn(warning, warn) {
+    const inZod = (warning.id ?? warning.ids?.[0] ?? '').includes('node_modules/zod/');
+    if (inZod && ['INVALID_ANNOTATION', 'CIRCULAR_DEPENDENCY'].includes(warning.code)) return;
+    warn(warning);
+  },
   plugins: [
     resolve({ browser: true }),
     typescript({ tsconfig: './tsconfig.json', noEmitOnError: true }),
