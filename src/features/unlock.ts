@@ -181,11 +181,10 @@ export function runStep(job: UnlockJob, deadline: Deadline): JobProgress {
 }
 
 function unlockChunk(job: UnlockJob, client: ReturnType<typeof outreachClientFromSettings>): void {
-  const table = Table.open(COMPANIES);
-  const rows = table.readAll();
-  const rowById = new Map(rows.map((row) => [cellText(row.values.id), row]));
+  const rowById = rowsById(Table.open(COMPANIES).readAll());
   const index = CompanyIndex.load();
-  const changes = new Map<number, Record<string, CellValue>>();
+  const results = new Map<string, Record<string, CellValue>>();
+  const status = (id: string, text: string) => results.set(id, { status: textCell(text) });
   const chunk = job.pending.slice(0, UNLOCK_CHUNK);
   let processed = 0;
   for (const id of chunk) {
@@ -199,7 +198,7 @@ function unlockChunk(job: UnlockJob, client: ReturnType<typeof outreachClientFro
     }
     const key = index.get(id);
     if (!key) {
-      changes.set(row.rowNumber, { status: textCell('Cannot unlock: search again to restore this row.') });
+      status(id, 'Cannot unlock: search again to restore this row.');
       continue;
     }
     try {
@@ -207,7 +206,7 @@ function unlockChunk(job: UnlockJob, client: ReturnType<typeof outreachClientFro
       job.unlocked++;
       if (result.charged) job.charged++;
       else job.free++;
-      changes.set(row.rowNumber, {
+      results.set(id, {
         companyHashId: textCell(result.companyHashId),
         charged: result.charged,
         alreadyViewed: result.alreadyViewed,
@@ -224,27 +223,36 @@ function unlockChunk(job: UnlockJob, client: ReturnType<typeof outreachClientFro
       }
       if (error.kind === 'not-found') {
         job.notFound++;
-        changes.set(row.rowNumber, { status: textCell('No matching company: nothing charged.') });
+        status(id, 'No matching company: nothing charged.');
       } else if (error.kind === 'outcome-unknown') {
         job.unknown++;
-        changes.set(row.rowNumber, {
-          status: textCell(
-            'Outcome unknown (connection lost): run Unlock again, a repeat within 30 days is free.',
-          ),
-        });
+        status(id, 'Outcome unknown (connection lost): run Unlock again, a repeat within 30 days is free.');
       } else if (error.kind === 'bad-request') {
-        changes.set(row.rowNumber, { status: textCell(describe(error)) });
+        status(id, describe(error));
       } else {
         // Funds, key, plan, quota or service failure: stop here, keep what was done.
         job.stopped = error.kind === 'funds' ? fundsText(error) : describe(error);
         processed--;
-        changes.set(row.rowNumber, { status: textCell(`Not unlocked: ${error.userMessage}`) });
+        status(id, `Not unlocked: ${error.userMessage}`);
         break;
       }
     }
   }
   job.pending = job.pending.slice(processed);
+  // The unlocks took a while and the user may have sorted, inserted or moved rows and columns meanwhile:
+  // the table is read again and each result goes to the row that has its search id now.
+  const table = Table.open(COMPANIES);
+  const rows = table.readAll();
+  const changes = new Map<number, Record<string, CellValue>>();
+  for (const [id, row] of rowsById(rows)) {
+    const result = results.get(id);
+    if (result) changes.set(row.rowNumber, result);
+  }
   table.update(rows, changes);
+}
+
+function rowsById(rows: TableRow[]): Map<string, TableRow> {
+  return new Map(rows.map((row) => [cellText(row.values.id), row]));
 }
 
 /** Rows of the current selection on the Companies sheet, sorted into what unlocking them means. */

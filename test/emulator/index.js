@@ -160,6 +160,8 @@ class AppsScriptEmulator {
     this.stats = emptyStats();
     this.logs = [];
     this.fetchLog = [];
+    /** Optional test hook, called (test side) after each fetch/fetchAll with its fetchLog entries. */
+    this.onFetch = null;
     this.executions = [];
     this.warnings = [];
     this._seq = 0;

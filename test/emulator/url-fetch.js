@@ -204,6 +204,8 @@ class UrlFetchAppImpl {
         executionId: exec ? exec.id : null,
       });
     });
+    // Test hook: what the user does in the sheet while a request is on the wire (sort, insert, type...).
+    if (typeof emu.onFetch === 'function') emu.onFetch(emu.fetchLog.slice(-results.length));
     return results.map((res, i) => this._response(requests[i], res));
   }
   _response(req, res) {

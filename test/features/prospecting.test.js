@@ -9,6 +9,7 @@ const {
   DEMO_KEYS,
   dataset,
 } = require('../support/harness');
+const { companyHashIdFor } = require('../../dev/sandbox');
 
 let services;
 let emu;
@@ -217,6 +218,27 @@ describe('Unlock', () => {
     expect(rows.filter((r) => r['Company hash ID'])).toHaveLength(2);
     expect(rows.slice(0, 2).every((r) => r['Company hash ID'])).toBe(true);
     expect(rows.slice(0, 6).map((r) => r[''])).toEqual(expect.arrayContaining(['x', 'y']));
+  });
+
+  test('results go to the right rows when the user sorts the sheet while an unlock is on the wire', () => {
+    searchAndSelect(6);
+    const before = rowsOf('Companies').map((r) => r['Search ID']);
+    let sorted = false;
+    emu.onFetch = (entries) => {
+      if (!sorted && entries.some((e) => e.url.endsWith('/companies/unlock'))) {
+        sorted = true; // the user sorts by company name, descending, mid-run
+        const target = sheet('Companies');
+        target.getRange(2, 1, 6, target.getLastColumn()).sort({ column: 2, ascending: false });
+      }
+    };
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    expect(sorted).toBe(true);
+    const rows = rowsOf('Companies');
+    expect(rows.map((r) => r['Search ID'])).not.toEqual(before);
+    for (const row of rows) {
+      const company = data.companies.find((c) => c.id === row['Search ID']);
+      expect(row['Company hash ID']).toBe(companyHashIdFor(company.domain));
+    }
   });
 
   test('404 says no matching company on the row and charges nothing', async () => {
