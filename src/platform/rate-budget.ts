@@ -9,9 +9,10 @@
 // Storage: the log of slot times lives in CacheService.getScriptCache() under `rate.<service>.<hash>` where
 // <hash> is the SHA-256 of the API key (never the key). Compact encoding: `v1:<first ms, base 36>:` then the
 // gaps to the previous time in base 36, comma-separated (1000 phone slots take ~5 KB of the 100 KB a value
-// may hold). Read-modify-write happens under LockService.getScriptLock() (tryLock, short timeout); when locks
-// or the cache are unavailable (custom functions may lack them) the budget proceeds best-effort with what it
-// can read, and a per-execution memory log. A vanished cache entry only makes the budget optimistic; the
+// may hold). Read-modify-write happens under LockService.getScriptLock() (tryLock, short timeout, retried
+// until the deadline: a busy lock is never bypassed); when locks or the cache are unavailable (custom
+// functions may lack them) the budget proceeds best-effort with what it can read, and a per-execution
+// memory log. A vanished cache entry only makes the budget optimistic; the
 // transport still waits and retries on a 429.
 //
 // Waiting: reserve(n, deadline) sleeps (Utilities.sleep, never while holding the lock) until n slots are
@@ -143,11 +144,7 @@ export class RateBudget {
   /** Takes n slots, sleeping until they are free. Throws ApiError 'rate-limit' if that is after deadlineMs. */
   reserve(n: number, deadlineMs?: number): void {
     if (!(n >= 1 && n <= this.limit)) throw new RangeError(`reserve(${n}): 1 to ${this.limit} slots`);
-    for (;;) {
-      const wait = this.tryTake(n, n);
-      if (wait.granted > 0) return;
-      this.sleepOrThrow(wait.waitMs, deadlineMs);
-    }
+    this.take(n, n, deadlineMs);
   }
 
   /**
@@ -156,41 +153,43 @@ export class RateBudget {
    */
   reserveUpTo(max: number, deadlineMs?: number): number {
     if (!(max >= 1)) throw new RangeError(`reserveUpTo(${max}): at least 1 slot`);
-    for (;;) {
-      const wait = this.tryTake(1, Math.min(max, this.limit));
-      if (wait.granted > 0) return wait.granted;
-      this.sleepOrThrow(wait.waitMs, deadlineMs);
-    }
+    return this.take(1, Math.min(max, this.limit), deadlineMs);
   }
 
-  /** Takes between min and max slots if at least min are free; else tells how long until min are free. */
-  private tryTake(min: number, max: number): { granted: number; waitMs: number } {
-    return this.withLock(() => {
-      const now = Date.now();
-      const log = this.live(this.read(), now);
-      const free = this.limit - log.length;
-      if (free >= min) {
-        const granted = Math.min(free, max);
-        for (let i = 0; i < granted; i++) log.push(now);
+  /**
+   * Takes between min and max slots once at least min are free, under the script lock. A lock held by
+   * another execution is waited for, never bypassed: a read-modify-write beside another one loses slots and
+   * lets a 429 through. Neither a slot nor the lock is waited for past the deadline.
+   */
+  private take(min: number, max: number, deadlineMs?: number): number {
+    for (;;) {
+      let waitMs = 1; // stays 1 when the lock was busy: try again
+      const lockMs = Math.min(LOCK_TIMEOUT_MS, Math.max(0, (deadlineMs ?? Infinity) - Date.now()));
+      const granted = this.withLock(lockMs, () => {
+        const now = Date.now();
+        const log = this.live(this.read(), now);
+        const free = this.limit - log.length;
+        if (free < min) {
+          waitMs = this.waitIn(log, min, now);
+          return 0;
+        }
+        const n = Math.min(free, max);
+        for (let i = 0; i < n; i++) log.push(now);
         this.write(log);
-        return { granted, waitMs: 0 };
+        return n;
+      });
+      if (granted) return granted;
+      if (deadlineMs !== undefined && Date.now() + waitMs > deadlineMs) {
+        throw new ApiError(deadlineInit(this.service, waitMs, this.describe()));
       }
-      return { granted: 0, waitMs: this.waitIn(log, min, now) };
-    });
+      Utilities.sleep(Math.min(Math.ceil(waitMs), MAX_SLEEP_MS));
+    }
   }
 
   private waitIn(log: readonly number[], n: number, now: number): number {
     const excess = log.length + n - this.limit;
     if (excess <= 0) return 0;
     return Math.max(1, log[excess - 1] + this.holdMs - now);
-  }
-
-  private sleepOrThrow(waitMs: number, deadlineMs?: number): void {
-    const now = Date.now();
-    if (deadlineMs !== undefined && now + waitMs > deadlineMs) {
-      throw new ApiError(deadlineInit(this.service, waitMs, this.describe()));
-    }
-    Utilities.sleep(Math.min(Math.max(1, Math.ceil(waitMs)), MAX_SLEEP_MS));
   }
 
   /** Slots still taken at `now`, oldest first. */
@@ -244,30 +243,25 @@ export class RateBudget {
     }
   }
 
-  private withLock<T>(work: () => T): T {
+  /** Runs work under the script lock; undefined when another execution holds it past timeoutMs. */
+  private withLock<T>(timeoutMs: number, work: () => T): T | undefined {
     let lock: GoogleAppsScript.Lock.Lock | undefined;
     try {
       lock = LockService.getScriptLock();
       // Already held by this execution (a caller's own critical section): use it, leave its release to them.
-      if (lock.hasLock() || !lock.tryLock(LOCK_TIMEOUT_MS)) lock = undefined;
+      if (lock.hasLock()) lock = undefined;
+      else if (!lock.tryLock(timeoutMs)) return undefined;
     } catch {
       lock = undefined; // no lock service here (custom function): best-effort
     }
     try {
       return work();
     } finally {
-      if (lock) {
-        try {
-          lock.releaseLock();
-        } catch {
-          // nothing to do
-        }
+      try {
+        lock?.releaseLock();
+      } catch {
+        // nothing to do
       }
     }
   }
-}
-
-/** One budget per service and key. */
-export function budgetFor(service: ApiService, apiKey: string): RateBudget {
-  return new RateBudget({ service, apiKey });
 }

@@ -39,6 +39,10 @@ export interface Gas {
   locksUnavailable: boolean;
   cacheUnavailable: boolean;
   lockAcquisitions: number;
+  /** Fake time until which another execution holds the script lock (tryLock waits for it, up to its timeout). */
+  lockBusyUntil: number;
+  /** Cache writes made while this execution did not hold the script lock (with locks available). */
+  unlockedCacheWrites: number;
 }
 
 export const START = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -80,6 +84,8 @@ export function installGas(): Gas {
     locksUnavailable: false,
     cacheUnavailable: false,
     lockAcquisitions: 0,
+    lockBusyUntil: 0,
+    unlockedCacheWrites: 0,
     respond(r) {
       responder = r;
     },
@@ -159,6 +165,7 @@ export function installGas(): Gas {
         get: (key: string) => state.cache.get(key) ?? null,
         put: (key: string, value: string) => {
           if (value.length > 100_000) throw new Error('Argument too large');
+          if (!lockHeld && !state.locksUnavailable) state.unlockedCacheWrites++;
           state.cache.set(key, value);
         },
       };
@@ -168,7 +175,12 @@ export function installGas(): Gas {
     getScriptLock: () => {
       if (state.locksUnavailable) throw new Error('Lock unavailable');
       return {
-        tryLock: () => {
+        tryLock: (timeoutMs: number) => {
+          if (clock.now < state.lockBusyUntil) {
+            const waited = Math.min(timeoutMs, state.lockBusyUntil - clock.now);
+            clock.now += waited;
+            if (clock.now < state.lockBusyUntil) return false;
+          }
           lockHeld = true;
           state.lockAcquisitions++;
           return true;

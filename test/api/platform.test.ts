@@ -104,6 +104,33 @@ describe('rate budget', () => {
     expect(Date.now() - START).toBe(61_000);
   });
 
+  test('a lock held by another execution is waited for, never bypassed (a lost update lets a 429 through)', () => {
+    const budget = new RateBudget({ service: 'outreach', apiKey: 'k' });
+    budget.reserve(59);
+    forgetExecutionMemory(); // the other slots belong to other executions
+    gas.lockBusyUntil = START + 5000; // another execution is between its read and its write
+    new RateBudget({ service: 'outreach', apiKey: 'k' }).reserve(1, START + 30_000);
+    expect(gas.unlockedCacheWrites).toBe(0);
+    expect(Date.now()).toBeGreaterThanOrEqual(START + 5000);
+    expect(budget.available()).toBe(0);
+  });
+
+  test('a lock busy until after the deadline: rate-limit (continue later), nothing taken', () => {
+    gas.lockBusyUntil = START + 60_000;
+    const budget = new RateBudget({ service: 'outreach', apiKey: 'k' });
+    let error: unknown;
+    try {
+      budget.reserveUpTo(10, START + 10_000);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).kind).toBe('rate-limit');
+    expect(gas.unlockedCacheWrites).toBe(0);
+    expect(gas.cache.size).toBe(0);
+    expect(Date.now()).toBeLessThanOrEqual(START + 12_000);
+  });
+
   test("a vanished cache entry is covered by this execution's memory", () => {
     const budget = new RateBudget({ service: 'outreach', apiKey: 'k' });
     budget.reserve(40);
