@@ -34,6 +34,7 @@ import {
   timeUpInit,
 } from './errors';
 import { PhoneEnvelopeSchema } from './phone-schemas';
+import { checkRequest } from './requests';
 import { parseWith } from './schema-util';
 import { attributionHeaders } from '../platform/attribution';
 import { RateBudget } from '../platform/rate-budget';
@@ -173,6 +174,11 @@ export class Transport {
   /** An ApiError with every secret removed. */
   error(init: ApiErrorInit): ApiError {
     return new ApiError(redactInit(init, this.secrets));
+  }
+
+  /** Checks a request before anything is sent (kind 'bad-request', keys redacted from the message). */
+  check<S extends z.ZodMiniType>(endpoint: string, schema: S, data: unknown): z.output<S> {
+    return checkRequest(this.service, endpoint, schema, data, this.secrets);
   }
 
   endpointOf(spec: { method: string; path: string }): string {

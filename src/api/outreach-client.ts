@@ -43,7 +43,6 @@ import {
   UnlockRequestSchema,
   UnlockResultSchema,
 } from './outreach-schemas';
-import { checkRequest } from './requests';
 import { readSettings } from '../platform/settings';
 import type { RateBudget } from '../platform/rate-budget';
 
@@ -136,7 +135,7 @@ export class OutreachClient {
 
   /** POST /api/v1/companies/search-advanced (free; retried like a read). */
   search(request: SearchRequest): SearchResponse {
-    const body = checkRequest('outreach', `POST ${OUTREACH_PATHS.search}`, SearchRequestSchema, request);
+    const body = this.transport.check(`POST ${OUTREACH_PATHS.search}`, SearchRequestSchema, request);
     return this.transport.request({
       method: 'post',
       path: OUTREACH_PATHS.search,
@@ -150,7 +149,7 @@ export class OutreachClient {
    * Never retried after an ambiguous failure: kind 'outcome-unknown' (unlock again: a repeat is free).
    */
   unlock(domain: string, countryCode: string): UnlockResult {
-    const body = checkRequest('outreach', `POST ${OUTREACH_PATHS.unlock}`, UnlockRequestSchema, {
+    const body = this.transport.check(`POST ${OUTREACH_PATHS.unlock}`, UnlockRequestSchema, {
       domain,
       countryCode,
     });
@@ -172,8 +171,7 @@ export class OutreachClient {
   /** GET /api/v1/companies/:companyHashId/profileEmails, one page (free; 404 until unlocked). */
   profileEmails(companyHashId: string, options: ProfileEmailsOptions = {}): ProfileEmailsPage {
     const id = this.checkHashId(companyHashId, 'profileEmails');
-    const query = checkRequest(
-      'outreach',
+    const query = this.transport.check(
       `GET ${OUTREACH_PATHS.profileEmails(':companyHashId')}`,
       ProfileEmailsQuerySchema,
       withoutUndefined(options as ProfileEmailsQuery),
@@ -285,12 +283,7 @@ export class OutreachClient {
    * 'outcome-unknown': reconcile with the mail list before sending again).
    */
   sendBatch(request: SendBatchRequest): SendBatchResponse {
-    const body = checkRequest(
-      'outreach',
-      `POST ${OUTREACH_PATHS.sendBatch}`,
-      SendBatchRequestSchema,
-      request,
-    );
+    const body = this.transport.check(`POST ${OUTREACH_PATHS.sendBatch}`, SendBatchRequestSchema, request);
     if (body.task_subject === '') delete body.task_subject;
     return this.transport.request({
       method: 'post',
@@ -303,8 +296,7 @@ export class OutreachClient {
 
   /** POST /api/v1/emails/send/personalized: 1 EDM per e-mail. Same rules as sendBatch. */
   sendPersonalized(request: SendPersonalizedRequest): SendPersonalizedResponse {
-    const body = checkRequest(
-      'outreach',
+    const body = this.transport.check(
       `POST ${OUTREACH_PATHS.sendPersonalized}`,
       SendPersonalizedRequestSchema,
       request,
@@ -321,8 +313,7 @@ export class OutreachClient {
 
   /** GET /api/v1/emails/tasks (free). */
   listTasks(query: TaskListQuery = {}): TaskList {
-    const checked = checkRequest(
-      'outreach',
+    const checked = this.transport.check(
       `GET ${OUTREACH_PATHS.tasks}`,
       TaskListQuerySchema,
       withoutUndefined(query),
@@ -348,8 +339,7 @@ export class OutreachClient {
 
   /** GET /api/v1/emails/mails (free). */
   listMails(query: MailListQuery = {}): MailList {
-    const checked = checkRequest(
-      'outreach',
+    const checked = this.transport.check(
       `GET ${OUTREACH_PATHS.mails}`,
       MailListQuerySchema,
       withoutUndefined(query),

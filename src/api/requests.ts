@@ -2,7 +2,7 @@
 // with the offending `field`, the `index` of the recipient or e-mail of a send, and a message saying what to
 // fix (`Recipient 3 (bob@@x): e-mail address is not valid`).
 import type * as z from 'zod/mini';
-import { ApiError, type ApiService, badRequestInit } from './errors';
+import { ApiError, type ApiService, badRequestInit, redactInit } from './errors';
 import { formatPath, issueText, issuesOf, valueAt } from './schema-util';
 
 const ENTRY_LABELS: Record<string, string> = { recipients: 'Recipient', emails: 'E-mail' };
@@ -15,13 +15,19 @@ function shown(value: unknown): string {
   return clean.length > 60 ? `${clean.slice(0, 57)}...` : clean;
 }
 
-/** Validates a request; returns the normalized request (trimmed, upper-cased codes...) or throws. */
+/**
+ * Validates a request; returns the normalized request (trimmed, upper-cased codes...) or throws. The message
+ * quotes the offending value, so the API keys in `secrets` are redacted from it.
+ */
 export function checkRequest<S extends z.ZodMiniType>(
   service: ApiService,
   endpoint: string,
   schema: S,
   data: unknown,
+  secrets: readonly string[] = [],
 ): z.output<S> {
+  const fail = (field: string, message: string, index?: number) =>
+    new ApiError(redactInit(badRequestInit(service, endpoint, field, message, index), secrets));
   const result = issuesOf(schema, data);
   if (result.ok) return result.value;
   const { issue } = result;
@@ -46,9 +52,9 @@ export function checkRequest<S extends z.ZodMiniType>(
     } else {
       message = `${entryLabel} ${index + 1}: ${text}`;
     }
-    throw new ApiError(badRequestInit(service, endpoint, field, message, index));
+    throw fail(field, message, index);
   }
   const custom = issue.message && issue.message !== 'Invalid input';
   const message = custom || issue.code === 'unrecognized_keys' ? text : `${field}: ${text}`;
-  throw new ApiError(badRequestInit(service, endpoint, field, message));
+  throw fail(field, message);
 }

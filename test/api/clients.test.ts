@@ -556,6 +556,29 @@ describe('secrets never leak', () => {
     expect(gas.requests.every((r) => !r.url.includes(KEY))).toBe(true);
   });
 
+  test('a key pasted into a request field stays out of the check message (nothing sent)', () => {
+    const leaks = (e: ApiError) => JSON.stringify(e.toJSON()) + e.message + e.stack;
+    const batch = (recipient: Record<string, unknown>) =>
+      caught(() =>
+        outreach().sendBatch({
+          content: 'x',
+          body_format: 'text',
+          recipients: [{ email: 'a@b.co', subject: 's', ...recipient }],
+        }),
+      );
+    for (const e of [
+      batch({ email: KEY }),
+      batch({ email: PHONE_KEY }),
+      batch({ variables: { [KEY]: 'x' } }),
+      caught(() => outreach().search({ productKeywords: ['x'], [KEY]: 1 } as never)),
+    ]) {
+      expect(e.kind).toBe('bad-request');
+      expect(leaks(e)).not.toContain(KEY);
+      expect(leaks(e)).not.toContain(PHONE_KEY);
+    }
+    expect(gas.requests).toHaveLength(0);
+  });
+
   test('network error text loses its URL', () => {
     gas.respond(() => {
       throw new Error(`DNS error: ${BASE}/api/wa/check?phone=%2B12025550002`);
