@@ -60,8 +60,6 @@ export interface PhoneJob {
   firstRow: number;
   lastRow: number;
   columns: PlanColumn[];
-  /** Runs [first, last] of rows hidden by a filter when the run started: skipped. */
-  hidden: Array<[number, number]>;
   /** Checks this job may still pay for (credits were short), or null for no limit. */
   budget: number | null;
   /** Distinct numbers to check when the job started, and how many have an answer since. */
@@ -119,31 +117,28 @@ function checkSelection(): void {
     previous.sheetName === sheet.getName() &&
     previous.selection.includes(a1);
 
-  let job: PhoneJob;
-  let inserts: number[] = [];
-  let ask: number[] = [];
-  let headers: number[] = [];
   if (resuming && previous!.resumeAt && Date.now() < previous!.resumeAt) {
     ui.alert('Phone check paused', rateLimitedProgress(previous!).message, ui.ButtonSet.OK);
     return;
   }
-  if (resuming) {
-    job = { ...previous!, failed: [], resumeAt: undefined };
-  } else {
-    const planned = planSelection(sheet, range);
-    if ('problem' in planned) {
-      ui.alert('Check phone numbers', planned.problem, ui.ButtonSet.OK);
-      return;
-    }
-    job = planned.job;
-    inserts = planned.inserts;
-    ask = planned.ask;
-    headers = planned.headers;
+  const plan: Plan | { problem: string } = resuming
+    ? {
+        job: { ...previous!, failed: [], resumeAt: undefined },
+        inserts: [],
+        ask: [],
+        headers: [],
+        hidden: hiddenRows(sheet, previous!.firstRow, previous!.lastRow),
+      }
+    : planSelection(sheet, range);
+  if ('problem' in plan) {
+    ui.alert('Check phone numbers', plan.problem, ui.ButtonSet.OK);
+    return;
   }
+  const { job, inserts, ask, headers, hidden } = plan;
 
   // What it costs.
   const block = readBlock(sheet, job);
-  const survey = surveyBlock(job, block);
+  const survey = surveyBlock(job, block, hidden);
   const store = PhoneResults.load();
   const unknown = survey.distinct.filter((phone) => !store.get(phone));
   const known = survey.distinct.length - unknown.length;
@@ -226,7 +221,7 @@ function checkSelection(): void {
   job.charged = 0;
   if (previous && !resuming) clearJob(JOB_KIND);
 
-  const progress = runJob(job, deadline, block, inserts.length > 0);
+  const progress = runJob(job, deadline, { sheet, block: inserts.length > 0 ? null : block, hidden });
   finishExecution(job, progress, true);
 }
 
@@ -240,7 +235,7 @@ export function continuePhoneJob(): JobProgress {
   if (job.resumeAt && Date.now() < job.resumeAt) {
     return rateLimitedProgress(job);
   }
-  const progress = runJob(job, Deadline.forExecution(), null, false);
+  const progress = runJob(job, Deadline.forExecution());
   return finishExecution(job, progress, false);
 }
 
@@ -253,132 +248,121 @@ interface RunState {
   message: string;
 }
 
-/** Checks until done, stopped or out of time; the caller saves or clears the job. */
+const stop = (error: string, message = ''): RunState => ({ finished: true, error, message });
+
+/**
+ * Checks until done, stopped or out of time; the caller saves or clears the job. Each round reads the
+ * block, writes what is known into the results cells next to the numbers the rows hold *now* (the user may
+ * sort, insert or delete rows while a chunk is on the wire or the run waits for the rate limit), then
+ * claims and checks the next chunk of numbers nobody knows yet and stores the results.
+ */
 function runJob(
   job: PhoneJob,
   deadline: Deadline,
-  knownBlock: CellValue[][] | null,
-  sheetChanged: boolean,
+  known?: { sheet: Sheet; block: CellValue[][] | null; hidden: Set<number> },
 ): RunState {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(job.sheetName);
-  if (!sheet) {
-    return {
-      finished: true,
-      error: `The sheet "${job.sheetName}" is gone: select the numbers and run the check again.`,
-      message: '',
-    };
-  }
-  const block = knownBlock && !sheetChanged ? knownBlock : readBlock(sheet, job);
-  const moved = job.columns.find(
-    (c) => normalizeHeader(block[0][c.result - minColumn(job)]) !== normalizeHeader(RESULT_HEADER),
-  );
-  if (moved) {
-    return {
-      finished: true,
-      error: `The "${RESULT_HEADER}" column right of column ${columnName(moved.source)} has moved: select the numbers and run the check again (checked numbers are not paid twice).`,
-      message: '',
-    };
-  }
-  const survey = surveyBlock(job, block);
+  const sheet = known?.sheet ?? SpreadsheetApp.getActiveSpreadsheet().getSheetByName(job.sheetName);
+  if (!sheet)
+    return stop(`The sheet "${job.sheetName}" is gone: select the numbers and run the check again.`);
+  // Rows hidden by the filter are looked up in each execution: they change, and a list of them may not fit
+  // in the job's property.
+  const hidden = known?.hidden ?? hiddenRows(sheet, job.firstRow, job.lastRow);
   const store = PhoneResults.load();
-  const failed = new Set(job.failed);
-
-  // Results grid of each results column (rows firstRow..lastRow), starting from what the cells hold.
   const first = minColumn(job);
-  const grids: CellValue[][] = job.columns.map((c) => block.slice(1).map((row) => row[c.result - first]));
-  const changed: Array<Set<number>> = job.columns.map(() => new Set());
-  const rowsOf = new Map<string, Entry[]>();
-  const set = (entry: Entry, value: CellValue) => {
-    if (!sameValue(grids[entry.column][entry.offset], value)) {
-      grids[entry.column][entry.offset] = value;
-      changed[entry.column].add(entry.offset);
-    }
-  };
-  const queue: string[] = [];
-  for (const entry of survey.entries) {
-    if (entry.invalid !== undefined) {
-      set(entry, `${RESULT_TEXT.invalid} (${entry.invalid})`);
-      continue;
-    }
-    const phone = entry.phone!;
-    const stored = store.get(phone);
-    if (stored) set(entry, RESULT_TEXT[stored.status]);
-    else if (!failed.has(phone)) {
-      set(entry, ''); // no stale data while the number waits for its check
-      let list = rowsOf.get(phone);
-      if (!list) {
-        rowsOf.set(phone, (list = []));
-        queue.push(phone);
-      }
-      list.push(entry);
-    }
-  }
-  writeChanges(sheet, job, grids, changed);
-
+  const failed = new Set(job.failed);
+  /** Error texts of the numbers that failed in this execution. */
+  const errors = new Map<string, string>();
   let client: PhoneClient | null = null;
-  const counts = { registered: 0, 'not-registered': 0, invalid: 0, error: 0 };
-  while (queue.length > 0) {
+  let block = known?.block;
+  let ended: RunState | null = null;
+  for (;;) {
+    block ??= readBlock(sheet, job);
+    const moved = job.columns.find(
+      (c) => normalizeHeader(block![0][c.result - first]) !== normalizeHeader(RESULT_HEADER),
+    );
+    if (moved) {
+      return stop(
+        `The "${RESULT_HEADER}" column right of column ${columnName(moved.source)} has moved: select the numbers and run the check again (checked numbers are not paid twice).`,
+        summaryText(job),
+      );
+    }
+    // Results grid of each results column (rows firstRow..lastRow), starting from what the cells hold.
+    const grids = job.columns.map((c) => block!.slice(1).map((row) => row[c.result - first]));
+    const changed = job.columns.map(() => new Set<number>());
+    const queue = new Set<string>();
+    for (const entry of surveyBlock(job, block, hidden).entries) {
+      let text: string | undefined;
+      if (entry.invalid !== undefined) text = `${RESULT_TEXT.invalid} (${entry.invalid})`;
+      else {
+        const phone = entry.phone!;
+        const stored = store.get(phone);
+        text = stored ? RESULT_TEXT[stored.status] : errors.get(phone);
+        if (text === undefined && !failed.has(phone)) {
+          text = ''; // no stale data while the number waits for its check
+          queue.add(phone);
+        }
+      }
+      if (text !== undefined && !sameValue(grids[entry.column][entry.offset], text)) {
+        grids[entry.column][entry.offset] = text;
+        changed[entry.column].add(entry.offset);
+      }
+    }
+    writeChanges(sheet, job, grids, changed);
+    block = null;
+    if (ended) return ended;
+    if (queue.size === 0) return { finished: true, message: summaryText(job) };
     if (deadline.passed(5000)) return { finished: false, message: progressText(job) };
     const allowed = job.budget === null ? CHUNK_SIZE : Math.min(CHUNK_SIZE, job.budget);
     if (allowed <= 0) {
       return {
         finished: true,
-        message: `${summaryText(job)} ${queue.length} number${plural(queue.length)} not checked: the credits were used up (add credits and run the check again).`,
+        message: `${summaryText(job)} ${queue.size} number${plural(queue.size)} not checked: the credits were used up (add credits and run the check again).`,
       };
     }
-    const chunk = queue.slice(0, allowed);
+    // Numbers claimed by another execution (=PHONE_CHECK, another editor) are its to pay for: wait.
+    const chunk = store.claim([...queue], allowed);
+    if (chunk.length === 0) {
+      if ([...queue].some((phone) => !store.get(phone))) Utilities.sleep(2000);
+      continue;
+    }
     let outcome: PhoneCheckManyResult;
     try {
-      if (!client) client = phoneClientFromSettings({ deadlineMs: deadline.at });
+      client ??= phoneClientFromSettings({ deadlineMs: deadline.at });
       outcome = client.checkMany(chunk);
     } catch (error) {
-      return {
-        finished: true,
-        error: `The phone check stopped. ${describe(error)}`,
-        message: summaryText(job),
-      };
+      store.save(); // releases the claims
+      return stop(`The phone check stopped. ${describe(error)}`, summaryText(job));
     }
-    const answered = new Set<string>();
     for (const result of outcome.results) {
       const phone = chunk[result.index];
-      answered.add(phone);
-      let text: string;
       if (result.status === 'error') {
         failed.add(phone);
         job.failed.push(phone);
-        text = `error: ${result.error ? result.error.userMessage : 'the check failed'}`;
+        errors.set(phone, `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
       } else {
         store.put(phone, result.status);
-        if (result.status !== 'invalid') job.charged++;
-        if (result.status !== 'invalid' && job.budget !== null) job.budget--;
-        text = RESULT_TEXT[result.status];
+        if (result.status !== 'invalid') {
+          job.charged++;
+          if (job.budget !== null) job.budget--;
+        }
       }
-      counts[result.status]++;
-      for (const entry of rowsOf.get(phone) ?? []) set(entry, text);
     }
-    job.done += answered.size;
-    // The store first: a cut-off after this line never loses a paid result.
+    job.done += outcome.results.length;
+    // The store first, then the sheet (next round): a cut-off in between never loses a paid result.
     try {
       store.save();
     } catch (error) {
-      writeChanges(sheet, job, grids, changed);
-      return {
-        finished: true,
-        error: `The results could not be kept in this document (${describe(error)}); the ones checked so far are in the sheet. ${summaryText(job)}`,
-        message: summaryText(job),
-      };
+      // Kept in memory: the next round writes them into the sheet, then the run stops.
+      ended = stop(
+        `The results could not be kept in this document (${describe(error)}); the ones checked so far are in the sheet. ${summaryText(job)}`,
+        summaryText(job),
+      );
+      continue;
     }
-    writeChanges(sheet, job, grids, changed);
-    queue.splice(0, queue.length, ...queue.filter((phone) => !answered.has(phone)));
     toast(progressText(job), 'Phone check', 3);
-
-    const stopped = outcome.stopped;
-    if (stopped) {
-      const verdict = stopVerdict(job, stopped, deadline, queue.length);
-      if (verdict) return verdict;
-    }
+    if (outcome.stopped)
+      ended = stopVerdict(job, outcome.stopped, deadline, queue.size - outcome.results.length);
   }
-  return { finished: true, message: summaryText(job) };
 }
 
 /** What a stop of checkMany means: null to go on (the wait fits in this execution). */
@@ -441,22 +425,28 @@ function finishExecution(job: PhoneJob, state: RunState, fromMenu: boolean): Job
   return progress;
 }
 
-/** Document properties hold 9 KB per value: the failed list is dropped (retried) if it would not fit. */
+/** Document properties hold 9 KB per value: the failed list is shortened (retried) if it would not fit. */
 function compactJob(job: PhoneJob): PhoneJob {
   const copy = { ...job };
   while (JSON.stringify(copy).length > 8500 && copy.failed.length > 0) {
     copy.failed = copy.failed.slice(0, Math.floor(copy.failed.length / 2));
   }
-  while (JSON.stringify(copy).length > 8500 && copy.hidden.length > 0) copy.hidden = copy.hidden.slice(0, -1);
   return copy;
 }
 
 // ── Planning ──────────────────────────────────────────────────────────────────────────────────────────
 
-function planSelection(
-  sheet: Sheet,
-  range: GoogleAppsScript.Spreadsheet.Range,
-): { job: PhoneJob; inserts: number[]; ask: number[]; headers: number[] } | { problem: string } {
+interface Plan {
+  job: PhoneJob;
+  /** Columns to insert a results column after (ask first about those before unrelated data). */
+  inserts: number[];
+  ask: number[];
+  /** Columns to give the results header (positions after the inserts). */
+  headers: number[];
+  hidden: Set<number>;
+}
+
+function planSelection(sheet: Sheet, range: GoogleAppsScript.Spreadsheet.Range): Plan | { problem: string } {
   const selFirstColumn = range.getColumn();
   const selLastColumn = range.getLastColumn();
   const sheetLastRow = sheet.getLastRow();
@@ -473,8 +463,7 @@ function planSelection(
     const line = grid[row - 1];
     return line ? line[column - selFirstColumn] : '';
   };
-  const hidden = hiddenRuns(sheet, firstRow, lastRow);
-  const isHidden = (row: number) => hidden.some(([a, b]) => row >= a && row <= b);
+  const hidden = hiddenRows(sheet, firstRow, lastRow);
   const ours = (column: number) =>
     column <= lastColumn && normalizeHeader(at(1, column)) === normalizeHeader(RESULT_HEADER);
 
@@ -482,7 +471,7 @@ function planSelection(
   for (let column = selFirstColumn; column <= selLastColumn; column++) {
     if (ours(column)) continue;
     for (let row = firstRow; row <= lastRow; row++) {
-      if (!isHidden(row) && looksLikePhone(at(row, column))) {
+      if (!hidden.has(row) && looksLikePhone(at(row, column))) {
         sources.push(column);
         break;
       }
@@ -526,14 +515,13 @@ function planSelection(
     firstRow,
     lastRow,
     columns,
-    hidden,
     budget: null,
     total: 0,
     done: 0,
     charged: 0,
     failed: [],
   };
-  return { job, inserts, ask: inserts.filter((c) => c < maxColumns), headers };
+  return { job, inserts, ask: inserts.filter((c) => c < maxColumns), headers, hidden };
 }
 
 function columnIsEmpty(grid: unknown[][], index: number): boolean {
@@ -541,21 +529,15 @@ function columnIsEmpty(grid: unknown[][], index: number): boolean {
   return grid.every((row) => row[index] === '' || row[index] === null || row[index] === undefined);
 }
 
-/** Rows of firstRow..lastRow hidden by the sheet's filter, as runs; one call per row only when a filter exists. */
-function hiddenRuns(sheet: Sheet, firstRow: number, lastRow: number): Array<[number, number]> {
-  const filter = sheet.getFilter();
-  if (!filter) return [];
-  const area = filter.getRange();
-  const from = Math.max(firstRow, area.getRow());
-  const to = Math.min(lastRow, area.getLastRow());
-  const runs: Array<[number, number]> = [];
-  for (let row = from; row <= to; row++) {
-    if (!sheet.isRowHiddenByFilter(row)) continue;
-    const last = runs[runs.length - 1];
-    if (last && last[1] === row - 1) last[1] = row;
-    else runs.push([row, row]);
+/** Rows of firstRow..lastRow hidden by the sheet's filter; one call per row only when a filter exists. */
+function hiddenRows(sheet: Sheet, firstRow: number, lastRow: number): Set<number> {
+  const hidden = new Set<number>();
+  const area = sheet.getFilter()?.getRange();
+  if (!area) return hidden;
+  for (let row = Math.max(firstRow, area.getRow()); row <= Math.min(lastRow, area.getLastRow()); row++) {
+    if (sheet.isRowHiddenByFilter(row)) hidden.add(row);
   }
-  return runs;
+  return hidden;
 }
 
 /** Digits with separators, or a number: what a cell of a phone column looks like. */
@@ -586,15 +568,14 @@ function readBlock(sheet: Sheet, job: PhoneJob): CellValue[][] {
   return [all[0], ...all.slice(job.firstRow - 1)];
 }
 
-function surveyBlock(job: PhoneJob, block: CellValue[][]): Survey {
+function surveyBlock(job: PhoneJob, block: CellValue[][], hidden: Set<number>): Survey {
   const first = minColumn(job);
   const entries: Entry[] = [];
   const seen = new Set<string>();
   const distinct: string[] = [];
   let invalidCells = 0;
-  const isHidden = (row: number) => job.hidden.some(([a, b]) => row >= a && row <= b);
   for (let offset = 0; offset <= job.lastRow - job.firstRow; offset++) {
-    if (isHidden(job.firstRow + offset)) continue;
+    if (hidden.has(job.firstRow + offset)) continue;
     const line = block[offset + 1] ?? [];
     job.columns.forEach((plan, column) => {
       const value = line[plan.source - first];

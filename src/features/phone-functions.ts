@@ -62,45 +62,53 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
   );
   if (waiting.size === 0) return single ? out[0][0] : out;
 
-  const fill = (phone: string, answer: Answer) => {
-    for (const [r, c] of waiting.get(phone) ?? []) out[r][c] = answer;
+  const fill = (phones: Iterable<string>, answer: Answer) => {
+    for (const phone of phones) for (const [r, c] of waiting.get(phone) ?? []) out[r][c] = answer;
   };
-  const phones = [...waiting.keys()];
-  phones.forEach((phone) => fill(phone, NOT_CHECKED_YET));
+  let left = [...waiting.keys()];
+  fill(left, NOT_CHECKED_YET);
   if (!readSettings().phoneApiKey) {
-    phones.forEach((phone) => fill(phone, NO_KEY_TEXT));
+    fill(left, NO_KEY_TEXT);
     return single ? out[0][0] : out;
   }
 
   const client = phoneClientFromSettings({ deadlineMs: deadline.at });
-  for (let start = 0; start < phones.length; start += ROUND) {
-    if (deadline.passed(1000)) break;
-    const round = phones.slice(start, start + ROUND);
+  while (left.length > 0 && !deadline.passed(1000)) {
+    // Claimed numbers are this execution's to pay for; the others are known by now (another cell or the
+    // menu action checked them) or being checked by another execution: wait for its result.
+    const round = store.claim(left, ROUND);
+    const claimed = new Set(round);
+    left = left.filter((phone) => {
+      const known = store.get(phone);
+      if (known) fill([phone], answerOf(known.status));
+      return !known && !claimed.has(phone);
+    });
+    if (round.length === 0) {
+      if (left.length > 0) Utilities.sleep(1000);
+      continue;
+    }
     let outcome: PhoneCheckManyResult;
     try {
       outcome = client.checkMany(round);
     } catch (error) {
-      const text = stopText(error);
-      phones.slice(start).forEach((phone) => fill(phone, text));
+      store.save(); // releases the claims
+      fill([...round, ...left], stopText(error));
       break;
     }
     for (const result of outcome.results) {
       const phone = round[result.index];
       if (result.status === 'error') {
-        fill(phone, `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
+        fill([phone], `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
       } else {
         store.put(phone, result.status);
-        fill(phone, answerOf(result.status));
+        fill([phone], answerOf(result.status));
       }
     }
     // Written right away: a cut-off at 30 s never loses a paid result.
     store.save();
     if (outcome.stopped) {
-      const stopped = outcome.stopped;
-      const left = new Set(outcome.unchecked.map((i) => round[i]));
-      if (stopped.kind === 'rate-limit') break; // out of time or out of hourly budget: recalculate later
-      const text = stopText(stopped);
-      for (const phone of [...left, ...phones.slice(start + ROUND)]) fill(phone, text);
+      // A rate limit (out of time or out of the hourly budget) leaves them 'not checked yet'.
+      fill([...outcome.unchecked.map((i) => round[i]), ...left], stopText(outcome.stopped));
       break;
     }
   }

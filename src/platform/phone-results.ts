@@ -15,6 +15,14 @@
 // Writers merge: save() re-reads the shards it changed and adds its entries to what is there now (under
 // the document lock when one can be had), so a custom function and a menu run writing at the same time do
 // not erase each other's results.
+//
+// Executions run at the same time (every =PHONE_CHECK cell is one, beside the menu action): before paying,
+// an execution claims its numbers with claim(), under the document lock, in the property `phoneClaims`
+// (`<number>=<expiry>` joined by ','; expiry in seconds, base 36). claim() re-reads the store first, so a
+// number another execution found meanwhile is answered from it, and a number another execution is checking
+// right now is left to it. save() releases the claims in the same write as the results, so there is no
+// moment when a paid number is neither stored nor claimed. A claim of an execution that was killed runs out
+// after CLAIM_MS (longer than any execution).
 
 export type PhoneStatus = 'registered' | 'not-registered' | 'invalid';
 
@@ -27,6 +35,8 @@ export interface StoredResult {
 export const RECHECK_AFTER_DAYS = 30;
 export const RECHECK_AFTER_MS = RECHECK_AFTER_DAYS * 24 * 60 * 60 * 1000;
 const PREFIX = 'phoneResults.';
+const CLAIMS = 'phoneClaims';
+const CLAIM_MS = 6.5 * 60 * 1000;
 export const SHARDS = 16;
 export const MAX_SHARD_CHARS = 8000;
 const MINUTE = 60 * 1000;
@@ -39,8 +49,10 @@ type Shard = Map<string, [string, number]>;
 
 export class PhoneResults {
   private readonly dirty = new Map<number, Shard>();
+  /** Numbers this execution claimed and has not released yet. */
+  private readonly claimed = new Set<string>();
 
-  private constructor(private readonly shards: Shard[]) {}
+  private constructor(private shards: Shard[]) {}
 
   /** Reads every shard with one getProperties call. */
   static load(): PhoneResults {
@@ -67,19 +79,43 @@ export class PhoneResults {
     changes.set(phone, entry);
   }
 
-  get pending(): number {
-    let n = 0;
-    for (const changes of this.dirty.values()) n += changes.size;
-    return n;
+  /**
+   * The numbers (at most `limit`, in the given order) this execution may check now. Under the document lock:
+   * re-reads the store (get() then answers what other executions found meanwhile), skips numbers known or
+   * claimed by another execution, and claims the others until save(). Without the lock, none.
+   */
+  claim(phones: readonly string[], limit: number, now = Date.now()): string[] {
+    const lock = documentLock();
+    if (!lock) return [];
+    try {
+      const store = PropertiesService.getDocumentProperties();
+      const current = store.getProperties();
+      this.shards = readShards(current);
+      for (const [index, changes] of this.dirty) for (const [p, e] of changes) this.shards[index].set(p, e);
+      const claims = parseClaims(current[CLAIMS], now);
+      const mine: string[] = [];
+      for (const phone of phones) {
+        if (mine.length >= limit || (claims.size + 1) * 26 > MAX_SHARD_CHARS) break;
+        if (this.get(phone, now) || (claims.has(phone) && !this.claimed.has(phone))) continue;
+        claims.set(phone, now + CLAIM_MS);
+        this.claimed.add(phone);
+        mine.push(phone);
+      }
+      if (mine.length > 0) store.setProperty(CLAIMS, serializeClaims(claims));
+      return mine;
+    } finally {
+      lock.releaseLock();
+    }
   }
 
   /**
-   * Writes the changed shards: re-reads them (one getProperties), merges this execution's entries into
-   * what is stored now, prunes, and writes them with one setProperties. Holds the document lock meanwhile
-   * when it can be had within a few seconds (it is also available in custom functions).
+   * Writes the changed shards and releases this execution's claims: re-reads them (one getProperties),
+   * merges this execution's entries into what is stored now, prunes, and writes them with one
+   * setProperties. Holds the document lock meanwhile when it can be had within a few seconds (it is also
+   * available in custom functions).
    */
   save(now = Date.now()): void {
-    if (this.dirty.size === 0) return;
+    if (this.dirty.size === 0 && this.claimed.size === 0) return;
     const lock = documentLock();
     try {
       const store = PropertiesService.getDocumentProperties();
@@ -94,8 +130,14 @@ export class PhoneResults {
         updates[PREFIX + index] = serializeShard(prune(shard, now));
         this.shards[index] = shard;
       }
+      if (this.claimed.size > 0) {
+        const claims = parseClaims(current[CLAIMS], now);
+        for (const phone of this.claimed) claims.delete(phone);
+        updates[CLAIMS] = serializeClaims(claims);
+      }
       store.setProperties(updates);
       this.dirty.clear();
+      this.claimed.clear();
     } finally {
       if (lock) lock.releaseLock();
     }
@@ -150,6 +192,21 @@ function prune(shard: Shard, now: number): Shard {
     size -= phone.length + 2 + code.length + minute.toString(36).length;
   }
   return shard;
+}
+
+/** Live claims: number → expiry (ms). */
+function parseClaims(text: string | undefined, now: number): Map<string, number> {
+  const claims = new Map<string, number>();
+  for (const item of (text || '').split(',')) {
+    const [phone, expiry] = item.split('=');
+    const at = parseInt(expiry, 36) * 1000;
+    if (at > now) claims.set(phone, at);
+  }
+  return claims;
+}
+
+function serializeClaims(claims: Map<string, number>): string {
+  return [...claims].map(([phone, at]) => `${phone}=${Math.ceil(at / 1000).toString(36)}`).join(',');
 }
 
 function isStorable(phone: string): boolean {

@@ -145,7 +145,9 @@ describe('Check phone numbers in selection', () => {
     expect(checkRequests()).toBe(70);
     expect(emu.stats.urlFetch.requests).toBe(71); // + the credits
     expect(emu.callCount('Range.setValues')).toBe(2); // 2 chunks of 50 numbers, 1 results column
-    expect(emu.callCount('Range.getValues')).toBe(2);
+    // The plan, the cost, then one read per chunk: results are written next to the numbers the rows hold
+    // when the chunk comes back (the user may have sorted meanwhile).
+    expect(emu.callCount('Range.getValues')).toBe(4);
     expect(emu.stats.spreadsheet.calls).toBeLessThan(40);
     expect(column('B', 101).slice(1)).toEqual(cells.map(expected));
     console.log(
@@ -387,6 +389,66 @@ describe('Check phone numbers in selection', () => {
     // Column B held the tags: a results column was inserted after asking.
     expect(sheet().getRange('A1:C1').getValues()[0]).toEqual(['Phone', HEADER, 'Tag']);
     expect(column('B', 5).slice(1)).toEqual([expected(list[0]), '', expected(list[2]), '']);
+  });
+
+  test('many rows hidden by a filter stay skipped in later steps (the job property stays under 9 KB)', () => {
+    emu = newAddon(services, { fetchLatencyMs: 60_000 });
+    const visible = numbers(300);
+    const hidden = numbers(900, 5000);
+    // 1800 rows: every other row hidden by the filter, so the hidden rows are 900 separate runs.
+    const rows = [];
+    for (let i = 0; i < 900; i++) {
+      rows.push([visible[i % 300], 'keep']);
+      rows.push([hidden[i], 'skip']);
+    }
+    sheet().insertRowsAfter(sheet().getMaxRows(), 1000);
+    fill('A1:C1', [['Phone', HEADER, 'Tag']]);
+    sheet()
+      .getRange('A2:A1801')
+      .setValues(rows.map((r) => [r[0]]));
+    sheet()
+      .getRange('C2:C1801')
+      .setValues(rows.map((r) => [r[1]]));
+    sheet()
+      .getRange('A1:C1801')
+      .createFilter()
+      .setColumnFilterCriteria(
+        3,
+        emu.services.SpreadsheetApp.newFilterCriteria().setHiddenValues(['skip']).build(),
+      );
+    select('A2:A1801');
+    runMenu();
+    expect(checkRequests()).toBeLessThan(300);
+    let progress;
+    let steps = 0;
+    do {
+      progress = emu.run('continueJob', ['phone'], { kind: 'webapp' });
+      steps++;
+    } while (!progress.finished && steps < 20);
+    expect(progress.error).toBeUndefined();
+    expect(checkRequests()).toBe(300);
+    const results = column('B', 1801).slice(1);
+    rows.forEach(([phone, tag], i) => expect(results[i]).toBe(tag === 'keep' ? expected(phone) : ''));
+  });
+
+  test('rows sorted while a chunk is on the wire: every result lands next to its own number', () => {
+    emu = newAddon(services);
+    const list = numbers(120);
+    fill('A1:A121', [['Phone'], ...list.map((p) => [p])]);
+    select('A2:A121');
+    let sorted = false;
+    emu.onFetch = (entries) => {
+      if (!sorted && entries.some((e) => e.url.includes('/api/wa/check'))) {
+        sorted = true;
+        // The user sorts the numbers and their results (descending) while the first chunk is checked.
+        sheet().getRange('A2:B121').sort({ column: 1, ascending: false });
+      }
+    };
+    runMenu();
+    expect(sorted).toBe(true);
+    expect(checkRequests()).toBe(120);
+    const numbersNow = column('A', 121).slice(1);
+    expect(column('B', 121).slice(1)).toEqual(numbersNow.map((n) => expected(String(n))));
   });
 
   test('a run cut by the time limit continues in progress-dialog steps without checking a number twice', () => {

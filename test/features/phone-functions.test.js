@@ -171,6 +171,56 @@ describe('=PHONE_CHECK', () => {
   });
 });
 
+describe('checks running at the same time never pay for a number twice', () => {
+  const onFirstCheck = (action) => {
+    let done = false;
+    emu.onFetch = (entries) => {
+      if (done || !entries.some((e) => e.url.includes('/api/wa/check'))) return;
+      done = true;
+      action();
+    };
+  };
+
+  test('two PHONE_CHECK cells with the same number, the second while the first is on the wire', async () => {
+    emu = newAddon(services);
+    const list = numbers(5);
+    let second;
+    onFirstCheck(() => (second = phoneCheck(list[2])));
+    const first = phoneCheck(list.map((p) => [p]));
+    expect(first).toEqual([[true], [false], [true], [false], [true]]);
+    expect([true, NOT_CHECKED_YET]).toContain(second);
+    expect(checkRequests()).toBe(5);
+    expect(phoneCheck(list[2])).toBe(true);
+    expect(checkRequests()).toBe(5);
+    const stats = await control(services.sandbox.phoneUrl, 'GET', '/stats');
+    expect(stats.charged.phoneCredits[DEMO_KEYS.phone]).toBe(5);
+  });
+
+  test('PHONE_CHECK while the menu action checks the same number; the menu then uses what PHONE_CHECK found', async () => {
+    emu = newAddon(services);
+    const list = numbers(80);
+    const sheet = emu.spreadsheet.getSheets()[0];
+    sheet.getRange('A1:A81').setValues([['Phone'], ...list.map((p) => [p])]);
+    sheet.getRange('A2:A81').activate();
+    let during;
+    // While the first chunk (numbers 0-49) is on the wire: a formula asks for one of them and for five of
+    // the second chunk (50-79), which the menu has not reached yet.
+    onFirstCheck(() => (during = phoneCheck([[list[10]], ...list.slice(60, 65).map((p) => [p])])));
+    emu.run('checkSelectedPhones', [], { kind: 'menu' });
+    expect(during.slice(1)).toEqual(list.slice(60, 65).map((_, i) => [(60 + i) % 2 === 0]));
+    expect([true, NOT_CHECKED_YET]).toContain(during[0][0]);
+    expect(checkRequests()).toBe(80);
+    const stats = await control(services.sandbox.phoneUrl, 'GET', '/stats');
+    expect(stats.charged.phoneCredits[DEMO_KEYS.phone]).toBe(80);
+    expect(
+      sheet
+        .getRange('B2:B81')
+        .getValues()
+        .map((r) => r[0]),
+    ).toEqual(list.map((_, i) => (i % 2 === 0 ? 'registered' : 'not registered')));
+  });
+});
+
 describe('=PHONE_CREDITS', () => {
   test('returns the credits left', () => {
     emu = newAddon(services);
