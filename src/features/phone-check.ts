@@ -273,6 +273,7 @@ function runJob(
   /** Error texts of the numbers that failed in this execution. */
   const errors = new Map<string, string>();
   let client: PhoneClient | null = null;
+  let chunkMs = 5000; // a chunk starts only when one as long as the last one ends before the deadline
   let block = known?.block;
   let ended: RunState | null = null;
   for (;;) {
@@ -311,7 +312,7 @@ function runJob(
     block = null;
     if (ended) return ended;
     if (queue.size === 0) return { finished: true, message: summaryText(job) };
-    if (deadline.passed(5000)) return { finished: false, message: progressText(job) };
+    if (deadline.passed(chunkMs)) return { finished: false, message: progressText(job) };
     const allowed = job.budget === null ? CHUNK_SIZE : Math.min(CHUNK_SIZE, job.budget);
     if (allowed <= 0) {
       return {
@@ -326,9 +327,11 @@ function runJob(
       continue;
     }
     let outcome: PhoneCheckManyResult;
+    const started = Date.now();
     try {
       client ??= phoneClientFromSettings({ deadlineMs: deadline.at });
       outcome = client.checkMany(chunk);
+      chunkMs = Math.max(5000, Date.now() - started);
     } catch (error) {
       store.save(); // releases the claims
       return stop(`The phone check stopped. ${describe(error)}`, summaryText(job));

@@ -73,7 +73,10 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
   }
 
   const client = phoneClientFromSettings({ deadlineMs: deadline.at });
-  while (left.length > 0 && !deadline.passed(1000)) {
+  // A round is started only when one as long as the last one ends in time: Sheets stops the execution at
+  // 30 s, and a round cut off there would be paid for without its results being kept.
+  let roundMs = 1000;
+  while (left.length > 0 && !deadline.passed(roundMs)) {
     // Claimed numbers are this execution's to pay for; the others are known by now (another cell or the
     // menu action checked them) or being checked by another execution: wait for its result.
     const round = store.claim(left, ROUND);
@@ -88,8 +91,10 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
       continue;
     }
     let outcome: PhoneCheckManyResult;
+    const started = Date.now();
     try {
       outcome = client.checkMany(round);
+      roundMs = Math.max(1000, Date.now() - started);
     } catch (error) {
       store.save(); // releases the claims
       fill([...round, ...left], stopText(error));

@@ -127,6 +127,20 @@ describe('=PHONE_CHECK', () => {
     expect(checkRequests()).toBe(600);
   });
 
+  test('a slow service: no round is started that cannot end before the 30 s limit (a paid answer is never lost)', async () => {
+    emu = newAddon(services, { fetchLatencyMs: 10_200 });
+    const list = numbers(300);
+    const input = list.map((p) => [p]);
+    const first = phoneCheck(input);
+    expect(emu.executions[emu.executions.length - 1].status).toBe('completed');
+    const answered = first.filter((r) => r[0] !== NOT_CHECKED_YET).length;
+    expect(answered).toBe(checkRequests());
+    expect(phoneCheck(input)).toEqual(list.map((_, i) => [i % 2 === 0]));
+    expect(checkRequests()).toBe(300);
+    const stats = await control(services.sandbox.phoneUrl, 'GET', '/stats');
+    expect(stats.charged.phoneCredits[DEMO_KEYS.phone]).toBe(300);
+  });
+
   test('1006 after the retries gives an error text; recalculation checks it again', async () => {
     emu = newAddon(services);
     await control(services.sandbox.phoneUrl, 'POST', '/faults', {
