@@ -3,8 +3,8 @@
 // validated answer or throws ApiError. Costs: unlock 1 point on a first unlock; sends 1 EDM per recipient or
 // e-mail; every other call is free.
 import * as z from 'zod/mini';
-import { ApiError, type ApiErrorInit, invalidResponseInit, missingKeyInit } from './errors';
-import { Transport, type Outcome, type RequestSpec } from './http';
+import { ApiError, badRequestInit, invalidResponseInit, missingKeyInit } from './errors';
+import { Transport, type QueryValue, type RequestSpec, type TransportOptions } from './http';
 import {
   BalanceSchema,
   type Balance,
@@ -19,7 +19,6 @@ import {
   MailListSchema,
   type ProfileEmailsPage,
   ProfileEmailsPageSchema,
-  type ProfileEmailsQuery,
   ProfileEmailsQuerySchema,
   type SearchRequest,
   SearchRequestSchema,
@@ -63,24 +62,12 @@ export const OUTREACH_PATHS = {
 
 /** Page size used to read every contact of a company (the spec's maximum; its default is not shown). */
 export const PROFILE_EMAILS_PAGE_SIZE = 100;
-/** Safety bound of allProfileEmails: 100 pages of 100 contacts. */
+/** Safety bound of allProfileEmails and profilesWithEmails: 100 pages of 100 contacts. */
 export const PROFILE_EMAILS_MAX_PAGES = 100;
+/** profilesWithEmails asks for at most this many further pages of one company in one fetchAll. */
+export const PAGES_PER_WAVE = 4;
 
-export interface OutreachClientOptions {
-  apiKey: string;
-  baseUrl: string;
-  /** Absolute time (Date.now() scale, virtual in tests) by which every wait must end. */
-  deadlineMs?: number;
-  /** Shared rate budget (default: the key's budget in the script cache). */
-  budget?: RateBudget;
-  /** Other secrets to keep out of messages (the phone key). */
-  secrets?: readonly string[];
-  /** Attribution headers (default true). */
-  attribution?: boolean;
-  /** Retry tuning (tests). */
-  backoffMs?: readonly number[];
-  maxRateRetries?: number;
-}
+export type OutreachClientOptions = Omit<TransportOptions, 'service'>;
 
 export interface ProfileEmailsOptions {
   keyword?: string;
@@ -92,22 +79,18 @@ export type CompanyWithEmails =
   | { companyHashId: string; ok: true; profile: CompanyProfile; emails: ContactEmail[]; total: number }
   | { companyHashId: string; ok: false; error: ApiError };
 
-const NOT_SENT = 'nothing was sent';
+/** Errors of profilesWithEmails that stop the run: they say nothing about the company itself. */
+const STOP_KINDS = new Set(['auth', 'missing-key', 'quota', 'rate-limit']);
 
 export class OutreachClient {
   private readonly transport: Transport;
 
+  /** Attribution headers are sent unless `attribution` is false. */
   constructor(options: OutreachClientOptions) {
     this.transport = new Transport({
+      ...options,
       service: 'outreach',
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      secrets: options.secrets,
-      budget: options.budget,
-      deadlineMs: options.deadlineMs,
       attribution: options.attribution ?? true,
-      backoffMs: options.backoffMs,
-      maxRateRetries: options.maxRateRetries,
     });
   }
 
@@ -135,13 +118,7 @@ export class OutreachClient {
 
   /** POST /api/v1/companies/search-advanced (free; retried like a read). */
   search(request: SearchRequest): SearchResponse {
-    const body = this.transport.check(`POST ${OUTREACH_PATHS.search}`, SearchRequestSchema, request);
-    return this.transport.request({
-      method: 'post',
-      path: OUTREACH_PATHS.search,
-      body,
-      schema: SearchResponseSchema,
-    });
+    return this.post(OUTREACH_PATHS.search, SearchRequestSchema, request, SearchResponseSchema);
   }
 
   /**
@@ -149,18 +126,16 @@ export class OutreachClient {
    * Never retried after an ambiguous failure: kind 'outcome-unknown' (unlock again: a repeat is free).
    */
   unlock(domain: string, countryCode: string): UnlockResult {
-    const body = this.transport.check(`POST ${OUTREACH_PATHS.unlock}`, UnlockRequestSchema, {
-      domain,
-      countryCode,
-    });
-    return this.transport.request({
-      method: 'post',
-      path: OUTREACH_PATHS.unlock,
-      body,
-      schema: UnlockResultSchema,
-      unsafe: 'unlock',
-      notFound: 'unlock',
-    });
+    return this.post(
+      OUTREACH_PATHS.unlock,
+      UnlockRequestSchema,
+      { domain, countryCode },
+      UnlockResultSchema,
+      {
+        unsafe: 'unlock',
+        notFound: 'unlock',
+      },
+    );
   }
 
   /** GET /api/v1/companies/:companyHashId/profile (free; 404 until unlocked). */
@@ -174,17 +149,20 @@ export class OutreachClient {
     const query = this.transport.check(
       `GET ${OUTREACH_PATHS.profileEmails(':companyHashId')}`,
       ProfileEmailsQuerySchema,
-      withoutUndefined(options as ProfileEmailsQuery),
+      withoutUndefined(options),
     );
     return this.transport.request(this.emailsSpec(id, query));
   }
 
-  /** Every contact of a company, page after page of 100. */
+  /**
+   * Every contact of a company, page after page of 100, until an empty page or `total` contacts (at most
+   * 100 pages: an inflated total never makes it read past the end).
+   */
   allProfileEmails(companyHashId: string, options: { keyword?: string } = {}): ContactEmail[] {
     const emails: ContactEmail[] = [];
     for (let page = 1; page <= PROFILE_EMAILS_MAX_PAGES; page++) {
       const answer = this.profileEmails(companyHashId, {
-        keyword: options.keyword,
+        ...options,
         page,
         pageSize: PROFILE_EMAILS_PAGE_SIZE,
       });
@@ -196,85 +174,75 @@ export class OutreachClient {
 
   /**
    * Profile and every contact of many companies, through UrlFetchApp.fetchAll in batches sized to the free
-   * rate budget. One result per id, in order; one company's failure (a 404: not unlocked) does not fail the
-   * others. A refused key, or no rate-budget slot before the deadline, stops the run: the companies not done
-   * carry that error (kind 'auth' / 'rate-limit': continue later).
+   * rate budget: first every profile and first page; then, for the companies that have more, the pages their
+   * `total` announces, at most PAGES_PER_WAVE at a time, until an empty page or `total` contacts (so an
+   * inflated total costs a few requests, never a hundred pages). One result per id, in order; one company's
+   * failure (a 404: not unlocked) does not fail the others. A refused key, a used-up quota, or no rate-budget
+   * slot before the deadline stops the run: the companies not done carry that error (continue later).
    */
   profilesWithEmails(companyHashIds: readonly string[]): CompanyWithEmails[] {
-    const ids = companyHashIds.map((id) => this.checkHashId(id, 'profile'));
-    const stopOn = (error: ApiError) =>
-      error.kind === 'auth' ||
-      error.kind === 'missing-key' ||
-      error.kind === 'quota' ||
-      error.kind === 'rate-limit';
-    const errors = new Map<number, ApiError>();
+    const stopOn = (error: ApiError) => STOP_KINDS.has(error.kind);
+    const companies: Array<{
+      companyHashId: string;
+      profile?: CompanyProfile;
+      emails: ContactEmail[];
+      total: number;
+      /** Next page to read; undefined when done. */
+      next?: number;
+      error?: ApiError;
+    }> = companyHashIds.map((id) => ({
+      companyHashId: this.checkHashId(id, 'profile'),
+      emails: [],
+      total: 0,
+      next: 1,
+    }));
     let stopped: ApiError | undefined;
-
-    // Round 1: profile and first page of contacts of every company.
-    const firstSpecs: RequestSpec<CompanyProfile | ProfileEmailsPage>[] = [];
-    for (const id of ids) {
-      firstSpecs.push(
-        this.profileSpec(id),
-        this.emailsSpec(id, { page: 1, pageSize: PROFILE_EMAILS_PAGE_SIZE }),
-      );
-    }
-    const first = this.transport.requestAll(firstSpecs, stopOn);
-    stopped = first.stopped;
-    const profiles: Array<CompanyProfile | undefined> = [];
-    const emails: ContactEmail[][] = [];
-    const totals: number[] = [];
-    const more: Array<{ company: number; page: number }> = [];
-    ids.forEach((_, c) => {
-      const profile = first.outcomes[2 * c] as Outcome<CompanyProfile> | undefined;
-      const page = first.outcomes[2 * c + 1] as Outcome<ProfileEmailsPage> | undefined;
-      const failed = [profile, page].find((o) => o && !o.ok) as { ok: false; error: ApiError } | undefined;
-      if (failed) errors.set(c, failed.error);
-      if (!profile?.ok || !page?.ok) return;
-      profiles[c] = profile.value;
-      emails[c] = page.value.emails.slice();
-      totals[c] = page.value.total;
-      const pages = Math.min(
-        PROFILE_EMAILS_MAX_PAGES,
-        Math.ceil(page.value.total / PROFILE_EMAILS_PAGE_SIZE),
-      );
-      if (page.value.emails.length > 0) for (let p = 2; p <= pages; p++) more.push({ company: c, page: p });
-    });
-
-    // Round 2: the remaining pages, all at once.
-    if (more.length > 0 && !stopped) {
-      const rest = this.transport.requestAll(
-        more.map(({ company, page }) =>
-          this.emailsSpec(ids[company], { page, pageSize: PROFILE_EMAILS_PAGE_SIZE }),
-        ),
-        stopOn,
-      );
-      stopped = rest.stopped;
-      more.forEach(({ company }, k) => {
-        const outcome = rest.outcomes[k];
-        if (outcome?.ok) emails[company].push(...outcome.value.emails);
-        else if (outcome && !errors.has(company)) errors.set(company, outcome.error);
-        else if (!outcome && !errors.has(company) && stopped) errors.set(company, stopped);
-      });
-    } else if (more.length > 0 && stopped) {
-      for (const { company } of more) if (!errors.has(company)) errors.set(company, stopped);
-    }
-
-    return ids.map((companyHashId, c) => {
-      const error = errors.get(c) ?? (profiles[c] ? undefined : stopped);
-      if (error || !profiles[c]) {
-        return {
-          companyHashId,
-          ok: false as const,
-          error: error ?? this.transport.error(missingKeyInit('outreach')),
-        };
+    for (let wave = companies; wave.length > 0 && !stopped; wave = companies.filter((c) => c.next)) {
+      const specs: RequestSpec<CompanyProfile | ProfileEmailsPage>[] = [];
+      const owners: Array<[(typeof companies)[number], number]> = []; // page 0: the profile
+      for (const company of wave) {
+        const first = company.next as number;
+        const last =
+          first === 1
+            ? 1
+            : Math.min(
+                first + PAGES_PER_WAVE - 1,
+                Math.ceil(company.total / PROFILE_EMAILS_PAGE_SIZE),
+                PROFILE_EMAILS_MAX_PAGES,
+              );
+        for (let page = first === 1 ? 0 : first; page <= last; page++) {
+          owners.push([company, page]);
+          specs.push(
+            page === 0
+              ? this.profileSpec(company.companyHashId)
+              : this.emailsSpec(company.companyHashId, { page, pageSize: PROFILE_EMAILS_PAGE_SIZE }),
+          );
+        }
+        company.next = undefined;
       }
-      return {
-        companyHashId,
-        ok: true as const,
-        profile: profiles[c] as CompanyProfile,
-        emails: emails[c],
-        total: totals[c],
-      };
+      const answers = this.transport.requestAll(specs, stopOn);
+      stopped = answers.stopped;
+      owners.forEach(([company, page], k) => {
+        const outcome = answers.outcomes[k];
+        if (company.error) return;
+        if (!outcome?.ok) {
+          company.error = outcome?.error ?? stopped;
+          company.next = undefined;
+        } else if (page === 0) company.profile = outcome.value as CompanyProfile;
+        else {
+          const { emails, total } = outcome.value as ProfileEmailsPage;
+          company.emails.push(...emails);
+          if (page === 1) company.total = total;
+          const more = emails.length > 0 && company.emails.length < company.total;
+          company.next = more && page < PROFILE_EMAILS_MAX_PAGES ? page + 1 : undefined;
+        }
+      });
+    }
+    return companies.map(({ companyHashId, profile, emails, total, next, error }) => {
+      error ??= next || !profile ? (stopped ?? this.transport.error(missingKeyInit('outreach'))) : undefined;
+      return error || !profile
+        ? { companyHashId, ok: false as const, error: error as ApiError }
+        : { companyHashId, ok: true as const, profile, emails, total };
     });
   }
 
@@ -283,84 +251,40 @@ export class OutreachClient {
    * 'outcome-unknown': reconcile with the mail list before sending again).
    */
   sendBatch(request: SendBatchRequest): SendBatchResponse {
-    const body = this.transport.check(`POST ${OUTREACH_PATHS.sendBatch}`, SendBatchRequestSchema, request);
-    if (body.task_subject === '') delete body.task_subject;
-    return this.transport.request({
-      method: 'post',
-      path: OUTREACH_PATHS.sendBatch,
-      body,
-      schema: SendBatchResponseSchema,
+    return this.post(OUTREACH_PATHS.sendBatch, SendBatchRequestSchema, request, SendBatchResponseSchema, {
       unsafe: 'send',
     });
   }
 
   /** POST /api/v1/emails/send/personalized: 1 EDM per e-mail. Same rules as sendBatch. */
   sendPersonalized(request: SendPersonalizedRequest): SendPersonalizedResponse {
-    const body = this.transport.check(
-      `POST ${OUTREACH_PATHS.sendPersonalized}`,
+    return this.post(
+      OUTREACH_PATHS.sendPersonalized,
       SendPersonalizedRequestSchema,
       request,
+      SendPersonalizedResponseSchema,
+      { unsafe: 'send' },
     );
-    if (body.task_subject === '') delete body.task_subject;
-    return this.transport.request({
-      method: 'post',
-      path: OUTREACH_PATHS.sendPersonalized,
-      body,
-      schema: SendPersonalizedResponseSchema,
-      unsafe: 'send',
-    });
   }
 
   /** GET /api/v1/emails/tasks (free). */
   listTasks(query: TaskListQuery = {}): TaskList {
-    const checked = this.transport.check(
-      `GET ${OUTREACH_PATHS.tasks}`,
-      TaskListQuerySchema,
-      withoutUndefined(query),
-    );
-    return this.transport.request({
-      method: 'get',
-      path: OUTREACH_PATHS.tasks,
-      query: checked,
-      schema: TaskListSchema,
-    });
+    return this.list(OUTREACH_PATHS.tasks, TaskListQuerySchema, query, TaskListSchema);
   }
 
   /** GET /api/v1/emails/tasks/:taskId (free). */
   getTask(taskId: number): TaskDetail {
-    const id = this.checkId(taskId, 'taskId', OUTREACH_PATHS.task(0).replace('/0', '/:taskId'));
-    return this.transport.request({
-      method: 'get',
-      path: OUTREACH_PATHS.task(id),
-      schema: TaskDetailSchema,
-      notFound: 'task',
-    });
+    return this.byId(OUTREACH_PATHS.task, 'taskId', taskId, TaskDetailSchema, 'task');
   }
 
   /** GET /api/v1/emails/mails (free). */
   listMails(query: MailListQuery = {}): MailList {
-    const checked = this.transport.check(
-      `GET ${OUTREACH_PATHS.mails}`,
-      MailListQuerySchema,
-      withoutUndefined(query),
-    );
-    return this.transport.request({
-      method: 'get',
-      path: OUTREACH_PATHS.mails,
-      query: checked,
-      schema: MailListSchema,
-    });
+    return this.list(OUTREACH_PATHS.mails, MailListQuerySchema, query, MailListSchema);
   }
 
   /** GET /api/v1/emails/mails/:mailId (free). */
   getMail(mailId: number): MailDetail {
-    const id = this.checkId(mailId, 'mailId', OUTREACH_PATHS.mail(0).replace('/0', '/:mailId'));
-    return this.transport.request({
-      method: 'get',
-      path: OUTREACH_PATHS.mail(id),
-      schema: MailDetailSchema,
-      notFound: 'mail',
-    });
+    return this.byId(OUTREACH_PATHS.mail, 'mailId', mailId, MailDetailSchema, 'mail');
   }
 
   /**
@@ -368,16 +292,53 @@ export class OutreachClient {
    * kind 'gone' (never retried) with `code` and `replacement`.
    */
   contactSearchRetired(): never {
-    const spec: RequestSpec<unknown> = {
-      method: 'post',
-      path: OUTREACH_PATHS.contactSearch,
-      body: {},
-      schema: z.unknown(),
-    };
-    this.transport.request(spec);
-    throw this.transport.error(
-      invalidResponseInit('outreach', `POST ${OUTREACH_PATHS.contactSearch}`, 'expected 410 Gone'),
-    );
+    const path = OUTREACH_PATHS.contactSearch;
+    this.transport.request({ method: 'post', path, body: {}, schema: z.unknown() });
+    throw this.transport.error(invalidResponseInit('outreach', `POST ${path}`, 'expected 410 Gone'));
+  }
+
+  /** Checks the body (nothing is sent when it fails), then POSTs it. An empty task_subject is left out. */
+  private post<S extends z.ZodMiniType, T>(
+    path: string,
+    requestSchema: S,
+    data: unknown,
+    schema: z.ZodMiniType<T>,
+    extra: Pick<RequestSpec<T>, 'unsafe' | 'notFound'> = {},
+  ): T {
+    const body = this.transport.check(`POST ${path}`, requestSchema, data) as Record<string, unknown>;
+    if (body.task_subject === '') delete body.task_subject;
+    return this.transport.request({ method: 'post', path, body, schema, ...extra });
+  }
+
+  private list<S extends z.ZodMiniType, T>(
+    path: string,
+    querySchema: S,
+    query: object,
+    schema: z.ZodMiniType<T>,
+  ): T {
+    const checked = this.transport.check(`GET ${path}`, querySchema, withoutUndefined(query));
+    return this.transport.request({
+      method: 'get',
+      path,
+      query: checked as Record<string, QueryValue>,
+      schema,
+    });
+  }
+
+  private byId<T>(
+    path: (id: number) => string,
+    field: string,
+    id: unknown,
+    schema: z.ZodMiniType<T>,
+    notFound: 'task' | 'mail',
+  ): T {
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
+      const endpoint = `GET ${path(0).replace('/0', `/:${field}`)}`;
+      throw this.transport.error(
+        badRequestInit('outreach', endpoint, field, `${field} must be a positive whole number`),
+      );
+    }
+    return this.transport.request({ method: 'get', path: path(id), schema, notFound });
   }
 
   private profileSpec(id: string): RequestSpec<CompanyProfile> {
@@ -389,55 +350,37 @@ export class OutreachClient {
     };
   }
 
+  /** A profileEmails request (no pageSize: the service's default). */
   private emailsSpec(id: string, query: ProfileEmailsOptions): RequestSpec<ProfileEmailsPage> {
     return {
       method: 'get',
       path: OUTREACH_PATHS.profileEmails(id),
-      query: { keyword: query.keyword || undefined, page: query.page, pageSize: query.pageSize },
+      query: {
+        keyword: query.keyword || undefined,
+        page: query.page,
+        pageSize: query.pageSize,
+      },
       schema: ProfileEmailsPageSchema,
       notFound: 'company',
     };
   }
 
   private checkHashId(companyHashId: unknown, what: 'profile' | 'profileEmails'): string {
-    const endpoint = `GET /api/v1/companies/:companyHashId/${what}`;
     const id = typeof companyHashId === 'string' ? companyHashId.trim() : '';
     if (id === '' || id.length > 200) {
-      throw this.badRequest(
-        endpoint,
-        'companyHashId',
-        'companyHashId is required: take it from the unlock answer',
+      const message = 'companyHashId is required: take it from the unlock answer';
+      throw this.transport.error(
+        badRequestInit('outreach', `GET /api/v1/companies/:companyHashId/${what}`, 'companyHashId', message),
       );
     }
     return id;
   }
-
-  private checkId(value: unknown, field: string, endpointPath: string): number {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-      throw this.badRequest(`GET ${endpointPath}`, field, `${field} must be a positive whole number`);
-    }
-    return value;
-  }
-
-  private badRequest(endpoint: string, field: string, message: string): ApiError {
-    const init: ApiErrorInit = {
-      service: 'outreach',
-      kind: 'bad-request',
-      endpoint,
-      field,
-      message,
-      userMessage: message,
-      action: `Correct it and try again: ${NOT_SENT}.`,
-      retryable: false,
-    };
-    return this.transport.error(init);
-  }
 }
 
-function withoutUndefined<T extends object>(value: T): T {
+function withoutUndefined(value: object): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value ?? {})) if (item !== undefined) copy[key] = item;
-  return copy as T;
+  return copy;
 }
 
 /** A client from the user's settings; throws ApiError 'missing-key' when no Outreach key is set. */

@@ -3,7 +3,7 @@
 // check may cost credits: callers cache results (custom functions re-run) and numbers are checked once per
 // run even when they repeat.
 import { ApiError, type ApiErrorInit, missingKeyInit } from './errors';
-import { Transport, type RequestSpec } from './http';
+import { Transport, type RequestSpec, type TransportOptions } from './http';
 import { normalizePhone } from './phone-number';
 import {
   type CreditsResponse,
@@ -44,36 +44,17 @@ export interface PhoneCheckManyResult {
   stopped?: ApiError;
 }
 
-export interface PhoneClientOptions {
-  apiKey: string;
-  baseUrl: string;
-  deadlineMs?: number;
-  budget?: RateBudget;
-  secrets?: readonly string[];
-  backoffMs?: readonly number[];
-  maxRateRetries?: number;
-  /** Most checks in one fetchAll (default 100). */
-  maxBatchSize?: number;
-}
+/** Options of the transport; `maxBatchSize` (most checks in one fetchAll) defaults to 100. */
+export type PhoneClientOptions = Omit<TransportOptions, 'service' | 'attribution'>;
 
 const STOP_KINDS = new Set(['auth', 'missing-key', 'funds', 'rate-limit', 'quota']);
 
 export class PhoneClient {
   private readonly transport: Transport;
 
+  /** No attribution headers: they go to the outreach service only. */
   constructor(options: PhoneClientOptions) {
-    this.transport = new Transport({
-      service: 'phone',
-      baseUrl: options.baseUrl,
-      apiKey: options.apiKey,
-      secrets: options.secrets,
-      budget: options.budget,
-      deadlineMs: options.deadlineMs,
-      attribution: false,
-      backoffMs: options.backoffMs,
-      maxRateRetries: options.maxRateRetries,
-      maxBatchSize: options.maxBatchSize,
-    });
+    this.transport = new Transport({ ...options, service: 'phone', attribution: false });
   }
 
   get budget(): RateBudget {

@@ -419,6 +419,21 @@ describe('profiles and contacts', () => {
     expect(gas.requests).toHaveLength(7);
   });
 
+  test('profilesWithEmails: an inflated total does not make it ask for pages past the end', () => {
+    // 130 contacts, a total of a million: the pages after the first come a few at a time and stop at the
+    // first empty one, never running to page 100 (10 such companies would need 1000 requests, more than one
+    // execution can make: the unlock job would never end).
+    gas.respond((request) => {
+      if (pathOf(request).endsWith('/profile')) return json(200, { companyHashId: 'x' });
+      const page = Number(queryOf(request).page);
+      const count = page === 1 ? 100 : page === 2 ? 30 : 0;
+      return json(200, { emails: Array.from({ length: count }, (_, i) => contact(i)), total: 1e6, page });
+    });
+    const [result] = outreach().profilesWithEmails(['h_1']);
+    expect(result.ok && result.emails).toHaveLength(130);
+    expect(gas.requests.length).toBeLessThanOrEqual(6); // profile, page 1, then pages 2 to 5 at most
+  });
+
   test('profilesWithEmails batches to the free rate budget (60 per minute)', () => {
     gas.respond((request) =>
       pathOf(request).endsWith('/profile')
