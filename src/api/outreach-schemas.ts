@@ -64,10 +64,18 @@ export const SearchRowSchema = z.object({
 });
 export type SearchRow = z.output<typeof SearchRowSchema>;
 
-/** 4.2 search answer */
+/** 4.2 search answer. Row ids are unique and not empty: the company index maps a row id to its domain. */
 export const SearchResponseSchema = z.object({
   total: int(),
-  list: z.array(SearchRowSchema),
+  list: z.array(SearchRowSchema).check(
+    z.refine(
+      (list: { id: string }[]) =>
+        list.every((row) => row.id !== '') && new Set(list.map((row) => row.id)).size === list.length,
+      {
+        message: 'a row id is empty or repeated',
+      },
+    ),
+  ),
 });
 export type SearchResponse = z.output<typeof SearchResponseSchema>;
 

@@ -335,6 +335,24 @@ describe('retry rules', () => {
     expect(gas.requests).toHaveLength(2);
   });
 
+  test('search rows with a repeated or empty id are refused (a row id picks the domain that unlock pays for)', () => {
+    const row = (id: string, domain: string) => ({
+      id,
+      company_name: domain,
+      company_type: [],
+      industry: [],
+      main_products: [],
+      country_code: 'DE',
+      domain,
+    });
+    for (const list of [[row('7', 'a.de'), row('7', 'b.de')], [row('', 'a.de')]]) {
+      gas.respond(() => json(200, { total: 2, list }));
+      const e = caught(() => outreach().search({ productKeywords: ['x'] }));
+      expect(e.kind).toBe('invalid-response');
+      expect(e.message).toMatch(/^Unexpected answer from POST \/api\/v1\/companies\/search-advanced: list/);
+    }
+  });
+
   test('4xx are never retried', () => {
     gas.respond(() => problem(400, 'bad-request', 'recipients[0].email is not valid'));
     const e = caught(() => outreach().listMails({ page_size: 5 }));
