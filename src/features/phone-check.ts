@@ -50,6 +50,8 @@ interface PlanColumn {
   source: number;
   /** 1-based sheet column of the results (source + 1). */
   result: number;
+  /** Rows [first, last] selected in this column when the selection has several areas (else all). */
+  rows?: Array<[number, number]>;
 }
 
 export interface PhoneJob {
@@ -102,14 +104,15 @@ export function checkSelectedPhones(): void {
 function checkSelection(): void {
   const deadline = Deadline.forExecution();
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const range = spreadsheet.getActiveRange();
+  // A selection of several areas (Ctrl-click) is checked as a whole.
+  const ranges = spreadsheet.getActiveRangeList()?.getRanges() ?? [];
   const ui = SpreadsheetApp.getUi();
-  if (!range) {
+  if (ranges.length === 0) {
     ui.alert('Check phone numbers', 'Select the cells with the phone numbers first.', ui.ButtonSet.OK);
     return;
   }
-  const sheet = range.getSheet();
-  const a1 = range.getA1Notation();
+  const sheet = ranges[0].getSheet();
+  const a1 = ranges.map((r) => r.getA1Notation()).join(',');
   const previous = loadJob<PhoneJob>(JOB_KIND);
   const resuming =
     !!previous &&
@@ -129,7 +132,7 @@ function checkSelection(): void {
         headers: [],
         hidden: hiddenRows(sheet, previous!.firstRow, previous!.lastRow),
       }
-    : planSelection(sheet, range);
+    : planSelection(sheet, ranges, a1);
   if ('problem' in plan) {
     ui.alert('Check phone numbers', plan.problem, ui.ButtonSet.OK);
     return;
@@ -449,12 +452,22 @@ interface Plan {
   hidden: Set<number>;
 }
 
-function planSelection(sheet: Sheet, range: GoogleAppsScript.Spreadsheet.Range): Plan | { problem: string } {
-  const selFirstColumn = range.getColumn();
-  const selLastColumn = range.getLastColumn();
+function planSelection(
+  sheet: Sheet,
+  ranges: GoogleAppsScript.Spreadsheet.Range[],
+  a1: string,
+): Plan | { problem: string } {
+  const areas = ranges.map((r) => ({
+    row: r.getRow(),
+    rows: r.getNumRows(),
+    col: r.getColumn(),
+    cols: r.getNumColumns(),
+  }));
+  const selFirstColumn = Math.min(...areas.map((a) => a.col));
+  const selLastColumn = Math.max(...areas.map((a) => a.col + a.cols - 1));
   const sheetLastRow = sheet.getLastRow();
-  const firstRow = Math.max(range.getRow(), 2);
-  const lastRow = Math.min(range.getLastRow(), sheetLastRow);
+  const firstRow = Math.max(Math.min(...areas.map((a) => a.row)), 2);
+  const lastRow = Math.min(Math.max(...areas.map((a) => a.row + a.rows - 1)), sheetLastRow);
   if (firstRow > lastRow) {
     return { problem: 'Select the cells with the phone numbers (below the header row) first.' };
   }
@@ -470,15 +483,20 @@ function planSelection(sheet: Sheet, range: GoogleAppsScript.Spreadsheet.Range):
   const ours = (column: number) =>
     column <= lastColumn && normalizeHeader(at(1, column)) === normalizeHeader(RESULT_HEADER);
 
+  // The selected rows of a column: those of the areas that cover it.
+  const rowsOf = (column: number) =>
+    areas
+      .filter((a) => a.col <= column && column < a.col + a.cols)
+      .map((a): [number, number] => [Math.max(a.row, firstRow), Math.min(a.row + a.rows - 1, lastRow)]);
   const sources: number[] = [];
   for (let column = selFirstColumn; column <= selLastColumn; column++) {
     if (ours(column)) continue;
-    for (let row = firstRow; row <= lastRow; row++) {
-      if (!hidden.has(row) && looksLikePhone(at(row, column))) {
-        sources.push(column);
-        break;
-      }
-    }
+    const found = rowsOf(column).some(([from, to]) => {
+      for (let row = from; row <= to; row++)
+        if (!hidden.has(row) && looksLikePhone(at(row, column))) return true;
+      return false;
+    });
+    if (found) sources.push(column);
   }
   if (sources.length === 0) {
     return { problem: 'There are no phone numbers in the selected cells (row 1 is the header row).' };
@@ -501,15 +519,19 @@ function planSelection(sheet: Sheet, range: GoogleAppsScript.Spreadsheet.Range):
   }
   // Positions after the inserts (each insert shifts the columns right of it by one).
   const shift = (column: number) => inserts.filter((c) => c < column).length;
-  const columns = sources.map((source) => ({
+  const columns: PlanColumn[] = sources.map((source) => ({
     source: source + shift(source),
     result: source + shift(source) + 1,
+    ...(areas.length > 1 && { rows: rowsOf(source) }),
   }));
   const headers = headerAt.map((source) => source + shift(source) + 1);
-  const selection = [range.getA1Notation()];
+  const selection = [a1];
   if (inserts.length > 0) {
-    const width = selLastColumn + shift(selLastColumn) - selFirstColumn + 1;
-    selection.push(sheet.getRange(range.getRow(), selFirstColumn, range.getNumRows(), width).getA1Notation());
+    const shifted = areas.map((a) => {
+      const from = a.col + shift(a.col);
+      return sheet.getRange(a.row, from, a.rows, a.col + a.cols - 1 + shift(a.col + a.cols - 1) - from + 1);
+    });
+    selection.push(shifted.map((r) => r.getA1Notation()).join(','));
   }
   const job: PhoneJob = {
     v: 1,
@@ -580,7 +602,9 @@ function surveyBlock(job: PhoneJob, block: CellValue[][], hidden: Set<number>): 
   for (let offset = 0; offset <= job.lastRow - job.firstRow; offset++) {
     if (hidden.has(job.firstRow + offset)) continue;
     const line = block[offset + 1] ?? [];
+    const row = job.firstRow + offset;
     job.columns.forEach((plan, column) => {
+      if (plan.rows && !plan.rows.some(([from, to]) => row >= from && row <= to)) return;
       const value = line[plan.source - first];
       if (value === '' || value === null || value === undefined) return;
       if (typeof value === 'string' && value.trim() === '') return;

@@ -185,6 +185,32 @@ describe('Check phone numbers in selection', () => {
     expect(checkRequests()).toBe(6);
   });
 
+  test('a selection of several areas (Ctrl-click): every area is checked, nothing outside them', () => {
+    emu = newAddon(services);
+    const a = numbers(9);
+    const c = numbers(2, 50);
+    fill('A1:A10', [['Phone'], ...a.map((p) => [p])]);
+    fill('C1:C3', [['Office'], ...c.map((p) => [p])]);
+    emu.select('A2:A4', 'A8:A10', 'C2:C3');
+    let confirmText = '';
+    runMenu((request) => {
+      confirmText = request.message;
+      return 'YES';
+    });
+    expect(confirmText).toMatch(/8 cells with 8 distinct numbers/);
+    expect(checkRequests()).toBe(8);
+    expect(sheet().getRange('A1:D1').getValues()[0]).toEqual(['Phone', HEADER, 'Office', HEADER]);
+    expect(column('B', 10).slice(1)).toEqual(a.map((p, i) => (i >= 3 && i <= 5 ? '' : expected(p))));
+    expect(column('D', 3).slice(1)).toEqual(c.map(expected));
+    // The same areas again: nothing to pay, nothing asked.
+    emu.ui.reset();
+    emu.fetchLog.length = 0;
+    emu.select('A2:A4', 'A8:A10', 'C2:C3');
+    runMenu();
+    expect(alerts()).toEqual([]);
+    expect(emu.fetchLog.length).toBe(0);
+  });
+
   test('an empty column right of the numbers gets the header; no question asked', () => {
     emu = newAddon(services);
     fill('A1:A3', [['Phone'], [registeredPhoneNumber(5)], [unregisteredPhoneNumber(6)]]);
