@@ -66,53 +66,30 @@ export interface ApiErrorInit {
 export type ApiErrorJson = ApiErrorInit & { name: 'ApiError' };
 
 export class ApiError extends Error {
-  readonly service: ApiService;
-  readonly kind: ApiErrorKind;
-  readonly userMessage: string;
-  readonly action: string;
-  readonly retryable: boolean;
-  readonly endpoint?: string;
-  readonly status?: number;
-  readonly slug?: string;
-  readonly code?: number | string;
-  readonly title?: string;
-  readonly detail?: string;
-  readonly required?: number;
-  readonly available?: number;
-  readonly unit?: FundsUnit;
-  readonly instance?: string;
-  readonly replacement?: string;
-  readonly retryAfterMs?: number;
-  readonly field?: string;
-  readonly index?: number;
+  declare readonly service: ApiService;
+  declare readonly kind: ApiErrorKind;
+  declare readonly userMessage: string;
+  declare readonly action: string;
+  declare readonly retryable: boolean;
+  declare readonly endpoint?: string;
+  declare readonly status?: number;
+  declare readonly slug?: string;
+  declare readonly code?: number | string;
+  declare readonly title?: string;
+  declare readonly detail?: string;
+  declare readonly required?: number;
+  declare readonly available?: number;
+  declare readonly unit?: FundsUnit;
+  declare readonly instance?: string;
+  declare readonly replacement?: string;
+  declare readonly retryAfterMs?: number;
+  declare readonly field?: string;
+  declare readonly index?: number;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
+    Object.assign(this, init);
     this.name = 'ApiError';
-    this.service = init.service;
-    this.kind = init.kind;
-    this.userMessage = init.userMessage;
-    this.action = init.action;
-    this.retryable = init.retryable;
-    const optional = [
-      'endpoint',
-      'status',
-      'slug',
-      'code',
-      'title',
-      'detail',
-      'required',
-      'available',
-      'unit',
-      'instance',
-      'replacement',
-      'retryAfterMs',
-      'field',
-      'index',
-    ] as const;
-    for (const key of optional) {
-      if (init[key] !== undefined) (this as Record<string, unknown>)[key] = init[key];
-    }
   }
 
   /** Every field as plain JSON (for google.script.run results and the test harness). */

@@ -268,7 +268,9 @@ export class Transport {
         const result: Outcome<T> | { ok: false; init: ApiErrorInit } =
           'thrown' in answer
             ? { ok: false, init: this.thrownInit(spec, answer.thrown) }
-            : this.interpret(spec, answer);
+            : this.service === 'outreach'
+              ? this.interpretOutreach(spec, answer)
+              : this.interpretPhone(spec, answer);
         if (result.ok) {
           outcomes[i] = result;
           continue;
@@ -364,25 +366,10 @@ export class Transport {
 
   private thrownInit(spec: RequestSpec<unknown>, thrown: unknown): ApiErrorInit {
     const endpoint = this.endpointOf(spec);
-    if (spec.unsafe) {
-      const base = networkInit(this.service, endpoint, thrown);
-      return outcomeUnknownInit(
-        this.service,
-        endpoint,
-        spec.unsafe,
-        `the connection failed (${base.message})`,
-      );
-    }
-    return networkInit(this.service, endpoint, thrown);
-  }
-
-  private interpret<T>(
-    spec: RequestSpec<T>,
-    response: RawResponse,
-  ): Outcome<T> | { ok: false; init: ApiErrorInit } {
-    return this.service === 'outreach'
-      ? this.interpretOutreach(spec, response)
-      : this.interpretPhone(spec, response);
+    const init = networkInit(this.service, endpoint, thrown);
+    return spec.unsafe
+      ? outcomeUnknownInit(this.service, endpoint, spec.unsafe, `the connection failed (${init.message})`)
+      : init;
   }
 
   private interpretOutreach<T>(
@@ -392,7 +379,7 @@ export class Transport {
     const endpoint = this.endpointOf(spec);
     const { status } = response;
     if (status >= 200 && status <= 299) return this.parseSuccess(spec, response.text);
-    const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'));
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
     return {
       ok: false,
       init: outreachProblemInit(
@@ -416,7 +403,7 @@ export class Transport {
   ): Outcome<T> | { ok: false; init: ApiErrorInit } {
     const endpoint = this.endpointOf(spec);
     const { status } = response;
-    const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'));
+    const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
     const json = parseJson(response.text);
     const envelope = json.ok ? PhoneEnvelopeSchema.safeParse(json.value) : undefined;
     if (envelope?.success) {
@@ -458,20 +445,17 @@ export class Transport {
   ): Outcome<T> | { ok: false; init: ApiErrorInit } {
     const endpoint = this.endpointOf(spec);
     const json = parseJson(text);
-    let problem: string | undefined;
-    let value: T | undefined;
-    if (!json.ok) problem = 'body is not JSON';
-    else {
-      const parsed = parseWith(spec.schema, json.value);
-      if (parsed.ok) value = parsed.value;
-      else problem = `${parsed.path}: ${parsed.message}`;
-    }
-    if (problem === undefined) return { ok: true, value: value as T };
-    if (spec.unsafe) {
-      const base = invalidResponseInit(this.service, endpoint, problem);
-      return { ok: false, init: outcomeUnknownInit(this.service, endpoint, spec.unsafe, base.message) };
-    }
-    return { ok: false, init: invalidResponseInit(this.service, endpoint, problem) };
+    const parsed = json.ok ? parseWith(spec.schema, json.value) : undefined;
+    if (parsed?.ok) return parsed;
+    const init = invalidResponseInit(
+      this.service,
+      endpoint,
+      parsed ? `${parsed.path}: ${parsed.message}` : 'body is not JSON',
+    );
+    return {
+      ok: false,
+      init: spec.unsafe ? outcomeUnknownInit(this.service, endpoint, spec.unsafe, init.message) : init,
+    };
   }
 
   private log(line: string): void {
@@ -494,10 +478,6 @@ function readResponse(response: GoogleAppsScript.URL_Fetch.HTTPResponse): RawRes
     // headers are optional (Retry-After only)
   }
   return { status: response.getResponseCode(), text: response.getContentText(), headers };
-}
-
-function header(headers: Record<string, string>, name: string): string | undefined {
-  return headers[name.toLowerCase()];
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
