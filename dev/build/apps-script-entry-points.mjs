@@ -52,13 +52,14 @@ export function appsScriptEntryPoints({ index }) {
           removeComments: true,
         },
       }).outputText;
+      const library = halveIndent(code);
       const entries = readEntryPoints(index);
       const forwarders = forwarderSource(entries);
       const header = '// Built by rollup from src/ (see README). Do not edit: run `npm run build`.\n\n';
       // The closure gets its own globalThis (inheriting the real one), so what a library writes there —
       // zod's __zod_globalConfig — stays out of the script's global namespace.
-      const library = `(function (exports, globalThis) {\n'use strict';\n${code}\n})(globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})] = {}, Object.create(globalThis));\n`;
-      return { code: header + forwarders + '\n' + library, map: null };
+      const wrapped = `(function (exports, globalThis) {\n'use strict';\n${library}\n})(globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})] = {}, Object.create(globalThis));\n`;
+      return { code: header + forwarders + '\n' + wrapped, map: null };
     },
   };
 }
@@ -80,4 +81,32 @@ export function appsScriptAssets({ manifest, uiDir }) {
       }
     },
   };
+}
+
+/**
+ * TypeScript prints 4-space indents; this halves them (a tenth of the file) without touching a line that
+ * starts inside a string, template or regular-expression literal, where spaces are content.
+ */
+export function halveIndent(code) {
+  const source = ts.createSourceFile('Code.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
+  const literals = [];
+  const visit = (node) => {
+    if (ts.isTemplateLiteral(node) || ts.isStringLiteral(node) || ts.isRegularExpressionLiteral(node)) {
+      literals.push([node.getStart(source), node.end]);
+    } else ts.forEachChild(node, visit);
+  };
+  visit(source);
+  literals.sort((a, b) => a[0] - b[0]);
+  let next = 0;
+  let offset = 0;
+  return code
+    .split('\n')
+    .map((line) => {
+      const start = offset;
+      offset += line.length + 1;
+      while (next < literals.length && literals[next][1] <= start) next++;
+      if (next < literals.length && literals[next][0] < start) return line;
+      return line.replace(/^( {4})+/, (spaces) => ' '.repeat(spaces.length / 2));
+    })
+    .join('\n');
 }
