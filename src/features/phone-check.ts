@@ -17,18 +17,13 @@
 // 1004 (no credits) and 1001/1003 (key) stop the run with what to do; cells of unchecked numbers are left
 // blank (never stale). 1005: the client waits within the hourly budget; when the wait is longer than the
 // execution, the job is kept and the user is told when to continue.
-import {
-  ApiError,
-  normalizePhone,
-  phoneClientFromSettings,
-  type PhoneCheckManyResult,
-  PhoneClient,
-} from '../api';
+import { ApiError, phoneClientFromSettings, type PhoneCheckManyResult, PhoneClient } from '../api';
 import { Deadline } from '../platform/deadline';
 import { BUSY_MESSAGE, clearJob, JobProgress, loadJob, saveJob, withJobLease } from '../platform/jobs';
 import { CellValue, textCell } from '../sheets/cells';
 import { normalizeHeader } from '../sheets/table';
 import { confirm, showProgressDialog, toast } from '../ui/dialogs';
+import { cellPhone } from './phone-functions';
 import { describe, ensureKey } from './settings';
 import { PhoneResults, PhoneStatus, RECHECK_AFTER_DAYS } from '../platform/phone-results';
 
@@ -176,12 +171,10 @@ function checkSelection(): void {
       return;
     }
     const lines = [
-      `${survey.entries.length} cell${plural(survey.entries.length)} with ${survey.distinct.length} distinct number${plural(survey.distinct.length)}` +
-        (survey.invalidCells > 0
-          ? ` (${survey.invalidCells} cell${plural(survey.invalidCells)} not valid: not checked).`
-          : '.'),
+      `${count(survey.entries.length, 'cell')} with ${count(survey.distinct.length, 'distinct number')}` +
+        (survey.invalidCells > 0 ? ` (${count(survey.invalidCells, 'cell')} not valid: not checked).` : '.'),
       `${known} already known from earlier checks (free).`,
-      `${unknown.length} check${plural(unknown.length)} needed: ${unknown.length} credit${plural(unknown.length)} (1 per check).`,
+      `${count(unknown.length, 'check')} needed: ${count(unknown.length, 'credit')} (1 per check).`,
       `Credits left: ${credits}.`,
     ];
     if (resuming) lines.unshift('Resuming the unfinished check of this selection.');
@@ -200,12 +193,12 @@ function checkSelection(): void {
     if (credits < unknown.length) {
       lines.push(
         '',
-        `Not enough credits: check the first ${credits} number${plural(credits)} now (the others stay blank)?`,
+        `Not enough credits: check the first ${count(credits, 'number')} now (the others stay blank)?`,
       );
       if (!confirm('Not enough credits', lines.join('\n'))) return;
       budget = credits;
     } else {
-      lines.push('', `Check ${unknown.length} number${plural(unknown.length)} now?`);
+      lines.push('', `Check ${count(unknown.length, 'number')} now?`);
       if (!confirm('Check phone numbers', lines.join('\n'))) return;
     }
   }
@@ -320,7 +313,7 @@ function runJob(
     if (allowed <= 0) {
       return {
         finished: true,
-        message: `${summaryText(job)} ${queue.size} number${plural(queue.size)} not checked: the credits were used up (add credits and run the check again).`,
+        message: `${summaryText(job)} ${count(queue.size, 'number')} not checked: the credits were used up (add credits and run the check again).`,
       };
     }
     // Numbers claimed by another execution (=PHONE_CHECK, another editor) are its to pay for: wait.
@@ -373,20 +366,13 @@ function runJob(
 
 /** What a stop of checkMany means: null to go on (the wait fits in this execution). */
 function stopVerdict(job: PhoneJob, stopped: ApiError, deadline: Deadline, left: number): RunState | null {
-  const notChecked = `${left} number${plural(left)} not checked (their cells are blank).`;
+  const notChecked = `${count(left, 'number')} not checked (their cells are blank).`;
+  const summary = summaryText(job);
   if (stopped.kind === 'funds') {
-    return {
-      finished: true,
-      error: `No phone-check credits left: ${summaryText(job)} ${notChecked} ${stopped.action}`,
-      message: summaryText(job),
-    };
+    return stop(`No phone-check credits left: ${summary} ${notChecked} ${stopped.action}`, summary);
   }
   if (stopped.kind === 'auth' || stopped.kind === 'missing-key') {
-    return {
-      finished: true,
-      error: `${stopped.userMessage} ${stopped.action} ${summaryText(job)} ${notChecked}`,
-      message: summaryText(job),
-    };
+    return stop(`${stopped.userMessage} ${stopped.action} ${summary} ${notChecked}`, summary);
   }
   // rate-limit: out of time (go on in the next step), or a wait: within this execution if it fits, else the
   // job is paused and the user told when to go on (the progress dialog must not spin on a closed budget).
@@ -582,14 +568,13 @@ function maxColumn(job: PhoneJob): number {
   return Math.max(...job.columns.map((c) => c.result));
 }
 
-/** Header row plus rows firstRow..lastRow of every planned column, with one getValues. Row 0 is row 1. */
+/**
+ * Header row plus rows firstRow..lastRow of every planned column, with one getValues from row 1 down (rows
+ * between the header and firstRow are ignored). Row 0 is row 1.
+ */
 function readBlock(sheet: Sheet, job: PhoneJob): CellValue[][] {
   const first = minColumn(job);
-  const width = maxColumn(job) - first + 1;
-  const rows = job.lastRow - job.firstRow + 1;
-  if (job.firstRow === 2) return sheet.getRange(1, first, rows + 1, width).getValues() as CellValue[][];
-  // Header row and data rows are apart: still one read, from row 1 down (the rows between are ignored).
-  const all = sheet.getRange(1, first, job.lastRow, width).getValues() as CellValue[][];
+  const all = sheet.getRange(1, first, job.lastRow, maxColumn(job) - first + 1).getValues() as CellValue[][];
   return [all[0], ...all.slice(job.firstRow - 1)];
 }
 
@@ -605,16 +590,10 @@ function surveyBlock(job: PhoneJob, block: CellValue[][], hidden: Set<number>): 
     const row = job.firstRow + offset;
     job.columns.forEach((plan, column) => {
       if (plan.rows && !plan.rows.some(([from, to]) => row >= from && row <= to)) return;
-      const value = line[plan.source - first];
-      if (value === '' || value === null || value === undefined) return;
-      if (typeof value === 'string' && value.trim() === '') return;
-      const normalized = normalizePhone(value instanceof Date ? 'date' : value);
+      const normalized = cellPhone(line[plan.source - first]);
+      if (!normalized) return;
       if (!normalized.ok) {
-        entries.push({
-          column,
-          offset,
-          invalid: value instanceof Date ? 'a date, not a phone number' : normalized.reason,
-        });
+        entries.push({ column, offset, invalid: normalized.reason });
         invalidCells++;
         return;
       }
@@ -653,15 +632,16 @@ function sameValue(a: unknown, b: unknown): boolean {
 // ── Texts ─────────────────────────────────────────────────────────────────────────────────────────────
 
 function progressText(job: PhoneJob): string {
-  return `Checked ${job.done} of ${job.total} number${plural(job.total)}…`;
+  return `Checked ${job.done} of ${count(job.total, 'number')}…`;
 }
 
 function summaryText(job: PhoneJob): string {
-  return `${job.done} of ${job.total} number${plural(job.total)} checked (${job.charged} credit${plural(job.charged)} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
+  return `${job.done} of ${count(job.total, 'number')} checked (${count(job.charged, 'credit')} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
 }
 
-function plural(n: number): string {
-  return n === 1 ? '' : 's';
+/** "1 number", "2 numbers". */
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 export function columnName(column: number): string {

@@ -7,7 +7,13 @@
 //   'invalid number (<why>)' / 'invalid number' (the service's 1002), 'not checked yet — recalculate'
 //   (out of time; the next recalculation goes on), 'error: <what happened>', or what to do when the key is
 //   missing or refused or the credits are used up.
-import { ApiError, normalizePhone, phoneClientFromSettings, type PhoneCheckManyResult } from '../api';
+import {
+  ApiError,
+  normalizePhone,
+  phoneClientFromSettings,
+  type PhoneCheckManyResult,
+  type PhoneNormalization,
+} from '../api';
 import { Deadline } from '../platform/deadline';
 import { readSettings } from '../platform/settings';
 import { PhoneResults } from '../platform/phone-results';
@@ -35,17 +41,8 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
   const waiting = new Map<string, Array<[number, number]>>();
   grid.forEach((row, r) =>
     row.forEach((value, c) => {
-      if (value === '' || value === null || value === undefined) return;
-      if (typeof value === 'string' && value.trim() === '') return;
-      if (value instanceof Date) {
-        out[r][c] = 'invalid number (a date, not a phone number)';
-        return;
-      }
-      if (typeof value === 'boolean') {
-        out[r][c] = 'invalid number (TRUE/FALSE, not a phone number)';
-        return;
-      }
-      const normalized = normalizePhone(value);
+      const normalized = cellPhone(value);
+      if (!normalized) return;
       if (!normalized.ok) {
         out[r][c] = `invalid number (${normalized.reason})`;
         return;
@@ -118,6 +115,15 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
     }
   }
   return single ? out[0][0] : out;
+}
+
+/** A cell's phone number: null for a blank cell, else the normalised number or why it is not one. */
+export function cellPhone(value: unknown): PhoneNormalization | null {
+  if (value === '' || value === null || value === undefined) return null;
+  if (typeof value === 'string' && value.trim() === '') return null;
+  if (value instanceof Date) return { ok: false, reason: 'a date, not a phone number' };
+  if (typeof value === 'boolean') return { ok: false, reason: 'TRUE/FALSE, not a phone number' };
+  return normalizePhone(value);
 }
 
 export function phoneCreditsFunction(): number | string {

@@ -82,11 +82,11 @@ export class PhoneResults {
   /**
    * The numbers (at most `limit`, in the given order) this execution may check now. Under the document lock:
    * re-reads the store (get() then answers what other executions found meanwhile), skips numbers known or
-   * claimed by another execution, and claims the others until save(). Without the lock, none.
+   * claimed by another execution, and claims the others until save(). None while the lock is busy.
    */
   claim(phones: readonly string[], limit: number, now = Date.now()): string[] {
     const lock = documentLock();
-    if (!lock) return [];
+    if (lock === false) return []; // busy: ask again in a moment
     try {
       const store = PropertiesService.getDocumentProperties();
       const current = store.getProperties();
@@ -104,7 +104,7 @@ export class PhoneResults {
       if (mine.length > 0) store.setProperty(CLAIMS, serializeClaims(claims));
       return mine;
     } finally {
-      lock.releaseLock();
+      if (lock) lock.releaseLock();
     }
   }
 
@@ -219,12 +219,13 @@ function shardOf(phone: string): number {
   return Math.abs(hash) % SHARDS;
 }
 
-function documentLock(): GoogleAppsScript.Lock.Lock | null {
+/** The document lock; null where there is none (best effort without it), false when it is busy. */
+function documentLock(): GoogleAppsScript.Lock.Lock | null | false {
+  let lock: GoogleAppsScript.Lock.Lock | null = null;
   try {
-    if (typeof LockService === 'undefined') return null;
-    const lock = LockService.getDocumentLock();
-    return lock && lock.tryLock(5000) ? lock : null;
+    lock = LockService.getDocumentLock();
   } catch {
-    return null;
+    // no lock service here
   }
+  return !lock ? null : lock.tryLock(5000) && lock;
 }
