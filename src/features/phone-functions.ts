@@ -123,7 +123,10 @@ export function cellPhone(value: unknown): PhoneNormalization | null {
   if (typeof value === 'string' && value.trim() === '') return null;
   if (value instanceof Date) return { ok: false, reason: 'a date, not a phone number' };
   if (typeof value === 'boolean') return { ok: false, reason: 'TRUE/FALSE, not a phone number' };
-  return normalizePhone(value);
+  // "+44 (0)20 7946 0000": the (0) is the national trunk prefix, never dialled after the country code.
+  return normalizePhone(
+    typeof value === 'string' ? value.replace(/^(\s*(\+|00)[\s-]*\d{1,3}[\s-]*)\(0\)/, '$1') : value,
+  );
 }
 
 export function phoneCreditsFunction(): number | string {

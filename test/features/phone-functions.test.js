@@ -63,6 +63,17 @@ describe('=PHONE_CHECK', () => {
     expect(checkRequests()).toBe(before);
   });
 
+  test('the national trunk prefix written as (0) after the country code is dropped, not sent', () => {
+    emu = newAddon(services);
+    expect(phoneCheck([['+44 (0) 20 7946 0000'], ['0044 (0)20 7946 0001'], ['+49(0)30 1234567']])).toEqual([
+      [true],
+      [false],
+      [false],
+    ]);
+    const sent = emu.fetchLog.map((r) => new URL(r.url).searchParams.get('phone'));
+    expect(sent).toEqual(['+442079460000', '+442079460001', '+49301234567']);
+  });
+
   test('recalculation makes 0 requests and spends nothing', async () => {
     emu = newAddon(services);
     const list = numbers(20);
