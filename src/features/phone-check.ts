@@ -81,7 +81,7 @@ interface Entry {
 interface Survey {
   entries: Entry[];
   /** Distinct valid numbers in order of first appearance. */
-  distinct: string[];
+  distinct: Set<string>;
   invalidCells: number;
 }
 
@@ -138,8 +138,8 @@ function checkSelection(): void {
   const block = readBlock(sheet, job);
   const survey = surveyBlock(job, block, hidden);
   const store = PhoneResults.load();
-  const unknown = survey.distinct.filter((phone) => !store.get(phone));
-  const known = survey.distinct.length - unknown.length;
+  const unknown = [...survey.distinct].filter((phone) => !store.get(phone));
+  const known = survey.distinct.size - unknown.length;
   if (survey.entries.length === 0) {
     ui.alert(
       'Check phone numbers',
@@ -171,7 +171,7 @@ function checkSelection(): void {
       return;
     }
     const lines = [
-      `${count(survey.entries.length, 'cell')} with ${count(survey.distinct.length, 'distinct number')}` +
+      `${count(survey.entries.length, 'cell')} with ${count(survey.distinct.size, 'distinct number')}` +
         (survey.invalidCells > 0 ? ` (${count(survey.invalidCells, 'cell')} not valid: not checked).` : '.'),
       `${known} already known from earlier checks (free).`,
       `${count(unknown.length, 'check')} needed: ${count(unknown.length, 'credit')} (1 per check).`,
@@ -319,7 +319,7 @@ function runJob(
     // Numbers claimed by another execution (=PHONE_CHECK, another editor) are its to pay for: wait.
     const chunk = store.claim([...queue], allowed);
     if (chunk.length === 0) {
-      if ([...queue].some((phone) => !store.get(phone))) Utilities.sleep(2000);
+      if ([...queue].some((phone) => !store.get(phone))) Utilities.sleep(5000);
       continue;
     }
     let outcome: PhoneCheckManyResult;
@@ -581,13 +581,12 @@ function readBlock(sheet: Sheet, job: PhoneJob): CellValue[][] {
 function surveyBlock(job: PhoneJob, block: CellValue[][], hidden: Set<number>): Survey {
   const first = minColumn(job);
   const entries: Entry[] = [];
-  const seen = new Set<string>();
-  const distinct: string[] = [];
+  const distinct = new Set<string>();
   let invalidCells = 0;
   for (let offset = 0; offset <= job.lastRow - job.firstRow; offset++) {
-    if (hidden.has(job.firstRow + offset)) continue;
-    const line = block[offset + 1] ?? [];
     const row = job.firstRow + offset;
+    if (hidden.has(row)) continue;
+    const line = block[offset + 1] ?? [];
     job.columns.forEach((plan, column) => {
       if (plan.rows && !plan.rows.some(([from, to]) => row >= from && row <= to)) return;
       const normalized = cellPhone(line[plan.source - first]);
@@ -598,10 +597,7 @@ function surveyBlock(job: PhoneJob, block: CellValue[][], hidden: Set<number>): 
         return;
       }
       entries.push({ column, offset, phone: normalized.phone });
-      if (!seen.has(normalized.phone)) {
-        seen.add(normalized.phone);
-        distinct.push(normalized.phone);
-      }
+      distinct.add(normalized.phone);
     });
   }
   return { entries, distinct, invalidCells };

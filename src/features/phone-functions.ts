@@ -14,7 +14,7 @@ import {
   type PhoneCheckManyResult,
   type PhoneNormalization,
 } from '../api';
-import { Deadline } from '../platform/deadline';
+import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../platform/deadline';
 import { readSettings } from '../platform/settings';
 import { PhoneResults } from '../platform/phone-results';
 
@@ -76,7 +76,7 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
   while (left.length > 0 && !deadline.passed(roundMs)) {
     // Claimed numbers are this execution's to pay for; the others are known by now (another cell or the
     // menu action checked them) or being checked by another execution: wait for its result.
-    const round = store.claim(left, ROUND);
+    const round = store.claim(left, ROUND, CUSTOM_FUNCTION_LIMIT_MS);
     const claimed = new Set(round);
     left = left.filter((phone) => {
       const known = store.get(phone);

@@ -22,7 +22,7 @@
 // number another execution found meanwhile is answered from it, and a number another execution is checking
 // right now is left to it. save() releases the claims in the same write as the results, so there is no
 // moment when a paid number is neither stored nor claimed. A claim of an execution that was killed runs out
-// after CLAIM_MS (longer than any execution).
+// when that execution would have been stopped anyway (CLAIM_MS; 30 s for a custom function).
 
 export type PhoneStatus = 'registered' | 'not-registered' | 'invalid';
 
@@ -84,7 +84,7 @@ export class PhoneResults {
    * re-reads the store (get() then answers what other executions found meanwhile), skips numbers known or
    * claimed by another execution, and claims the others until save(). None while the lock is busy.
    */
-  claim(phones: readonly string[], limit: number, now = Date.now()): string[] {
+  claim(phones: readonly string[], limit: number, forMs = CLAIM_MS, now = Date.now()): string[] {
     const lock = documentLock();
     if (lock === false) return []; // busy: ask again in a moment
     try {
@@ -97,7 +97,7 @@ export class PhoneResults {
       for (const phone of phones) {
         if (mine.length >= limit || (claims.size + 1) * 26 > MAX_SHARD_CHARS) break;
         if (this.get(phone, now) || (claims.has(phone) && !this.claimed.has(phone))) continue;
-        claims.set(phone, now + CLAIM_MS);
+        claims.set(phone, now + forMs);
         this.claimed.add(phone);
         mine.push(phone);
       }
@@ -142,19 +142,6 @@ export class PhoneResults {
       if (lock) lock.releaseLock();
     }
   }
-}
-
-/** Statistics for tests and the README: entries, characters. */
-export function storeSize(props: Record<string, string>): { entries: number; chars: number } {
-  let entries = 0;
-  let chars = 0;
-  for (let i = 0; i < SHARDS; i++) {
-    const text = props[PREFIX + i];
-    if (!text) continue;
-    chars += text.length;
-    entries += text.split(',').length;
-  }
-  return { entries, chars };
 }
 
 function readShards(props: Record<string, string>): Shard[] {
