@@ -35,6 +35,7 @@ export const RESULT_TEXT: Record<PhoneStatus, string> = {
   'not-registered': 'not registered',
   invalid: 'invalid number',
 };
+const RESULTS = Object.values(RESULT_TEXT);
 /** Numbers per chunk: results are stored and written after each chunk. */
 export const CHUNK_SIZE = 50;
 
@@ -68,6 +69,8 @@ export interface PhoneJob {
   failed: string[];
   /** Set when the hourly rate budget is used up: no step before this time. */
   resumeAt?: number;
+  /** The first pass has written the results column: a result shown there is this job's. */
+  started?: boolean;
 }
 
 /** One cell of the selection holding something. */
@@ -266,8 +269,8 @@ function runJob(
   const store = PhoneResults.load();
   const first = minColumn(job);
   const failed = new Set(job.failed);
-  /** Error texts of the numbers that failed in this execution. */
-  const errors = new Map<string, string>();
+  /** What this execution found (results and errors), until written: the store may drop entries. */
+  const answers = new Map<string, string>();
   let client: PhoneClient | null = null;
   let chunkMs = 5000; // a chunk starts only when one as long as the last one ends before the deadline
   let block = known?.block;
@@ -287,13 +290,21 @@ function runJob(
     const grids = job.columns.map((c) => block!.slice(1).map((row) => row[c.result - first]));
     const changed = job.columns.map(() => new Set<number>());
     const queue = new Set<string>();
-    for (const entry of surveyBlock(job, block, hidden).entries) {
+    const entries = surveyBlock(job, block, hidden).entries;
+    // A result this job wrote stays its answer even when the store had to drop it (a full store drops its
+    // oldest entries): the job never pays twice for a number. Its first pass clears what older runs left.
+    const shown = new Map<string, string>();
+    for (const { phone, column, offset } of job.started ? entries : []) {
+      const value = grids[column][offset];
+      if (phone && typeof value === 'string' && RESULTS.includes(value)) shown.set(phone, value);
+    }
+    for (const entry of entries) {
       let text: string | undefined;
       if (entry.invalid !== undefined) text = `${RESULT_TEXT.invalid} (${entry.invalid})`;
       else {
         const phone = entry.phone!;
         const stored = store.get(phone);
-        text = stored ? RESULT_TEXT[stored.status] : errors.get(phone);
+        text = stored ? RESULT_TEXT[stored.status] : (answers.get(phone) ?? shown.get(phone));
         if (text === undefined && !failed.has(phone)) {
           text = ''; // no stale data while the number waits for its check
           queue.add(phone);
@@ -305,6 +316,7 @@ function runJob(
       }
     }
     writeChanges(sheet, job, grids, changed);
+    job.started = true;
     block = null;
     if (ended) return ended;
     if (queue.size === 0) return { finished: true, message: summaryText(job) };
@@ -337,9 +349,10 @@ function runJob(
       if (result.status === 'error') {
         failed.add(phone);
         job.failed.push(phone);
-        errors.set(phone, `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
+        answers.set(phone, `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
       } else {
         store.put(phone, result.status);
+        answers.set(phone, RESULT_TEXT[result.status]);
         if (result.status !== 'invalid') {
           job.charged++;
           if (job.budget !== null) job.budget--;

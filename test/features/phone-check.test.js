@@ -547,6 +547,31 @@ describe('Check phone numbers in selection', () => {
     );
   });
 
+  test.each([
+    ['one execution', 150, 50],
+    ['progress-dialog steps', 300, 60_000],
+  ])('a full result store (its oldest entries dropped) never makes a run pay twice: %s', (_, n, latency) => {
+    emu = newAddon(services, { fetchLatencyMs: latency });
+    // Every shard nearly full of results younger than this run's: each save drops this run's oldest results.
+    const minute = Math.floor((emu.clock.now() + 24 * 3600 * 1000) / 60000).toString(36);
+    for (let i = 0; i < 16; i++) {
+      const filler = Array.from(
+        { length: 378 },
+        (_, k) => `+4930${String(i * 1000 + k).padStart(8, '0')}=R${minute}`,
+      );
+      emu.properties.document.setProperty(`phoneResults.${i}`, filler.join(','));
+    }
+    const list = numbers(n);
+    fill(`A1:A${n + 1}`, [['Phone'], ...list.map((p) => [p])]);
+    select(`A2:A${n + 1}`);
+    runMenu();
+    for (let steps = 0; emu.properties.document.getProperty('job.phone') && steps < 20; steps++) {
+      emu.run('continueJob', ['phone'], { kind: 'webapp' });
+    }
+    expect(checkRequests()).toBe(n);
+    expect(column('B', n + 1).slice(1)).toEqual(list.map(expected));
+  });
+
   test('results older than 30 days may be checked again', () => {
     emu = newAddon(services);
     fill('A1:A2', [['Phone'], [registeredPhoneNumber(1)]]);
