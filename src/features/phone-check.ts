@@ -94,8 +94,7 @@ interface Survey {
 export function checkSelectedPhones(): void {
   if (!ensureKey('phone')) return;
   withJobLease(JOB_KIND, checkSelection, () => {
-    const ui = SpreadsheetApp.getUi();
-    ui.alert('Check phone numbers', BUSY_MESSAGE, ui.ButtonSet.OK);
+    say('Check phone numbers', BUSY_MESSAGE);
   });
 }
 
@@ -103,10 +102,10 @@ function checkSelection(): void {
   const deadline = Deadline.forExecution();
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   // A selection of several areas (Ctrl-click) is checked as a whole.
-  const ranges = spreadsheet.getActiveRangeList()?.getRanges() ?? [];
-  const ui = SpreadsheetApp.getUi();
+  const list = spreadsheet.getActiveRangeList();
+  const ranges = list ? list.getRanges() : [];
   if (ranges.length === 0) {
-    ui.alert('Check phone numbers', 'Select the cells with the phone numbers first.', ui.ButtonSet.OK);
+    say('Check phone numbers', 'Select the cells with the phone numbers first.');
     return;
   }
   const sheet = ranges[0].getSheet();
@@ -119,7 +118,7 @@ function checkSelection(): void {
     previous.selection.includes(a1);
 
   if (resuming && previous!.resumeAt && Date.now() < previous!.resumeAt) {
-    ui.alert('Phone check paused', rateLimitedProgress(previous!).message, ui.ButtonSet.OK);
+    say('Phone check paused', rateLimitedProgress(previous!).message);
     return;
   }
   const plan: Plan | { problem: string } = resuming
@@ -132,7 +131,7 @@ function checkSelection(): void {
       }
     : planSelection(sheet, ranges, a1);
   if ('problem' in plan) {
-    ui.alert('Check phone numbers', plan.problem, ui.ButtonSet.OK);
+    say('Check phone numbers', plan.problem);
     return;
   }
   const { job, inserts, ask, headers, hidden } = plan;
@@ -144,11 +143,7 @@ function checkSelection(): void {
   const unknown = [...survey.distinct].filter((phone) => !store.get(phone));
   const known = survey.distinct.size - unknown.length;
   if (survey.entries.length === 0) {
-    ui.alert(
-      'Check phone numbers',
-      'There are no phone numbers in the selected cells (row 1 is the header row).',
-      ui.ButtonSet.OK,
-    );
+    say('Check phone numbers', 'There are no phone numbers in the selected cells (row 1 is the header row).');
     return;
   }
 
@@ -170,7 +165,7 @@ function checkSelection(): void {
     try {
       credits = phoneClientFromSettings({ deadlineMs: deadline.at }).credits();
     } catch (error) {
-      ui.alert('Phone check', `Could not read your credits. ${describe(error)}`, ui.ButtonSet.OK);
+      say('Phone check', `Could not read your credits. ${describe(error)}`);
       return;
     }
     const lines = [
@@ -186,10 +181,9 @@ function checkSelection(): void {
         `(An unfinished check of ${previous.sheetName}!${previous.selection[0]} is dropped; its results are kept.)`,
       );
     if (credits <= 0) {
-      ui.alert(
+      say(
         'No phone-check credits',
         `${lines.join('\n')}\n\nAdd credits to the phone-check account, then run the check again.`,
-        ui.ButtonSet.OK,
       );
       return;
     }
@@ -260,12 +254,12 @@ function runJob(
   deadline: Deadline,
   known?: { sheet: Sheet; block: CellValue[][] | null; hidden: Set<number> },
 ): RunState {
-  const sheet = known?.sheet ?? SpreadsheetApp.getActiveSpreadsheet().getSheetByName(job.sheetName);
+  const sheet = known ? known.sheet : SpreadsheetApp.getActiveSpreadsheet().getSheetByName(job.sheetName);
   if (!sheet)
     return stop(`The sheet "${job.sheetName}" is gone: select the numbers and run the check again.`);
   // Rows hidden by the filter are looked up in each execution: they change, and a list of them may not fit
   // in the job's property.
-  const hidden = known?.hidden ?? hiddenRows(sheet, job.firstRow, job.lastRow);
+  const hidden = known ? known.hidden : hiddenRows(sheet, job.firstRow, job.lastRow);
   const store = PhoneResults.load();
   const first = minColumn(job);
   const failed = new Set(job.failed);
@@ -273,10 +267,10 @@ function runJob(
   const answers = new Map<string, string>();
   let client: PhoneClient | null = null;
   let chunkMs = 5000; // a chunk starts only when one as long as the last one ends before the deadline
-  let block = known?.block;
+  let block = known && known.block;
   let ended: RunState | null = null;
   for (;;) {
-    block ??= readBlock(sheet, job);
+    block = block || readBlock(sheet, job);
     const moved = job.columns.find(
       (c) => normalizeHeader(block![0][c.result - first]) !== normalizeHeader(RESULT_HEADER),
     );
@@ -304,7 +298,7 @@ function runJob(
       else {
         const phone = entry.phone!;
         const stored = store.get(phone);
-        text = stored ? RESULT_TEXT[stored.status] : (answers.get(phone) ?? shown.get(phone));
+        text = stored ? RESULT_TEXT[stored.status] : answers.get(phone) || shown.get(phone);
         if (text === undefined && !failed.has(phone)) {
           text = ''; // no stale data while the number waits for its check
           queue.add(phone);
@@ -337,7 +331,7 @@ function runJob(
     let outcome: PhoneCheckManyResult;
     const started = Date.now();
     try {
-      client ??= phoneClientFromSettings({ deadlineMs: deadline.at });
+      client = client || phoneClientFromSettings({ deadlineMs: deadline.at });
       outcome = client.checkMany(chunk);
       chunkMs = Math.max(5000, Date.now() - started);
     } catch (error) {
@@ -401,7 +395,7 @@ function stopVerdict(job: PhoneJob, stopped: ApiError, deadline: Deadline, left:
 
 /** The hourly budget is used up: the job is kept, the user is told when to continue. */
 function rateLimitedProgress(job: PhoneJob): RunState & JobProgress {
-  const at = Utilities.formatDate(new Date(job.resumeAt ?? Date.now()), Session.getScriptTimeZone(), 'HH:mm');
+  const at = Utilities.formatDate(new Date(job.resumeAt || Date.now()), Session.getScriptTimeZone(), 'HH:mm');
   const message =
     `${progressText(job)} The phone-check service's limit of 1000 checks per hour is reached: ` +
     `run "Check phone numbers in selection" again on the same cells after ${at} to check the rest (nothing is checked twice).`;
@@ -421,9 +415,7 @@ function finishExecution(job: PhoneJob, state: RunState, fromMenu: boolean): Job
   if (state.finished && !job.resumeAt) clearJob(JOB_KIND);
   else saveJob(JOB_KIND, compactJob(job));
   if (fromMenu) {
-    const ui = SpreadsheetApp.getUi();
-    if (state.error)
-      ui.alert(job.resumeAt ? 'Phone check paused' : 'Phone check stopped', state.error, ui.ButtonSet.OK);
+    if (state.error) say(job.resumeAt ? 'Phone check paused' : 'Phone check stopped', state.error);
     else if (!state.finished) showProgressDialog('Checking phone numbers', progress);
     else toast(progress.message, 'Phone check', 8);
   }
@@ -556,8 +548,9 @@ function columnIsEmpty(grid: unknown[][], index: number): boolean {
 /** Rows of firstRow..lastRow hidden by the sheet's filter; one call per row only when a filter exists. */
 function hiddenRows(sheet: Sheet, firstRow: number, lastRow: number): Set<number> {
   const hidden = new Set<number>();
-  const area = sheet.getFilter()?.getRange();
-  if (!area) return hidden;
+  const filter = sheet.getFilter();
+  if (!filter) return hidden;
+  const area = filter.getRange();
   for (let row = Math.max(firstRow, area.getRow()); row <= Math.min(lastRow, area.getLastRow()); row++) {
     if (sheet.isRowHiddenByFilter(row)) hidden.add(row);
   }
@@ -599,7 +592,7 @@ function surveyBlock(job: PhoneJob, block: CellValue[][], hidden: Set<number>): 
   for (let offset = 0; offset <= job.lastRow - job.firstRow; offset++) {
     const row = job.firstRow + offset;
     if (hidden.has(row)) continue;
-    const line = block[offset + 1] ?? [];
+    const line = block[offset + 1] || [];
     job.columns.forEach((plan, column) => {
       if (plan.rows && !plan.rows.some(([from, to]) => row >= from && row <= to)) return;
       const normalized = cellPhone(line[plan.source - first]);
@@ -646,6 +639,11 @@ function progressText(job: PhoneJob): string {
 
 function summaryText(job: PhoneJob): string {
   return `${job.done} of ${count(job.total, 'number')} checked (${count(job.charged, 'credit')} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
+}
+
+function say(title: string, message: string): void {
+  const ui = SpreadsheetApp.getUi();
+  ui.alert(title, message, ui.ButtonSet.OK);
 }
 
 /** "1 number", "2 numbers". */

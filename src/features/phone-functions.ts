@@ -60,7 +60,7 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
   if (waiting.size === 0) return single ? out[0][0] : out;
 
   const fill = (phones: Iterable<string>, answer: Answer) => {
-    for (const phone of phones) for (const [r, c] of waiting.get(phone) ?? []) out[r][c] = answer;
+    for (const phone of phones) for (const [r, c] of waiting.get(phone) || []) out[r][c] = answer;
   };
   let left = [...waiting.keys()];
   fill(left, NOT_CHECKED_YET);
