@@ -575,12 +575,17 @@ function maxColumn(job: PhoneJob): number {
 }
 
 /**
- * Header row plus rows firstRow..lastRow of every planned column, with one getValues from row 1 down (rows
- * between the header and firstRow are ignored). Row 0 is row 1.
+ * Header row plus rows firstRow..lastRow of every planned column, read from row 1 down (rows between the
+ * header and firstRow are ignored). Row 0 is row 1. A number shown with leading zeros by its format
+ * (07911123456, 0049...) is taken as shown: its value lost the zeros that say whether it is national.
  */
 function readBlock(sheet: Sheet, job: PhoneJob): CellValue[][] {
   const first = minColumn(job);
-  const all = sheet.getRange(1, first, job.lastRow, maxColumn(job) - first + 1).getValues() as CellValue[][];
+  const range = sheet.getRange(1, first, job.lastRow, maxColumn(job) - first + 1);
+  const shown = range.getDisplayValues();
+  const all = (range.getValues() as CellValue[][]).map((line, r) =>
+    line.map((value, c) => (typeof value === 'number' && /^\s*0/.test(shown[r][c]) ? shown[r][c] : value)),
+  );
   return [all[0], ...all.slice(job.firstRow - 1)];
 }
 

@@ -116,6 +116,26 @@ describe('Check phone numbers in selection', () => {
     expect(emu.ui.toasts.map((t) => t.message).join('\n')).toMatch(/2 of 2 numbers checked \(2 credits used/);
   });
 
+  test('a number cell formatted to show leading zeros is read as shown: no paid check of the wrong number', () => {
+    emu = newAddon(services);
+    fill('A1:A4', [['Phone'], [7911123456], [4930123456], [12025550000012]]);
+    sheet().getRange('A2').setNumberFormat('00000000000'); // shows 07911123456: a national number
+    sheet().getRange('A3').setNumberFormat('"00"0'); // shows 004930123456: international
+    sheet().getRange('A4').setNumberFormat('0.00E+00'); // shows 1.20E+13: the value has every digit
+    select('A2:A4');
+    runMenu();
+    expect(
+      emu.fetchLog
+        .filter((r) => r.url.includes('/api/wa/check'))
+        .map((r) => new URL(r.url).searchParams.get('phone')),
+    ).toEqual(['+4930123456', '+12025550000012']);
+    expect(column('B', 4).slice(1)).toEqual([
+      'invalid number (national number: add the country code, e.g. +44 20 7946 0000)',
+      'registered',
+      'registered',
+    ]);
+  });
+
   test('a second run costs 0 checks and 0 requests, reuses the results column', () => {
     emu = newAddon(services);
     const list = numbers(10);
