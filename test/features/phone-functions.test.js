@@ -246,6 +246,39 @@ describe('checks running at the same time never pay for a number twice', () => {
   });
 });
 
+describe('claims of an execution that was stopped', () => {
+  test('a number claimed elsewhere is not paid for again; the claim runs out after 30 s', () => {
+    emu = newAddon(services);
+    const phone = registeredPhoneNumber(4);
+    const expiry = Math.ceil((emu.clock.now() + 30_000) / 1000).toString(36);
+    emu.properties.document.setProperty('phoneClaims', `${phone}=${expiry}`);
+    expect(phoneCheck(phone)).toBe(NOT_CHECKED_YET);
+    expect(checkRequests()).toBe(0);
+    emu.clock.advance(31_000);
+    expect(phoneCheck(phone)).toBe(true);
+    expect(checkRequests()).toBe(1);
+    expect(emu.properties.document.getProperty('phoneClaims')).toBe('');
+  });
+
+  test('the menu action waits for a claimed number, then checks it', () => {
+    emu = newAddon(services);
+    const list = numbers(3);
+    const expiry = Math.ceil((emu.clock.now() + 30_000) / 1000).toString(36);
+    emu.properties.document.setProperty('phoneClaims', `${list[1]}=${expiry}`);
+    const sheet = emu.spreadsheet.getSheets()[0];
+    sheet.getRange('A1:A4').setValues([['Phone'], ...list.map((p) => [p])]);
+    sheet.getRange('A2:A4').activate();
+    emu.run('checkSelectedPhones', [], { kind: 'menu' });
+    expect(checkRequests()).toBe(3);
+    expect(
+      sheet
+        .getRange('B2:B4')
+        .getValues()
+        .map((r) => r[0]),
+    ).toEqual(['registered', 'not registered', 'registered']);
+  });
+});
+
 describe('=PHONE_CREDITS', () => {
   test('returns the credits left', () => {
     emu = newAddon(services);
