@@ -236,3 +236,40 @@ step('=PHONE_CHECK(A2:A4) typed in a cell spills TRUE/FALSE', ['PHONE_CHECK'], a
   await expect(page.locator('#formula-input').inputValue()).resolves.toBe('=PHONE_CHECK(A2:A4)');
   await screenshot(page, '09-phone-check-formula');
 });
+
+step(
+  'a long unlock goes on in the progress dialog, one execution per step, to the end',
+  ['unlockSelectedCompanies', 'continueJob', 'searchCompanies'],
+  async () => {
+    // 200 more companies: more unlocks and contact reads than one execution may make at 60 requests a minute.
+    await clickMenuItem(page, MENU.search);
+    await page.locator('#sidebar').waitFor({ state: 'visible' });
+    const sidebar = page.frameLocator('#sidebar-frame');
+    await sidebar.locator('#products').fill('a');
+    await sidebar.locator('#industries').fill('e');
+    await sidebar.locator('#operator').selectOption('OR');
+    await sidebar.locator('#size').fill('50');
+    await sidebar.locator('#search').click();
+    for (let page_ = 0; page_ < 4; page_++) {
+      await sidebar.locator('#more:not([disabled])').waitFor({ timeout: 20000 });
+      await sidebar.locator('#more').click();
+    }
+    await sidebar.locator('#progress', { hasText: /Loaded 250 of/ }).waitFor({ timeout: 20000 });
+    await page.locator('#sidebar-close').click();
+    await waitIdle(page);
+    await openTab(page, 'Companies');
+    await page.locator('#name-box').fill('A5:A204');
+    await page.locator('#name-box').press('Enter');
+    await expect(page.locator('#name-box').inputValue()).resolves.toBe('A5:A204');
+    await clickMenuItem(page, MENU.unlock);
+    await page.locator('#alert-layer').waitFor({ state: 'visible' });
+    expect(await page.locator('#alert-message').textContent()).toMatch(/Unlock 200 companies/);
+    await page.locator('#alert-buttons button[data-button="YES"]').click();
+    expect(await waitForProgressOrToast(page, /Unlock finished/)).toBe('dialog');
+    await screenshot(page, '10-unlock-progress-dialog');
+    const summary = await page.frameLocator('#html-dialog-frame').locator('#summary').textContent();
+    expect(summary).toMatch(/Unlocked 200 \(200 charged, 0 free\)/);
+    await page.frameLocator('#html-dialog-frame').locator('#close').click();
+    await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
+  },
+);
