@@ -102,15 +102,6 @@ export class OutreachClient {
     return this.transport.budget;
   }
 
-  /** Absolute time by which every wait must end; features set it from their execution's start. */
-  get deadlineMs(): number | undefined {
-    return this.transport.deadlineMs;
-  }
-
-  set deadlineMs(value: number | undefined) {
-    this.transport.deadlineMs = value;
-  }
-
   /** GET /api/v1/credit/balance (free). */
   balance(): Balance {
     return this.transport.request({ method: 'get', path: OUTREACH_PATHS.balance, schema: BalanceSchema });

@@ -61,14 +61,6 @@ export class PhoneClient {
     return this.transport.budget;
   }
 
-  get deadlineMs(): number | undefined {
-    return this.transport.deadlineMs;
-  }
-
-  set deadlineMs(value: number | undefined) {
-    this.transport.deadlineMs = value;
-  }
-
   /** GET /api/user/credits: the credits left. */
   credits(): number {
     const answer = this.transport.request<CreditsResponse>({
