@@ -2,6 +2,7 @@
 import { ApiError } from '../api/errors';
 import { UserError } from './inputs';
 import { describe, showSettingsDialog } from './settings';
+import { inform } from '../ui/dialogs';
 
 export function runMenuAction(title: string, action: () => void): void {
   try {
@@ -10,8 +11,7 @@ export function runMenuAction(title: string, action: () => void): void {
     if (error instanceof ApiError && error.kind === 'missing-key') {
       showSettingsDialog(`${error.userMessage} ${error.action}`);
     } else if (error instanceof ApiError || error instanceof UserError) {
-      const ui = SpreadsheetApp.getUi();
-      ui.alert(title, describe(error), ui.ButtonSet.OK);
+      inform(title, describe(error));
     } else throw error;
   }
 }

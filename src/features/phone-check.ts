@@ -22,7 +22,7 @@ import { Deadline } from '../platform/deadline';
 import { BUSY_MESSAGE, clearJob, JobProgress, loadJob, saveJob, withJobLease } from '../platform/jobs';
 import { CellValue, textCell } from '../sheets/cells';
 import { normalizeHeader } from '../sheets/table';
-import { confirm, showProgressDialog, toast } from '../ui/dialogs';
+import { confirm, inform, showProgressDialog, toast } from '../ui/dialogs';
 import { cellPhone } from './phone-functions';
 import { describe, ensureKey } from './settings';
 import { PhoneResults, PhoneStatus, RECHECK_AFTER_DAYS } from '../platform/phone-results';
@@ -94,7 +94,7 @@ interface Survey {
 export function checkSelectedPhones(): void {
   if (!ensureKey('phone')) return;
   withJobLease(JOB_KIND, checkSelection, () => {
-    say('Check phone numbers', BUSY_MESSAGE);
+    inform('Check phone numbers', BUSY_MESSAGE);
   });
 }
 
@@ -105,7 +105,7 @@ function checkSelection(): void {
   const list = spreadsheet.getActiveRangeList();
   const ranges = list ? list.getRanges() : [];
   if (ranges.length === 0) {
-    say('Check phone numbers', 'Select the cells with the phone numbers first.');
+    inform('Check phone numbers', 'Select the cells with the phone numbers first.');
     return;
   }
   const sheet = ranges[0].getSheet();
@@ -118,7 +118,7 @@ function checkSelection(): void {
     previous.selection.includes(a1);
 
   if (resuming && previous!.resumeAt && Date.now() < previous!.resumeAt) {
-    say('Phone check paused', rateLimitedProgress(previous!).message);
+    inform('Phone check paused', rateLimitedProgress(previous!).message);
     return;
   }
   const plan: Plan | { problem: string } = resuming
@@ -131,7 +131,7 @@ function checkSelection(): void {
       }
     : planSelection(sheet, ranges, a1);
   if ('problem' in plan) {
-    say('Check phone numbers', plan.problem);
+    inform('Check phone numbers', plan.problem);
     return;
   }
   const { job, inserts, ask, headers, hidden } = plan;
@@ -143,7 +143,10 @@ function checkSelection(): void {
   const unknown = [...survey.distinct].filter((phone) => !store.get(phone));
   const known = survey.distinct.size - unknown.length;
   if (survey.entries.length === 0) {
-    say('Check phone numbers', 'There are no phone numbers in the selected cells (row 1 is the header row).');
+    inform(
+      'Check phone numbers',
+      'There are no phone numbers in the selected cells (row 1 is the header row).',
+    );
     return;
   }
 
@@ -165,7 +168,7 @@ function checkSelection(): void {
     try {
       credits = phoneClientFromSettings({ deadlineMs: deadline.at }).credits();
     } catch (error) {
-      say('Phone check', `Could not read your credits. ${describe(error)}`);
+      inform('Phone check', `Could not read your credits. ${describe(error)}`);
       return;
     }
     const lines = [
@@ -181,7 +184,7 @@ function checkSelection(): void {
         `(An unfinished check of ${previous.sheetName}!${previous.selection[0]} is dropped; its results are kept.)`,
       );
     if (credits <= 0) {
-      say(
+      inform(
         'No phone-check credits',
         `${lines.join('\n')}\n\nAdd credits to the phone-check account, then run the check again.`,
       );
@@ -415,7 +418,7 @@ function finishExecution(job: PhoneJob, state: RunState, fromMenu: boolean): Job
   if (state.finished && !job.resumeAt) clearJob(JOB_KIND);
   else saveJob(JOB_KIND, compactJob(job));
   if (fromMenu) {
-    if (state.error) say(job.resumeAt ? 'Phone check paused' : 'Phone check stopped', state.error);
+    if (state.error) inform(job.resumeAt ? 'Phone check paused' : 'Phone check stopped', state.error);
     else if (!state.finished) showProgressDialog('Checking phone numbers', progress);
     else toast(progress.message, 'Phone check', 8);
   }
@@ -644,11 +647,6 @@ function progressText(job: PhoneJob): string {
 
 function summaryText(job: PhoneJob): string {
   return `${job.done} of ${count(job.total, 'number')} checked (${count(job.charged, 'credit')} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
-}
-
-function say(title: string, message: string): void {
-  const ui = SpreadsheetApp.getUi();
-  ui.alert(title, message, ui.ButtonSet.OK);
 }
 
 /** "1 number", "2 numbers". */

@@ -10,7 +10,7 @@ import { BUSY_MESSAGE, clearJob, JobProgress, loadJob, saveJob, withJobLease } f
 import { cellText, CellValue, textCell } from '../sheets/cells';
 import { COMPANIES } from '../sheets/layouts';
 import { Table, TableRow } from '../sheets/table';
-import { confirm, showProgressDialog, toast } from '../ui/dialogs';
+import { confirm, inform, showProgressDialog, toast } from '../ui/dialogs';
 import { fillContacts } from './contacts';
 import { UserError } from './inputs';
 import { describe, ensureKey } from './settings';
@@ -48,10 +48,7 @@ export interface UnlockPlan {
 /** Menu: Unlock selected companies. One run at a time per document (see withJobLease). */
 export function unlockSelectedCompanies(): void {
   if (!ensureKey('outreach')) return;
-  withJobLease(KIND, unlockSelection, () => {
-    const ui = SpreadsheetApp.getUi();
-    ui.alert('Unlock companies', BUSY_MESSAGE, ui.ButtonSet.OK);
-  });
+  withJobLease(KIND, unlockSelection, () => inform('Unlock companies', BUSY_MESSAGE));
 }
 
 function unlockSelection(): void {
@@ -86,10 +83,9 @@ function unlockSelection(): void {
     if (plan.unknownRows.length) lines.push(unknownRowsText(plan.unknownRows));
     if (plan.hiddenRows) lines.push(`${plan.hiddenRows} rows hidden by a filter are skipped.`);
     if (usable === 0) {
-      SpreadsheetApp.getUi().alert(
+      inform(
         'No search points left',
         `${lines.join('\n')}\n\nBuy an add-on pack (400 points + 2000 EDM) at ${pricingUrl()} and try again.`,
-        SpreadsheetApp.getUi().ButtonSet.OK,
       );
       return;
     }
@@ -102,13 +98,13 @@ function unlockSelection(): void {
     const reason = plan.unknownRows.length
       ? unknownRowsText(plan.unknownRows)
       : 'Select one or more company rows.';
-    SpreadsheetApp.getUi().alert('Nothing to unlock', reason, SpreadsheetApp.getUi().ButtonSet.OK);
+    inform('Nothing to unlock', reason);
     return;
   }
   const job: UnlockJob = {
     pending: toUnlock,
-    contacts: [...new Set(plan.alreadyUnlocked)],
-    total: 2 * toUnlock.length + new Set(plan.alreadyUnlocked).size,
+    contacts: plan.alreadyUnlocked,
+    total: 2 * toUnlock.length + plan.alreadyUnlocked.length,
     unlocked: 0,
     charged: 0,
     free: 0,
@@ -132,11 +128,7 @@ function runFirstStep(job: UnlockJob): void {
   const progress = runStep(job, Deadline.forExecution());
   if (!progress.finished) showProgressDialog('Unlocking companies', progress);
   else if (progress.error) {
-    SpreadsheetApp.getUi().alert(
-      'Unlock stopped',
-      `${progress.message}\n\n${progress.error}`,
-      SpreadsheetApp.getUi().ButtonSet.OK,
-    );
+    inform('Unlock stopped', `${progress.message}\n\n${progress.error}`);
   } else toast(progress.message, 'Unlock finished', 10);
 }
 
@@ -288,8 +280,9 @@ export function planFromSelection(): UnlockPlan {
 function classify(row: TableRow, index: CompanyIndex, plan: UnlockPlan): void {
   const id = cellText(row.values.id);
   const hash = cellText(row.values.companyHashId);
-  if (hash) plan.alreadyUnlocked.push(hash);
-  else if (id && index.get(id)) {
+  if (hash) {
+    if (!plan.alreadyUnlocked.includes(hash)) plan.alreadyUnlocked.push(hash);
+  } else if (id && index.get(id)) {
     if (!plan.toUnlock.includes(id)) plan.toUnlock.push(id);
   } else if (id || cellText(row.values.name)) plan.unknownRows.push(row.rowNumber);
 }

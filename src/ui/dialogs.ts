@@ -29,6 +29,12 @@ export function showProgressDialog(title: string, progress: JobProgress): void {
   );
 }
 
+/** A message with an OK button. */
+export function inform(title: string, message: string): void {
+  const ui = SpreadsheetApp.getUi();
+  ui.alert(title, message, ui.ButtonSet.OK);
+}
+
 /** A YES/NO confirmation; true when the user chose YES. */
 export function confirm(title: string, message: string): boolean {
   const ui = SpreadsheetApp.getUi();
