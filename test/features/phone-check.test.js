@@ -2,7 +2,7 @@
 // Issue 6 through the built bundle: "Check phone numbers in selection" against the sandbox's phone service.
 // Sandbox rule: a valid number (E.164 or 8-15 digits) is registered iff its last digit is even.
 const {
-  startServices,
+  useServices,
   control,
   controlSync,
   newAddon,
@@ -15,16 +15,9 @@ const {
   isRegisteredPhone,
 } = require('../../dev/sandbox/rules');
 
-let services;
+const services = useServices();
 let emu;
 
-beforeAll(async () => {
-  services = await startServices();
-});
-afterAll(() => services.sandbox.stop());
-beforeEach(async () => {
-  await control(services.sandbox.phoneUrl, 'POST', '/reset');
-});
 afterEach(() => emu && emu.dispose());
 
 const HEADER = 'Phone check';

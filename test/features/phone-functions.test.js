@@ -1,19 +1,12 @@
 'use strict';
 // =PHONE_CHECK and =PHONE_CREDITS through the built bundle, as custom-function executions (30 s, read-only
 // spreadsheet, no UI, the owner's user properties) against the sandbox's phone service.
-const { startServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
+const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 
-let services;
+const services = useServices();
 let emu;
 
-beforeAll(async () => {
-  services = await startServices();
-});
-afterAll(() => services.sandbox.stop());
-beforeEach(async () => {
-  await control(services.sandbox.phoneUrl, 'POST', '/reset');
-});
 afterEach(() => emu && emu.dispose());
 
 const checkRequests = () => emu.fetchLog.filter((r) => r.url.includes('/api/wa/check')).length;

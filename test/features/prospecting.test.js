@@ -1,7 +1,7 @@
 'use strict';
 // Issue 5 through the built bundle: settings, search, unlock with contacts and profiles, custom functions.
 const {
-  startServices,
+  useServices,
   control,
   controlSync,
   newAddon,
@@ -11,18 +11,11 @@ const {
 } = require('../support/harness');
 const { companyHashIdFor } = require('../../dev/sandbox');
 
-let services;
+const services = useServices();
 let emu;
 const data = dataset();
 const allDomains = data.companies.map((c) => c.domain);
 
-beforeAll(async () => {
-  services = await startServices();
-});
-afterAll(() => services.sandbox.stop());
-beforeEach(async () => {
-  await control(services.sandbox.outreachUrl, 'POST', '/reset');
-});
 afterEach(() => emu && emu.dispose());
 
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);

@@ -15,6 +15,18 @@ async function startServices() {
   return { clock, sandbox };
 }
 
+/**
+ * Registers the suite's hooks: one sandbox for the file (on a virtual clock), reset before each test. The
+ * returned object gets `clock` and `sandbox` once the suite starts, so it can be passed to newAddon().
+ */
+function useServices() {
+  const services = {};
+  beforeAll(async () => Object.assign(services, await startServices()));
+  afterAll(() => services.sandbox.stop());
+  beforeEach(() => control(services.sandbox.outreachUrl, 'POST', '/reset'));
+  return services;
+}
+
 /** A sandbox control call (async, from the test itself). */
 async function control(baseUrl, method, route, body) {
   const response = await fetch(`${baseUrl}/__sandbox${route}`, {
@@ -69,6 +81,7 @@ function everythingWritten(emu) {
 
 module.exports = {
   startServices,
+  useServices,
   control,
   controlSync,
   newAddon,
