@@ -2,50 +2,59 @@
 // upsert of the Profiles sheet and one append to the Contacts sheet per chunk. Contacts already on the sheet
 // (same company and e-mail) are not added again, so re-running never duplicates.
 import { ApiError } from '../api/errors';
-import type { OutreachClient } from '../api/outreach-client';
+import type { CompanyWithEmails, OutreachClient } from '../api/outreach-client';
 import type { CompanyProfile as Profile, ContactEmail } from '../api/outreach-schemas';
 import { cellText, CellValue, numberCell, textCell } from '../sheets/cells';
 import { CONTACTS, PROFILES } from '../sheets/layouts';
 import { Table } from '../sheets/table';
 import { describe } from './settings';
 
-export interface FillResult {
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+export interface FetchedContacts {
+  results: CompanyWithEmails[];
+  /** Why the fetch stopped early: the rate budget (continue later), or the key or quota (stop). */
+  stop?: ApiError;
+}
+
+export interface WrittenContacts {
   companies: number;
   contactsAdded: number;
-  /** Ids settled (filled, or failed for good, e.g. not unlocked); the others are to try again later. */
-  done: string[];
-  /** Why the run stopped early: the rate budget (continue later), or the key or quota (stop). */
-  stop?: ApiError;
+  /** Ids not settled (the fetch stopped before them): to try again later. */
+  notDone: string[];
 }
 
 /** Errors that say nothing about the company itself: the company is tried again later. */
 const STOPS = new Set(['rate-limit', 'auth', 'missing-key', 'quota']);
 
-export function fillContacts(companyHashIds: string[], client: OutreachClient): FillResult {
-  if (companyHashIds.length === 0) return { companies: 0, contactsAdded: 0, done: [] };
-  const results = client.profilesWithEmails(companyHashIds);
+/** Profiles and every contact of the companies (free reads, in parallel). */
+export function fetchContacts(companyHashIds: string[], client: OutreachClient): FetchedContacts {
+  const results = companyHashIds.length ? client.profilesWithEmails(companyHashIds) : [];
+  const stopped = results.find((r) => !r.ok && STOPS.has(r.error.kind));
+  return { results, stop: stopped && !stopped.ok ? stopped.error : undefined };
+}
 
-  const profiles = Table.open(PROFILES);
+/** One upsert of Profiles and one append to Contacts for what was fetched. */
+export function writeContacts(fetched: FetchedContacts, spreadsheet: Spreadsheet): WrittenContacts {
+  const profiles = Table.open(spreadsheet, PROFILES);
   const profileRows = profiles.readAll();
   const rowByHash = new Map(profileRows.map((row) => [cellText(row.values.companyHashId), row]));
   const updates = new Map<number, Record<string, CellValue>>();
   const appends: Array<Record<string, CellValue>> = [];
 
-  const contacts = Table.open(CONTACTS);
+  const contacts = Table.open(spreadsheet, CONTACTS);
   const known = new Set(
     contacts.readAll().map((row) => contactKey(row.values.companyHashId, row.values.email, row.values.name)),
   );
   const newContacts: Array<Record<string, CellValue>> = [];
 
   let companies = 0;
-  let stop: ApiError | undefined;
-  const done: string[] = [];
-  for (const result of results) {
+  const notDone: string[] = [];
+  for (const result of fetched.results) {
     if (!result.ok && STOPS.has(result.error.kind)) {
-      stop ??= result.error;
+      notDone.push(result.companyHashId);
       continue;
     }
-    done.push(result.companyHashId);
     const record = result.ok
       ? profileRecord(result.companyHashId, result.profile, result.emails)
       : failedProfileRecord(result.companyHashId, result.error);
@@ -65,7 +74,7 @@ export function fillContacts(companyHashIds: string[], client: OutreachClient): 
   profiles.update(profileRows, updates);
   profiles.append(appends);
   contacts.append(newContacts);
-  return { companies, contactsAdded: newContacts.length, done, stop };
+  return { companies, contactsAdded: newContacts.length, notDone };
 }
 
 function failedProfileRecord(companyHashId: string, error: unknown): Record<string, CellValue> {

@@ -1,17 +1,22 @@
-// One endpoint drives every long job from the progress dialog; each kind registers its step here.
-import { busyProgress, JobProgress, withJobLease } from '../platform/jobs';
-import { continueUnlock } from './unlock';
+// One endpoint drives every long job from the progress dialog; each kind registers its job here.
+import { JobProgress, readProgress, withJobLease } from '../platform/jobs';
+import { busyProgress, continueSavedJob, DIALOG_REPORTER, JobDefinition } from './job-runner';
+import { UNLOCK_JOB } from './unlock-job';
 import { continuePhoneJob } from './phone-check';
 
-type Step = () => JobProgress;
-
-const steps: Record<string, Step> = {
-  unlock: continueUnlock,
-  phone: continuePhoneJob,
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const JOBS: Record<string, JobDefinition<any, any, any>> = {
+  unlock: UNLOCK_JOB,
 };
 
 export function continueJob(kind: string): JobProgress {
-  const step = Object.prototype.hasOwnProperty.call(steps, kind) ? steps[kind] : undefined;
-  if (!step) throw new Error(`Unknown job "${kind}".`);
-  return withJobLease(kind, step, () => busyProgress(kind));
+  if (kind === 'phone') return withJobLease(kind, continuePhoneJob, () => busyProgress(kind));
+  const job = Object.prototype.hasOwnProperty.call(JOBS, kind) ? JOBS[kind] : undefined;
+  if (!job) throw new Error(`Unknown job "${kind}".`);
+  return continueSavedJob(job, DIALOG_REPORTER);
+}
+
+/** What the running step has done so far (the dialog polls this while continueJob works). */
+export function jobProgress(kind: string): JobProgress | null {
+  return readProgress(kind);
 }

@@ -76,7 +76,7 @@ export function buildSearchRequest(form: SearchForm): SearchRequest {
 export function searchCompanies(form: SearchForm): SearchSummary {
   const request = buildSearchRequest(form);
   const response = outreachClientFromSettings().search(request);
-  const table = Table.open(COMPANIES);
+  const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
   const present = existingIds(table);
   const fresh = response.list.filter((row) => !present.has(row.id));
   const index = CompanyIndex.load();

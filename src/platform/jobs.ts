@@ -1,7 +1,7 @@
-// Long work (unlocking many rows, checking many numbers) runs in steps, one execution each, driven by the
-// progress dialog. What a job still has to do is kept in document properties so any later execution (the
-// next step, or the menu action run again) carries on; finished work is recorded in the sheet and in the
-// stores as it happens, so a step that is cut off never redoes it.
+// What a long job still has to do is kept in document properties, so any later execution (the next step
+// of the progress dialog, the menu action run again, the next trigger run) carries on where it stopped.
+// A state larger than one property value (9 KB) is split over several; the progress of the running step is
+// kept apart, small, so the dialog can poll it while the step works.
 
 export interface JobProgress {
   kind: string;
@@ -12,13 +12,27 @@ export interface JobProgress {
   error?: string;
   /** Another execution is working on this job right now: ask again a little later. */
   busy?: boolean;
+  /** The job waits (a rate limit): it is kept, and the message says when to go on. */
+  paused?: boolean;
+  /** When the running step saved this progress (ms), for the dialog's elapsed time. */
+  at?: number;
 }
 
 const PREFIX = 'job.';
+/** Characters per property value (9 KB per value, key included); the JSON is kept ASCII, 1 byte a char. */
+const PART_CHARS = 8000;
+const MAX_PARTS = 40;
 
 export function loadJob<T>(kind: string): T | null {
-  const text = PropertiesService.getDocumentProperties().getProperty(PREFIX + kind);
-  if (!text) return null;
+  const all = PropertiesService.getDocumentProperties().getProperties();
+  const head = all[PREFIX + kind];
+  if (!head) return null;
+  let text = head;
+  const parts = /^@parts:(\d+)$/.exec(head);
+  if (parts) {
+    text = '';
+    for (let i = 1; i < Number(parts[1]); i++) text += all[`${PREFIX}${kind}.part${i}`] || '';
+  }
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -27,11 +41,48 @@ export function loadJob<T>(kind: string): T | null {
 }
 
 export function saveJob(kind: string, state: unknown): void {
-  PropertiesService.getDocumentProperties().setProperty(PREFIX + kind, JSON.stringify(state));
+  const text = JSON.stringify(state).replace(/[\u0080-\uffff]/g, asciiEscape);
+  const properties = PropertiesService.getDocumentProperties();
+  if (text.length <= PART_CHARS) {
+    properties.setProperty(PREFIX + kind, text);
+    return;
+  }
+  const count = Math.ceil(text.length / PART_CHARS);
+  if (count > MAX_PARTS) throw new Error(`The ${kind} job is too large to keep in this document.`);
+  const values: Record<string, string> = { [PREFIX + kind]: `@parts:${count + 1}` };
+  for (let i = 0; i < count; i++) {
+    values[`${PREFIX}${kind}.part${i + 1}`] = text.slice(i * PART_CHARS, (i + 1) * PART_CHARS);
+  }
+  properties.setProperties(values);
+}
+
+function asciiEscape(char: string): string {
+  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
 
 export function clearJob(kind: string): void {
-  PropertiesService.getDocumentProperties().deleteProperty(PREFIX + kind);
+  const properties = PropertiesService.getDocumentProperties();
+  const prefix = `${PREFIX}${kind}.part`;
+  for (const key of properties.getKeys()) if (key.startsWith(prefix)) properties.deleteProperty(key);
+  properties.deleteProperty(PREFIX + kind);
+  properties.deleteProperty(`${PREFIX}${kind}.progress`);
+}
+
+/** The running step's progress, for the dialog to poll. */
+export function saveProgress(kind: string, progress: JobProgress): void {
+  PropertiesService.getDocumentProperties().setProperty(
+    `${PREFIX}${kind}.progress`,
+    JSON.stringify({ ...progress, at: Date.now() }),
+  );
+}
+
+export function readProgress(kind: string): JobProgress | null {
+  const text = PropertiesService.getDocumentProperties().getProperty(`${PREFIX}${kind}.progress`);
+  try {
+    return text ? (JSON.parse(text) as JobProgress) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** How long a step may hold its job: an execution's limit plus a margin (a killed step's lease runs out). */
@@ -58,17 +109,6 @@ export function withJobLease<T>(kind: string, work: () => T, busy: () => T): T {
   } finally {
     properties.deleteProperty(key);
   }
-}
-
-export function busyProgress(kind: string): JobProgress {
-  return {
-    kind,
-    done: 0,
-    total: 0,
-    finished: false,
-    busy: true,
-    message: 'Another run of this job is in progress (another window or editor); waiting for it…',
-  };
 }
 
 export const BUSY_MESSAGE =

@@ -26,6 +26,7 @@ export interface TableRow {
 }
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 export class Table {
   private constructor(
@@ -35,9 +36,11 @@ export class Table {
     private readonly columnOf: Map<string, number>,
   ) {}
 
-  /** The layout's sheet, created with its header row if missing; missing headers are appended at the right. */
-  static open(layout: TableLayout): Table {
-    const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  /**
+   * The layout's sheet, created with its header row if missing; missing headers are appended at the right.
+   * The spreadsheet is an argument: a trigger has no active one to assume.
+   */
+  static open(spreadsheet: Spreadsheet, layout: TableLayout): Table {
     let sheet = spreadsheet.getSheetByName(layout.sheetName);
     if (!sheet) {
       // insertSheet activates the new sheet: keep the user where they were, selection included.
@@ -59,9 +62,18 @@ export class Table {
   }
 
   /** The layout's sheet if it exists, with the columns found by header (missing ones are absent). */
-  static find(layout: TableLayout): Table | null {
-    const sheet = SpreadsheetApp.getActiveSpreadsheet().getSheetByName(layout.sheetName);
+  static find(spreadsheet: Spreadsheet, layout: TableLayout): Table | null {
+    const sheet = spreadsheet.getSheetByName(layout.sheetName);
     return sheet ? new Table(sheet, layout, mapHeaders(sheet, layout)) : null;
+  }
+
+  /** A table over columns the caller located itself (e.g. the results column next to selected numbers). */
+  static onColumns(sheet: Sheet, columns: Record<string, number>): Table {
+    const layout: TableLayout = {
+      sheetName: sheet.getName(),
+      columns: Object.keys(columns).map((key) => ({ key, header: key })),
+    };
+    return new Table(sheet, layout, new Map(Object.entries(columns)));
   }
 
   column(key: string): number | undefined {
@@ -84,6 +96,31 @@ export class Table {
       for (const [key, column] of this.columnOf) values[key] = cells[column - 1];
       return { rowNumber: first + i, values };
     });
+  }
+
+  /**
+   * Writes results by key, never by remembered position: slow work happened since the rows were read, and
+   * the user may have sorted, inserted or deleted rows meanwhile. Reads the table again and writes each
+   * key's values to every row that holds that key now (a key no row holds any more is dropped: its row was
+   * deleted). Returns the keys written.
+   */
+  updateByKey(
+    keyOf: (row: TableRow) => string,
+    changes: Map<string, Record<string, CellValue>>,
+  ): Set<string> {
+    const written = new Set<string>();
+    if (changes.size === 0) return written;
+    const rows = this.readAll();
+    const byRow = new Map<number, Record<string, CellValue>>();
+    for (const row of rows) {
+      const key = keyOf(row);
+      const change = key ? changes.get(key) : undefined;
+      if (!change) continue;
+      byRow.set(row.rowNumber, change);
+      written.add(key);
+    }
+    this.update(rows, byRow);
+    return written;
   }
 
   /** Appends records below the last row: one setValues (plus one setNumberFormats when formats exist). */

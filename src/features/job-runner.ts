@@ -1,0 +1,229 @@
+// One runner for every long job (unlock, phone check, send, tracking). Apps Script stops an execution after
+// 6 minutes, so a job works in steps, one execution each: the menu action plans the job and runs the first
+// step, the progress dialog (or the next trigger run) calls continueJob(kind) for the next ones. The runner
+// owns what every job shares:
+//   - the lease: one step of a kind per document at a time (two windows or editors never pay twice);
+//   - the saved state in document properties, written after every unit, so a cut-off loses at most the unit
+//     that was running, and the job's own work() is written so that redoing it is safe;
+//   - the deadline, counted from the start of the execution: a unit starts only when it fits before it;
+//   - progress for the dialog (polled while a step works) and the final summary, given to a reporter, so
+//     the same job runs from a menu (toasts, alerts, the dialog) and from a trigger (no UI at all).
+// A job supplies its units (planned before the first step), the work of a unit, and how a finished unit is
+// recorded (sheet, stores, counters); a recorded unit may add follow-up units (unlock → contacts).
+import { ApiError } from '../api/errors';
+import { Deadline } from '../platform/deadline';
+import { clearJob, JobProgress, loadJob, saveJob, saveProgress, withJobLease } from '../platform/jobs';
+import { describe } from './settings';
+
+export type { JobProgress } from '../platform/jobs';
+
+/** Ends the job now with a message for the user (funds used up, key refused, sheet gone…). */
+export class JobStop extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobStop';
+  }
+}
+
+/** Keeps the job but runs no step before `until` (a rate limit longer than an execution). */
+export class JobPause extends Error {
+  constructor(
+    message: string,
+    readonly until: number,
+  ) {
+    super(message);
+    this.name = 'JobPause';
+  }
+}
+
+/** What is saved between steps. `data` is the job's own (counters, settings of the run). */
+export interface JobState<U, D> {
+  v: 1;
+  units: U[];
+  /** Work planned, in the job's measure (rows, numbers, pages); done = total − size of the units left. */
+  total: number;
+  data: D;
+  stopped?: string;
+  pausedUntil?: number;
+  pauseMessage?: string;
+}
+
+export interface StepContext {
+  deadline: Deadline;
+  /** Progress inside a long unit: `done` of the running unit's size, saved for the dialog to poll. */
+  progress(done: number, message?: string): void;
+}
+
+export interface JobDefinition<U, D, R> {
+  kind: string;
+  /** What the user calls it, e.g. "Unlock": alerts say "Unlock stopped", "Unlock finished". */
+  name: string;
+  /** Title of the progress dialog, e.g. "Unlocking companies". */
+  title: string;
+  /** Virtual ms a unit needs at most when nothing was measured yet (it starts only when that fits). */
+  unitMs(unit: U, state: JobState<U, D>): number;
+  /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first round). */
+  fits?(unit: U, state: JobState<U, D>, context: StepContext): boolean;
+  /** The slow part: API calls. Throws JobStop / JobPause, or an ApiError (rate-limit = out of time). */
+  work(unit: U, state: JobState<U, D>, context: StepContext): R;
+  /**
+   * Writes the result of a finished unit (sheet, stores, counters in state); may return follow-up units,
+   * which go first in line (the rest of a unit cut short, the contacts of the companies just unlocked).
+   */
+  record(unit: U, result: R, state: JobState<U, D>, context: StepContext): U[] | void;
+  /** Work left in a unit, in the measure of `total` (default 1). */
+  size?(unit: U): number;
+  /** One line for the user: "Sent 200 of 1,000 e-mails…" or the final summary. */
+  summary(state: JobState<U, D>, finished: boolean): string;
+}
+
+export type JobLabels = Pick<JobDefinition<unknown, unknown, unknown>, 'kind' | 'name' | 'title'>;
+
+/** Where a job tells the user what happened. A trigger's reporter never calls getUi(). */
+export interface Reporter {
+  /** A unit was recorded: work is going on. */
+  progress(job: JobLabels, progress: JobProgress): void;
+  /** This execution's step is over: the job finished, stopped, paused or continues in the next step. */
+  end(job: JobLabels, progress: JobProgress): void;
+}
+
+/** Silent reporter for the progress dialog: the dialog shows the progress continueJob returns. */
+export const DIALOG_REPORTER: Reporter = { progress: () => undefined, end: () => undefined };
+
+export function newJobState<U, D, R>(job: JobDefinition<U, D, R>, units: U[], data: D): JobState<U, D> {
+  const size = job.size || (() => 1);
+  return { v: 1, units, total: units.reduce((n, u) => n + size(u), 0), data };
+}
+
+/** Saves a newly planned job and runs its first step (the caller holds the lease: see withJobLease). */
+export function startJob<U, D, R>(
+  job: JobDefinition<U, D, R>,
+  state: JobState<U, D>,
+  reporter: Reporter,
+  deadline = Deadline.forExecution(),
+): JobProgress {
+  saveJob(job.kind, state);
+  return runStep(job, state, reporter, deadline);
+}
+
+/** The saved state of a job of this kind, or null. */
+export function savedJob<U, D>(kind: string): JobState<U, D> | null {
+  const state = loadJob<JobState<U, D>>(kind);
+  return state && state.v === 1 && Array.isArray(state.units) ? state : null;
+}
+
+/** One step of a saved job, under the lease; a second caller gets a "busy" progress. */
+export function continueSavedJob<U, D, R>(
+  job: JobDefinition<U, D, R>,
+  reporter: Reporter,
+  deadline = Deadline.forExecution(),
+): JobProgress {
+  return withJobLease(
+    job.kind,
+    () => {
+      const state = savedJob<U, D>(job.kind);
+      if (!state)
+        return { kind: job.kind, done: 0, total: 0, finished: true, message: 'Nothing left to do.' };
+      return runStep(job, state, reporter, deadline);
+    },
+    () => busyProgress(job.kind),
+  );
+}
+
+/** Works on the state's units until none is left, the job stops, or the next unit would not fit. */
+export function runStep<U, D, R>(
+  job: JobDefinition<U, D, R>,
+  state: JobState<U, D>,
+  reporter: Reporter,
+  deadline: Deadline,
+): JobProgress {
+  if (state.pausedUntil && Date.now() < state.pausedUntil) {
+    const paused = progressOf(job, state, false);
+    reporter.end(job, paused);
+    return paused;
+  }
+  state.pausedUntil = undefined;
+  const context: StepContext = {
+    deadline,
+    progress: (done, message) => {
+      const before = progressOf(job, state, false);
+      saveProgress(job.kind, { ...before, done: before.done + done, message: message || before.message });
+    },
+  };
+  let longest = 0;
+  while (state.units.length > 0 && !state.stopped) {
+    const unit = state.units[0];
+    if (deadline.remaining() < Math.max(longest, job.unitMs(unit, state)) + MARGIN_MS) break;
+    if (job.fits && !job.fits(unit, state, context)) break;
+    const started = Date.now();
+    try {
+      const result = job.work(unit, state, context);
+      const more = job.record(unit, result, state, context);
+      state.units.shift();
+      if (more) state.units.unshift(...more);
+    } catch (error) {
+      if (!handleStop(error, state)) throw error;
+      if (!state.stopped && !state.pausedUntil) break; // out of time inside the unit: the next step redoes it
+    } finally {
+      longest = Math.max(longest, Date.now() - started);
+      saveJob(job.kind, state);
+    }
+    if (state.pausedUntil) break;
+    reporter.progress(job, progressOf(job, state, false));
+  }
+  const finished = !!state.stopped || state.units.length === 0;
+  if (finished) clearJob(job.kind);
+  else saveJob(job.kind, state);
+  const progress = progressOf(job, state, finished);
+  reporter.end(job, progress);
+  return progress;
+}
+
+/** Room kept after the last unit: saving the state and the dialog's answer. */
+const MARGIN_MS = 10_000;
+
+/** Applies a stop, a pause or an "out of time" to the state; false for an error that is a bug. */
+function handleStop<U, D>(error: unknown, state: JobState<U, D>): boolean {
+  if (error instanceof JobStop) state.stopped = error.message;
+  else if (error instanceof JobPause) {
+    state.pausedUntil = error.until;
+    state.pauseMessage = error.message;
+  } else if (error instanceof ApiError) {
+    if (error.kind === 'rate-limit') return true; // the rate budget would wait past the deadline
+    state.stopped = describe(error);
+  } else return false;
+  return true;
+}
+
+function progressOf<U, D, R>(
+  job: JobDefinition<U, D, R>,
+  state: JobState<U, D>,
+  finished: boolean,
+): JobProgress {
+  const paused = !finished && !!state.pausedUntil && Date.now() < state.pausedUntil;
+  const left = state.units.reduce((n, unit) => n + (job.size ? job.size(unit) : 1), 0);
+  const progress: JobProgress = {
+    kind: job.kind,
+    done: finished && !state.stopped ? state.total : Math.max(0, Math.min(state.total - left, state.total)),
+    total: state.total,
+    finished: finished || paused,
+    message: job.summary(state, finished),
+  };
+  if (state.stopped) progress.error = state.stopped;
+  if (paused) {
+    progress.paused = true;
+    progress.error = state.pauseMessage;
+  }
+  return progress;
+}
+
+export function busyProgress(kind: string): JobProgress {
+  return {
+    kind,
+    done: 0,
+    total: 0,
+    finished: false,
+    busy: true,
+    message: 'Another run of this job is in progress (another window or editor); waiting for it…',
+  };
+}

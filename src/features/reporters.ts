@@ -1,0 +1,59 @@
+// Where a job's progress and outcome go. From a menu: toasts while it works, the progress dialog when it
+// goes on past this execution, an alert when it stopped, a toast when it is done. From a time-driven
+// trigger there is no UI (getUi() throws there): the outcome is kept in document properties, and the feature
+// shows it where the user looks later (the Tracking sheet's summary, the menu action's confirmation).
+import { JobProgress } from '../platform/jobs';
+import { inform, showProgressDialog, toast } from '../ui/dialogs';
+import type { JobLabels, Reporter } from './job-runner';
+
+export const MENU_REPORTER: Reporter = {
+  progress: (job: JobLabels, progress) => toast(progress.message, job.name, 3),
+  end: (job: JobLabels, progress) => {
+    if (progress.error)
+      inform(`${job.name} ${progress.paused ? 'paused' : 'stopped'}`, progressText(progress));
+    else if (!progress.finished) showProgressDialog(job.title, progress);
+    else toast(progress.message, `${job.name} finished`, 10);
+  },
+};
+
+function progressText(progress: JobProgress): string {
+  return progress.message && progress.message !== progress.error
+    ? `${progress.message}\n\n${progress.error}`
+    : progress.error || progress.message;
+}
+
+/** The outcome of the last unattended run of a job: when, what it did, and the error if any. */
+export interface LastRun {
+  at: number;
+  message: string;
+  error?: string;
+  finished: boolean;
+}
+
+const LAST_RUN = (kind: string) => `job.${kind}.lastRun`;
+
+/** For triggers: never calls getUi(); the outcome is kept for the user to see later. */
+export function unattendedReporter(kind: string): Reporter {
+  return {
+    progress: () => undefined,
+    end: (_title, progress) => recordLastRun(kind, progress),
+  };
+}
+
+export function recordLastRun(
+  kind: string,
+  progress: Pick<JobProgress, 'message' | 'error' | 'finished'>,
+): void {
+  const run: LastRun = { at: Date.now(), message: progress.message, finished: progress.finished };
+  if (progress.error) run.error = progress.error;
+  PropertiesService.getDocumentProperties().setProperty(LAST_RUN(kind), JSON.stringify(run));
+}
+
+export function lastRun(kind: string): LastRun | null {
+  const text = PropertiesService.getDocumentProperties().getProperty(LAST_RUN(kind));
+  try {
+    return text ? (JSON.parse(text) as LastRun) : null;
+  } catch {
+    return null;
+  }
+}

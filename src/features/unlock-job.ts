@@ -1,0 +1,174 @@
+// The unlock job: units of up to 10 unlocks, then units of up to 10 companies whose profile and contacts
+// are fetched. A row that has its companyHashId is never unlocked again; results are written to the rows by
+// search id after each unit, so a cut-off run loses at most one unit, which the next run settles for free (a
+// repeat unlock within 30 days costs nothing).
+import { ApiError } from '../api/errors';
+import type { OutreachClient } from '../api/outreach-client';
+import { outreachClientFromSettings } from '../api/outreach-client';
+import { CompanyIndex } from '../platform/company-index';
+import { cellText, CellValue, textCell } from '../sheets/cells';
+import { COMPANIES } from '../sheets/layouts';
+import { Table, TableRow } from '../sheets/table';
+import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
+import { JobDefinition, JobState, JobStop, StepContext } from './job-runner';
+import { describe } from './settings';
+
+/** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
+export const UNLOCK_CHUNK = 10;
+/** Companies whose profile and contacts are fetched (in parallel) per write. */
+export const CONTACT_CHUNK = 10;
+
+export type UnlockUnit = { unlock: string[] } | { contacts: string[] };
+
+export interface UnlockCounts {
+  unlocked: number;
+  charged: number;
+  free: number;
+  notFound: number;
+  unknown: number;
+  companiesFilled: number;
+  contactsAdded: number;
+  /** Rows of the selection that were unlocked before this run (contacts refreshed only). */
+  alreadyUnlocked: number;
+}
+
+type UnlockState = JobState<UnlockUnit, UnlockCounts>;
+
+interface UnlockOutcome {
+  /** Cells to write per search id. */
+  rows: Map<string, Record<string, CellValue>>;
+  /** Ids not tried (out of time): a unit of their own, first in line. */
+  rest: string[];
+  hashes: string[];
+  stop?: string;
+}
+
+type Result = UnlockOutcome | FetchedContacts;
+
+export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
+  kind: 'unlock',
+  name: 'Unlock',
+  title: 'Unlocking companies',
+  // 10 unlocks within the rate budget; a contacts unit is one round of profiles and first pages.
+  unitMs: (unit) => ('unlock' in unit ? 15_000 : 20_000),
+  // A contacts unit cut half-way would fetch its profiles again: start it only when its first round (a
+  // profile and a first page per company) gets rate-budget slots before the deadline.
+  fits: (unit, _state, context) =>
+    'unlock' in unit ||
+    client(context).budget.waitFor(2 * unit.contacts.length) <= context.deadline.remaining() - 20_000,
+  size: (unit) => ('unlock' in unit ? 2 * unit.unlock.length : unit.contacts.length),
+  work: (unit, _state, context) =>
+    'unlock' in unit
+      ? unlockIds(unit.unlock, client(context))
+      : fetchContacts(unit.contacts, client(context)),
+  record: (unit, result, state) =>
+    'unlock' in unit
+      ? recordUnlocks(result as UnlockOutcome, state)
+      : recordContacts(result as FetchedContacts, state),
+  summary: unlockSummary,
+};
+
+function client(context: StepContext): OutreachClient {
+  return outreachClientFromSettings({ deadlineMs: context.deadline.at });
+}
+
+/** Unlocks the ids one by one (each is a charge: never in parallel, never retried blindly). */
+function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const rowById = rowsById(Table.open(spreadsheet, COMPANIES).readAll());
+  const index = CompanyIndex.load();
+  const outcome: UnlockOutcome = { rows: new Map(), rest: [], hashes: [] };
+  const status = (id: string, text: string) => outcome.rows.set(id, { status: textCell(text) });
+  for (let i = 0; i < ids.length && !outcome.stop; i++) {
+    const id = ids[i];
+    const row = rowById.get(id);
+    if (!row) continue; // the row was deleted meanwhile: nothing to unlock
+    const existing = cellText(row.values.companyHashId);
+    if (existing) {
+      outcome.hashes.push(existing);
+      continue;
+    }
+    const key = index.get(id);
+    if (!key) {
+      status(id, 'Cannot unlock: search again to restore this row.');
+      continue;
+    }
+    try {
+      const result = outreach.unlock(key.domain, key.countryCode);
+      outcome.rows.set(id, {
+        companyHashId: textCell(result.companyHashId),
+        charged: result.charged,
+        alreadyViewed: result.alreadyViewed,
+        status: textCell(
+          result.charged ? 'Unlocked (1 point)' : 'Unlocked (free: viewed in the last 30 days)',
+        ),
+      });
+      outcome.hashes.push(result.companyHashId);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      if (error.kind === 'rate-limit') {
+        outcome.rest = ids.slice(i); // out of time: the next step goes on from here
+        break;
+      }
+      if (error.kind === 'not-found') status(id, 'No matching company: nothing charged.');
+      else if (error.kind === 'outcome-unknown') {
+        status(id, 'Outcome unknown (connection lost): run Unlock again, a repeat within 30 days is free.');
+      } else if (error.kind === 'bad-request') status(id, describe(error));
+      else {
+        // Funds, key, plan, quota or service failure: stop here, keep what was done.
+        outcome.stop = error.kind === 'funds' ? fundsText(error, outreach.baseUrl) : describe(error);
+        status(id, `Not unlocked: ${error.userMessage}`);
+      }
+    }
+  }
+  return outcome;
+}
+
+function recordUnlocks(outcome: UnlockOutcome, state: UnlockState): UnlockUnit[] {
+  const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
+  table.updateByKey((row) => cellText(row.values.id), outcome.rows);
+  const counts = state.data;
+  for (const cells of outcome.rows.values()) {
+    const text = cellText(cells.status);
+    if (cells.companyHashId) {
+      counts.unlocked++;
+      if (cells.charged) counts.charged++;
+      else counts.free++;
+    } else if (text.includes('No matching company')) counts.notFound++;
+    else if (text.includes('Outcome unknown')) counts.unknown++;
+  }
+  if (outcome.stop) throw new JobStop(outcome.stop);
+  const next: UnlockUnit[] = [];
+  if (outcome.rest.length) next.push({ unlock: outcome.rest });
+  if (outcome.hashes.length) next.push({ contacts: outcome.hashes });
+  return next;
+}
+
+function recordContacts(fetched: FetchedContacts, state: UnlockState): UnlockUnit[] {
+  const written = writeContacts(fetched, SpreadsheetApp.getActiveSpreadsheet());
+  state.data.companiesFilled += written.companies;
+  state.data.contactsAdded += written.contactsAdded;
+  if (fetched.stop && fetched.stop.kind !== 'rate-limit') throw new JobStop(describe(fetched.stop));
+  return written.notDone.length ? [{ contacts: written.notDone }] : [];
+}
+
+export function rowsById(rows: TableRow[]): Map<string, TableRow> {
+  return new Map(rows.map((row) => [cellText(row.values.id), row]));
+}
+
+function fundsText(error: ApiError, baseUrl: string): string {
+  const amounts =
+    error.required !== undefined && error.available !== undefined
+      ? ` It needs ${error.required} and ${error.available} ${error.available === 1 ? 'is' : 'are'} available.`
+      : '';
+  return `Not enough search points.${amounts} Buy an add-on pack at ${baseUrl}/pricing; the rows unlocked so far are kept.`;
+}
+
+function unlockSummary(state: UnlockState, finished: boolean): string {
+  const c = state.data;
+  const parts = [`Unlocked ${c.unlocked} (${c.charged} charged, ${c.free} free)`];
+  if (c.notFound) parts.push(`${c.notFound} not found (not charged)`);
+  if (c.unknown) parts.push(`${c.unknown} with unknown outcome (run Unlock again)`);
+  parts.push(`contacts for ${c.companiesFilled} companies (${c.contactsAdded} new)`);
+  return (finished ? '' : 'Working: ') + parts.join(', ') + '.';
+}
