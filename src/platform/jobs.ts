@@ -2,6 +2,7 @@
 // of the progress dialog, the menu action run again, the next trigger run) carries on where it stopped.
 // A state larger than one property value (9 KB) is split over several; the progress of the running step is
 // kept apart, small, so the dialog can poll it while the step works.
+import { deleteLarge, readLarge, writeLarge } from './large-property';
 
 export interface JobProgress {
   kind: string;
@@ -19,52 +20,18 @@ export interface JobProgress {
 }
 
 const PREFIX = 'job.';
-/** Characters per property value (9 KB per value, key included); the JSON is kept ASCII, 1 byte a char. */
-const PART_CHARS = 8000;
-const MAX_PARTS = 40;
 
 export function loadJob<T>(kind: string): T | null {
-  const all = PropertiesService.getDocumentProperties().getProperties();
-  const head = all[PREFIX + kind];
-  if (!head) return null;
-  let text = head;
-  const parts = /^@parts:(\d+)$/.exec(head);
-  if (parts) {
-    text = '';
-    for (let i = 1; i < Number(parts[1]); i++) text += all[`${PREFIX}${kind}.part${i}`] || '';
-  }
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
+  return readLarge<T>(PropertiesService.getDocumentProperties().getProperties(), PREFIX + kind);
 }
 
 export function saveJob(kind: string, state: unknown): void {
-  const text = JSON.stringify(state).replace(/[\u0080-\uffff]/g, asciiEscape);
-  const properties = PropertiesService.getDocumentProperties();
-  if (text.length <= PART_CHARS) {
-    properties.setProperty(PREFIX + kind, text);
-    return;
-  }
-  const count = Math.ceil(text.length / PART_CHARS);
-  if (count > MAX_PARTS) throw new Error(`The ${kind} job is too large to keep in this document.`);
-  const values: Record<string, string> = { [PREFIX + kind]: `@parts:${count + 1}` };
-  for (let i = 0; i < count; i++) {
-    values[`${PREFIX}${kind}.part${i + 1}`] = text.slice(i * PART_CHARS, (i + 1) * PART_CHARS);
-  }
-  properties.setProperties(values);
-}
-
-function asciiEscape(char: string): string {
-  return `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  writeLarge(PropertiesService.getDocumentProperties(), PREFIX + kind, state);
 }
 
 export function clearJob(kind: string): void {
   const properties = PropertiesService.getDocumentProperties();
-  const prefix = `${PREFIX}${kind}.part`;
-  for (const key of properties.getKeys()) if (key.startsWith(prefix)) properties.deleteProperty(key);
-  properties.deleteProperty(PREFIX + kind);
+  deleteLarge(properties, PREFIX + kind);
   properties.deleteProperty(`${PREFIX}${kind}.progress`);
 }
 

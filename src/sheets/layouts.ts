@@ -51,3 +51,29 @@ export const CONTACTS: TableLayout = {
     { key: 'linkedin', header: 'LinkedIn', format: '@' },
   ],
 };
+
+/**
+ * The add-on's columns on a mailing list (any sheet whose row 1 holds headers): added at the right when
+ * missing, found by header afterwards wherever the user moved them.
+ */
+export const MAIL_COLUMNS: TableLayout['columns'] = [
+  { key: 'mailStatus', header: 'Mail status' },
+  { key: 'taskId', header: 'Task ID', format: '0' },
+  { key: 'mailId', header: 'Mail ID', format: '0' },
+  { key: 'sentAt', header: 'Sent at', format: 'yyyy-mm-dd hh:mm' },
+];
+
+/**
+ * What "Mail status" says. Queued: planned in a running send. Accepted: the service took the mail (ids
+ * written). Tracking moves it on: Sent, Delivered, or "Failed: <reason>". "Skipped: …" (found by the checks,
+ * nothing charged) and "Not sent: …" (the service refused the chunk) leave the row to be sent again.
+ */
+export const MAIL_STATUS = {
+  queued: 'Queued',
+  accepted: 'Accepted',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  failed: 'Failed',
+  skipped: 'Skipped',
+  notSent: 'Not sent',
+} as const;
