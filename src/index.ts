@@ -16,6 +16,17 @@ import {
 } from './features/search';
 import { unlockSelectedCompanies as unlockSelection } from './features/unlock';
 import {
+  ComposeState,
+  getComposeState as composeState,
+  MailPreview,
+  previewMail as previewRow,
+  saveTemplate as storeMailTemplate,
+  sendTestMail as sendTest,
+  showComposeDialog as openComposeDialog,
+} from './features/compose';
+import { sendAllUnsentRows as sendAllUnsent, sendSelectedRows as sendSelection } from './features/send';
+import type { MailTemplate } from './features/mail-template';
+import {
   prospectBalance,
   prospectContacts,
   prospectProfile,
@@ -63,6 +74,21 @@ export function checkSelectedPhones(): void {
   runMenuAction('Phone check', checkPhonesInSelection);
 }
 
+/** Menu: Compose e-mail… (the mail of the active sheet: template, preview, test mail). */
+export function showComposeDialog(): void {
+  runMenuAction('Compose e-mail', () => openComposeDialog());
+}
+
+/** Menu: Send e-mails to selected rows (states the mails, skipped rows, EDM cost and balance first). */
+export function sendSelectedRows(): void {
+  runMenuAction('Send e-mails', sendSelection);
+}
+
+/** Compose dialog: Send to all unsent rows of the active sheet (rows hidden by a filter are skipped). */
+export function sendAllUnsentRows(): void {
+  runMenuAction('Send e-mails', sendAllUnsent);
+}
+
 // ── google.script.run endpoints ────────────────────────────────────────────────────────────────────────
 
 /** Settings dialog: the saved settings with keys masked. */
@@ -88,6 +114,26 @@ export function searchCompanies(form: SearchForm): SearchSummary {
 /** Progress dialog: runs the next step of a long job ('unlock' or 'phone') and reports progress. */
 export function continueJob(kind: string): JobProgress {
   return continueJobStep(kind);
+}
+
+/** Compose dialog: the active sheet's headers and saved template. */
+export function getComposeState(): ComposeState {
+  return composeState();
+}
+
+/** Compose dialog: saves {campaign, subject, body, bodyFormat} for the active sheet. */
+export function saveTemplate(template: Partial<MailTemplate>): ComposeState {
+  return storeMailTemplate(template);
+}
+
+/** Compose dialog: a row's mail exactly as it will be sent, with that row's problems. */
+export function previewMail(rowNumber: number): MailPreview {
+  return previewRow(rowNumber);
+}
+
+/** Compose dialog: the row's mail to the address typed (1 EDM). */
+export function sendTestMail(rowNumber: number, address: string): string {
+  return sendTest(rowNumber, address);
 }
 
 /** Progress dialog: what the running step of a job has done so far (polled while continueJob works). */

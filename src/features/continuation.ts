@@ -2,11 +2,13 @@
 import { JobProgress, readProgress, withJobLease } from '../platform/jobs';
 import { busyProgress, continueSavedJob, DIALOG_REPORTER, JobDefinition } from './job-runner';
 import { UNLOCK_JOB } from './unlock-job';
+import { SEND_JOB } from './send-job';
 import { continuePhoneJob } from './phone-check';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const JOBS: Record<string, JobDefinition<any, any, any>> = {
   unlock: UNLOCK_JOB,
+  send: SEND_JOB,
 };
 
 export function continueJob(kind: string): JobProgress {

@@ -27,8 +27,16 @@ export function readLarge<T>(all: Record<string, string>, key: string): T | null
 }
 
 /** Writes `value` under `key` with one setProperties call; parts left from a longer value are deleted. */
-export function writeLarge(store: Properties, key: string, value: unknown, all?: Record<string, string>): void {
-  const ascii = JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+export function writeLarge(
+  store: Properties,
+  key: string,
+  value: unknown,
+  all?: Record<string, string>,
+): void {
+  const ascii = JSON.stringify(value).replace(
+    /[\u0080-\uffff]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   const values: Record<string, string> = {};
   let parts = 1;
   if (ascii.length <= PART_CHARS) values[key] = ascii;
@@ -36,7 +44,8 @@ export function writeLarge(store: Properties, key: string, value: unknown, all?:
     const count = Math.ceil(ascii.length / PART_CHARS);
     if (count > MAX_PARTS) throw new Error('This is too large to keep in the document.');
     values[key] = `@parts:${count + 1}`;
-    for (let i = 0; i < count; i++) values[`${key}.part${i + 1}`] = ascii.slice(i * PART_CHARS, (i + 1) * PART_CHARS);
+    for (let i = 0; i < count; i++)
+      values[`${key}.part${i + 1}`] = ascii.slice(i * PART_CHARS, (i + 1) * PART_CHARS);
     parts = count + 1;
   }
   store.setProperties(values);

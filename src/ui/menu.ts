@@ -7,6 +7,9 @@ export function buildMenu(): void {
     .addSeparator()
     .addItem('Check phone numbers in selection', 'checkSelectedPhones')
     .addSeparator()
+    .addItem('Compose e-mail…', 'showComposeDialog')
+    .addItem('Send e-mails to selected rows', 'sendSelectedRows')
+    .addSeparator()
     .addItem('Settings…', 'showSettings')
     .addToUi();
 }

@@ -1,0 +1,189 @@
+// The compose dialog: one template per sheet (campaign, subject, body, text or HTML), the sheet's headers
+// to insert from, a preview of any row exactly as it will be sent, and a test mail to an address the user
+// types (1 EDM). The dialog saves before previewing, so the preview is what a send would use.
+import { outreachClientFromSettings } from '../api/outreach-client';
+import { isValidEmail } from '../api/outreach-schemas';
+import { loadTemplate, StoredTemplate, storeTemplate } from '../platform/mail-templates';
+import { closeChunk, JournalChunk, newTag } from '../platform/send-journal';
+import { MAIL_COLUMNS } from '../sheets/layouts';
+import { MailingList } from '../sheets/mailing-list';
+import { normalizeHeader } from '../sheets/table';
+import { showDialogFile } from '../ui/dialogs';
+import { UserError } from './inputs';
+import { BodyFormat, MailTemplate, MAX_CAMPAIGN, renderMail, templateProblems } from './mail-template';
+import { postChunk } from './send-chunk';
+import { openMailingList, rowProblem } from './send-plan';
+import { describe, ensureKey } from './settings';
+
+export interface ComposeState {
+  sheetName: string;
+  /** Headers of row 1 to insert from (the add-on's own columns left out). */
+  headers: string[];
+  template: MailTemplate;
+  saved: boolean;
+  problems: string[];
+  firstRow: number;
+  lastRow: number;
+  maxCampaign: number;
+}
+
+export interface MailPreview {
+  rowNumber: number;
+  firstRow: number;
+  lastRow: number;
+  recipient: string;
+  nickname: string;
+  subject: string;
+  body: string;
+  bodyFormat: BodyFormat;
+  problems: string[];
+  status: string;
+}
+
+export function showComposeDialog(reason = ''): void {
+  if (!ensureKey('outreach')) return;
+  showDialogFile('compose', 'Compose e-mail', { reason }, { width: 760, height: 600 });
+}
+
+export function getComposeState(): ComposeState {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  const stored = loadTemplate(sheet.getSheetId());
+  const template: MailTemplate = stored || {
+    campaign: '',
+    subject: '',
+    body: '',
+    bodyFormat: 'text',
+  };
+  const own = new Set(MAIL_COLUMNS.map((c) => normalizeHeader(c.header)));
+  const problems: string[] = [];
+  let headers: string[] = [];
+  try {
+    const list = openMailingList(sheet, false);
+    headers = list.headers.filter((h) => h.trim() && !own.has(normalizeHeader(h)));
+    if (stored) problems.push(...templateProblems(template, list.headers));
+  } catch (error) {
+    problems.push(describe(error));
+  }
+  return {
+    sheetName: sheet.getName(),
+    headers,
+    template: plain(template),
+    saved: !!stored,
+    problems,
+    firstRow: 2,
+    lastRow: Math.max(sheet.getLastRow(), 2),
+    maxCampaign: MAX_CAMPAIGN,
+  };
+}
+
+/** Saves the active sheet's template; answers the problems that would stop a send. */
+export function saveTemplate(input: Partial<MailTemplate>): ComposeState {
+  const template: MailTemplate = {
+    campaign: String((input && input.campaign) || '').trim(),
+    subject: String((input && input.subject) || ''),
+    body: String((input && input.body) || ''),
+    bodyFormat: input && input.bodyFormat === 'html' ? 'html' : 'text',
+  };
+  if (template.body.length > 50_000)
+    throw new UserError('The body is longer than 50,000 characters: shorten it.');
+  if (template.subject.length > 1000)
+    throw new UserError('The subject is too long: at most 200 characters once filled in.');
+  storeTemplate(SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId(), template);
+  return getComposeState();
+}
+
+/** A row rendered exactly as it will be sent, with that row's problems. */
+export function previewMail(rowNumber: number): MailPreview {
+  const { sheet, template, list } = current();
+  const last = Math.max(sheet.getLastRow(), 2);
+  const row = Math.min(Math.max(Math.floor(Number(rowNumber)) || 2, 2), last);
+  const found = list.readRows(new Set([row]))[0];
+  const problems = templateProblems(template, list.headers);
+  if (!found) {
+    return { ...emptyPreview(row, last, template.bodyFormat), problems: [...problems, 'This row is empty.'] };
+  }
+  const mail = renderMail(template, found.display);
+  const problem = rowProblem(template, found);
+  if (problem) problems.push(`Row ${row}: ${problem.reason}.`);
+  return {
+    rowNumber: row,
+    firstRow: 2,
+    lastRow: last,
+    recipient: found.email,
+    nickname: found.nickname,
+    subject: mail.subject,
+    body: mail.body,
+    bodyFormat: template.bodyFormat,
+    problems,
+    status: found.status,
+  };
+}
+
+/** The row's mail to an address the user typed: 1 EDM, journaled like any chunk (never sent twice). */
+export function sendTestMail(rowNumber: number, address: string): string {
+  const to = String(address || '').trim();
+  if (!isValidEmail(to))
+    throw new UserError(`"${to}" is not a valid e-mail address: type the address to send the test to.`);
+  const preview = previewMail(rowNumber);
+  const blocking = preview.problems.filter((p) => !p.includes('e-mail address'));
+  if (blocking.length) throw new UserError(blocking.join(' '));
+  const { sheet, template } = current();
+  const client = outreachClientFromSettings();
+  const chunk: JournalChunk = {
+    tag: newTag(),
+    campaign: `${template.campaign} (test)`,
+    sheetId: sheet.getSheetId(),
+    sheetName: sheet.getName(),
+    recipients: [{ email: to.toLowerCase(), row: preview.rowNumber }],
+    postedAt: Date.now(),
+    attempts: 0,
+    test: true,
+  };
+  const email = {
+    email: to,
+    subject: preview.subject,
+    content: preview.body,
+    body_format: template.bodyFormat,
+  };
+  const outcome = postChunk(client, chunk, [
+    preview.nickname ? { ...email, nickname: preview.nickname } : email,
+  ]);
+  if (!outcome.sent) throw new UserError(`The test was not sent: ${describe(outcome.error)}`);
+  closeChunk(outcome.chunk);
+  return `Test of row ${preview.rowNumber} sent to ${to} (task ${outcome.chunk.taskId}): 1 EDM used.`;
+}
+
+function current(): {
+  sheet: GoogleAppsScript.Spreadsheet.Sheet;
+  template: StoredTemplate;
+  list: MailingList;
+} {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  const template = loadTemplate(sheet.getSheetId());
+  if (!template) throw new UserError('Save the mail first.');
+  return { sheet, template, list: openMailingList(sheet, false) };
+}
+
+function emptyPreview(row: number, last: number, bodyFormat: BodyFormat): MailPreview {
+  return {
+    rowNumber: row,
+    firstRow: 2,
+    lastRow: last,
+    recipient: '',
+    nickname: '',
+    subject: '',
+    body: '',
+    bodyFormat,
+    problems: [],
+    status: '',
+  };
+}
+
+function plain(template: MailTemplate): MailTemplate {
+  return {
+    campaign: template.campaign,
+    subject: template.subject,
+    body: template.body,
+    bodyFormat: template.bodyFormat,
+  };
+}

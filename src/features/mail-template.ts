@@ -1,0 +1,97 @@
+// Mail templates: {{Header}} inserts the value of that column of the row, {{Header|fallback}} the fallback
+// when the cell is empty. Headers match as the user sees them, ignoring case and extra spaces. In an HTML
+// body the inserted values are HTML-escaped: a contact name holding <script> is sent as text. Pure code: no
+// service is called here.
+import { charCount, LIMITS } from '../api/outreach-schemas';
+import { normalizeHeader } from '../sheets/table';
+
+export type BodyFormat = 'text' | 'html';
+
+export interface MailTemplate {
+  /** Sent as the task_subject (with the chunk's tag); at most 255 characters with the tag. */
+  campaign: string;
+  subject: string;
+  body: string;
+  bodyFormat: BodyFormat;
+}
+
+export interface RenderedMail {
+  subject: string;
+  body: string;
+}
+
+const PLACEHOLDER = /\{\{\s*([^{}|]*?)\s*(?:\|([^{}]*))?\}\}/g;
+
+/** The room the chunk tag takes in task_subject: " · " plus an 11-character tag. */
+export const TAG_ROOM = 14;
+export const MAX_CAMPAIGN = LIMITS.taskSubjectMax - TAG_ROOM;
+
+/** Problems of the template itself, found before any row is looked at (placeholders naming no header…). */
+export function templateProblems(template: MailTemplate, headers: string[]): string[] {
+  const problems: string[] = [];
+  if (!template.campaign.trim()) problems.push('Give the campaign a name.');
+  else if (charCount(template.campaign.trim()) > MAX_CAMPAIGN) {
+    problems.push(`The campaign name is too long: at most ${MAX_CAMPAIGN} characters.`);
+  }
+  if (!template.subject.trim()) problems.push('Write a subject.');
+  if (!template.body.trim()) problems.push('Write the body of the mail.');
+  const known = new Set(headers.map(normalizeHeader).filter(Boolean));
+  const unknown = new Set<string>();
+  for (const text of [template.subject, template.body]) {
+    for (const match of text.matchAll(PLACEHOLDER)) {
+      if (!known.has(normalizeHeader(match[1]))) unknown.add(match[1] || '(empty)');
+    }
+  }
+  if (unknown.size > 0) {
+    const names = [...unknown].map((name) => `{{${name}}}`).join(', ');
+    problems.push(
+      `${names} ${unknown.size === 1 ? 'matches no column' : 'match no column'} of this sheet: use one of the headers in row 1.`,
+    );
+  }
+  return problems;
+}
+
+/** The mail of one row: `values` maps each normalised header to the cell as displayed. */
+export function renderMail(template: MailTemplate, values: Map<string, string>): RenderedMail {
+  const fill = (text: string, escape: boolean) =>
+    text.replace(PLACEHOLDER, (_all, name: string, fallback: string | undefined) => {
+      const value = values.get(normalizeHeader(name)) || '';
+      const shown = value.trim() === '' ? (fallback ?? '') : value;
+      return escape ? escapeHtml(shown) : shown;
+    });
+  return {
+    // A subject is one line: line breaks in a cell become spaces.
+    subject: fill(template.subject, false)
+      .replace(/\s*[\r\n]+\s*/g, ' ')
+      .trim(),
+    body: fill(template.body, template.bodyFormat === 'html'),
+  };
+}
+
+/** Why this rendered mail cannot be sent, or null. */
+export function mailProblem(mail: RenderedMail): string | null {
+  const subject = charCount(mail.subject);
+  if (subject === 0) return 'the subject is empty for this row';
+  if (subject > LIMITS.subjectMax) {
+    return `the subject has ${subject} characters after filling in (at most ${LIMITS.subjectMax})`;
+  }
+  const body = charCount(mail.body);
+  if (body > LIMITS.contentMax) {
+    return `the body has ${body} characters after filling in (at most ${LIMITS.contentMax})`;
+  }
+  return null;
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** The task_subject of a chunk: the campaign and the chunk's tag (searchable to settle a lost answer). */
+export function taskSubject(campaign: string, tag: string): string {
+  return `${campaign.trim()} · ${tag}`;
+}

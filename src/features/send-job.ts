@@ -1,0 +1,203 @@
+// The send job: units of up to 100 queued rows of one sheet. The sheet is the queue: planning marks the
+// rows "Queued", each unit takes the first queued rows as they stand now (a sort or an inserted row changes
+// nothing), renders each row's mail, posts the chunk exactly once (send-chunk.ts), and writes task id, mail
+// id, status and time on those rows, by recipient, in one block write per column, at once.
+import { ApiError } from '../api/errors';
+import type { OutreachClient } from '../api/outreach-client';
+import { outreachClientFromSettings } from '../api/outreach-client';
+import type { PersonalizedEmail } from '../api/outreach-schemas';
+import { loadTemplate } from '../platform/mail-templates';
+import { closeChunk, JournalChunk, newTag } from '../platform/send-journal';
+import { CellValue } from '../sheets/cells';
+import { MAIL_STATUS } from '../sheets/layouts';
+import { ListRow, MailingList } from '../sheets/mailing-list';
+import { JobDefinition, JobPause, JobState, JobStop } from './job-runner';
+import { renderMail } from './mail-template';
+import { postChunk, PostOutcome, settleOpenChunks } from './send-chunk';
+import { isQueued, openMailingList, rowProblem } from './send-plan';
+import { describe } from './settings';
+
+export const SEND_CHUNK = 100;
+
+export type SendUnit = { n: number };
+
+export interface SendData {
+  sheetId: number;
+  sheetName: string;
+  campaign: string;
+  /** The template the user confirmed: a change mid-run stops the send (the preview must stay true). */
+  templateSavedAt: number;
+  /** Where to buy more EDM, said when the quota runs out. */
+  pricing: string;
+  sent: number;
+  notSent: number;
+  skipped: number;
+}
+
+type SendState = JobState<SendUnit, SendData>;
+
+interface ChunkResult {
+  list: MailingList;
+  outcome?: PostOutcome;
+  /** Recipient keys of the rows in the chunk. */
+  keys: string[];
+  /** Recipient key → "Skipped: …" found when the chunk was built (the row changed since the plan). */
+  skipped: Map<string, string>;
+}
+
+export const SEND_JOB: JobDefinition<SendUnit, SendData, ChunkResult> = {
+  kind: 'send',
+  name: 'Send',
+  title: 'Sending e-mails',
+  unitMs: () => 30_000,
+  size: (unit) => unit.n,
+  work: (unit, state, context) =>
+    sendChunk(unit, state, outreachClientFromSettings({ deadlineMs: context.deadline.at })),
+  record: (_unit, result, state) => recordChunk(result, state),
+  summary: sendSummary,
+};
+
+function sendChunk(unit: SendUnit, state: SendState, client: OutreachClient): ChunkResult {
+  const list = openMailingList(sendingSheet(state.data));
+  settleFirst(client, list);
+  const template = loadTemplate(state.data.sheetId);
+  if (!template || template.savedAt !== state.data.templateSavedAt) {
+    throw new JobStop(
+      'The mail was edited during the send: run "Send e-mails" again to send the queued rows with the new text (nothing is sent twice).',
+    );
+  }
+  const skipped = new Map<string, string>();
+  const rows: ListRow[] = [];
+  for (const row of list.readRows()) {
+    if (rows.length >= Math.min(unit.n, SEND_CHUNK) || !isQueued(row.status)) continue;
+    const problem = rowProblem(template, row);
+    if (problem) skipped.set(row.key, `${MAIL_STATUS.skipped}: ${problem.reason}`);
+    else if (rows.some((r) => r.key === row.key))
+      skipped.set(row.key, `${MAIL_STATUS.skipped}: duplicate recipient`);
+    else rows.push(row);
+  }
+  const keys = rows.map((row) => row.key);
+  if (rows.length === 0) return { list, skipped, keys };
+  const emails: PersonalizedEmail[] = rows.map((row) => {
+    const mail = renderMail(template, row.display);
+    return {
+      email: row.email,
+      subject: mail.subject,
+      content: mail.body,
+      body_format: template.bodyFormat,
+      ...(row.nickname ? { nickname: row.nickname } : {}),
+    };
+  });
+  const chunk: JournalChunk = {
+    tag: newTag(),
+    campaign: state.data.campaign,
+    sheetId: state.data.sheetId,
+    sheetName: state.data.sheetName,
+    recipients: rows.map((row) => ({ email: row.key, row: row.rowNumber })),
+    postedAt: Date.now(),
+    attempts: 0,
+  };
+  return { list, skipped, keys, outcome: guarded(() => postChunk(client, chunk, emails)) };
+}
+
+/** Chunks left in doubt by an earlier execution are settled before anything else is posted. */
+function settleFirst(client: OutreachClient, list: MailingList): void {
+  guarded(() => settleOpenChunks(client, (chunk) => writeIds(list, chunk)));
+}
+
+/** A look-up that fails leaves a chunk in doubt: nothing more is posted until a later run settles it. */
+function guarded<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.kind === 'rate-limit') throw error;
+    throw new JobPause(
+      `Could not confirm with the service whether the last chunk was sent (${error.userMessage}). Nothing more is sent until that is known: run the send again in a minute; no row is sent twice.`,
+      Date.now() + 60_000,
+    );
+  }
+}
+
+function recordChunk(result: ChunkResult, state: SendState): void {
+  const { list, outcome, skipped, keys } = result;
+  const changes = new Map<string, Record<string, CellValue>>();
+  for (const [key, status] of skipped) changes.set(key, { mailStatus: status });
+  state.data.skipped += skipped.size;
+  if (outcome && outcome.sent) {
+    const ids = outcome.chunk.mailIds || {};
+    for (const { email } of outcome.chunk.recipients) {
+      changes.set(email, idCells(outcome.chunk, ids[email]));
+      if (ids[email] !== undefined) state.data.sent++;
+      else state.data.notSent++;
+    }
+  } else if (outcome) {
+    const reason = { mailStatus: `${MAIL_STATUS.notSent}: ${describe(outcome.error)}` };
+    for (const key of keys) changes.set(key, reason);
+    state.data.notSent += keys.length;
+    if (outcome.stop) {
+      // The run ends: every row still queued says so (none is left looking as if it were on its way).
+      const stopped = {
+        mailStatus: `${MAIL_STATUS.notSent}: the send stopped (${outcome.error.userMessage})`,
+      };
+      for (const row of list.readRows()) {
+        if (isQueued(row.status) && !changes.has(row.key)) changes.set(row.key, stopped);
+      }
+    }
+  }
+  list.writeByRecipient(changes, isQueued);
+  if (outcome && outcome.sent) closeChunk(outcome.chunk);
+  if (outcome && !outcome.sent && outcome.stop) throw new JobStop(stopText(outcome.error, state.data));
+}
+
+/** The cells of a row whose mail the service took (or did not list: then it says so). */
+function idCells(chunk: JournalChunk, mailId: number | undefined): Record<string, CellValue> {
+  if (mailId === undefined) {
+    return { mailStatus: `${MAIL_STATUS.notSent}: the service did not list this address in its answer` };
+  }
+  return {
+    mailStatus: MAIL_STATUS.accepted,
+    taskId: chunk.taskId ?? '',
+    mailId,
+    sentAt: new Date(chunk.postedAt),
+  };
+}
+
+/** Writes a settled chunk's ids on its rows (rows still queued, by recipient). */
+export function writeIds(list: MailingList, chunk: JournalChunk): void {
+  if (chunk.test || chunk.sheetId !== list.sheet.getSheetId()) return;
+  const changes = new Map<string, Record<string, CellValue>>();
+  for (const { email } of chunk.recipients) changes.set(email, idCells(chunk, (chunk.mailIds || {})[email]));
+  list.writeByRecipient(changes, isQueued);
+}
+
+export function sendingSheet(
+  data: Pick<SendData, 'sheetId' | 'sheetName'>,
+): GoogleAppsScript.Spreadsheet.Sheet {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet()
+    .getSheets()
+    .find((s) => s.getSheetId() === data.sheetId);
+  if (!sheet) throw new JobStop(`The sheet "${data.sheetName}" was deleted: nothing more is sent.`);
+  return sheet;
+}
+
+function stopText(error: ApiError, data: SendData): string {
+  const sent = `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded; the rows not sent say why.`;
+  if (error.kind === 'funds') {
+    const amounts =
+      error.required !== undefined && error.available !== undefined
+        ? ` It needs ${error.required} EDM and ${error.available} ${error.available === 1 ? 'is' : 'are'} available.`
+        : '';
+    return `Not enough e-mail quota (EDM).${amounts} Buy an add-on pack (2000 EDM) at ${data.pricing}. ${sent}`;
+  }
+  return `${describe(error)} ${sent}`;
+}
+
+function sendSummary(state: SendState, finished: boolean): string {
+  const d = state.data;
+  const parts = [`Sent ${d.sent} e-mail${d.sent === 1 ? '' : 's'}`];
+  if (d.notSent) parts.push(`${d.notSent} not sent`);
+  if (d.skipped) parts.push(`${d.skipped} skipped`);
+  const left = state.units.reduce((n, u) => n + u.n, 0);
+  if (!finished && left) parts.push(`${left} to go`);
+  return `${finished ? '' : 'Working: '}${parts.join(', ')} (campaign "${d.campaign}").`;
+}

@@ -1,0 +1,120 @@
+// Any sheet is a mailing list: row 1 holds headers, the recipient column is found by its header ("E-mail",
+// "Email", "Email address", any case, spaces and hyphens ignored), the salutation from "Nickname" or "Name".
+// The add-on's own columns (MAIL_COLUMNS) are added at the right when missing and found by header afterwards.
+// Rows are read in one block (values for addresses and ids, display values for the template: a date or an
+// amount is inserted as the user sees it).
+import { cellText, CellValue } from './cells';
+import { MAIL_COLUMNS } from './layouts';
+import { normalizeHeader, Table, TableRow } from './table';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+const RECIPIENT_HEADERS = ['email', 'emailaddress'];
+const NICKNAME_HEADERS = ['nickname', 'name'];
+
+export interface ListRow {
+  rowNumber: number;
+  /** Normalised header → the cell as displayed. */
+  display: Map<string, string>;
+  /** The address as written (trimmed); `key` is its lower-case form. */
+  email: string;
+  key: string;
+  nickname: string;
+  status: string;
+  mailId: string;
+  taskId: string;
+}
+
+export class MailingList {
+  private constructor(
+    readonly sheet: Sheet,
+    readonly table: Table,
+    readonly headers: string[],
+    private readonly recipientColumn: number,
+    private readonly nicknameColumn: number,
+  ) {}
+
+  /** Finds the columns; adds the add-on's own when `addColumns` (a read-only look, such as a preview, does not). */
+  static open(sheet: Sheet, addColumns = true): MailingList {
+    const width = Math.max(sheet.getLastColumn(), 1);
+    const headers = sheet
+      .getRange(1, 1, 1, width)
+      .getDisplayValues()[0]
+      .map((h) => String(h));
+    const compact = headers.map((h) => normalizeHeader(h).replace(/[\s_-]+/g, ''));
+    const recipient = compact.findIndex((h) => RECIPIENT_HEADERS.includes(h)) + 1;
+    if (recipient === 0) throw new RecipientColumnMissing(sheet.getName());
+    const nickname = NICKNAME_HEADERS.map((n) => compact.indexOf(n)).find((i) => i >= 0);
+    const layout = {
+      sheetName: sheet.getName(),
+      columns: [{ key: 'recipient', header: headers[recipient - 1] }, ...MAIL_COLUMNS],
+    };
+    const spreadsheet = sheet.getParent();
+    const table = addColumns ? Table.open(spreadsheet, layout) : (Table.find(spreadsheet, layout) as Table);
+    return new MailingList(sheet, table, headers, recipient, nickname === undefined ? 0 : nickname + 1);
+  }
+
+  /** Every data row (or the given ones), with one getValues and one getDisplayValues. */
+  readRows(only?: Set<number>): ListRow[] {
+    const lastRow = this.sheet.getLastRow();
+    if (lastRow < 2) return [];
+    const width = Math.max(this.sheet.getLastColumn(), this.headers.length);
+    const range = this.sheet.getRange(2, 1, lastRow - 1, width);
+    const values = range.getValues();
+    const display = range.getDisplayValues();
+    const headers = this.sheet.getRange(1, 1, 1, width).getDisplayValues()[0].map(normalizeHeader);
+    const column = (key: string) => this.table.column(key);
+    const at = (cells: unknown[], col: number | undefined) => (col ? cellText(cells[col - 1]) : '');
+    const rows: ListRow[] = [];
+    values.forEach((cells, i) => {
+      const rowNumber = i + 2;
+      if (only && !only.has(rowNumber)) return;
+      const shown = new Map<string, string>();
+      headers.forEach((h, c) => {
+        if (h && !shown.has(h)) shown.set(h, display[i][c]);
+      });
+      const email = at(cells, this.recipientColumn);
+      rows.push({
+        rowNumber,
+        display: shown,
+        email,
+        key: email.toLowerCase(),
+        nickname: this.nicknameColumn ? display[i][this.nicknameColumn - 1].trim() : '',
+        status: at(cells, column('mailStatus')),
+        mailId: at(cells, column('mailId')),
+        taskId: at(cells, column('taskId')),
+      });
+    });
+    return rows;
+  }
+
+  /** Writes the add-on's columns by row number (rows just read in this execution). */
+  writeRows(rows: TableRow[], changes: Map<number, Record<string, CellValue>>): void {
+    this.table.update(rows, changes);
+  }
+
+  /**
+   * Writes results by recipient after slow work: the table is read again and each result goes to the row
+   * that has that address now and is still in flight (so a sort, an inserted row or an older row of the same
+   * recipient never receives it).
+   */
+  writeByRecipient(
+    changes: Map<string, Record<string, CellValue>>,
+    inFlight: (status: string) => boolean,
+  ): Set<string> {
+    return this.table.updateByKey(
+      (row) =>
+        inFlight(cellText(row.values.mailStatus)) ? cellText(row.values.recipient).toLowerCase() : '',
+      changes,
+    );
+  }
+}
+
+export class RecipientColumnMissing extends Error {
+  constructor(sheetName: string) {
+    super(
+      `The sheet "${sheetName}" has no e-mail column: name the column of addresses "E-mail" (or "Email", "Email address") in row 1.`,
+    );
+    this.name = 'UserError';
+  }
+}

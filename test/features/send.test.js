@@ -1,0 +1,361 @@
+'use strict';
+// Issue 12 through the built bundle: any sheet as a mailing list, compose and preview, and sending every row
+// exactly once, whatever fails and whenever the run is cut off (mails counted per recipient at the sandbox).
+const { useServices, control, controlSync, newAddon, DEMO_KEYS } = require('../support/harness');
+
+const services = useServices();
+let emu;
+afterEach(() => emu && emu.dispose());
+
+const LIST = 'Outreach';
+const sheet = () => emu.spreadsheet.getSheetByName(LIST);
+const rowsOf = () => {
+  const values = sheet().getDataRange().getValues();
+  const header = values[0];
+  return values
+    .slice(1)
+    .map((row, i) => ({ row: i + 2, ...Object.fromEntries(header.map((h, c) => [h, row[c]])) }));
+};
+const sendRequests = () => emu.fetchLog.filter((r) => r.url.endsWith('/emails/send/personalized')).length;
+
+/** A mailing list of n recipients: Name, Email, Company (plus any extra rows). */
+function makeList(n, extra = []) {
+  const target = emu.spreadsheet.getSheetByName(LIST) || emu.spreadsheet.insertSheet(LIST);
+  const rows = [['Name', 'Email', 'Company']];
+  for (let i = 1; i <= n; i++) rows.push([`Person ${i}`, `person${i}@example.com`, `Company ${i % 7}`]);
+  rows.push(...extra);
+  if (target.getMaxRows() < rows.length) target.insertRowsAfter(target.getMaxRows(), rows.length);
+  target.getRange(1, 1, rows.length, 3).setValues(rows);
+  emu.spreadsheet.setActiveSheet(target);
+  return target;
+}
+
+function saveTemplate(template = {}) {
+  return emu.run(
+    'saveTemplate',
+    [
+      {
+        campaign: 'Spring offer',
+        subject: 'Hello {{Name}} from {{Company|us}}',
+        body: 'Dear {{Name}},\nour offer for {{Company|your team}}.',
+        bodyFormat: 'text',
+        ...template,
+      },
+    ],
+    { kind: 'webapp' },
+  );
+}
+
+async function mailsAtSandbox() {
+  return (await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`)).mails;
+}
+
+function perRecipient(mails) {
+  const counts = new Map();
+  for (const m of mails) counts.set(m.recipientEmail, (counts.get(m.recipientEmail) || 0) + 1);
+  return counts;
+}
+
+/** Runs the progress dialog's steps until the job ends. */
+function driveToEnd(kind = 'send') {
+  let progress;
+  let steps = 0;
+  do {
+    progress = emu.run('continueJob', [kind], { kind: 'webapp' });
+    steps++;
+  } while (!progress.finished && steps < 50);
+  return { progress, steps };
+}
+
+async function expectEachOnce(n) {
+  const counts = perRecipient(await mailsAtSandbox());
+  for (let i = 1; i <= n; i++) expect(counts.get(`person${i}@example.com`)).toBe(1);
+  expect([...counts.values()].every((c) => c === 1)).toBe(true);
+  const rows = rowsOf().filter((r) => String(r.Email).startsWith('person'));
+  for (const row of rows.slice(0, n)) {
+    expect(row['Mail status']).toBe('Accepted');
+    expect(typeof row['Mail ID']).toBe('number');
+    expect(typeof row['Task ID']).toBe('number');
+    expect(row['Sent at']).toBeInstanceOf(Date);
+  }
+  return rows;
+}
+
+describe('Compose', () => {
+  test('headers to insert from, a saved template, a preview with fallbacks; unknown placeholders are named', () => {
+    emu = newAddon(services);
+    makeList(3, [['', 'someone@example.com', '']]);
+    const state = emu.run('getComposeState', [], { kind: 'webapp' });
+    expect(state.headers).toEqual(['Name', 'Email', 'Company']);
+    saveTemplate();
+    const preview = emu.run('previewMail', [5], { kind: 'webapp' });
+    expect(preview.recipient).toBe('someone@example.com');
+    expect(preview.subject).toBe('Hello  from us');
+    expect(preview.body).toBe('Dear ,\nour offer for your team.');
+    const first = emu.run('previewMail', [2], { kind: 'webapp' });
+    expect(first).toMatchObject({
+      recipient: 'person1@example.com',
+      nickname: 'Person 1',
+      subject: 'Hello Person 1 from Company 1',
+    });
+    const bad = saveTemplate({ body: 'Hi {{Fist name}}, {{Name}}' });
+    expect(bad.problems.join(' ')).toMatch(/\{\{Fist name\}\} matches no column of this sheet/);
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(emu.ui.alerts.at(-1).message).toMatch(/Fist name/);
+    expect(emu.fetchLog.filter((r) => r.url.includes('/emails/'))).toHaveLength(0);
+  });
+
+  test('a 50,000-character body survives in document properties', () => {
+    emu = newAddon(services);
+    makeList(1);
+    const body = `Dear {{Name}}, ${'é'.repeat(49_000)}`;
+    saveTemplate({ body });
+    const state = emu.run('getComposeState', [], { kind: 'webapp' });
+    expect(state.template.body).toBe(body);
+  });
+
+  test('an HTML body escapes inserted values: a <script> name is sent as text', async () => {
+    emu = newAddon(services);
+    makeList(0, [['<script>alert(1)</script>', 'x@example.com', 'ACME']]);
+    saveTemplate({ body: '<p>Hello {{Name}}</p>', bodyFormat: 'html' });
+    const preview = emu.run('previewMail', [2], { kind: 'webapp' });
+    expect(preview.body).toBe('<p>Hello &lt;script&gt;alert(1)&lt;/script&gt;</p>');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const [mail] = await mailsAtSandbox();
+    expect(mail.content).toBe('<p>Hello &lt;script&gt;alert(1)&lt;/script&gt;</p>');
+  });
+
+  test('a test mail goes to the typed address only, says it costs 1 EDM', async () => {
+    emu = newAddon(services);
+    makeList(2);
+    saveTemplate();
+    expect(() => emu.run('sendTestMail', [2, 'not-an-address'], { kind: 'webapp' })).toThrow(
+      /not a valid e-mail address/,
+    );
+    const text = emu.run('sendTestMail', [3, 'me@example.com'], { kind: 'webapp' });
+    expect(text).toMatch(/Test of row 3 sent to me@example\.com .*1 EDM/);
+    const mails = await mailsAtSandbox();
+    expect(mails.map((m) => [m.recipientEmail, m.subject])).toEqual([
+      ['me@example.com', 'Hello Person 2 from Company 2'],
+    ]);
+    expect(rowsOf().every((r) => r['Mail status'] === undefined || r['Mail status'] === '')).toBe(true);
+  });
+});
+
+describe('Sending', () => {
+  test('every row is checked before any request; the confirmation states mails, skipped rows, cost and balance', async () => {
+    emu = newAddon(services);
+    makeList(5, [
+      ['No address', '', 'X'],
+      ['Bad', 'not an address', 'X'],
+      ['Twice', 'PERSON2@example.com', 'X'],
+    ]);
+    saveTemplate();
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const confirmation = emu.ui.alerts.find((a) => a.title === 'Send e-mails');
+    expect(confirmation.message).toMatch(/Send 5 e-mails from "Outreach" \(campaign "Spring offer"\)/);
+    expect(confirmation.message).toMatch(
+      /1 without an e-mail address, 1 with an invalid address, 1 duplicate recipients/,
+    );
+    expect(confirmation.message).toMatch(/Cost: 5 EDM/);
+    expect(confirmation.message).toMatch(/Usable EDM: 3000 \(1000 monthly \+ 2000 add-on\)/);
+    const rows = rowsOf();
+    expect(rows[5]['Mail status']).toBe('Skipped: no e-mail address');
+    expect(rows[6]['Mail status']).toBe('Skipped: "not an address" is not a valid e-mail address');
+    expect(rows[7]['Mail status']).toBe('Skipped: duplicate of row 3');
+    await expectEachOnce(5);
+    expect(sendRequests()).toBe(1);
+    // Run again: nothing is sent twice.
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(emu.ui.alerts.at(-1).title).toBe('Nothing to send');
+    expect(emu.ui.alerts.at(-1).message).toMatch(/5 already sent/);
+    expect(rowsOf()[7]['Mail status']).toBe('Skipped: already sent to this address in row 3');
+    expect(sendRequests()).toBe(1);
+  });
+
+  test('too little EDM is said before anything is sent, with the pricing page', async () => {
+    emu = newAddon(services, { outreachKey: DEMO_KEYS.low });
+    makeList(120);
+    saveTemplate();
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const alert = emu.ui.alerts.at(-1);
+    expect(alert.title).toBe('Not enough e-mail quota');
+    expect(alert.message).toMatch(/Cost: 120 EDM[\s\S]*Usable EDM: 100 \(60 monthly \+ 40 add-on\)/);
+    expect(alert.message).toContain(`${services.sandbox.outreachUrl}/pricing`);
+    expect(sendRequests()).toBe(0);
+  });
+
+  test('a lost answer is settled by the chunk tag: found, ids written, nothing sent twice', async () => {
+    emu = newAddon(services);
+    makeList(150);
+    saveTemplate();
+    await control(services.sandbox.outreachUrl, 'POST', '/faults', {
+      path: '/api/v1/emails/send/personalized',
+      kind: 'lost-response',
+      count: 1,
+    });
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    if (emu.ui.dialogs.at(-1) && emu.ui.dialogs.at(-1).title === 'Sending e-mails') driveToEnd();
+    await expectEachOnce(150);
+    expect(sendRequests()).toBe(2);
+    expect(
+      emu.fetchLog.some((r) => r.url.includes('/emails/tasks?') && r.url.includes('task_subject=')),
+    ).toBe(true);
+  });
+
+  test('a refused send (dropped before processing) is settled as absent and posted again', async () => {
+    emu = newAddon(services);
+    makeList(30);
+    saveTemplate();
+    await control(services.sandbox.outreachUrl, 'POST', '/faults', {
+      path: '/api/v1/emails/send/personalized',
+      kind: 'drop',
+      count: 1,
+    });
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    await expectEachOnce(30);
+    expect(sendRequests()).toBe(2);
+  });
+
+  test('a 502 burst (refunded) is settled then retried a bounded number of times', async () => {
+    emu = newAddon(services);
+    makeList(20);
+    saveTemplate();
+    await control(services.sandbox.outreachUrl, 'POST', '/faults', {
+      path: '/api/v1/emails/send/personalized',
+      kind: 'status',
+      status: 502,
+      count: 2,
+    });
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    await expectEachOnce(20);
+    expect(sendRequests()).toBe(3);
+
+    makeList(20, [['New', 'new@example.com', 'X']]);
+    await control(services.sandbox.outreachUrl, 'POST', '/faults', {
+      path: '/api/v1/emails/send/personalized',
+      kind: 'status',
+      status: 502,
+      count: 3,
+    });
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const last = rowsOf().at(-1);
+    expect(last['Mail status']).toMatch(/^Not sent: /);
+    expect(perRecipient(await mailsAtSandbox()).get('new@example.com')).toBeUndefined();
+  });
+
+  test('429 rate-limit bursts wait within the budget; every row still gets exactly one mail', async () => {
+    emu = newAddon(services);
+    makeList(250);
+    saveTemplate();
+    await control(services.sandbox.outreachUrl, 'POST', '/faults', {
+      path: '/api/v1/emails/send/personalized',
+      kind: 'status',
+      status: 429,
+      count: 2,
+    });
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    if (emu.ui.dialogs.at(-1) && emu.ui.dialogs.at(-1).title === 'Sending e-mails') driveToEnd();
+    await expectEachOnce(250);
+  });
+
+  test('402 at the third chunk stops the run: what was sent stays recorded, the rows not sent say so', async () => {
+    emu = newAddon(services);
+    makeList(450);
+    saveTemplate();
+    let posts = 0;
+    emu.onFetch = (entries) => {
+      if (entries.some((e) => e.url.endsWith('/send/personalized')) && ++posts === 2) {
+        controlSync(services.sandbox.outreachUrl, 'POST', '/accounts', {
+          key: DEMO_KEYS.paid,
+          monthlyEdm: 50,
+          addonEdm: 0,
+        });
+      }
+    };
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const stop = emu.ui.alerts.find((a) => a.title === 'Send stopped');
+    expect(stop.message).toMatch(/Not enough e-mail quota \(EDM\)\. It needs 100 EDM and 50 are available/);
+    expect(stop.message).toContain(`${services.sandbox.outreachUrl}/pricing`);
+    expect(stop.message).toMatch(/200 e-mails were sent and recorded/);
+    const rows = rowsOf();
+    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(200);
+    expect(rows.filter((r) => /^Not sent: /.test(r['Mail status']))).toHaveLength(250);
+    expect((await mailsAtSandbox()).length).toBe(200);
+  });
+
+  test('a sort mid-run puts nothing on the wrong row', async () => {
+    emu = newAddon(services);
+    makeList(200);
+    saveTemplate();
+    let sorted = false;
+    emu.onFetch = (entries) => {
+      if (!sorted && entries.some((e) => e.url.endsWith('/send/personalized'))) {
+        sorted = true;
+        const target = sheet();
+        target
+          .getRange(2, 1, target.getLastRow() - 1, target.getLastColumn())
+          .sort({ column: 1, ascending: false });
+      }
+    };
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(sorted).toBe(true);
+    const rows = await expectEachOnce(200);
+    const byId = new Map((await mailsAtSandbox()).map((m) => [m.mailId, m.recipientEmail]));
+    for (const row of rows) expect(byId.get(row['Mail ID'])).toBe(row.Email);
+  });
+
+  test('the execution killed after the post, before the ids are written: the next step settles, never resends', async () => {
+    emu = newAddon(services);
+    makeList(300);
+    saveTemplate();
+    let killed = false;
+    emu.onFetch = (entries) => {
+      if (!killed && entries.some((e) => e.url.endsWith('/send/personalized'))) {
+        killed = true;
+        services.clock.advance(7 * 60 * 1000); // past the 6-minute limit: the next service call dies
+      }
+    };
+    expect(() => emu.run('sendAllUnsentRows', [], { kind: 'menu' })).toThrow(
+      /Exceeded maximum execution time/,
+    );
+    emu.onFetch = null;
+    expect(rowsOf().filter((r) => r['Mail status'] === 'Queued')).toHaveLength(300);
+    // The user runs the action again: it offers to continue; the chunk in doubt is settled first.
+    emu.ui.queue('YES');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    if (emu.ui.dialogs.at(-1) && emu.ui.dialogs.at(-1).title === 'Sending e-mails') driveToEnd();
+    await expectEachOnce(300);
+    expect(sendRequests()).toBe(3);
+  });
+
+  test('a second run while one holds the job is refused; re-clicking after a cut-off resumes without re-sending', async () => {
+    emu = newAddon(services);
+    makeList(10);
+    saveTemplate();
+    emu.properties.document.setProperty('job.send.lease', String(services.clock.now() + 60_000));
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(emu.ui.alerts.at(-1).message).toMatch(/already running in another window/);
+    expect(sendRequests()).toBe(0);
+  });
+
+  test('1,000 rows go on across executions through the progress dialog: 10 send requests, each row once', async () => {
+    emu = newAddon(services);
+    makeList(1000);
+    saveTemplate();
+    emu.onFetch = (entries) => {
+      // A slow service: each send takes a minute, so 10 chunks need more than one execution.
+      if (entries.some((e) => e.url.endsWith('/send/personalized'))) services.clock.advance(60_000);
+    };
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(emu.ui.dialogs.at(-1).title).toBe('Sending e-mails');
+    const { progress, steps } = driveToEnd();
+    expect(steps).toBeGreaterThanOrEqual(2);
+    expect(progress.error).toBeUndefined();
+    expect(progress.message).toMatch(/Sent 1000 e-mails/);
+    await expectEachOnce(1000);
+    expect(sendRequests()).toBe(10);
+    const stats = await control(services.sandbox.outreachUrl, 'GET', '/stats');
+    expect(stats.rateLimited.outreach).toBe(0);
+  });
+});
