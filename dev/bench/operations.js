@@ -292,6 +292,55 @@ const prospectSearchFunction = {
   },
 };
 
-const OPERATIONS = [searchPaging, unlockContacts, phoneChecks, phoneCheckFunction, prospectSearchFunction];
+const mailMerge = {
+  id: 'send',
+  name: 'Send e-mails',
+  unit: 'rows',
+  requires: ['saveTemplate', 'sendAllUnsentRows', 'continueJob'],
+  sizes: { full: [100, 1000], quick: [100] },
+  async run(ctx, count) {
+    const emu = await freshAddon(ctx);
+    await control(ctx.services.sandbox.outreachUrl, 'POST', '/accounts', {
+      key: DEMO_KEYS.paid,
+      monthlyEdm: 0,
+      addonEdm: TOP_UP.points,
+    });
+    const sheet = emu.spreadsheet.getSheets()[0];
+    if (sheet.getMaxRows() < count + 1)
+      sheet.insertRowsAfter(sheet.getMaxRows(), count + 1 - sheet.getMaxRows());
+    const rows = [['Name', 'E-mail', 'Company']];
+    for (let i = 1; i <= count; i++) rows.push([`Person ${i}`, `person${i}@example.com`, `Company ${i % 9}`]);
+    sheet.getRange(1, 1, count + 1, 3).setValues(rows);
+    emu.spreadsheet.setActiveSheet(sheet);
+    const template = {
+      campaign: 'Bench',
+      subject: 'Hello {{Name}}',
+      body: 'Dear {{Name}} of {{Company}}',
+      bodyFormat: 'text',
+    };
+    emu.run('saveTemplate', [template], { kind: 'webapp' });
+    const chunks = Math.ceil(count / 100);
+    const m = await new Measurement(ctx, emu).start();
+    const run = runJob(emu, 'sendAllUnsentRows', 'send');
+    const accepted = sheetRows(emu, sheet.getName()).filter((r) => r['Mail status'] === 'Accepted').length;
+    const row = await m.finish({
+      minimum: { outreach: 1 + chunks },
+      minimumFormula: `1 balance + ceil(${count} rows / 100 per send)`,
+      chunks,
+      details: { progressSteps: run.steps, accepted, alerts: alertsText(emu) },
+    });
+    if (accepted !== count) ctx.note(`send ${count}: ${accepted} rows accepted`);
+    return [{ variant: 'run', label: `${count} rows`, pairKey: 'send', ...row }];
+  },
+};
+
+const OPERATIONS = [
+  searchPaging,
+  unlockContacts,
+  phoneChecks,
+  phoneCheckFunction,
+  prospectSearchFunction,
+  mailMerge,
+];
 
 module.exports = { OPERATIONS, chunkSizes, phoneCells, freshAddon, runJob, BROAD_SEARCH };
