@@ -1,24 +1,17 @@
 'use strict';
 /* global document */ // inside page.waitForFunction callbacks, which run in the browser
-// Shared set-up for the browser tests: the playground in this process on a free port, Debian chromium
-// driven by playwright-core, screenshots of each step in test-output/browser/.
+// Shared set-up for the browser tests: the playground in this process on a free port, Chromium (see
+// dev/chromium.js: CHROMIUM_PATH, else /usr/bin/chromium, else the npm-packaged build) driven by
+// playwright-core, screenshots of each step in test-output/browser/.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 
 const ROOT = path.join(__dirname, '..', '..');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const { launchChromium } = require('../../dev/chromium');
+
 const SHOTS = path.join(ROOT, 'test-output', 'browser');
 const CODE = path.join(ROOT, 'dist', 'Code.js');
-const CHROMIUM_ARGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The top-level entry points of the built add-on (read from the file, not run). */
 function builtEntryPoints() {
@@ -38,24 +31,15 @@ async function openPlayground(options = {}) {
       `${path.relative(ROOT, codePath)} is missing: run \`npm run build\` before the browser tests.`,
     );
   }
-  if (!fs.existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}. Install it with \`apt-get install -y chromium\` (CI does) or set CHROMIUM_PATH.`,
-    );
-  }
-  const { chromium } = require('playwright-core');
   const { startPlayground } = require('../../dev/playground/start');
   fs.mkdirSync(SHOTS, { recursive: true });
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'playground-chromium-'));
-  const env = { playground: null, context: null, page: null, userDataDir, consoleErrors: [] };
+  const env = { playground: null, context: null, browser: null, page: null, userDataDir, consoleErrors: [] };
   try {
     env.playground = await startPlayground({ port: 0, ...options });
-    env.context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
+    ({ context: env.context, browser: env.browser } = await launchChromium(userDataDir, {
       viewport: { width: 1400, height: 860 },
-    });
+    }));
     env.page = env.context.pages()[0] || (await env.context.newPage());
     env.page.on('pageerror', (err) => env.consoleErrors.push(err.message));
     env.page.setDefaultTimeout(15000);
