@@ -197,9 +197,35 @@ function editRange(emu, sheetName, a1, input) {
   recalculate(emu);
 }
 
+/** Pasted text (rows of cells) from the given cell on, coerced as typed input; the sheet grows to fit. */
+function pasteValues(emu, sheetName, a1, values) {
+  if (!Array.isArray(values) || values.length === 0) return;
+  const width = Math.max(...values.map((row) => row.length));
+  const grid = values.map((row) =>
+    Array.from({ length: width }, (_, i) => (row[i] == null ? '' : String(row[i]))),
+  );
+  const { sheet, row, col } = resolve(emu, sheetName, a1);
+  const target = emu.sheet(sheet.name);
+  const needRows = row + grid.length - 1 - target.getMaxRows();
+  if (needRows > 0) target.insertRowsAfter(target.getMaxRows(), needRows);
+  const needCols = col + width - 1 - target.getMaxColumns();
+  if (needCols > 0) target.insertColumnsAfter(target.getMaxColumns(), needCols);
+  target.getRange(row, col, grid.length, width).setValues(grid);
+  recalculate(emu);
+}
+
 /** Formulas whose inputs changed (by a user edit or an execution) are evaluated again, as Sheets does. */
 function recalculate(emu) {
   return emu.recalculate({ dirtyOnly: true });
 }
 
-module.exports = { buildState, newUiEvents, selectRange, editRange, recalculate, styleOf, menusOf };
+module.exports = {
+  buildState,
+  newUiEvents,
+  selectRange,
+  editRange,
+  pasteValues,
+  recalculate,
+  styleOf,
+  menusOf,
+};

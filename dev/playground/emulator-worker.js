@@ -6,7 +6,14 @@
 const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { Clock } = require('../clock');
 const { AppsScriptEmulator } = require('../../test/emulator');
-const { buildState, newUiEvents, selectRange, editRange, recalculate } = require('./emulator-state');
+const {
+  buildState,
+  newUiEvents,
+  selectRange,
+  editRange,
+  pasteValues,
+  recalculate,
+} = require('./emulator-state');
 
 const { clockBuffer, codePath, htmlDir, signal, answerPort } = workerData;
 const flag = new Int32Array(signal);
@@ -107,6 +114,13 @@ function handle(message) {
     case 'edit':
       try {
         editRange(emu, message.sheet, message.range, message.input);
+        return { ok: true };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
+      }
+    case 'paste':
+      try {
+        pasteValues(emu, message.sheet, message.range, message.values);
         return { ok: true };
       } catch (e) {
         return { ok: false, error: errorOf(e) };

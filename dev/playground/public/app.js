@@ -1069,6 +1069,26 @@
     wrap.addEventListener('mouseover', onMouseOver);
     document.addEventListener('mouseup', onMouseUp);
     wrap.addEventListener('keydown', onGridKey);
+    // Pasting tab-separated text (a list copied from another sheet) fills the cells from the current one.
+    document.addEventListener('paste', function (e) {
+      if (editor || !sel || document.activeElement !== wrap) return;
+      var text = (e.clipboardData || window.clipboardData).getData('text');
+      if (!text) return;
+      e.preventDefault();
+      var values = text
+        .replace(/\r/g, '')
+        .replace(/\n$/, '')
+        .split('\n')
+        .map(function (line) {
+          return line.split('\t');
+        });
+      post('/api/paste', { sheet: activeSheet, range: a1(sel.cr, sel.cc), values: values }).then(
+        function (res) {
+          if (!res.ok)
+            showToast({ title: 'Paste failed', message: res.error ? res.error.message : 'Unknown error' });
+        },
+      );
+    });
     wrap.addEventListener('dblclick', function (e) {
       var td = e.target.closest('td');
       if (td && td.dataset.r && !editor) openEditor(null);

@@ -1,0 +1,71 @@
+'use strict';
+/* global document, DataTransfer, ClipboardEvent */ // inside page.evaluate callbacks
+// Mail merge in a real browser: a pasted list of 300 recipients, Compose e-mail… (placeholders inserted from
+// the header chips, save, preview row by row), then "Send to all unsent rows…", confirmed, run to the end.
+const {
+  openPlayground,
+  closePlayground,
+  screenshot,
+  clickMenuItem,
+  waitForCell,
+  waitIdle,
+} = require('./helpers');
+
+let env;
+let page;
+const ROWS = 300;
+
+beforeAll(async () => {
+  env = await openPlayground();
+  page = env.page;
+}, 60000);
+afterAll(() => closePlayground(env));
+
+test('compose, preview and send 300 rows to the end, every row marked Accepted', async () => {
+  const lines = ['Name\tEmail\tCompany'];
+  for (let i = 1; i <= ROWS; i++) lines.push(`Person ${i}\tperson${i}@example.com\tCompany ${i % 5}`);
+  await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
+  await page.keyboard.press('Control+Home');
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.setData('text', text);
+    document.getElementById('grid-wrap').focus();
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+  }, lines.join('\n'));
+  await waitForCell(page, 'B3', 'person2@example.com');
+
+  await clickMenuItem(page, 'Compose e-mail…');
+  const dialog = page.frameLocator('#html-dialog-frame');
+  await dialog.locator('#headers button', { hasText: 'Company' }).waitFor();
+  await dialog.locator('#campaign').fill('Autumn launch');
+  await dialog.locator('#subject').fill('Hello ');
+  await dialog.locator('#subject').focus();
+  await dialog.locator('#subject').press('End');
+  await dialog.locator('#headers button', { hasText: 'Name' }).click();
+  await dialog.locator('#body').fill('We would like to meet {{Company|your team}}.');
+  await dialog.locator('#save').click();
+  await dialog.locator('#previewSubject', { hasText: 'Hello Person 1' }).waitFor();
+  expect(await dialog.locator('#to').textContent()).toBe('person1@example.com');
+  expect(await dialog.locator('#textBody').textContent()).toBe('We would like to meet Company 1.');
+  await dialog.locator('#next').click();
+  await dialog.locator('#previewSubject', { hasText: 'Hello Person 2' }).waitFor();
+  await screenshot(page, 'mail-01-compose-preview');
+
+  await dialog.locator('#sendAll').click();
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  const question = await page.locator('#alert-message').textContent();
+  expect(question).toMatch(/Send 300 e-mails/);
+  expect(question).toMatch(/Cost: 300 EDM/);
+  expect(question).toMatch(/Usable EDM: \d+/);
+  await screenshot(page, 'mail-02-confirm');
+  await page.locator('#alert-buttons button[data-button="YES"]').click();
+  await page.locator('#alert-layer').waitFor({ state: 'hidden' });
+  const progress = page.locator('#html-dialog-layer:not([hidden])');
+  const toast = page.locator('#toasts .toast', { hasText: /Sent 300 e-mails/ });
+  await progress.or(toast).first().waitFor({ timeout: 60000 });
+  await waitIdle(page, 60000);
+  await waitForCell(page, 'D2', 'Accepted', 60000);
+  await waitForCell(page, `D${ROWS + 1}`, 'Accepted', 60000);
+  await screenshot(page, 'mail-03-sent');
+  expect(env.consoleErrors).toEqual([]);
+}, 180000);
