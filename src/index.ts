@@ -225,8 +225,10 @@ export function PROSPECT_CONTACTS(
  * answer. A number is checked (1 credit) once: recalculations answer from the results kept in the
  * document for 30 days.
  *
- * @param {string|number|Array<Array<string|number>>} phones A phone number (E.164 such as +14155550123, or
- *     digits with spaces, dashes, dots or brackets) or a range of them, e.g. A2:A200.
+ * @param {string|number|Array<Array<string|number>>} phones A phone number with its country code (E.164 such
+ *     as +14155550123, or digits with spaces, dashes, dots or brackets) or a range of them, e.g. A2:A200. A
+ *     number without its country code, such as (555) 123-4567 or 020 7946 0000, is answered "invalid number:
+ *     add the country code" and costs nothing.
  * @return {boolean|string|Array<Array<boolean|string>>} TRUE, FALSE or a text per number.
  * @customfunction
  */

@@ -4,6 +4,7 @@
 // the selection, the add-on menu), the UI records that appeared since the last look (toasts, sidebars,
 // dialogs), and user actions (select a range, type into cells) that are not executions of the add-on.
 const { splitSheet, parseRef, toA1, quoteSheetName } = require('../../test/emulator/a1');
+const { DEMO_KEYS } = require('../sandbox');
 
 const MAX_CELLS = 400000; // a sheet larger than this is cut (the page draws 1000 rows at a time anyway)
 
@@ -105,6 +106,28 @@ function menusOf(emu) {
   }));
 }
 
+const DEMO_KEY_VALUES = new Set(Object.values(DEMO_KEYS));
+
+/**
+ * The service addresses and keys the add-on uses now (its user properties, as Settings saved them): the
+ * status line shows these, not the ones the playground started with. A demo key is shown as it is (it is
+ * printed in the README); any other key only by its last 4 characters.
+ */
+function settingsOf(emu) {
+  const props = emu.properties.user;
+  const keys = ['outreachApiKey', 'phoneApiKey'].map((name) => props.getProperty(`settings.${name}`) || '');
+  const shown = keys.map((value) =>
+    !value || DEMO_KEY_VALUES.has(value) ? value : `••••${value.slice(-4)}`,
+  );
+  return {
+    outreachUrl: props.getProperty('settings.outreachBaseUrl') || '',
+    phoneUrl: props.getProperty('settings.phoneBaseUrl') || '',
+    outreachKey: shown[0],
+    phoneKey: shown[1],
+    demoKeys: keys.every((value) => DEMO_KEY_VALUES.has(value)),
+  };
+}
+
 function buildState(emu, tracker) {
   const snap = emu.snapshot();
   const ss = snap.spreadsheet;
@@ -121,6 +144,7 @@ function buildState(emu, tracker) {
         : null,
     sheets: ss.sheets.filter((s) => !s.hidden).map(sheetState),
     menus: menusOf(emu),
+    settings: settingsOf(emu),
   };
 }
 
@@ -228,4 +252,5 @@ module.exports = {
   recalculate,
   styleOf,
   menusOf,
+  settingsOf,
 };

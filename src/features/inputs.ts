@@ -28,20 +28,32 @@ export function parseList(input: unknown): string[] {
   return [...new Set(items)];
 }
 
+/** Codes people write for a country that ISO 3166 spells otherwise. */
+export const COUNTRY_ALIASES: Readonly<Record<string, string>> = { UK: 'GB', EL: 'GR' };
+
+/** Country codes from text or ranges: commas, semicolons, spaces and line breaks all separate codes. */
 export function parseCountries(
   input: unknown,
   label: string,
   isCountry: (code: string) => boolean,
 ): string[] {
-  const codes = parseList(input).map((code) => code.toUpperCase());
-  const bad = codes.filter((code) => !isCountry(code));
-  if (bad.length > 0) {
-    throw new UserError(
-      `${label}: "${bad.join('", "')}" is not an ISO country code (two letters, e.g. DE, US).`,
-      label,
-    );
+  const codes = parseList(input).flatMap((item) => item.toUpperCase().split(/\s+/));
+  const problem = countryCodesProblem(codes.filter((code) => !isCountry(code)));
+  if (problem) throw new UserError(`${label}: ${problem}`, label);
+  return [...new Set(codes)];
+}
+
+/** What is wrong with codes that are not ISO country codes ('' when none); the sidebar says the same. */
+export function countryCodesProblem(bad: readonly string[]): string {
+  const sentences = bad
+    .filter((code) => COUNTRY_ALIASES[code])
+    .map((code) => `"${code}" is not an ISO country code: use ${COUNTRY_ALIASES[code]}.`);
+  const unknown = bad.filter((code) => !COUNTRY_ALIASES[code]);
+  if (unknown.length > 0) {
+    const are = unknown.length === 1 ? 'is not an ISO country code' : 'are not ISO country codes';
+    sentences.push(`"${[...new Set(unknown)].join('", "')}" ${are} (two letters, e.g. DE, US).`);
   }
-  return codes;
+  return sentences.join(' ');
 }
 
 /** An optional whole number within [min, max]; blank gives the fallback. */

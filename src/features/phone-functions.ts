@@ -4,7 +4,7 @@
 // they run with the spreadsheet owner's user properties (their phone-check key), which is never shown.
 //
 // Answers per cell: TRUE (registered), FALSE (not registered), '' for a blank cell, or a text:
-//   'invalid number (<why>)' / 'invalid number' (the service's 1002), 'not checked yet — recalculate'
+//   'invalid number: <why>' / 'invalid number' (the service's 1002), 'not checked yet — recalculate'
 //   (out of time; the next recalculation goes on), 'error: <what happened>', or what to do when the key is
 //   missing or refused or the credits are used up.
 import {
@@ -44,7 +44,7 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
       const normalized = cellPhone(value);
       if (!normalized) return;
       if (!normalized.ok) {
-        out[r][c] = `invalid number (${normalized.reason})`;
+        out[r][c] = invalidNumberText(normalized.reason);
         return;
       }
       const known = store.get(normalized.phone);
@@ -115,6 +115,11 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
     }
   }
   return single ? out[0][0] : out;
+}
+
+/** What a cell says about a number the add-on refused itself (free): "invalid number: too short, …". */
+export function invalidNumberText(reason: string): string {
+  return `invalid number: ${reason}`;
 }
 
 /** A cell's phone number: null for a blank cell, else the normalised number or why it is not one. */

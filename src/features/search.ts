@@ -6,9 +6,9 @@ import { CompanyIndex } from '../platform/company-index';
 import { listCell, numberCell, textCell, CellValue, cellText } from '../sheets/cells';
 import { COMPANIES } from '../sheets/layouts';
 import { Table } from '../sheets/table';
-import { parseCountries, parseFlag, parseList, parseWholeNumber, UserError } from './inputs';
+import { COUNTRY_ALIASES, parseCountries, parseFlag, parseList, parseWholeNumber, UserError } from './inputs';
 import { ensureKey } from './settings';
-import { showSidebarFile } from '../ui/dialogs';
+import { scriptJson, showSidebarFile } from '../ui/dialogs';
 
 export const MAX_PAGE_SIZE = 50;
 
@@ -36,7 +36,10 @@ export interface SearchSummary {
 
 /** Menu: the search sidebar (or Settings, when no key is saved yet). */
 export function openSearchSidebar(): void {
-  if (ensureKey('outreach')) showSidebarFile('search', 'Search companies');
+  // The sidebar checks country codes against the same list before it sends the form.
+  const countries = { codes: [...ISO_COUNTRY_CODES].sort(), aliases: COUNTRY_ALIASES };
+  if (ensureKey('outreach'))
+    showSidebarFile('search', 'Search companies', { countries: scriptJson(countries) });
 }
 
 /** Checks the form and builds the request; nothing is sent for a form that breaks a rule. */

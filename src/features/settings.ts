@@ -4,12 +4,17 @@ import { outreachClientFromSettings } from '../api/outreach-client';
 import { phoneClientFromSettings } from '../api/phone-client';
 import { ApiError } from '../api/errors';
 import { readSettings, saveSettings, SettingsPatch, SettingsView, viewSettings } from '../platform/settings';
-import { showDialogFile } from '../ui/dialogs';
+import { scriptJson, showDialogFile } from '../ui/dialogs';
 
 export type Service = 'outreach' | 'phone';
 
 export function showSettingsDialog(reason = ''): void {
-  showDialogFile('settings', 'Outreach settings', { reason }, { width: 420, height: 560 });
+  showDialogFile(
+    'settings',
+    'Outreach settings',
+    { reason: scriptJson(reason) },
+    { width: 420, height: 560 },
+  );
 }
 
 export function getSettingsView(): SettingsView {

@@ -19,6 +19,17 @@ export function showDialogFile(
   SpreadsheetApp.getUi().showModalDialog(output, title);
 }
 
+/**
+ * A value for a template's `<?!= ?>` inside a <script>: JSON with `<` escaped, so no text can close the
+ * script element, and the two line separators JSON allows but older JavaScript parsers do not.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value === undefined ? null : value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
 /** The dialog that drives a long job to its end (see platform/jobs). */
 export function showProgressDialog(title: string, progress: JobProgress): void {
   showDialogFile(

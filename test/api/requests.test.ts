@@ -316,6 +316,9 @@ describe('phone normaliser', () => {
     ['+33 6 12 34 56 78', '+33612345678'],
     [14155550123, '+14155550123'],
     ['  +1202555000012 ', '+1202555000012'],
+    ['(+1) 555 123 4567', '+15551234567'],
+    [4930123456, '+4930123456'],
+    ['5511987654321', '+5511987654321'],
   ])('%p -> %p', (input, expected) => {
     expect(normalizePhone(input)).toEqual({ ok: true, phone: expected });
   });
@@ -323,7 +326,11 @@ describe('phone normaliser', () => {
   test.each([
     ['', 'empty'],
     [null, 'empty'],
-    ['0612345678', 'national number'],
+    ['0612345678', 'add the country code'],
+    ['(555) 123-4567', 'add the country code'],
+    ['555 123 4567', 'add the country code'],
+    [5551234567, 'add the country code'],
+    ['2125550123', 'add the country code'],
     ['+1 415 CALL NOW', 'contains letters'],
     ['12345', 'too short'],
     ['+1234567890123456', 'too long'],

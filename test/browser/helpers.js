@@ -1,5 +1,5 @@
 'use strict';
-/* global document */ // inside page.waitForFunction callbacks, which run in the browser
+/* global document, window, getComputedStyle */ // inside page.waitForFunction and evaluate callbacks, which run in the browser
 // Shared set-up for the browser tests: the playground in this process on a free port, Chromium (see
 // dev/chromium.js: CHROMIUM_PATH, else /usr/bin/chromium, else the npm-packaged build) driven by
 // playwright-core, screenshots of each step in test-output/browser/.
@@ -133,8 +133,49 @@ async function openTab(page, name) {
   await page.locator('#tabs .tab[aria-selected="true"]', { hasText: name }).waitFor();
 }
 
+/**
+ * What of an add-on frame (sidebar or dialog) lies outside what the frame shows without scrolling:
+ * ['the page is 572 px tall > 560', 'dd "1000" ends at y 590 > 560', …]. `axis` 'x' checks widths only (a
+ * sidebar may scroll down).
+ */
+async function clippedElements(frame, axis = 'xy') {
+  return frame.locator('body').evaluate((body, checkHeight) => {
+    const width = document.documentElement.clientWidth;
+    const height = window.innerHeight;
+    const page = document.documentElement;
+    const out = [];
+    // Content (its padding included) taller or wider than the frame: the user would have to scroll.
+    if (page.scrollWidth > width) out.push(`the page is ${page.scrollWidth} px wide > ${width}`);
+    if (checkHeight && page.scrollHeight > height)
+      out.push(`the page is ${page.scrollHeight} px tall > ${height}`);
+    for (const el of body.querySelectorAll('*')) {
+      if (/^(SCRIPT|STYLE|TEMPLATE)$/.test(el.tagName)) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${el.textContent.trim().slice(0, 30)}"`;
+      if (box.right > width + 0.5) out.push(`${name} ends at x ${Math.round(box.right)} > ${width}`);
+      if (checkHeight && box.bottom > height + 0.5)
+        out.push(`${name} ends at y ${Math.round(box.bottom)} > ${height}`);
+    }
+    return out;
+  }, axis.includes('y'));
+}
+
+/** Waits (the frame may still be growing to fit) until nothing is clipped; returns what still is. */
+async function waitUntilNothingClipped(frame, axis = 'xy', timeout = 3000) {
+  const until = Date.now() + timeout;
+  let clipped = await clippedElements(frame, axis);
+  while (clipped.length > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    clipped = await clippedElements(frame, axis);
+  }
+  return clipped;
+}
+
 module.exports = {
   builtEntryPoints,
+  clippedElements,
+  waitUntilNothingClipped,
   openPlayground,
   closePlayground,
   screenshot,

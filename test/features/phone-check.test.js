@@ -123,7 +123,7 @@ describe('Check phone numbers in selection', () => {
         .map((r) => new URL(r.url).searchParams.get('phone')),
     ).toEqual(['+4930123456', '+12025550000012']);
     expect(column('B', 4).slice(1)).toEqual([
-      'invalid number (national number: add the country code, e.g. +44 20 7946 0000)',
+      'invalid number (add the country code, e.g. +44 20 7946 0000)',
       'registered',
       'registered',
     ]);
@@ -242,18 +242,18 @@ describe('Check phone numbers in selection', () => {
       ['12'],
       ['020 7946 0000'],
       ['+1 555 abc'],
-      ['+1234567'],
+      ['+1 234 567'],
       [registeredPhoneNumber(1)],
       [true],
     ]);
     select('A1:A7');
     runMenu();
-    // '+1234567' is 7 digits: the add-on accepts E.164 from 7 digits, the service asks for 8 → 1002.
+    // '+1 234 567' is 7 digits: the add-on accepts E.164 from 7 digits, the service asks for 8 → 1002.
     expect(checkRequests()).toBe(2);
     expect(column('B', 7)).toEqual([
       HEADER,
-      'invalid number (too short)',
-      'invalid number (national number: add the country code, e.g. +44 20 7946 0000)',
+      'invalid number (too short, at least 7 digits)',
+      'invalid number (add the country code, e.g. +44 20 7946 0000)',
       'invalid number (contains letters)',
       'invalid number',
       'registered',

@@ -34,7 +34,7 @@ describe('=PHONE_CHECK', () => {
     expect(out).toEqual([
       [true, '', false],
       ['', true, false],
-      ['invalid number (too short)', 'invalid number (contains letters)', ''],
+      ['invalid number: too short, at least 7 digits', 'invalid number: contains letters', ''],
     ]);
     expect(checkRequests()).toBe(2);
   });
@@ -45,10 +45,10 @@ describe('=PHONE_CHECK', () => {
     expect(phoneCheck(unregisteredPhoneNumber(1))).toBe(false);
     expect(phoneCheck('')).toBe('');
     expect(phoneCheck()).toMatch(/Give a phone number or a range/);
-    expect(phoneCheck(true)).toBe('invalid number (TRUE/FALSE, not a phone number)');
-    expect(phoneCheck(new Date(Date.UTC(2026, 0, 5)))).toBe('invalid number (a date, not a phone number)');
-    expect(phoneCheck('020 7946 0000')).toMatch(/^invalid number \(national number/);
-    expect(phoneCheck(12.5)).toBe('invalid number (not a whole number)');
+    expect(phoneCheck(true)).toBe('invalid number: TRUE/FALSE, not a phone number');
+    expect(phoneCheck(new Date(Date.UTC(2026, 0, 5)))).toBe('invalid number: a date, not a phone number');
+    expect(phoneCheck('020 7946 0000')).toBe('invalid number: add the country code, e.g. +44 20 7946 0000');
+    expect(phoneCheck(12.5)).toBe('invalid number: not a whole number');
     // Valid here, refused by the service (1002): kept, so asking again costs nothing.
     expect(phoneCheck('+1234567')).toBe('invalid number');
     const before = checkRequests();
@@ -65,6 +65,20 @@ describe('=PHONE_CHECK', () => {
     ]);
     const sent = emu.fetchLog.map((r) => new URL(r.url).searchParams.get('phone'));
     expect(sent).toEqual(['+442079460000', '+442079460001', '+49301234567']);
+  });
+
+  test('a number without its country code is refused for free; digits that start with one are checked', () => {
+    emu = newAddon(services);
+    const national = 'invalid number: add the country code, e.g. +44 20 7946 0000';
+    // (555) 123-4567 used to go out as +5551234567: Brazil's code, but Brazilian numbers have 10+ digits.
+    expect(
+      phoneCheck([['(555) 123-4567'], ['555-123-4567'], [5551234567], ['07946 095 8'], [2125550123]]),
+    ).toEqual([[national], [national], [national], [national], [national]]);
+    expect(checkRequests()).toBe(0);
+    // A number cell loses its +: digits that begin with a country code and enough digits after it are sent.
+    expect(phoneCheck([[4930123456], ['44 20 7946 0002'], [12025550124]])).toEqual([[true], [true], [true]]);
+    const sent = emu.fetchLog.map((r) => new URL(r.url).searchParams.get('phone'));
+    expect(sent).toEqual(['+4930123456', '+442079460002', '+12025550124']);
   });
 
   test('recalculation makes 0 requests and spends nothing', async () => {

@@ -106,6 +106,31 @@ describe('Search', () => {
     expect(emu.fetchLog).toHaveLength(0);
   });
 
+  test('country codes: spaces, commas and semicolons separate them; UK is answered "use GB" before any request', () => {
+    emu = newAddon(services);
+    expect(() => search({ products: 'solar', includeCountries: 'DE UK' })).toThrow(
+      'Include countries: "UK" is not an ISO country code: use GB.',
+    );
+    expect(() => search({ products: 'solar', excludeCountries: 'uk; XX YY' })).toThrow(
+      'Exclude countries: "UK" is not an ISO country code: use GB. "XX", "YY" are not ISO country codes (two letters, e.g. DE, US).',
+    );
+    expect(emu.fetchLog).toHaveLength(0);
+    search({
+      products: 'a',
+      operator: 'OR',
+      industries: 'e',
+      includeCountries: 'BE NO GB',
+      excludeCountries: 'de fr',
+    });
+    search({ products: 'a', operator: 'OR', industries: 'e', includeCountries: 'BE;NO, GB\nDE' });
+    const sent = emu.fetchLog.map((r) => JSON.parse(r.payload));
+    expect(sent.map((body) => body.includeCountry)).toEqual([
+      ['BE', 'NO', 'GB'],
+      ['BE', 'NO', 'GB', 'DE'],
+    ]);
+    expect(sent[0].excludeCountry).toEqual(['DE', 'FR']);
+  });
+
   test('results land on Companies without any domain, website or link; load more never repeats a company', () => {
     emu = newAddon(services);
     const first = search({ products: 'a', operator: 'OR', industries: 'e', size: 20 });

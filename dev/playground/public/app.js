@@ -160,6 +160,7 @@
     if (state && next.version < state.version) return;
     var sheetChanged = !state || next.activeSheet !== state.activeSheet;
     state = next;
+    renderStatus();
     if (!info.menus || JSON.stringify(info.menus) !== JSON.stringify(next.menus)) {
       info.menus = next.menus;
       renderMenu();
@@ -1047,17 +1048,30 @@
   }
 
   // ── Status line ───────────────────────────────────────────────────────────────────────────────────────
+  // What the add-on uses now (its saved settings, in each state), not what the playground started with.
+  var LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?(\/|$)/i;
   function renderStatus() {
+    var now = (state && state.settings) || {};
+    var outreachUrl = now.outreachUrl || info.outreachUrl || '?';
+    var phoneUrl = now.phoneUrl || info.phoneUrl || '?';
+    var keys = [now.outreachKey, now.phoneKey].map(function (key) {
+      return key || '(none)';
+    });
+    var offline = LOOPBACK.test(outreachUrl) && LOOPBACK.test(phoneUrl);
     var status = $('status');
     status.textContent = '';
-    status.appendChild(el('span', 'demo', 'Demo keys'));
-    status.appendChild(document.createTextNode('Local sandbox — outreach service '));
-    status.appendChild(el('code', null, info.outreachUrl || '?'));
+    status.appendChild(el('span', 'demo', now.demoKeys === false ? 'Your keys' : 'Demo keys'));
+    status.appendChild(document.createTextNode('Outreach service '));
+    status.appendChild(el('code', null, outreachUrl));
     status.appendChild(document.createTextNode(' · phone service '));
-    status.appendChild(el('code', null, info.phoneUrl || '?'));
+    status.appendChild(el('code', null, phoneUrl));
     status.appendChild(
       document.createTextNode(
-        ' · keys ' + (info.keys || []).join(' / ') + ' · runs offline: nothing leaves this machine.',
+        ' · keys ' +
+          keys.join(' / ') +
+          (offline
+            ? ' · runs offline: nothing leaves this machine.'
+            : ' · a service address is not on this machine.'),
       ),
     );
   }

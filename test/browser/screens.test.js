@@ -1,0 +1,191 @@
+'use strict';
+// What the sidebar, the dialogs and the playground show is the current state and fits on screen (issue 15):
+// each new action clears what it replaces, a dialog shows all it holds at the size Sheets gives it, what
+// the add-on can check itself is checked before the round trip, and the status line follows Settings.
+const {
+  openPlayground,
+  closePlayground,
+  screenshot,
+  clickMenuItem,
+  waitIdle,
+  waitUntilNothingClipped,
+} = require('./helpers');
+const { control, DEMO_KEYS } = require('../support/harness');
+
+let env;
+let page;
+
+beforeAll(async () => {
+  env = await openPlayground();
+  page = env.page;
+}, 30000);
+
+afterAll(async () => {
+  await closePlayground(env);
+});
+
+afterEach(async () => {
+  expect(env ? env.consoleErrors : []).toEqual([]);
+  if (!env) return;
+  // Each test starts from the playground's settings, whatever the last one saved.
+  await control(env.playground.outreachUrl, 'DELETE', '/faults');
+  await env.playground.emulator.call({
+    op: 'run',
+    name: 'saveSettings',
+    kind: 'webapp',
+    args: [
+      {
+        outreachApiKey: DEMO_KEYS.paid,
+        outreachBaseUrl: env.playground.outreachUrl,
+        phoneApiKey: DEMO_KEYS.phone,
+        phoneBaseUrl: env.playground.phoneUrl,
+      },
+    ],
+  });
+  if (await page.locator('#html-dialog-layer').isVisible())
+    await closeDialog(page.frameLocator('#html-dialog-frame'));
+  if (await page.locator('#sidebar').isVisible()) await page.locator('#sidebar-close').click();
+});
+
+async function openSettings() {
+  await clickMenuItem(page, 'Settings…');
+  await page.locator('#html-dialog-layer').waitFor({ state: 'visible' });
+  const dialog = page.frameLocator('#html-dialog-frame');
+  await dialog.locator('#outreachApiKey[placeholder^="Saved"]').waitFor();
+  return dialog;
+}
+
+async function closeDialog(dialog) {
+  await dialog.locator('#close').click();
+  await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
+  await waitIdle(page);
+}
+
+/** Types into the Settings fields and saves; waits for "Saved.". */
+async function saveSettings(dialog, fields) {
+  for (const [id, value] of Object.entries(fields)) await dialog.locator(`#${id}`).fill(value);
+  await dialog.locator('#save').click();
+  await dialog.locator('#message.ok', { hasText: 'Saved.' }).waitFor();
+}
+
+async function testConnection(dialog) {
+  await dialog.locator('#test').click();
+  await dialog.locator('#message.ok, #message.error').waitFor();
+  return dialog.locator('#message').textContent();
+}
+
+async function openSidebar() {
+  await clickMenuItem(page, 'Search companies…');
+  await page.locator('#sidebar').waitFor({ state: 'visible' });
+  const sidebar = page.frameLocator('#sidebar-frame');
+  await sidebar.locator('#products').waitFor();
+  return sidebar;
+}
+
+const shown = async (frame, id) => ((await frame.locator(`#${id}`).textContent()) || '').trim();
+
+test('the status line shows the addresses and keys Settings saved, not the ones the playground started with', async () => {
+  const status = page.locator('#status');
+  await expect(status.textContent()).resolves.toContain(env.playground.phoneUrl);
+  const dialog = await openSettings();
+  const otherPhoneUrl = `${env.playground.phoneUrl}/moved`;
+  await saveSettings(dialog, { phoneBaseUrl: otherPhoneUrl, phoneApiKey: DEMO_KEYS.phoneEmpty });
+  await closeDialog(dialog);
+  await page.locator('#status', { hasText: otherPhoneUrl }).waitFor();
+  const text = await status.textContent();
+  expect(text).toContain(DEMO_KEYS.phoneEmpty);
+  expect(text).not.toContain(` / ${DEMO_KEYS.phone} `);
+  await screenshot(page, 'screens-01-status-line-after-settings');
+
+  // A key of the user's own is never printed: only its last 4 characters.
+  const again = await openSettings();
+  await saveSettings(again, {
+    phoneBaseUrl: env.playground.phoneUrl,
+    phoneApiKey: 'my-own-phone-key-9876',
+  });
+  await closeDialog(again);
+  await page.locator('#status', { hasText: '••••9876' }).waitFor();
+  expect(await status.textContent()).not.toContain('my-own-phone-key');
+});
+
+test('Settings shows every line at the size Sheets gives it: on opening, after Test connection, after errors', async () => {
+  const dialog = await openSettings();
+  expect(await waitUntilNothingClipped(dialog)).toEqual([]);
+  expect(await testConnection(dialog)).toBe('Both services answered.');
+  await dialog.locator('#status dt', { hasText: 'Phone credits' }).waitFor();
+  expect(await waitUntilNothingClipped(dialog)).toEqual([]);
+  await screenshot(page, 'screens-02-settings-balances');
+
+  // Both services failing: two error paragraphs.
+  await saveSettings(dialog, { outreachApiKey: DEMO_KEYS.revoked, phoneApiKey: 'not-a-real-phone-key' });
+  expect(await testConnection(dialog)).toMatch(/^Outreach: .+\nPhone: .+/s);
+  expect(await waitUntilNothingClipped(dialog)).toEqual([]);
+  await screenshot(page, 'screens-03-settings-two-errors');
+});
+
+test('Settings: a new action clears the old error and the old balances', async () => {
+  const dialog = await openSettings();
+  await testConnection(dialog);
+  await expect(dialog.locator('#status').isVisible()).resolves.toBe(true);
+
+  // A save refused before the round trip: only its own error is left.
+  await dialog.locator('#outreachBaseUrl').fill('not an address');
+  await dialog.locator('#save').click();
+  await expect(shown(dialog, 'outreachBaseUrl-error')).resolves.toMatch(/https:\/\//);
+  await expect(dialog.locator('#status').isVisible()).resolves.toBe(false);
+  await expect(shown(dialog, 'message')).resolves.toBe('');
+
+  // A failed Test connection, then a save: the old red error and the balances of the old key go.
+  await dialog.locator('#outreachBaseUrl').fill(env.playground.outreachUrl);
+  await saveSettings(dialog, { outreachApiKey: DEMO_KEYS.revoked });
+  await expect(testConnection(dialog)).resolves.toMatch(/^Outreach: /);
+  await saveSettings(dialog, { outreachApiKey: DEMO_KEYS.paid });
+  await expect(dialog.locator('#message.error').count()).resolves.toBe(0);
+  await expect(dialog.locator('#status').isVisible()).resolves.toBe(false);
+  await screenshot(page, 'screens-04-settings-after-save');
+});
+
+test('the search sidebar checks country codes before sending, and each search clears what the last one showed', async () => {
+  const sidebar = await openSidebar();
+  expect(await waitUntilNothingClipped(sidebar, 'x')).toEqual([]);
+  await sidebar.locator('#products').fill('a');
+  await sidebar.locator('#industries').fill('e');
+  await sidebar.locator('#operator').selectOption('OR');
+  // Spaces separate codes as commas do.
+  await sidebar.locator('#includeCountries').fill('BE NO GB');
+  await sidebar.locator('#search').click();
+  await sidebar.locator('#message.ok').waitFor({ timeout: 20000 });
+  await expect(shown(sidebar, 'progress')).resolves.toMatch(/^Loaded \d+ of \d+\.$/);
+  await waitIdle(page);
+
+  // "UK" is answered on the spot, without a round trip; the old summary and count do not stay beside it.
+  const requestsBefore = await control(env.playground.outreachUrl, 'GET', '/stats');
+  await sidebar.locator('#includeCountries').fill('DE UK');
+  await sidebar.locator('#search').click();
+  await expect(shown(sidebar, 'includeCountries-error')).resolves.toBe(
+    '"UK" is not an ISO country code: use GB.',
+  );
+  await expect(shown(sidebar, 'message')).resolves.toBe('');
+  await expect(shown(sidebar, 'progress')).resolves.toBe('');
+  await expect(sidebar.locator('#more').isDisabled()).resolves.toBe(true);
+  await expect(control(env.playground.outreachUrl, 'GET', '/stats')).resolves.toEqual(requestsBefore);
+  expect(await waitUntilNothingClipped(sidebar, 'x')).toEqual([]);
+  await screenshot(page, 'screens-05-sidebar-uk');
+
+  // A search that fails after the round trip: its error alone, no count from the search before.
+  await sidebar.locator('#includeCountries').fill('DE FR');
+  await sidebar.locator('#search').click();
+  await sidebar.locator('#message.ok').waitFor({ timeout: 20000 });
+  await waitIdle(page);
+  await control(env.playground.outreachUrl, 'POST', '/faults', {
+    path: '/api/v1/companies/search',
+    kind: 'status',
+    status: 400,
+  });
+  await sidebar.locator('#includeCountries').fill('GB');
+  await sidebar.locator('#search').click();
+  await sidebar.locator('#message.error').waitFor({ timeout: 30000 });
+  await expect(shown(sidebar, 'progress')).resolves.toBe('');
+  await expect(sidebar.locator('#more').isDisabled()).resolves.toBe(true);
+  await screenshot(page, 'screens-06-sidebar-error');
+});
