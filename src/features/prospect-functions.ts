@@ -7,6 +7,7 @@ import type { CompanyProfile as Profile, SearchRow } from '../api/outreach-schem
 import { cacheKey, cached } from '../platform/cache';
 import { Deadline } from '../platform/deadline';
 import { readSettings } from '../platform/settings';
+import { wholeNumberOf } from '../sheets/cells';
 import { tradeSummary } from './contacts';
 import { parseWholeNumber, UserError } from './inputs';
 import { buildSearchRequest, companyName, withoutDomain } from './search';
@@ -154,7 +155,7 @@ function searchRowCells(row: SearchRow): Cell[] {
     list(row.company_type),
     list(row.industry),
     list(row.main_products),
-    row.founding_time ?? '',
+    wholeNumberOf(row.founding_time) ?? row.founding_time ?? '',
     row.employees_count ?? '',
     row.email_count ?? '',
     row.whatsapp_count ?? '',

@@ -63,11 +63,17 @@ export function numberCell(value: unknown): number | string {
   return typeof value === 'number' && Number.isFinite(value) ? value : '';
 }
 
-/** A whole number sent as text (a founding year "1998") as a number; other text stays text. */
-export function wholeNumberCell(value: unknown): number | string {
-  if (typeof value === 'number') return numberCell(value);
+/** A whole number sent as text (a founding year "1998"), or undefined (leading zeros are kept as text). */
+export function wholeNumberOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
   const text = value === null || value === undefined ? '' : String(value).trim();
-  return /^\d{1,15}$/.test(text) && !/^0\d/.test(text) ? Number(text) : textCell(value);
+  return /^(0|[1-9]\d{0,14})$/.test(text) ? Number(text) : undefined;
+}
+
+/** A whole number sent as text as a number cell; any other text stays text. */
+export function wholeNumberCell(value: unknown): number | string {
+  const number = wholeNumberOf(value);
+  return number === undefined ? textCell(value) : number;
 }
 
 export function booleanCell(value: unknown): boolean | string {
