@@ -1,7 +1,8 @@
 // =PHONE_CHECK(range) and =PHONE_CREDITS(). Sheets recalculates formulas on edits, copies and re-opens, so a
 // number is answered from the document's result store (platform/phone-results.ts, shared with the menu action) once
 // it has been checked: a recalculation never pays twice. Custom functions get 30 s, no UI and no set* calls;
-// they run with the spreadsheet owner's user properties (their phone-check key), which is never shown.
+// they run with the spreadsheet owner's user properties (their phone-check key), which is never shown, so
+// a number nobody checked yet is paid for only where the owner allowed formulas to spend (Settings).
 //
 // Answers per cell: TRUE (registered), FALSE (not registered), '' for a blank cell, or a text:
 //   'invalid number (<why>)' / 'invalid number' (the service's 1002), 'not checked yet — recalculate'
@@ -15,11 +16,16 @@ import {
   type PhoneNormalization,
 } from '../api';
 import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../platform/deadline';
+import { formulasMaySpend } from '../platform/formula-consent';
 import { readSettings } from '../platform/settings';
 import { PhoneResults } from '../platform/phone-results';
 
 export const NOT_CHECKED_YET = 'not checked yet — recalculate';
-export const NO_KEY_TEXT = 'No phone-check API key: add it in Extensions › Outreach › Settings.';
+/** Formulas run with the spreadsheet owner's user properties, whoever edits the sheet. */
+export const NO_KEY_TEXT =
+  "No phone-check API key for formulas: they use the spreadsheet owner's key. The owner adds it in Extensions › Outreach › Settings; editors can check their selection from the menu with their own key.";
+export const NOT_ALLOWED_TEXT =
+  "not checked: formulas here may not spend the owner's phone-check credits. The owner can allow it in Extensions › Outreach › Settings, or check the selection from the menu.";
 export const NO_INPUT_TEXT =
   'Give a phone number or a range, e.g. =PHONE_CHECK(A2) or =PHONE_CHECK(A2:A200).';
 /** Numbers per fetchAll round; the store is written after each. */
@@ -66,6 +72,11 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
   fill(left, NOT_CHECKED_YET);
   if (!readSettings().phoneApiKey) {
     fill(left, NO_KEY_TEXT);
+    return single ? out[0][0] : out;
+  }
+  // A check costs the owner's credits: only where the owner allowed formulas in this document to spend.
+  if (!formulasMaySpend()) {
+    fill(left, NOT_ALLOWED_TEXT);
     return single ? out[0][0] : out;
   }
 

@@ -182,7 +182,9 @@ function run(
 ): Cell[][] {
   const settings = readSettings();
   if (!settings.outreachApiKey)
-    throw new Error('No outreach API key: add it in Extensions › Outreach › Settings.');
+    throw new Error(
+      "No outreach API key for formulas: they use the spreadsheet owner's key. The owner adds it in Extensions › Outreach › Settings; editors can search from the sidebar with their own key.",
+    );
   try {
     return cached(cacheKey(name, settings.outreachBaseUrl, settings.outreachApiKey, args), ttl, () =>
       compute(outreachClientFromSettings({ deadlineMs: Deadline.forCustomFunction().at })),
