@@ -147,6 +147,36 @@ describe('=PHONE_CHECK', () => {
     expect(stats.charged.phoneCredits[DEMO_KEYS.phone]).toBe(300);
   });
 
+  test('a large new range on a slow service: answers are stored per batch and no batch outlives the 30 s', async () => {
+    // 15 s per round trip; the first three checks fail with 1006 (not charged) and would be retried after 1 s.
+    emu = newAddon(services, { allowPhoneFormulas: true, fetchLatencyMs: 15_000 });
+    await control(services.sandbox.phoneUrl, 'POST', '/faults', {
+      path: '/api/wa/check',
+      count: 3,
+      kind: 'phone-code',
+      code: 1006,
+    });
+    const list = numbers(300, 700);
+    const input = list.map((p) => [p]);
+    const first = phoneCheck(input);
+    const execution = emu.executions.at(-1);
+    expect(execution.status).toBe('completed');
+    expect(execution.endMs - execution.startMs).toBeLessThan(30_000);
+    const answered = first.filter(([a]) => a === true || a === false).length;
+    expect(answered).toBeGreaterThan(0);
+    const paid = async () =>
+      (await control(services.sandbox.phoneUrl, 'GET', `/phone-checks?key=${DEMO_KEYS.phone}`)).checks.filter(
+        (c) => c.charged,
+      );
+    expect(await paid()).toHaveLength(answered);
+    // Every paid answer was kept: recalculations finish the range without paying for any number twice.
+    for (let i = 0; i < 10 && phoneCheck(input).some(([a]) => a === NOT_CHECKED_YET); i++);
+    expect(phoneCheck(input)).toEqual(list.map((_, i) => [i % 2 === 0]));
+    const charged = await paid();
+    expect(charged).toHaveLength(300);
+    expect(new Set(charged.map((c) => c.phone)).size).toBe(300);
+  });
+
   test('1006 after the retries gives an error text; recalculation checks it again', async () => {
     emu = newAddon(services, { allowPhoneFormulas: true });
     await control(services.sandbox.phoneUrl, 'POST', '/faults', {
