@@ -55,6 +55,8 @@ async function startPlayground({
       outreachBaseUrl: sandbox.outreachUrl,
       phoneApiKey: DEMO_KEYS.phone,
       phoneBaseUrl: sandbox.phoneUrl,
+      // The demo user owns the demo spreadsheet and lets =PHONE_CHECK spend its credits.
+      allowPhoneFormulas: true,
     };
     const ready = await emulator.call({ op: 'init', settings });
     if (!ready.ok) throw new Error(`the add-on did not start: ${ready.error && ready.error.message}`);

@@ -15,7 +15,9 @@
 //     retried automatically.
 //   - 4xx (other than 429) and 410 are never retried; phone 1001/1002/1003/1004 neither.
 //   - no wait ever ends after the deadline (deadlineMs, else 5 minutes after the call began): the call
-//     fails with the last error, or a 'rate-limit' error when the budget had no slot in time.
+//     fails with the last error, or a 'rate-limit' error when the budget had no slot in time. A fetch (or
+//     fetchAll batch) starts only when one as long as the longest so far ends before the deadline: an
+//     execution cut off during a fetch would lose answers that were paid for.
 // Redirects are not followed (the key must not travel to another host); a 3xx is an unexpected answer.
 // Secrets: the key is only ever in the Authorization / x-api-key header; every error is redacted.
 import type * as z from 'zod/mini';
@@ -156,6 +158,8 @@ export class Transport {
   private readonly backoff: readonly number[];
   private readonly maxWaitMs: number;
   private readonly maxBatchSize: number;
+  /** The longest fetch or fetchAll batch of this transport so far (ms): a new one must fit before the deadline. */
+  private longestBatchMs = 0;
 
   constructor(options: TransportOptions) {
     this.service = options.service;
@@ -196,9 +200,14 @@ export class Transport {
   /**
    * Sends many read requests with UrlFetchApp.fetchAll, in batches sized to the free rate budget, each with
    * its own retries. One request's failure does not fail the others; an error for which stopOn answers true
-   * (a refused key, no funds...) stops the run: later requests are not sent.
+   * (a refused key, no funds...) stops the run: later requests are not sent. `onSettled` hears, after each
+   * batch, which requests have their final outcome now (so a caller can store paid answers at once).
    */
-  requestAll<T>(specs: readonly RequestSpec<T>[], stopOn?: (error: ApiError) => boolean): BatchResult<T> {
+  requestAll<T>(
+    specs: readonly RequestSpec<T>[],
+    stopOn?: (error: ApiError) => boolean,
+    onSettled?: (indexes: number[], outcomes: ReadonlyArray<Outcome<T> | undefined>) => void,
+  ): BatchResult<T> {
     const outcomes: Array<Outcome<T> | undefined> = specs.map(() => undefined);
     if (specs.length === 0) return { outcomes };
     if (!this.apiKey) return { outcomes, stopped: this.error(missingKeyInit(this.service)) };
@@ -237,7 +246,7 @@ export class Transport {
 
     while (pending.length > 0 && !stopped) {
       const now = Date.now();
-      if (now >= deadline) {
+      if (now + this.longestBatchMs >= deadline) {
         stopped = this.error(timeUpInit(this.service));
         break;
       }
@@ -250,7 +259,7 @@ export class Transport {
       const soloIndex = ready.find((i) => states[i].solo);
       let batch = soloIndex !== undefined ? [soloIndex] : ready.slice(0, this.maxBatchSize);
       try {
-        const granted = this.budget.reserveUpTo(batch.length, deadline);
+        const granted = this.budget.reserveUpTo(batch.length, deadline - this.longestBatchMs);
         batch = batch.slice(0, granted);
       } catch (error) {
         if (error instanceof ApiError) {
@@ -259,7 +268,9 @@ export class Transport {
         }
         throw error;
       }
+      const started = Date.now();
       const answers = this.fetchBatch(batch.map((i) => this.fetchRequest(specs[i], urls[i])));
+      this.longestBatchMs = Math.max(this.longestBatchMs, Date.now() - started);
       const batchThrew = batch.length > 1 && answers.every((a) => 'thrown' in a);
       for (let k = 0; k < batch.length; k++) {
         const i = batch[k];
@@ -291,6 +302,11 @@ export class Transport {
         outcomes[i] = { ok: false, error };
         if (stopOn?.(error)) stopped = error;
       }
+      if (onSettled)
+        onSettled(
+          batch.filter((i) => outcomes[i] !== undefined),
+          outcomes,
+        );
       pending = pending.filter((i) => outcomes[i] === undefined);
     }
     return stopped ? { outcomes, stopped } : { outcomes };

@@ -3,7 +3,7 @@
 // check may cost credits: callers cache results (custom functions re-run) and numbers are checked once per
 // run even when they repeat.
 import { ApiError, type ApiErrorInit, missingKeyInit } from './errors';
-import { Transport, type RequestSpec, type TransportOptions } from './http';
+import { type Outcome, Transport, type RequestSpec, type TransportOptions } from './http';
 import { normalizePhone } from './phone-number';
 import {
   type CreditsResponse,
@@ -88,9 +88,13 @@ export class PhoneClient {
    * Checks many numbers with fetchAll in batches sized to the hourly budget. Invalid numbers get status
    * 'invalid' without a request; repeated numbers are checked once. Stops cleanly on a refused key
    * (1001/1003), no credits (1004), a rate limit that does not clear in time (1005) or the deadline:
-   * `results` holds what is done, `unchecked` the rest, `stopped` the reason.
+   * `results` holds what is done, `unchecked` the rest, `stopped` the reason. `onResults` hears the results
+   * of each fetchAll batch as soon as it is answered (paid answers can be stored before the next batch).
    */
-  checkMany(phones: readonly unknown[]): PhoneCheckManyResult {
+  checkMany(
+    phones: readonly unknown[],
+    onResults?: (results: PhoneCheckResult[]) => void,
+  ): PhoneCheckManyResult {
     const results: Array<PhoneCheckResult | undefined> = phones.map(() => undefined);
     const unique = new Map<string, number[]>();
     phones.forEach((input, index) => {
@@ -110,45 +114,55 @@ export class PhoneClient {
       else unique.set(normalized.phone, [index]);
     });
     const numbers = [...unique.keys()];
-    const batch = this.transport.requestAll(
-      numbers.map((phone) => this.checkSpec(phone)),
-      (error) => STOP_KINDS.has(error.kind),
-    );
-    numbers.forEach((phone, k) => {
-      const outcome = batch.outcomes[k];
-      if (!outcome) return;
-      if (!outcome.ok && STOP_KINDS.has(outcome.error.kind)) return; // not checked: nothing was charged
-      for (const index of unique.get(phone) ?? []) {
-        const input = phones[index];
-        if (outcome.ok) {
-          results[index] = {
-            index,
-            input,
-            phone,
-            status: outcome.value.result.exist ? 'registered' : 'not-registered',
-          };
-        } else if (outcome.error.kind === 'bad-request') {
-          results[index] = {
-            index,
-            input,
-            phone,
-            status: 'invalid',
-            reason: 'the service says the number is not valid',
-          };
-        } else {
-          results[index] = { index, input, phone, status: 'error', error: outcome.error };
+    /** The results of the given numbers (by position in `numbers`) now that their outcome is final. */
+    const settle = (settled: number[], outcomes: ReadonlyArray<Outcome<PhoneCheckResponse> | undefined>) => {
+      const batch: PhoneCheckResult[] = [];
+      for (const k of settled) {
+        const outcome = outcomes[k];
+        if (!outcome || (!outcome.ok && STOP_KINDS.has(outcome.error.kind))) continue; // nothing charged
+        for (const index of unique.get(numbers[k]) ?? []) {
+          results[index] = resultOf(index, phones[index], numbers[k], outcome);
+          batch.push(results[index]!);
         }
       }
-    });
+      return batch;
+    };
+    const answered = this.transport.requestAll(
+      numbers.map((phone) => this.checkSpec(phone)),
+      (error) => STOP_KINDS.has(error.kind),
+      (settled, outcomes) => {
+        const batch = settle(settled, outcomes);
+        if (onResults && batch.length > 0) onResults(batch);
+      },
+    );
+    settle(
+      numbers.map((_, k) => k),
+      answered.outcomes,
+    );
     const done = results.filter((r): r is PhoneCheckResult => r !== undefined);
     const unchecked = results.map((r, i) => (r ? -1 : i)).filter((i) => i >= 0);
-    const stopped = batch.stopped;
+    const stopped = answered.stopped;
     return stopped ? { results: done, unchecked, stopped } : { results: done, unchecked };
   }
 
   private checkSpec(phone: string): RequestSpec<PhoneCheckResponse> {
     return { method: 'get', path: PHONE_PATHS.check, query: { phone }, schema: PhoneCheckResponseSchema };
   }
+}
+
+function resultOf(
+  index: number,
+  input: unknown,
+  phone: string,
+  outcome: Outcome<PhoneCheckResponse>,
+): PhoneCheckResult {
+  if (outcome.ok) {
+    return { index, input, phone, status: outcome.value.result.exist ? 'registered' : 'not-registered' };
+  }
+  if (outcome.error.kind === 'bad-request') {
+    return { index, input, phone, status: 'invalid', reason: 'the service says the number is not valid' };
+  }
+  return { index, input, phone, status: 'error', error: outcome.error };
 }
 
 function badPhoneInit(message: string): ApiErrorInit {

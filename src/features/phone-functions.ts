@@ -1,7 +1,8 @@
 // =PHONE_CHECK(range) and =PHONE_CREDITS(). Sheets recalculates formulas on edits, copies and re-opens, so a
 // number is answered from the document's result store (platform/phone-results.ts, shared with the menu action) once
 // it has been checked: a recalculation never pays twice. Custom functions get 30 s, no UI and no set* calls;
-// they run with the spreadsheet owner's user properties (their phone-check key), which is never shown.
+// they run with the spreadsheet owner's user properties (their phone-check key), which is never shown, so
+// a number nobody checked yet is paid for only where the owner allowed formulas to spend (Settings).
 //
 // Answers per cell: TRUE (registered), FALSE (not registered), '' for a blank cell, or a text:
 //   'invalid number: <why>' / 'invalid number' (the service's 1002), 'not checked yet — recalculate'
@@ -12,17 +13,29 @@ import {
   normalizePhone,
   phoneClientFromSettings,
   type PhoneCheckManyResult,
+  type PhoneCheckResult,
   type PhoneNormalization,
 } from '../api';
 import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../platform/deadline';
+import { formulasMaySpend } from '../platform/formula-consent';
 import { readSettings } from '../platform/settings';
 import { PhoneResults } from '../platform/phone-results';
 
 export const NOT_CHECKED_YET = 'not checked yet — recalculate';
-export const NO_KEY_TEXT = 'No phone-check API key: add it in Extensions › Outreach › Settings.';
+/** Formulas run with the spreadsheet owner's user properties, whoever edits the sheet. */
+export const NO_KEY_TEXT =
+  "No phone-check API key for formulas: they use the spreadsheet owner's key. The owner adds it in Extensions › Outreach › Settings; editors can check their selection from the menu with their own key.";
+export const NOT_ALLOWED_TEXT =
+  "not checked: formulas here may not spend the owner's phone-check credits. The owner can allow it in Extensions › Outreach › Settings, or check the selection from the menu.";
 export const NO_INPUT_TEXT =
   'Give a phone number or a range, e.g. =PHONE_CHECK(A2) or =PHONE_CHECK(A2:A200).';
-/** Numbers per fetchAll round; the store is written after each. */
+/**
+ * Numbers of the first round and of later ones (each one fetchAll batch when the rate budget allows).
+ * The first round is half a full one: its answers must come back well inside the 30 s, before anything
+ * tells how fast the service answers today; a later round starts only when one as long as the last ends
+ * before the deadline. Answers are stored as each batch arrives.
+ */
+const FIRST_ROUND = 50;
 const ROUND = 100;
 
 type Answer = boolean | string;
@@ -68,15 +81,21 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
     fill(left, NO_KEY_TEXT);
     return single ? out[0][0] : out;
   }
+  // A check costs the owner's credits: only where the owner allowed formulas in this document to spend.
+  if (!formulasMaySpend()) {
+    fill(left, NOT_ALLOWED_TEXT);
+    return single ? out[0][0] : out;
+  }
 
   const client = phoneClientFromSettings({ deadlineMs: deadline.at });
   // A round is started only when one as long as the last one ends in time: Sheets stops the execution at
   // 30 s, and a round cut off there would be paid for without its results being kept.
   let roundMs = 1000;
+  let size = FIRST_ROUND;
   while (left.length > 0 && !deadline.passed(roundMs)) {
     // Claimed numbers are this execution's to pay for; the others are known by now (another cell or the
     // menu action checked them) or being checked by another execution: wait for its result.
-    const round = store.claim(left, ROUND, CUSTOM_FUNCTION_LIMIT_MS);
+    const round = store.claim(left, size, CUSTOM_FUNCTION_LIMIT_MS);
     const claimed = new Set(round);
     left = left.filter((phone) => {
       const known = store.get(phone);
@@ -89,25 +108,30 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
     }
     let outcome: PhoneCheckManyResult;
     const started = Date.now();
+    // Each batch's answers are stored as they arrive (claims kept for the rest of the round): a cut-off
+    // at 30 s never loses a paid result.
+    const keep = (results: PhoneCheckResult[]) => {
+      for (const result of results) {
+        const phone = round[result.index];
+        if (result.status === 'error') {
+          fill([phone], `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
+        } else {
+          store.put(phone, result.status);
+          fill([phone], answerOf(result.status));
+        }
+      }
+      store.save(Date.now(), { keepClaims: true });
+    };
     try {
-      outcome = client.checkMany(round);
+      outcome = client.checkMany(round, keep);
       roundMs = Math.max(1000, Date.now() - started);
+      size = ROUND;
     } catch (error) {
       store.save(); // releases the claims
       fill([...round, ...left], stopText(error));
       break;
     }
-    for (const result of outcome.results) {
-      const phone = round[result.index];
-      if (result.status === 'error') {
-        fill([phone], `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
-      } else {
-        store.put(phone, result.status);
-        fill([phone], answerOf(result.status));
-      }
-    }
-    // Written right away: a cut-off at 30 s never loses a paid result.
-    store.save();
+    store.save(); // releases the round's claims
     if (outcome.stopped) {
       // A rate limit (out of time or out of the hourly budget) leaves them 'not checked yet'.
       fill([...outcome.unchecked.map((i) => round[i]), ...left], stopText(outcome.stopped));

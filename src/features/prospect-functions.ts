@@ -7,6 +7,7 @@ import type { CompanyProfile as Profile, SearchRow } from '../api/outreach-schem
 import { cacheKey, cached } from '../platform/cache';
 import { Deadline } from '../platform/deadline';
 import { readSettings } from '../platform/settings';
+import { wholeNumberOf } from '../sheets/cells';
 import { tradeSummary } from './contacts';
 import { parseWholeNumber, UserError } from './inputs';
 import { buildSearchRequest, companyName, withoutDomain } from './search';
@@ -154,7 +155,7 @@ function searchRowCells(row: SearchRow): Cell[] {
     list(row.company_type),
     list(row.industry),
     list(row.main_products),
-    row.founding_time ?? '',
+    wholeNumberOf(row.founding_time) ?? row.founding_time ?? '',
     row.employees_count ?? '',
     row.email_count ?? '',
     row.whatsapp_count ?? '',
@@ -181,7 +182,9 @@ function run(
 ): Cell[][] {
   const settings = readSettings();
   if (!settings.outreachApiKey)
-    throw new Error('No outreach API key: add it in Extensions › Outreach › Settings.');
+    throw new Error(
+      "No outreach API key for formulas: they use the spreadsheet owner's key. The owner adds it in Extensions › Outreach › Settings; editors can search from the sidebar with their own key.",
+    );
   try {
     return cached(cacheKey(name, settings.outreachBaseUrl, settings.outreachApiKey, args), ttl, () =>
       compute(outreachClientFromSettings({ deadlineMs: Deadline.forCustomFunction().at })),

@@ -3,7 +3,7 @@
 import { outreachClientFromSettings } from '../api/outreach-client';
 import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../api/outreach-schemas';
 import { CompanyIndex } from '../platform/company-index';
-import { listCell, numberCell, textCell, CellValue, cellText } from '../sheets/cells';
+import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../sheets/cells';
 import { COMPANIES } from '../sheets/layouts';
 import { Table } from '../sheets/table';
 import { COUNTRY_ALIASES, parseCountries, parseFlag, parseList, parseWholeNumber, UserError } from './inputs';
@@ -108,7 +108,7 @@ export function companyRecord(row: SearchRow): Record<string, CellValue> {
     companyType: listCell(row.company_type),
     industry: listCell(row.industry),
     products: listCell(row.main_products),
-    founded: textCell(row.founding_time),
+    founded: wholeNumberCell(row.founding_time),
     employees: textCell(row.employees_count),
     emailCount: numberCell(row.email_count),
     whatsappCount: numberCell(row.whatsapp_count),

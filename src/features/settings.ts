@@ -3,12 +3,26 @@
 import { outreachClientFromSettings } from '../api/outreach-client';
 import { phoneClientFromSettings } from '../api/phone-client';
 import { ApiError } from '../api/errors';
+import { ensureInstallId } from '../platform/attribution';
+import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-consent';
 import { readSettings, saveSettings, SettingsPatch, SettingsView, viewSettings } from '../platform/settings';
 import { scriptJson, showDialogFile } from '../ui/dialogs';
 
 export type Service = 'outreach' | 'phone';
 
+/** What the Settings dialog shows: the masked settings and the user's phone-formula switch. */
+export interface SettingsDialogView extends SettingsView {
+  phoneFormulasAllowed: boolean;
+}
+
+/** What the Settings dialog saves: absent fields are kept. */
+export interface SettingsDialogPatch extends SettingsPatch {
+  /** Formulas in this document may spend the saving user's phone-check credits (only the owner's counts). */
+  allowPhoneFormulas?: boolean;
+}
+
 export function showSettingsDialog(reason = ''): void {
+  ensureInstallId(); // a menu execution may write user properties; custom functions may not
   showDialogFile(
     'settings',
     'Outreach settings',
@@ -17,16 +31,20 @@ export function showSettingsDialog(reason = ''): void {
   );
 }
 
-export function getSettingsView(): SettingsView {
-  return viewSettings();
+export function getSettingsView(): SettingsDialogView {
+  return { ...viewSettings(), phoneFormulasAllowed: formulasMaySpend() };
 }
 
-export function saveSettingsFromDialog(patch: SettingsPatch): SettingsView {
+export function saveSettingsFromDialog(patch: SettingsDialogPatch): SettingsDialogView {
   const clean: SettingsPatch = {};
   for (const field of ['outreachApiKey', 'outreachBaseUrl', 'phoneApiKey', 'phoneBaseUrl'] as const) {
     if (patch && typeof patch[field] === 'string') clean[field] = patch[field];
   }
-  return saveSettings(clean);
+  saveSettings(clean);
+  if (patch && typeof patch.allowPhoneFormulas === 'boolean') setFormulasMaySpend(patch.allowPhoneFormulas);
+  // Made here, where user properties may be written, so the owner's formulas send it too.
+  ensureInstallId();
+  return getSettingsView();
 }
 
 /** True when the key is set; otherwise opens Settings saying what is missing. */

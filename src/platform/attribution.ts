@@ -3,7 +3,10 @@
 //
 //   X-Svc-Install-Id      an anonymous id made once with Utilities.getUuid() and kept in the user's
 //                         properties under INSTALL_ID_PROPERTY. A stored value that is not a UUID is damaged:
-//                         then NO attribution header is sent (nothing is invented or overwritten).
+//                         then NO attribution header is sent (nothing is invented or overwritten). It is made
+//                         by ensureInstallId() when Settings are saved or a menu action runs: custom functions
+//                         read the owner's user properties but may not write them, so the id must exist
+//                         before the owner's formulas need it.
 //   X-Svc-Skill-Version   ADDON_VERSION (package.json's version)
 //   X-Svc-Skill-Runtime   'google-apps-script'
 //   X-Svc-Source-Type, X-Svc-Source-Package, X-Svc-Channel-Code, X-Svc-Campaign-Id
@@ -59,6 +62,11 @@ export function installId(): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Makes the install id if there is none yet (in an execution that may write user properties). */
+export function ensureInstallId(): void {
+  installId();
 }
 
 /** A value that may travel in a header: short printable ASCII, no address, no secret. */

@@ -112,10 +112,11 @@ export class PhoneResults {
    * Writes the changed shards and releases this execution's claims: re-reads them (one getProperties),
    * merges this execution's entries into what is stored now, prunes, and writes them with one
    * setProperties. Holds the document lock meanwhile when it can be had within a few seconds (it is also
-   * available in custom functions).
+   * available in custom functions). `keepClaims`: results stored mid-run, claims kept for the numbers
+   * still on the wire.
    */
-  save(now = Date.now()): void {
-    if (this.dirty.size === 0 && this.claimed.size === 0) return;
+  save(now = Date.now(), { keepClaims = false } = {}): void {
+    if (this.dirty.size === 0 && (keepClaims || this.claimed.size === 0)) return;
     const lock = documentLock();
     try {
       const store = PropertiesService.getDocumentProperties();
@@ -130,14 +131,14 @@ export class PhoneResults {
         updates[PREFIX + index] = serializeShard(prune(shard, now));
         this.shards[index] = shard;
       }
-      if (this.claimed.size > 0) {
+      if (this.claimed.size > 0 && !keepClaims) {
         const claims = parseClaims(current[CLAIMS], now);
         for (const phone of this.claimed) claims.delete(phone);
         updates[CLAIMS] = serializeClaims(claims);
       }
       store.setProperties(updates);
       this.dirty.clear();
-      this.claimed.clear();
+      if (!keepClaims) this.claimed.clear();
     } finally {
       if (lock) lock.releaseLock();
     }

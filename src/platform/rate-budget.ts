@@ -6,14 +6,17 @@
 // for the window plus a guard (1 s): the services count the window from the request's arrival, which is a
 // little later than the reservation.
 //
-// Storage: the log of slot times lives in CacheService.getScriptCache() under `rate.<service>.<hash>` where
-// <hash> is the SHA-256 of the API key (never the key). Compact encoding: `v1:<first ms, base 36>:` then the
+// Storage: the limits belong to the API key, and a key lives in one user's properties, so the log of slot
+// times lives in that user's cache (CacheService.getUserCache()) under `rate.<service>.<hash>`, where
+// <hash> is the SHA-256 of the API key (never the key), and is changed under that user's lock
+// (LockService.getUserLock()). Custom functions run with the spreadsheet owner's properties, cache and lock,
+// so they share the owner's budget. The script lock and cache are shared by every user of a published
+// add-on: one busy user would make everyone wait. Compact encoding: `v1:<first ms, base 36>:` then the
 // gaps to the previous time in base 36, comma-separated (1000 phone slots take ~5 KB of the 100 KB a value
-// may hold). Read-modify-write happens under LockService.getScriptLock() (tryLock, short timeout, retried
-// until the deadline: a busy lock is never bypassed); when locks or the cache are unavailable (custom
-// functions may lack them) the budget proceeds best-effort with what it can read, and a per-execution
-// memory log. A vanished cache entry only makes the budget optimistic; the
-// transport still waits and retries on a 429.
+// may hold). The lock is taken with tryLock (short timeout, retried until the deadline: a busy lock is never
+// bypassed); when locks or the cache are unavailable the budget proceeds best-effort with what it can
+// read, and a per-execution memory log. A vanished cache entry, or one key saved by two users (two
+// budgets), only makes the budget optimistic; the transport still waits and retries on a 429.
 //
 // Waiting: reserve(n, deadline) sleeps (Utilities.sleep, never while holding the lock) until n slots are
 // free; when that moment is after the deadline it throws ApiError kind 'rate-limit' at once, without
@@ -157,7 +160,7 @@ export class RateBudget {
   }
 
   /**
-   * Takes between min and max slots once at least min are free, under the script lock. A lock held by
+   * Takes between min and max slots once at least min are free, under the user lock. A lock held by
    * another execution is waited for, never bypassed: a read-modify-write beside another one loses slots and
    * lets a 429 through. Neither a slot nor the lock is waited for past the deadline.
    */
@@ -215,7 +218,7 @@ export class RateBudget {
     const memory = memoryLogs[this.cacheKey] ?? [];
     let stored: number[];
     try {
-      stored = decodeLog(CacheService.getScriptCache().get(this.cacheKey));
+      stored = decodeLog(CacheService.getUserCache().get(this.cacheKey));
     } catch {
       return memory.slice();
     }
@@ -237,17 +240,17 @@ export class RateBudget {
     memoryLogs[key] = log.slice(-this.limit);
     try {
       const seconds = Math.min(21600, Math.ceil(this.holdMs / 1000) + 60);
-      CacheService.getScriptCache().put(key, encodeLog(log), seconds);
+      CacheService.getUserCache().put(key, encodeLog(log), seconds);
     } catch {
       // best-effort: the memory log keeps this execution within the limit
     }
   }
 
-  /** Runs work under the script lock; undefined when another execution holds it past timeoutMs. */
+  /** Runs work under the user lock; undefined when another execution holds it past timeoutMs. */
   private withLock<T>(timeoutMs: number, work: () => T): T | undefined {
     let lock: GoogleAppsScript.Lock.Lock | undefined;
     try {
-      lock = LockService.getScriptLock();
+      lock = LockService.getUserLock();
       // Already held by this execution (a caller's own critical section): use it, leave its release to them.
       if (lock.hasLock()) lock = undefined;
       else if (!lock.tryLock(timeoutMs)) return undefined;

@@ -3,38 +3,44 @@
 // domain, website, URL or link ever appears on it.
 import { TableLayout } from './table';
 
+/**
+ * Text columns: the General format, set when the add-on writes them (which also undoes the plain-text
+ * format '@' an older version gave them). Text stays text through the quote prefix (see cells.ts).
+ */
+const TEXT = 'General';
+
 export const COMPANIES: TableLayout = {
   sheetName: 'Companies',
   columns: [
-    { key: 'id', header: 'Search ID', format: '@' },
-    { key: 'name', header: 'Company', format: '@' },
-    { key: 'country', header: 'Country', format: '@' },
-    { key: 'companyType', header: 'Company type', format: '@' },
-    { key: 'industry', header: 'Industry', format: '@' },
-    { key: 'products', header: 'Main products', format: '@' },
-    { key: 'founded', header: 'Founded', format: '@' },
-    { key: 'employees', header: 'Employees', format: '@' },
+    { key: 'id', header: 'Search ID', format: TEXT },
+    { key: 'name', header: 'Company', format: TEXT },
+    { key: 'country', header: 'Country', format: TEXT },
+    { key: 'companyType', header: 'Company type', format: TEXT },
+    { key: 'industry', header: 'Industry', format: TEXT },
+    { key: 'products', header: 'Main products', format: TEXT },
+    { key: 'founded', header: 'Founded', format: '0' },
+    { key: 'employees', header: 'Employees', format: TEXT },
     { key: 'emailCount', header: 'E-mails', format: '0' },
     { key: 'whatsappCount', header: 'WhatsApp', format: '0' },
-    { key: 'description', header: 'Description', format: '@' },
-    { key: 'companyHashId', header: 'Company hash ID', format: '@' },
+    { key: 'description', header: 'Description', format: TEXT },
+    { key: 'companyHashId', header: 'Company hash ID', format: TEXT },
     { key: 'charged', header: 'Charged' },
     { key: 'alreadyViewed', header: 'Already viewed' },
-    { key: 'status', header: 'Unlock status', format: '@' },
+    { key: 'status', header: 'Unlock status', format: TEXT },
   ],
 };
 
 export const PROFILES: TableLayout = {
   sheetName: 'Profiles',
   columns: [
-    { key: 'companyHashId', header: 'Company hash ID', format: '@' },
-    { key: 'name', header: 'Company', format: '@' },
-    { key: 'country', header: 'Country', format: '@' },
-    { key: 'industry', header: 'Industry', format: '@' },
+    { key: 'companyHashId', header: 'Company hash ID', format: TEXT },
+    { key: 'name', header: 'Company', format: TEXT },
+    { key: 'country', header: 'Country', format: TEXT },
+    { key: 'industry', header: 'Industry', format: TEXT },
     { key: 'employees', header: 'Employees', format: '0' },
-    { key: 'website', header: 'Website', format: '@' },
-    { key: 'description', header: 'Description', format: '@' },
-    { key: 'tradeData', header: 'Trade data', format: '@' },
+    { key: 'website', header: 'Website', format: TEXT },
+    { key: 'description', header: 'Description', format: TEXT },
+    { key: 'tradeData', header: 'Trade data', format: TEXT },
     { key: 'contacts', header: 'Contacts', format: '0' },
     { key: 'updatedAt', header: 'Updated', format: 'yyyy-mm-dd hh:mm' },
   ],
@@ -43,12 +49,12 @@ export const PROFILES: TableLayout = {
 export const CONTACTS: TableLayout = {
   sheetName: 'Contacts',
   columns: [
-    { key: 'company', header: 'Company', format: '@' },
-    { key: 'companyHashId', header: 'Company hash ID', format: '@' },
-    { key: 'name', header: 'Name', format: '@' },
-    { key: 'title', header: 'Title', format: '@' },
-    { key: 'email', header: 'E-mail', format: '@' },
-    { key: 'linkedin', header: 'LinkedIn', format: '@' },
+    { key: 'company', header: 'Company', format: TEXT },
+    { key: 'companyHashId', header: 'Company hash ID', format: TEXT },
+    { key: 'name', header: 'Name', format: TEXT },
+    { key: 'title', header: 'Title', format: TEXT },
+    { key: 'email', header: 'E-mail', format: TEXT },
+    { key: 'linkedin', header: 'LinkedIn', format: TEXT },
   ],
 };
 

@@ -1,14 +1,17 @@
 // Header-mapped tables. Users sort, filter, insert and delete rows and columns, so columns are found by
 // their header text and rows by a key column, never by remembered positions. Reads and writes are done in
 // blocks: one getValues for the table, one setValues per written column run, whatever the number of rows.
-import { CellValue } from './cells';
+import { CellValue, textCell } from './cells';
 
 export interface ColumnSpec {
   /** Stable name used in code. */
   key: string;
   /** Header text in row 1; what the user sees and what columns are found by. */
   header: string;
-  /** Number format for the column, e.g. '@' (plain text), '0', 'yyyy-mm-dd hh:mm'. */
+  /**
+   * Number format for the column, e.g. '0', 'yyyy-mm-dd hh:mm', or 'General' for text (never '@': the
+   * quote prefix of textCell keeps text as text, and the two combined could keep the apostrophe literally).
+   */
   format?: string;
   width?: number;
 }
@@ -190,9 +193,9 @@ function spanIsKnown(byRow: Map<number, TableRow>, first: number, last: number):
   return true;
 }
 
-/** A value read with getValues, written back unchanged: text stays text. */
+/** A value read with getValues, written back unchanged: text stays exactly the same text. */
 function rewriteAsRead(value: unknown): CellValue {
-  if (typeof value === 'string') return value === '' ? '' : `'${value}`;
+  if (typeof value === 'string') return textCell(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
   return '';
 }

@@ -35,7 +35,7 @@ export function showProgressDialog(title: string, progress: JobProgress): void {
   showDialogFile(
     'progress',
     title,
-    { kind: progress.kind, summary: progress.message },
+    { kind: scriptJson(progress.kind), summary: progress.message },
     { width: 380, height: 170 },
   );
 }

@@ -569,6 +569,38 @@ describe('phone checks', () => {
     expect(out.unchecked).toEqual([0, 1]);
   });
 
+  test('each batch is reported as soon as it is answered, before the next batch is sent', () => {
+    gas.respond((request) => json(200, { code: 0, result: { exist: registered(queryOf(request).phone) } }));
+    const numbers = Array.from({ length: 6 }, (_, i) => `+1202555000${i}`);
+    const heard: Array<[number[], number]> = [];
+    const out = phone({ maxBatchSize: 4 }).checkMany(numbers, (results) =>
+      heard.push([results.map((r) => r.index), gas.requests.length]),
+    );
+    expect(heard).toEqual([
+      [[0, 1, 2, 3], 4],
+      [[4, 5], 6],
+    ]);
+    expect(out.results).toHaveLength(6);
+  });
+
+  test('a batch starts only when one as long as the longest so far ends before the deadline', () => {
+    let first = true;
+    gas.respond((request) => {
+      if (gas.requests.length === 1) gas.clock.now += 15_000; // a slow service: the batch takes 15 s
+      if (first && queryOf(request).phone.endsWith('0')) {
+        first = false;
+        return json(502, { code: 1006, message: 'Upstream service error' });
+      }
+      return json(200, { code: 0, result: { exist: true } });
+    });
+    const out = phone({ deadlineMs: START + 22_000 }).checkMany(['+12025550010', '+12025550011']);
+    // The retry of the first number would start at 16 s and end at 31 s: it is not sent.
+    expect(gas.requests).toHaveLength(2);
+    expect(out.stopped?.kind).toBe('rate-limit');
+    expect(out.results.map((r) => r.index)).toEqual([1]);
+    expect(out.unchecked).toEqual([0]);
+  });
+
   test('a body without a code is an unexpected answer', () => {
     gas.respond(() => json(200, { ok: true }));
     expect(caught(() => phone().credits())).toMatchObject({ kind: 'invalid-response' });

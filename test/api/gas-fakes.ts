@@ -39,9 +39,9 @@ export interface Gas {
   locksUnavailable: boolean;
   cacheUnavailable: boolean;
   lockAcquisitions: number;
-  /** Fake time until which another execution holds the script lock (tryLock waits for it, up to its timeout). */
+  /** Fake time until which another execution holds the lock (tryLock waits for it, up to its timeout). */
   lockBusyUntil: number;
-  /** Cache writes made while this execution did not hold the script lock (with locks available). */
+  /** Cache writes made while this execution did not hold the lock (with locks available). */
   unlockedCacheWrites: number;
 }
 
@@ -158,40 +158,39 @@ export function installGas(): Gas {
       clock.now += ms;
     },
   };
-  g.CacheService = {
-    getScriptCache: () => {
-      if (state.cacheUnavailable) throw new Error('Cache unavailable');
-      return {
-        get: (key: string) => state.cache.get(key) ?? null,
-        put: (key: string, value: string) => {
-          if (value.length > 100_000) throw new Error('Argument too large');
-          if (!lockHeld && !state.locksUnavailable) state.unlockedCacheWrites++;
-          state.cache.set(key, value);
-        },
-      };
-    },
+  // One fake cache and one fake lock stand for the user's (what the rate budget uses) and the script's.
+  const cache = () => {
+    if (state.cacheUnavailable) throw new Error('Cache unavailable');
+    return {
+      get: (key: string) => state.cache.get(key) ?? null,
+      put: (key: string, value: string) => {
+        if (value.length > 100_000) throw new Error('Argument too large');
+        if (!lockHeld && !state.locksUnavailable) state.unlockedCacheWrites++;
+        state.cache.set(key, value);
+      },
+    };
   };
-  g.LockService = {
-    getScriptLock: () => {
-      if (state.locksUnavailable) throw new Error('Lock unavailable');
-      return {
-        tryLock: (timeoutMs: number) => {
-          if (clock.now < state.lockBusyUntil) {
-            const waited = Math.min(timeoutMs, state.lockBusyUntil - clock.now);
-            clock.now += waited;
-            if (clock.now < state.lockBusyUntil) return false;
-          }
-          lockHeld = true;
-          state.lockAcquisitions++;
-          return true;
-        },
-        releaseLock: () => {
-          lockHeld = false;
-        },
-        hasLock: () => lockHeld,
-      };
-    },
+  g.CacheService = { getScriptCache: cache, getUserCache: cache };
+  const lock = () => {
+    if (state.locksUnavailable) throw new Error('Lock unavailable');
+    return {
+      tryLock: (timeoutMs: number) => {
+        if (clock.now < state.lockBusyUntil) {
+          const waited = Math.min(timeoutMs, state.lockBusyUntil - clock.now);
+          clock.now += waited;
+          if (clock.now < state.lockBusyUntil) return false;
+        }
+        lockHeld = true;
+        state.lockAcquisitions++;
+        return true;
+      },
+      releaseLock: () => {
+        lockHeld = false;
+      },
+      hasLock: () => lockHeld,
+    };
   };
+  g.LockService = { getScriptLock: lock, getUserLock: lock };
   const store = (map: Map<string, string>) => ({
     getProperty: (key: string) => map.get(key) ?? null,
     setProperty: (key: string, value: string) => {

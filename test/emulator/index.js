@@ -142,6 +142,7 @@ class AppsScriptEmulator {
       id: options.spreadsheetId || '1EmuLatedSpreadsheetId00000000000000000000000',
       name: options.spreadsheetName || 'Untitled spreadsheet',
       timeZone: this.timeZone,
+      now: () => this.clock.now(),
     });
     this._model.listeners.structure.push((sheet, axis, at, delta) =>
       this._shiftFormulas(sheet, axis, at, delta),

@@ -25,6 +25,24 @@ describe('PropertiesService', () => {
     expect(emu.run('load', ['n'])).toBeNull();
   });
 
+  test("a custom function reads the owner's user properties and may not change them", () => {
+    const emu = make(
+      `${code}
+      function READ(k) { return PropertiesService.getUserProperties().getProperty(k); }
+      function WRITE(k) { PropertiesService.getUserProperties().setProperty(k, 'x'); }
+      function DOCWRITE(k) { PropertiesService.getDocumentProperties().setProperty(k, 'x'); return 'ok'; }`,
+      { users: { owner: 'owner@example.com', active: 'ann@example.com' } },
+    );
+    emu.properties.owner.setProperty('k', 'owner value');
+    emu.run('save', ['k', 'ann value']);
+    expect(emu.runCustomFunction('READ', ['k'])).toBe('owner value');
+    expect(() => emu.runCustomFunction('WRITE', ['k'])).toThrow(
+      'You do not have permission to call Properties.setProperty',
+    );
+    expect(emu.properties.owner.getProperty('k')).toBe('owner value');
+    expect(emu.runCustomFunction('DOCWRITE', ['d'])).toBe('ok');
+  });
+
   test('setProperties with and without deleteAllOthers, getKeys, deleteProperty, deleteAllProperties', () => {
     const emu = make(code);
     expect(emu.run('doc', [{ a: '1', b: '2' }])).toEqual([['a', 'b'], { a: '1', b: '2' }]);

@@ -1,6 +1,7 @@
 'use strict';
 // PropertiesService: user (per user), document and script stores that live in the emulator across
-// executions. Values are strings; 9 KB per property (key + value, UTF-8) and 500 KB per store.
+// executions. Values are strings; 9 KB per property (key + value, UTF-8) and 500 KB per store. Custom
+// functions get the owner's user properties, read-only.
 const { AppsScriptError, permissionError } = require('./errors');
 const { instrument } = require('./execution');
 
@@ -127,6 +128,17 @@ function guard(exec, name, kind, self) {
     throw permissionError(
       self instanceof PropertiesServiceImpl ? `PropertiesService.${name}` : `Properties.${name}`,
     );
+  }
+  // Custom functions read the owner's user properties but may not change them ("Spreadsheet editors can't
+  // set user properties in a custom function"); the emulator refuses it for every custom function, since a
+  // formula may be recalculated by anyone.
+  if (
+    exec.authMode === 'CUSTOM_FUNCTION' &&
+    kind === 'write' &&
+    self instanceof Properties &&
+    self._store.name.startsWith('user:')
+  ) {
+    throw permissionError(`Properties.${name}`);
   }
 }
 const classify = (name) => (/^get/.test(name) ? 'read' : /^(set|delete)/.test(name) ? 'write' : 'other');

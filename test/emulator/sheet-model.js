@@ -119,7 +119,7 @@ class SheetModel {
       );
     }
     const cell = this.ensure(r, c);
-    const res = coerceInput(input, cell.fmt, this.spreadsheet.timeZone);
+    const res = coerceInput(input, cell.fmt, this.spreadsheet.timeZone, this.spreadsheet.now());
     const wasSpill = cell.spill;
     cell.v = res.v;
     cell.f = res.f || null;
@@ -329,8 +329,10 @@ function shiftKeys(map, before, n) {
 }
 
 class SpreadsheetModel {
-  constructor({ id, name, timeZone, locale = 'en_US' }) {
+  constructor({ id, name, timeZone, locale = 'en_US', now = Date.now }) {
     this.id = id;
+    /** The clock "this year" is read from when a typed date has no year. */
+    this.now = now;
     this.name = name;
     this.timeZone = timeZone;
     this.locale = locale;

@@ -53,6 +53,51 @@ describe('values written by the script', () => {
     expect(text.getFormulas()).toEqual([[''], [''], ['']]);
   });
 
+  test('partial and named dates become Dates: month-day of this year, year-month, month-year, month names', () => {
+    const emu = make();
+    emu.clock.set(Date.UTC(2026, 5, 1));
+    const inputs = [
+      '1-10',
+      '2015-01',
+      '11-50',
+      '1/2015',
+      'Jan 5',
+      '5 January 2015',
+      'Sept 2020',
+      'Mar 3, 2021',
+    ];
+    emu.range('A1:A8').setValues(inputs.map((t) => [t]));
+    const iso = emu
+      .range('A1:A8')
+      .getValues()
+      .map(([v]) => (v instanceof Date ? v.toISOString().slice(0, 10) : v));
+    expect(iso).toEqual([
+      '2026-01-10',
+      '2015-01-01',
+      '1950-11-01',
+      '2015-01-01',
+      '2026-01-05',
+      '2015-01-05',
+      '2020-09-01',
+      '2021-03-03',
+    ]);
+    // Not dates: no month 13, ranges with three-digit numbers, words that are not months.
+    emu.range('B1:B3').setValues([['13-10'], ['51-200'], ['Jam 5']]);
+    expect(emu.range('B1:B3').getValues()).toEqual([['13-10'], ['51-200'], ['Jam 5']]);
+  });
+
+  test('the quote prefix is not part of the value; in a plain-text (@) cell an apostrophe is kept literally', () => {
+    const emu = make();
+    emu.range('A1:A3').setValues([["'1-10"], ["'Acme"], ["''quoted"]]);
+    expect(emu.range('A1:A3').getValues()).toEqual([['1-10'], ['Acme'], ["'quoted"]]);
+    expect(emu.range('A1:A3').getDisplayValues()).toEqual([['1-10'], ['Acme'], ["'quoted"]]);
+    const text = emu.range('B1:B2');
+    text.setNumberFormat('@');
+    text.setValues([["'Acme"], ['1-10']]);
+    expect(text.getValues()).toEqual([["'Acme"], ['1-10']]);
+    expect(text.getDisplayValues()).toEqual([["'Acme"], ['1-10']]);
+  });
+
   test('Sheets limits: 15 significant digits for numbers, 50,000 characters per cell', () => {
     const emu = make();
     emu.range('A1:A2').setValues([['1234567890123456789'], ["'1234567890123456789"]]);

@@ -1,7 +1,7 @@
 'use strict';
 // What a cell holds and shows: the coercion Sheets applies to what setValue(s) writes (formulas, the
-// leading apostrophe, numbers, booleans, dates, plain-text format '@'), display strings for number
-// formats, and the sort order.
+// quote prefix, numbers, booleans, dates, plain-text format '@'), display strings for number formats, and
+// the sort order.
 const { isDate } = require('./realm');
 const { zonedToUtc, zonedParts, formatSheetsDate } = require('./timezone');
 
@@ -29,11 +29,66 @@ function parseNumber(text) {
   return { value: n, format };
 }
 
-/** Parses dates and times Sheets (en_US) recognises: 2026-01-05, 2026/1/5, 1/5/2026, '2026-01-05 10:30', '10:30'. */
-function parseDateTime(text, tz) {
+const MONTH_NAMES = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+
+/** 1..12 for a month name or its abbreviation of at least 3 letters ('Jan', 'Sept', 'march'), else null. */
+function monthNumber(word) {
+  const w = word.toLowerCase().replace(/\.$/, '');
+  if (w === 'sept') return 9;
+  const i = MONTH_NAMES.findIndex((m) => w.length >= 3 && m.startsWith(w));
+  return i < 0 ? null : i + 1;
+}
+
+/** A two-digit year as spreadsheets read it: 00-29 → 20xx, 30-99 → 19xx. */
+const fullYear = (yy) => (yy < 30 ? 2000 + yy : 1900 + yy);
+
+/**
+ * Dates without a time that Sheets (en_US) recognises besides the ISO and US forms: a month and day
+ * ('1-10', '1/10', 'Jan 5', '5 Jan': this year), a year and month ('2015-01', '1/2015', 'Jan 2015': the
+ * first of the month), a month and two-digit year ('11-50') and named months with a year ('Jan 5, 2015',
+ * '5 January 2015'). Returns [year, month, day] or null. Modelled conservatively: where Sheets might read
+ * a string as a date, the emulator does, so add-on code must quote such text.
+ */
+function parsePartialDate(s, thisYear) {
+  let m = /^(\d{1,2})[-/](\d{1,2})$/.exec(s);
+  if (m) {
+    const [a, b] = [Number(m[1]), Number(m[2])];
+    if (b >= 1 && b <= 31) return [thisYear, a, b];
+    return [fullYear(b), a, 1];
+  }
+  if ((m = /^(\d{4})[-/](\d{1,2})$/.exec(s))) return [Number(m[1]), Number(m[2]), 1];
+  if ((m = /^(\d{1,2})[-/](\d{4})$/.exec(s))) return [Number(m[2]), Number(m[1]), 1];
+  if ((m = /^([a-z]+\.?)\s+(\d{4})$/i.exec(s)) && monthNumber(m[1]))
+    return [Number(m[2]), monthNumber(m[1]), 1];
+  if ((m = /^([a-z]+\.?)\s+(\d{1,2})(?:,?\s+(\d{4}))?$/i.exec(s)) && monthNumber(m[1]))
+    return [m[3] ? Number(m[3]) : thisYear, monthNumber(m[1]), Number(m[2])];
+  if ((m = /^(\d{1,2})\s+([a-z]+\.?),?(?:\s+(\d{4}))?$/i.exec(s)) && monthNumber(m[2]))
+    return [m[3] ? Number(m[3]) : thisYear, monthNumber(m[2]), Number(m[1])];
+  return null;
+}
+
+/**
+ * Parses dates and times Sheets (en_US) recognises: 2026-01-05, 2026/1/5, 1/5/2026, '2026-01-05 10:30',
+ * '10:30', and the partial and named forms of parsePartialDate. `nowMs` gives "this year".
+ */
+function parseDateTime(text, tz, nowMs = Date.now()) {
   const s = text.trim();
   let m = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(s);
   let y, mo, d, h, mi, se, format;
+  let partial;
   if (m) {
     [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
     format = m[4] !== undefined ? 'yyyy-mm-dd h:mm:ss' : 'yyyy-mm-dd';
@@ -47,6 +102,10 @@ function parseDateTime(text, tz) {
     [h, mi, se] = [Number(m[1]), Number(m[2]), Number(m[3] || 0)];
     format = m[3] !== undefined ? 'h:mm:ss' : 'h:mm';
     if (h > 23 || mi > 59 || se > 59) return null;
+  } else if ((partial = parsePartialDate(s, zonedParts(nowMs, tz).year))) {
+    [y, mo, d] = partial;
+    [h, mi, se] = [0, 0, 0];
+    format = 'M/d/yyyy';
   } else return null;
   if (mo < 1 || mo > 12 || d < 1 || d > new Date(Date.UTC(y, mo, 0)).getUTCDate()) return null;
   if (h > 23 || mi > 59 || se > 59) return null;
@@ -57,7 +116,7 @@ function parseDateTime(text, tz) {
  * What a written value becomes in a cell: { v, f, format } where f is a formula and format a number format
  * Sheets applies automatically (dates, percents) when the cell has none.
  */
-function coerceInput(input, cellFormat, tz) {
+function coerceInput(input, cellFormat, tz, nowMs) {
   if (input === null || input === undefined) return { v: '' };
   if (typeof input === 'number') {
     if (Number.isFinite(input)) return { v: input };
@@ -71,14 +130,18 @@ function coerceInput(input, cellFormat, tz) {
   }
   if (typeof input !== 'string') return { v: String(input) };
   if (input === '') return { v: '' };
-  if (input.startsWith("'")) return { v: input.slice(1), quoted: true };
+  // Plain text format: what is written is kept as it is. How Sheets treats a leading apostrophe there is
+  // not documented; the emulator keeps it literally (the conservative choice: quote prefix plus '@' shows
+  // up as a visible apostrophe that grows on every rewrite).
   if (cellFormat === '@') return { v: input };
+  // The quote prefix: not part of the value (Sheets API ExtendedValue.stringValue), the rest stays text.
+  if (input.startsWith("'")) return { v: input.slice(1), quoted: true };
   if (input.startsWith('=') && input.length > 1) return { v: '', f: input };
   const upper = input.trim().toUpperCase();
   if (upper === 'TRUE' || upper === 'FALSE') return { v: upper === 'TRUE' };
   const n = parseNumber(input);
   if (n) return { v: n.value, format: n.format || undefined };
-  const d = parseDateTime(input, tz);
+  const d = parseDateTime(input, tz, nowMs);
   if (d) return { v: d.value, format: d.format };
   return { v: input };
 }

@@ -1,6 +1,7 @@
 'use strict';
 // =PHONE_CHECK and =PHONE_CREDITS through the built bundle, as custom-function executions (30 s, read-only
-// spreadsheet, no UI, the owner's user properties) against the sandbox's phone service.
+// spreadsheet, no UI, the owner's user properties) against the sandbox's phone service. The owner has
+// allowed formulas in the document to spend credits (the Settings switch; see owner-and-editors.test.js).
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 
@@ -12,7 +13,8 @@ afterEach(() => emu && emu.dispose());
 const checkRequests = () => emu.fetchLog.filter((r) => r.url.includes('/api/wa/check')).length;
 const phoneCheck = (...args) => emu.runCustomFunction('PHONE_CHECK', args);
 const NOT_CHECKED_YET = 'not checked yet — recalculate';
-const NO_KEY = 'No phone-check API key: add it in Extensions › Outreach › Settings.';
+const NO_KEY =
+  "No phone-check API key for formulas: they use the spreadsheet owner's key. The owner adds it in Extensions › Outreach › Settings; editors can check their selection from the menu with their own key.";
 
 function numbers(n, start = 0) {
   return Array.from({ length: n }, (_, i) =>
@@ -22,7 +24,7 @@ function numbers(n, start = 0) {
 
 describe('=PHONE_CHECK', () => {
   test('a range gives the same shape back; blanks stay blank; duplicates are checked once', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     const reg = registeredPhoneNumber(7);
     const unreg = unregisteredPhoneNumber(8);
     const input = [
@@ -40,7 +42,7 @@ describe('=PHONE_CHECK', () => {
   });
 
   test('a single cell gives a single value; bad input gets a specific message', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     expect(phoneCheck(registeredPhoneNumber(1))).toBe(true);
     expect(phoneCheck(unregisteredPhoneNumber(1))).toBe(false);
     expect(phoneCheck('')).toBe('');
@@ -57,7 +59,7 @@ describe('=PHONE_CHECK', () => {
   });
 
   test('the national trunk prefix written as (0) after the country code is dropped, not sent', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     expect(phoneCheck([['+44 (0) 20 7946 0000'], ['0044 (0)20 7946 0001'], ['+49(0)30 1234567']])).toEqual([
       [true],
       [false],
@@ -68,7 +70,7 @@ describe('=PHONE_CHECK', () => {
   });
 
   test('a number without its country code is refused for free; digits that start with one are checked', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     const national = 'invalid number: add the country code, e.g. +44 20 7946 0000';
     // (555) 123-4567 used to go out as +5551234567: Brazil's code, but Brazilian numbers have 10+ digits.
     expect(
@@ -82,7 +84,7 @@ describe('=PHONE_CHECK', () => {
   });
 
   test('recalculation makes 0 requests and spends nothing', async () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     const list = numbers(20);
     const input = list.map((p) => [p]);
     const first = phoneCheck(input);
@@ -96,7 +98,7 @@ describe('=PHONE_CHECK', () => {
   });
 
   test('shares results with the menu action both ways', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     const list = numbers(6);
     const sheet = emu.spreadsheet.getSheets()[0];
     sheet.getRange('A1:A4').setValues([['Phone'], ...list.slice(0, 3).map((p) => [p])]);
@@ -131,7 +133,7 @@ describe('=PHONE_CHECK', () => {
   });
 
   test('cells not reached within the 30 s limit say so; the next recalculation goes on without paying twice', () => {
-    emu = newAddon(services, { fetchLatencyMs: 5000 });
+    emu = newAddon(services, { allowPhoneFormulas: true, fetchLatencyMs: 5000 });
     const list = numbers(600);
     const input = list.map((p) => [p]);
     const first = phoneCheck(input);
@@ -146,7 +148,7 @@ describe('=PHONE_CHECK', () => {
   });
 
   test('a slow service: no round is started that cannot end before the 30 s limit (a paid answer is never lost)', async () => {
-    emu = newAddon(services, { fetchLatencyMs: 10_200 });
+    emu = newAddon(services, { allowPhoneFormulas: true, fetchLatencyMs: 10_200 });
     const list = numbers(300);
     const input = list.map((p) => [p]);
     const first = phoneCheck(input);
@@ -159,8 +161,38 @@ describe('=PHONE_CHECK', () => {
     expect(stats.charged.phoneCredits[DEMO_KEYS.phone]).toBe(300);
   });
 
+  test('a large new range on a slow service: answers are stored per batch and no batch outlives the 30 s', async () => {
+    // 15 s per round trip; the first three checks fail with 1006 (not charged) and would be retried after 1 s.
+    emu = newAddon(services, { allowPhoneFormulas: true, fetchLatencyMs: 15_000 });
+    await control(services.sandbox.phoneUrl, 'POST', '/faults', {
+      path: '/api/wa/check',
+      count: 3,
+      kind: 'phone-code',
+      code: 1006,
+    });
+    const list = numbers(300, 700);
+    const input = list.map((p) => [p]);
+    const first = phoneCheck(input);
+    const execution = emu.executions.at(-1);
+    expect(execution.status).toBe('completed');
+    expect(execution.endMs - execution.startMs).toBeLessThan(30_000);
+    const answered = first.filter(([a]) => a === true || a === false).length;
+    expect(answered).toBeGreaterThan(0);
+    const paid = async () =>
+      (await control(services.sandbox.phoneUrl, 'GET', `/phone-checks?key=${DEMO_KEYS.phone}`)).checks.filter(
+        (c) => c.charged,
+      );
+    expect(await paid()).toHaveLength(answered);
+    // Every paid answer was kept: recalculations finish the range without paying for any number twice.
+    for (let i = 0; i < 10 && phoneCheck(input).some(([a]) => a === NOT_CHECKED_YET); i++);
+    expect(phoneCheck(input)).toEqual(list.map((_, i) => [i % 2 === 0]));
+    const charged = await paid();
+    expect(charged).toHaveLength(300);
+    expect(new Set(charged.map((c) => c.phone)).size).toBe(300);
+  });
+
   test('1006 after the retries gives an error text; recalculation checks it again', async () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     await control(services.sandbox.phoneUrl, 'POST', '/faults', {
       path: '/api/wa/check',
       count: 4,
@@ -173,7 +205,7 @@ describe('=PHONE_CHECK', () => {
   });
 
   test('no credits (1004): says what to do; known numbers are still answered', async () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     expect(phoneCheck(registeredPhoneNumber(1))).toBe(true);
     await control(services.sandbox.phoneUrl, 'POST', '/accounts', { key: DEMO_KEYS.phone, credits: 0 });
     expect(
@@ -186,7 +218,7 @@ describe('=PHONE_CHECK', () => {
   });
 
   test('no key: a clear text pointing to Settings (known numbers still answered); a refused key says so', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     expect(phoneCheck(registeredPhoneNumber(1))).toBe(true);
     emu.run('saveSettings', [{ phoneApiKey: '' }], { kind: 'webapp' });
     emu.fetchLog.length = 0;
@@ -214,7 +246,7 @@ describe('checks running at the same time never pay for a number twice', () => {
   };
 
   test('two PHONE_CHECK cells with the same number, the second while the first is on the wire', async () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     const list = numbers(5);
     let second;
     onFirstCheck(() => (second = phoneCheck(list[2])));
@@ -229,7 +261,7 @@ describe('checks running at the same time never pay for a number twice', () => {
   });
 
   test('PHONE_CHECK while the menu action checks the same number; the menu then uses what PHONE_CHECK found', async () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     const list = numbers(80);
     const sheet = emu.spreadsheet.getSheets()[0];
     sheet.getRange('A1:A81').setValues([['Phone'], ...list.map((p) => [p])]);
@@ -255,7 +287,7 @@ describe('checks running at the same time never pay for a number twice', () => {
 
 describe('claims of an execution that was stopped', () => {
   test('a number claimed elsewhere is not paid for again; the claim runs out after 30 s', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     const phone = registeredPhoneNumber(4);
     const expiry = Math.ceil((emu.clock.now() + 30_000) / 1000).toString(36);
     emu.properties.document.setProperty('phoneClaims', `${phone}=${expiry}`);
@@ -268,7 +300,7 @@ describe('claims of an execution that was stopped', () => {
   });
 
   test('the menu action waits for a claimed number, then checks it', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     const list = numbers(3);
     const expiry = Math.ceil((emu.clock.now() + 30_000) / 1000).toString(36);
     emu.properties.document.setProperty('phoneClaims', `${list[1]}=${expiry}`);
@@ -288,7 +320,7 @@ describe('claims of an execution that was stopped', () => {
 
 describe('=PHONE_CREDITS', () => {
   test('returns the credits left', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     expect(emu.runCustomFunction('PHONE_CREDITS', [])).toBe(1000);
     phoneCheck(numbers(4).map((p) => [p]));
     expect(emu.runCustomFunction('PHONE_CREDITS', [])).toBe(996);
@@ -297,7 +329,7 @@ describe('=PHONE_CREDITS', () => {
 
 describe('result store', () => {
   test('kept in document properties under 9 KB per value; old entries pruned', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     const props = emu.properties.document;
     // Shards full of results checked 40 days ago (expired) and 10 days ago (fresh).
     const minute = (ms) => Math.floor(ms / 60000).toString(36);

@@ -54,10 +54,13 @@ function controlSync(baseUrl, method, route, body) {
   return JSON.parse(out.toString());
 }
 
-/** A fresh add-on (new emulator) with the given keys saved through its own Settings endpoint. */
+/**
+ * A fresh add-on (new emulator) with the given keys saved through its own Settings endpoint, by the
+ * document's owner. `allowPhoneFormulas`: the owner's switch that lets =PHONE_CHECK spend credits.
+ */
 function newAddon(
   { clock, sandbox },
-  { outreachKey = DEMO_KEYS.paid, phoneKey = DEMO_KEYS.phone, ...options } = {},
+  { outreachKey = DEMO_KEYS.paid, phoneKey = DEMO_KEYS.phone, allowPhoneFormulas, ...options } = {},
 ) {
   const emu = new AppsScriptEmulator({
     codePath: path.join(ROOT, 'dist', 'Code.js'),
@@ -68,6 +71,7 @@ function newAddon(
   const settings = { outreachBaseUrl: sandbox.outreachUrl, phoneBaseUrl: sandbox.phoneUrl };
   if (outreachKey) settings.outreachApiKey = outreachKey;
   if (phoneKey) settings.phoneApiKey = phoneKey;
+  if (allowPhoneFormulas !== undefined) settings.allowPhoneFormulas = allowPhoneFormulas;
   emu.run('saveSettings', [settings], { kind: 'webapp' });
   emu.run('onOpen', [{ authMode: 'FULL' }], { kind: 'simple', authMode: 'FULL' });
   emu.resetStats();
