@@ -77,7 +77,7 @@ describe('PHONE_CHECK spends credits only where the owner allowed formulas in th
     const answer = phoneCheck([[known], [unregisteredPhoneNumber(2)], ['12']]);
     expect(answer[0]).toEqual([true]);
     expect(answer[1][0]).toMatch(NOT_ALLOWED);
-    expect(answer[2]).toEqual(['invalid number (too short)']);
+    expect(answer[2]).toEqual(['invalid number: too short, at least 7 digits']);
     expect(phoneChecks()).toBe(1);
     expect(emu.runCustomFunction('PHONE_CREDITS', [])).toBe(999);
     expect(emu.run('getSettings', [], { kind: 'webapp', user: OWNER }).phoneFormulasAllowed).toBe(false);
