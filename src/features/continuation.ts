@@ -1,18 +1,18 @@
 // One endpoint drives every long job from the progress dialog; each kind registers its job here.
-import { JobProgress, readProgress, withJobLease } from '../platform/jobs';
-import { busyProgress, continueSavedJob, DIALOG_REPORTER, JobDefinition } from './job-runner';
-import { UNLOCK_JOB } from './unlock-job';
+import { JobProgress, readProgress } from '../platform/jobs';
+import { continueSavedJob, DIALOG_REPORTER, JobDefinition } from './job-runner';
+import { PHONE_JOB } from './phone-job';
 import { SEND_JOB } from './send-job';
-import { continuePhoneJob } from './phone-check';
+import { UNLOCK_JOB } from './unlock-job';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const JOBS: Record<string, JobDefinition<any, any, any>> = {
   unlock: UNLOCK_JOB,
   send: SEND_JOB,
+  phone: PHONE_JOB,
 };
 
 export function continueJob(kind: string): JobProgress {
-  if (kind === 'phone') return withJobLease(kind, continuePhoneJob, () => busyProgress(kind));
   const job = Object.prototype.hasOwnProperty.call(JOBS, kind) ? JOBS[kind] : undefined;
   if (!job) throw new Error(`Unknown job "${kind}".`);
   return continueSavedJob(job, DIALOG_REPORTER);

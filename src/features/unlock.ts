@@ -9,7 +9,7 @@ import { hiddenRows, selectedRows } from '../sheets/selection';
 import { Table, TableRow } from '../sheets/table';
 import { confirm, inform } from '../ui/dialogs';
 import { UserError } from './inputs';
-import { newJobState, savedJob, startJob, runStep } from './job-runner';
+import { chunks, newJobState, savedJob, startJob, runStep } from './job-runner';
 import { MENU_REPORTER } from './reporters';
 import { ensureKey } from './settings';
 import { CONTACT_CHUNK, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
@@ -127,12 +127,6 @@ function classify(row: TableRow, index: CompanyIndex, plan: UnlockPlan): void {
   } else if (id && index.get(id)) {
     if (!plan.toUnlock.includes(id)) plan.toUnlock.push(id);
   } else if (id || cellText(row.values.name)) plan.unknownRows.push(row.rowNumber);
-}
-
-export function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 function unknownRowsText(rows: number[]): string {

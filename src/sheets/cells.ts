@@ -93,3 +93,11 @@ export function cellText(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
   return String(value).trim();
 }
+
+/**
+ * A cell as the user sees it where the value lost something: a number shown with leading zeros by its format
+ * (07911123456, 0049…) is taken as shown, since the zeros say whether a phone number is national.
+ */
+export function asShown(value: unknown, display: string): unknown {
+  return typeof value === 'number' && /^\s*0/.test(display) ? display : value;
+}

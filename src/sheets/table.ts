@@ -1,7 +1,7 @@
 // Header-mapped tables. Users sort, filter, insert and delete rows and columns, so columns are found by
 // their header text and rows by a key column, never by remembered positions. Reads and writes are done in
 // blocks: one getValues for the table, one setValues per written column run, whatever the number of rows.
-import { CellValue, textCell } from './cells';
+import { asShown, CellValue, textCell } from './cells';
 
 export interface ColumnSpec {
   /** Stable name used in code. */
@@ -14,6 +14,26 @@ export interface ColumnSpec {
    */
   format?: string;
   width?: number;
+  /** Read a number shown with leading zeros by its format as shown (see cells.asShown). */
+  asShown?: boolean;
+}
+
+/** A column the caller located itself; a `header` given is checked on every full read (see readAll). */
+export interface PlacedColumn {
+  column: number;
+  header?: string;
+  asShown?: boolean;
+}
+
+/** A located column no longer has its header: the user moved, inserted or deleted columns meanwhile. */
+export class HeaderMovedError extends Error {
+  constructor(
+    readonly key: string,
+    readonly column: number,
+  ) {
+    super(`Column ${column} no longer has the header of "${key}".`);
+    this.name = 'HeaderMovedError';
+  }
 }
 
 export interface TableLayout {
@@ -37,6 +57,10 @@ export class Table {
     readonly layout: TableLayout,
     /** key → 1-based column number */
     private readonly columnOf: Map<string, number>,
+    /** key → header the column must still have (located columns only). */
+    private readonly expected = new Map<string, string>(),
+    /** The last row that is the caller's (located columns only); else the sheet's last row. */
+    private readonly lastRow?: number,
   ) {}
 
   /**
@@ -70,33 +94,66 @@ export class Table {
     return sheet ? new Table(sheet, layout, mapHeaders(sheet, layout)) : null;
   }
 
-  /** A table over columns the caller located itself (e.g. the results column next to selected numbers). */
-  static onColumns(sheet: Sheet, columns: Record<string, number>): Table {
+  /**
+   * A table over columns the caller located itself (e.g. the results column next to selected numbers). A
+   * column given with its header is checked on every full read: remembered positions go stale when the user
+   * moves columns, and a write there would land in someone else's data. `lastRow` bounds the reads to the
+   * rows the caller works on (a selection), where the sheet goes on below.
+   */
+  static onColumns(
+    sheet: Sheet,
+    columns: Record<string, number | PlacedColumn>,
+    options: { lastRow?: number } = {},
+  ): Table {
+    const placed = Object.entries(columns).map(([key, at]): [string, PlacedColumn] => [
+      key,
+      typeof at === 'number' ? { column: at } : at,
+    ]);
     const layout: TableLayout = {
-      sheetName: sheet.getName(),
-      columns: Object.keys(columns).map((key) => ({ key, header: key })),
+      get sheetName() {
+        return sheet.getName(); // asked only if needed: a service call
+      },
+      columns: placed.map(([key, at]) => ({ key, header: at.header || key, asShown: at.asShown })),
     };
-    return new Table(sheet, layout, new Map(Object.entries(columns)));
+    const expected = new Map<string, string>();
+    for (const [key, at] of placed) if (at.header) expected.set(key, at.header);
+    const columnOf = new Map(placed.map(([key, at]) => [key, at.column]));
+    return new Table(sheet, layout, columnOf, expected, options.lastRow);
   }
 
   column(key: string): number | undefined {
     return this.columnOf.get(key);
   }
 
-  /** Every data row (row 2 onwards), read with one getValues. */
+  /**
+   * Every data row (row 2 onwards), read with one getValues. A table with expected headers reads row 1 in
+   * the same call and throws HeaderMovedError when one of them is gone.
+   */
   readAll(): TableRow[] {
-    const lastRow = this.sheet.getLastRow();
-    if (lastRow < 2) return [];
-    return this.readRange(2, lastRow - 1);
+    const lastRow = this.lastRow || this.sheet.getLastRow();
+    if (this.expected.size === 0) return lastRow < 2 ? [] : this.readRange(2, lastRow - 1);
+    const [header, ...rows] = this.readRange(1, Math.max(lastRow, 1));
+    for (const [key, text] of this.expected) {
+      if (normalizeHeader(header.values[key]) !== normalizeHeader(text)) {
+        throw new HeaderMovedError(key, this.columnOf.get(key)!);
+      }
+    }
+    return rows;
   }
 
-  /** Rows `first`..`first+count-1`, read with one getValues. */
+  /** Rows `first`..`first+count-1`, read with one getValues (and one getDisplayValues for asShown columns). */
   readRange(first: number, count: number): TableRow[] {
     const width = Math.max(...this.columnOf.values(), 1);
-    const grid = this.sheet.getRange(first, 1, count, width).getValues();
+    const range = this.sheet.getRange(first, 1, count, width);
+    const grid = range.getValues();
+    const shownKeys = new Set(this.layout.columns.filter((c) => c.asShown).map((c) => c.key));
+    const shown = shownKeys.size > 0 ? range.getDisplayValues() : null;
     return grid.map((cells, i) => {
       const values: Record<string, unknown> = {};
-      for (const [key, column] of this.columnOf) values[key] = cells[column - 1];
+      for (const [key, column] of this.columnOf) {
+        const value = cells[column - 1];
+        values[key] = shown && shownKeys.has(key) ? asShown(value, shown[i][column - 1]) : value;
+      }
       return { rowNumber: first + i, values };
     });
   }
@@ -105,10 +162,11 @@ export class Table {
    * Writes results by key, never by remembered position: slow work happened since the rows were read, and
    * the user may have sorted, inserted or deleted rows meanwhile. Reads the table again and writes each
    * key's values to every row that holds that key now (a key no row holds any more is dropped: its row was
-   * deleted). Returns the keys written.
+   * deleted). A row may hold several keys (a number in each of several columns): the changes of each are
+   * written. Returns the keys written.
    */
   updateByKey(
-    keyOf: (row: TableRow) => string,
+    keyOf: (row: TableRow) => string | string[],
     changes: Map<string, Record<string, CellValue>>,
   ): Set<string> {
     const written = new Set<string>();
@@ -116,11 +174,13 @@ export class Table {
     const rows = this.readAll();
     const byRow = new Map<number, Record<string, CellValue>>();
     for (const row of rows) {
-      const key = keyOf(row);
-      const change = key ? changes.get(key) : undefined;
-      if (!change) continue;
-      byRow.set(row.rowNumber, change);
-      written.add(key);
+      const keys = keyOf(row);
+      for (const key of typeof keys === 'string' ? [keys] : keys) {
+        const change = key ? changes.get(key) : undefined;
+        if (!change) continue;
+        byRow.set(row.rowNumber, { ...byRow.get(row.rowNumber), ...change });
+        written.add(key);
+      }
     }
     this.update(rows, byRow);
     return written;

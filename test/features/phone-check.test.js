@@ -382,7 +382,7 @@ describe('Check phone numbers in selection', () => {
     expect(lastAlert().message).toMatch(
       /1000 checks per hour is reached: run "Check phone numbers in selection" again on the same cells after \d\d:\d\d/,
     );
-    expect(JSON.parse(emu.properties.document.getProperty('job.phone')).resumeAt).toBeGreaterThan(
+    expect(JSON.parse(emu.properties.document.getProperty('job.phone')).pausedUntil).toBeGreaterThan(
       emu.clock.now(),
     );
     expect(column('E', 11).slice(1)).toEqual([...more.slice(0, 3).map(expected), ...new Array(7).fill('')]);
@@ -501,8 +501,8 @@ describe('Check phone numbers in selection', () => {
     expect(first).toBeLessThan(300);
     expect(emu.ui.dialog.title).toBe('Checking phone numbers');
     const job = JSON.parse(emu.properties.document.getProperty('job.phone'));
-    expect(job.sheetName).toBe(sheet().getName());
-    expect(job.selection).toContain('A2:A301');
+    expect(job.data.sheetName).toBe(sheet().getName());
+    expect(job.data.selection).toContain('A2:A301');
     // What is done is in the sheet already.
     expect(column('B', 301).slice(1, first + 1)).toEqual(list.slice(0, first).map(expected));
 

@@ -1,0 +1,137 @@
+// The phone check as a job on the runner (job-runner.ts). A unit is up to CHUNK_SIZE distinct numbers that
+// had no known result when the check was planned. work: claim them (a number another execution is
+// checking right now is its to pay for: wait for its result) and check them; record: keep the results in
+// the document's store (platform/phone-results.ts), then write them next to their numbers. The store
+// first, then the sheet: a cut-off in between never loses a paid result, and a redone unit pays for nothing
+// twice (claim() skips numbers with a stored result).
+// 1004 (no credits) and 1001/1003 (key) stop the run with what to do; cells of unchecked numbers stay blank
+// (never stale). 1005: the client waits within the hourly budget; a wait that fits in this execution is
+// waited out, a longer one pauses the job and tells the user when to go on.
+import { ApiError, phoneClientFromSettings, type PhoneCheckManyResult } from '../api';
+import { PhoneResults } from '../platform/phone-results';
+import { JobDefinition, JobPause, JobState, JobStop, StepContext } from './job-runner';
+import { PhoneTarget } from './phone-plan';
+import { RESULT_TEXT, writeResults } from './phone-sheet';
+import { notCheckedText, pauseText, progressText, RunCounts, summaryText } from './phone-texts';
+import { describe } from './settings';
+
+export type PhoneUnit = string[];
+
+export interface PhoneData extends PhoneTarget {
+  /** Checks paid for by this job. */
+  charged: number;
+  /** Numbers this job got an answer for, errors included. */
+  done: number;
+  /** Numbers left out because the credits were short (their cells stay blank). */
+  leftOut: number;
+}
+
+type PhoneState = JobState<PhoneUnit, PhoneData>;
+
+interface Checked {
+  store: PhoneResults;
+  /** The unit's numbers this execution claimed and sent, in the order of the outcome's indexes. */
+  claimed: string[];
+  outcome: PhoneCheckManyResult | null;
+}
+
+/** How long to wait before asking again for numbers another execution has claimed. */
+const CLAIM_POLL_MS = 5000;
+
+export const PHONE_JOB: JobDefinition<PhoneUnit, PhoneData, Checked> = {
+  kind: 'phone',
+  name: 'Phone check',
+  title: 'Checking phone numbers',
+  // One fetchAll round; the runner then goes by the longest unit it measured.
+  unitMs: () => 5000,
+  size: (unit) => unit.length,
+  work: checkUnit,
+  record: recordUnit,
+  summary: (state, finished) => (finished ? summaryText(countsOf(state)) : progressText(countsOf(state))),
+};
+
+function checkUnit(unit: PhoneUnit, _state: PhoneState, context: StepContext): Checked {
+  const store = PhoneResults.load();
+  const claimed = store.claim(unit, unit.length);
+  if (claimed.length === 0) {
+    if (unit.some((phone) => !store.get(phone))) Utilities.sleep(CLAIM_POLL_MS);
+    return { store, claimed, outcome: null };
+  }
+  try {
+    const client = phoneClientFromSettings({ deadlineMs: context.deadline.at });
+    return { store, claimed, outcome: client.checkMany(claimed) };
+  } catch (error) {
+    store.save(); // releases the claims
+    throw error;
+  }
+}
+
+/** Stores and writes the unit's answers; the numbers still unanswered come back as the next unit. */
+function recordUnit(unit: PhoneUnit, checked: Checked, state: PhoneState, context: StepContext): PhoneUnit[] {
+  const { store, claimed, outcome } = checked;
+  const texts = new Map<string, string>();
+  for (const result of outcome ? outcome.results : []) {
+    const phone = claimed[result.index];
+    state.data.done++;
+    if (result.status === 'error') {
+      texts.set(phone, `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
+      continue;
+    }
+    store.put(phone, result.status);
+    texts.set(phone, RESULT_TEXT[result.status]);
+    if (result.status !== 'invalid') state.data.charged++;
+  }
+  // Numbers another execution answered meanwhile (claim() read the store again).
+  for (const phone of unit) {
+    const known = !texts.has(phone) && store.get(phone);
+    if (known) texts.set(phone, RESULT_TEXT[known.status]);
+  }
+  const notKept = keep(store);
+  writeResults(state.data, texts);
+  if (notKept) {
+    throw new JobStop(
+      `The results could not be kept in this document (${notKept}); the ones checked so far are in the sheet.`,
+    );
+  }
+  const rest = unit.filter((phone) => !texts.has(phone));
+  if (outcome && outcome.stopped) afterStop(outcome.stopped, numbersLeft(state, unit, rest), context);
+  return rest.length > 0 ? [rest] : [];
+}
+
+/** Saves the store (which releases the claims); why it failed, or null. */
+function keep(store: PhoneResults): string | null {
+  try {
+    store.save();
+    return null;
+  } catch (error) {
+    return describe(error);
+  }
+}
+
+/** What a stop of checkMany means; returns to go on (the next step, or now after a wait that fits). */
+function afterStop(stopped: ApiError, left: number, context: StepContext): void {
+  const notChecked = notCheckedText(left);
+  if (stopped.kind === 'funds') {
+    throw new JobStop(['No phone-check credits left:', notChecked, stopped.action].filter(Boolean).join(' '));
+  }
+  if (stopped.kind !== 'rate-limit') throw new JobStop(`${describe(stopped)} ${notChecked}`);
+  if (context.deadline.passed(5000)) return; // out of time: the next step goes on
+  const wait = stopped.retryAfterMs && stopped.retryAfterMs > 0 ? stopped.retryAfterMs : 60_000;
+  if (Date.now() + wait < context.deadline.at - 5000) {
+    Utilities.sleep(wait);
+    return;
+  }
+  // The hourly budget is used up: the progress dialog must not spin on it.
+  const until = Date.now() + wait;
+  throw new JobPause(pauseText(until), until);
+}
+
+/** Numbers of the job still without an answer: the rest of this unit and the units after it. */
+function numbersLeft(state: PhoneState, unit: PhoneUnit, rest: PhoneUnit): number {
+  return state.units.filter((u) => u !== unit).reduce((n, u) => n + u.length, rest.length);
+}
+
+function countsOf(state: PhoneState): RunCounts {
+  const { done, charged, leftOut } = state.data;
+  return { done, total: state.total, charged, leftOut };
+}

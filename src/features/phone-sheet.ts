@@ -1,0 +1,159 @@
+// The phone check's sheet adapter: one read for planning, the results columns inserted and headed, the
+// cells written before the first check, and each unit's results written by number. Users sort, filter,
+// insert and delete rows while numbers are on the wire, so results are written through the shared
+// Table.updateByKey: the block is read again and each result goes to the rows whose number cell holds that
+// number now. The results columns are found again by their header; a moved one stops the run.
+import { PhoneStatus } from '../platform/phone-results';
+import { CellValue, textCell } from '../sheets/cells';
+import { a1Notation, hiddenRows, SelectedArea, Selection } from '../sheets/selection';
+import { HeaderMovedError, PlacedColumn, Table, TableRow } from '../sheets/table';
+import { JobStop } from './job-runner';
+import {
+  ColumnPlan,
+  Entry,
+  PhoneColumn,
+  PhoneTarget,
+  RESULT_HEADER,
+  resultKey,
+  rowEntries,
+  SelectionGrid,
+  shift,
+} from './phone-plan';
+import { movedText, sheetGoneText } from './phone-texts';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+export const RESULT_TEXT: Record<PhoneStatus, string> = {
+  registered: 'registered',
+  'not-registered': 'not registered',
+  invalid: 'invalid number',
+};
+const RESULTS = Object.values(RESULT_TEXT);
+
+export function invalidText(reason: string): string {
+  return `${RESULT_TEXT.invalid} (${reason})`;
+}
+
+/** A results cell showing an answer (not an error, not blank). */
+export function isResultText(value: unknown): value is string {
+  return typeof value === 'string' && RESULTS.includes(value);
+}
+
+/** One read for planning: rows 1..last row, the selected columns and the column right of them. */
+export function readSelectionGrid(sheet: Sheet, areas: SelectedArea[]): SelectionGrid {
+  const firstColumn = Math.min(...areas.map((a) => a.column));
+  const maxColumns = sheet.getMaxColumns();
+  const lastColumn = Math.min(Math.max(...areas.map((a) => a.column + a.columns - 1)) + 1, maxColumns);
+  const lastRow = sheet.getLastRow();
+  const values =
+    lastRow < 1 ? [] : sheet.getRange(1, firstColumn, lastRow, lastColumn - firstColumn + 1).getValues();
+  return { areas, values, firstColumn, lastRow, maxColumns };
+}
+
+/** The target of a plan: where the numbers and results are once the planned columns are inserted. */
+export function targetOf(plan: ColumnPlan, selection: Selection): PhoneTarget {
+  const names = [selection.a1];
+  if (plan.inserts.length > 0) {
+    // The selection as it reads after the inserts: running the action again on it resumes this check.
+    const moved = selection.areas.map((a) => {
+      const column = a.column + shift(plan.inserts, a.column);
+      const last = a.column + a.columns - 1;
+      return a1Notation({ ...a, column, columns: last + shift(plan.inserts, last) - column + 1 });
+    });
+    names.push(moved.join(','));
+  }
+  const { firstRow, lastRow, columns } = plan;
+  return { sheetName: selection.sheetName, selection: names, firstRow, lastRow, columns };
+}
+
+/** The plan's columns where they are now, before the inserts (the planned results columns are not there yet). */
+export function currentColumns(plan: ColumnPlan): PhoneColumn[] {
+  return plan.columns.map((c, i) => ({ ...c, source: plan.sources[i], result: plan.sources[i] + 1 }));
+}
+
+/**
+ * The table over a check's columns: `s<i>` its numbers (read as shown: see cells.asShown), `r<i>` its
+ * results, whose header is checked on every read when `checked`.
+ */
+export function phoneTable(sheet: Sheet, columns: PhoneColumn[], lastRow: number, checked: boolean): Table {
+  const placed: Record<string, PlacedColumn> = {};
+  columns.forEach((c, i) => {
+    placed[`s${i}`] = { column: c.source, asShown: true };
+    placed[`r${i}`] = checked ? { column: c.result, header: RESULT_HEADER } : { column: c.result };
+  });
+  return Table.onColumns(sheet, placed, { lastRow });
+}
+
+/** Inserts the planned results columns (right to left, so the planned positions stay right), then headers. */
+export function applyColumnPlan(sheet: Sheet, plan: ColumnPlan): void {
+  for (const column of [...plan.inserts].sort((a, b) => b - a)) sheet.insertColumnAfter(column);
+  for (const column of plan.headers) {
+    const cell = sheet.getRange(1, column);
+    cell.setValue(RESULT_HEADER);
+    cell.setFontWeight('bold');
+  }
+}
+
+/**
+ * Writes what each covered cell shows before the first check (results known, invalid numbers, and blanks
+ * for the numbers to check: never stale data), by position: `rows` were read in this execution after the
+ * inserts, and nothing slow happened since. `textOf` undefined leaves a cell as it is.
+ */
+export function writeBefore(
+  table: Table,
+  rows: TableRow[],
+  target: PhoneTarget,
+  textOf: (entry: Entry) => string | undefined,
+): void {
+  const hidden = hiddenRows(openTarget(target, table.sheet), target.lastRow);
+  const changes = new Map<number, Record<string, CellValue>>();
+  for (const entry of rows.flatMap((row) => rowEntries(row, target, hidden))) {
+    const text = textOf(entry);
+    if (text === undefined || sameText(entry.shown, text)) continue;
+    changes.set(entry.row, { ...changes.get(entry.row), [`r${entry.column}`]: textCell(text) });
+  }
+  table.update(rows, changes);
+}
+
+/** Writes each number's text next to every covered cell that holds that number now. */
+export function writeResults(target: PhoneTarget, texts: Map<string, string>): void {
+  if (texts.size === 0) return;
+  const sheet = openTarget(target);
+  const hidden = hiddenRows(sheet, target.lastRow);
+  const changes = new Map<string, Record<string, CellValue>>();
+  target.columns.forEach((_, column) => {
+    for (const [phone, text] of texts)
+      changes.set(resultKey(column, phone), { [`r${column}`]: textCell(text) });
+  });
+  const keysOf = (row: TableRow) =>
+    rowEntries(row, target, hidden).flatMap((e) => (e.phone ? [resultKey(e.column, e.phone)] : []));
+  try {
+    phoneTable(sheet, target.columns, target.lastRow, true).updateByKey(keysOf, changes);
+  } catch (error) {
+    if (!(error instanceof HeaderMovedError)) throw error;
+    const moved = target.columns[Number(error.key.slice(1))];
+    throw new JobStop(movedText(moved.source));
+  }
+}
+
+/** A check's sheet per name, found once per execution (each execution evaluates the script afresh). */
+const openSheets = new Map<string, Sheet>();
+
+/**
+ * The sheet of a check: the one given (the menu action has it), else found by name once per execution, so
+ * that every unit works on the same Sheet object (hiddenRows asks the filter once per object). The run
+ * stops when the sheet is gone.
+ */
+export function openTarget(target: PhoneTarget, sheet?: Sheet): Sheet {
+  const known = openSheets.get(target.sheetName);
+  if (known) return known;
+  const found = sheet || SpreadsheetApp.getActiveSpreadsheet().getSheetByName(target.sheetName);
+  if (!found) throw new JobStop(sheetGoneText(target.sheetName));
+  openSheets.set(target.sheetName, found);
+  return found;
+}
+
+function sameText(value: unknown, text: string): boolean {
+  if (value instanceof Date) return false;
+  return (value ?? '') === text;
+}

@@ -1,0 +1,118 @@
+// What the phone check tells the user: the cost confirmation, progress, the final summary and why a run
+// stopped or paused. Every text names what the user can do next.
+import { RECHECK_AFTER_DAYS } from '../platform/phone-results';
+import { columnName } from '../sheets/selection';
+import { RESULT_HEADER } from './phone-plan';
+
+/** What a check of the selection costs, as the confirmation states it. */
+export interface CostFacts {
+  cells: number;
+  distinct: number;
+  invalidCells: number;
+  /** Numbers answered from earlier checks (free). */
+  known: number;
+  /** Numbers to check (1 credit each). */
+  checks: number;
+  credits: number;
+  resuming: boolean;
+  /** "Sheet1!A2:A50": an unfinished check of another selection that this one replaces. */
+  dropped: string | null;
+}
+
+/** A question for the user: its title and text. */
+export interface Question {
+  title: string;
+  text: string;
+}
+
+/** The confirmation: `limit` is how many numbers it offers to check (0: none, no question but an OK). */
+export function costQuestion(facts: CostFacts): Question & { limit: number } {
+  const lines = [
+    `${count(facts.cells, 'cell')} with ${count(facts.distinct, 'distinct number')}` +
+      (facts.invalidCells > 0 ? ` (${count(facts.invalidCells, 'cell')} not valid: not checked).` : '.'),
+    `${facts.known} already known from earlier checks (free).`,
+    `${count(facts.checks, 'check')} needed: ${count(facts.checks, 'credit')} (1 per check).`,
+    `Credits left: ${facts.credits}.`,
+  ];
+  if (facts.resuming) lines.unshift('Resuming the unfinished check of this selection.');
+  else if (facts.dropped)
+    lines.push(`(An unfinished check of ${facts.dropped} is dropped; its results are kept.)`);
+  const text = lines.join('\n');
+  if (facts.credits <= 0) {
+    return {
+      title: 'No phone-check credits',
+      text: `${text}\n\nAdd credits to the phone-check account, then run the check again.`,
+      limit: 0,
+    };
+  }
+  if (facts.credits < facts.checks) {
+    return {
+      title: 'Not enough credits',
+      text: `${text}\n\nNot enough credits: check the first ${count(facts.credits, 'number')} now (the others stay blank)?`,
+      limit: facts.credits,
+    };
+  }
+  return {
+    title: 'Check phone numbers',
+    text: `${text}\n\nCheck ${count(facts.checks, 'number')} now?`,
+    limit: facts.checks,
+  };
+}
+
+export function insertQuestion(columns: number[]): Question {
+  const names = columns.map((c) => columnName(c + 1)).join(', ');
+  return {
+    title: 'Insert a results column?',
+    text:
+      `Column ${names} next to the phone numbers holds other data.\n\n` +
+      `Insert a new "${RESULT_HEADER}" column for the results? Nothing is overwritten.`,
+  };
+}
+
+/** Counts of a run, as the job keeps them. */
+export interface RunCounts {
+  /** Numbers this run has an answer for (errors included). */
+  done: number;
+  /** Numbers the run set out to check. */
+  total: number;
+  /** Checks paid for. */
+  charged: number;
+  /** Numbers left out because the credits were short. */
+  leftOut: number;
+}
+
+export function progressText(counts: RunCounts): string {
+  return `Checked ${counts.done} of ${count(counts.total, 'number')}…`;
+}
+
+export function summaryText(counts: RunCounts): string {
+  const text = `${counts.done} of ${count(counts.total, 'number')} checked (${count(counts.charged, 'credit')} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
+  if (counts.leftOut === 0) return text;
+  return `${text} ${count(counts.leftOut, 'number')} not checked: the credits were used up (add credits and run the check again).`;
+}
+
+/** Why a run stopped before checking `left` numbers (their cells are left blank). */
+export function notCheckedText(left: number): string {
+  return `${count(left, 'number')} not checked (their cells are blank).`;
+}
+
+export function pauseText(until: number): string {
+  const at = Utilities.formatDate(new Date(until), Session.getScriptTimeZone(), 'HH:mm');
+  return (
+    `The phone-check service's limit of 1000 checks per hour is reached: ` +
+    `run "Check phone numbers in selection" again on the same cells after ${at} to check the rest (nothing is checked twice).`
+  );
+}
+
+export function movedText(source: number): string {
+  return `The "${RESULT_HEADER}" column right of column ${columnName(source)} has moved: select the numbers and run the check again (checked numbers are not paid twice).`;
+}
+
+export function sheetGoneText(name: string): string {
+  return `The sheet "${name}" is gone: select the numbers and run the check again.`;
+}
+
+/** "1 number", "2 numbers". */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
