@@ -11,7 +11,7 @@ import { ApiError, phoneClientFromSettings, type PhoneCheckManyResult } from '..
 import { PhoneResults } from '../platform/phone-results';
 import { JobDefinition, JobPause, JobState, JobStop, StepContext } from './job-runner';
 import { PhoneTarget } from './phone-plan';
-import { RESULT_TEXT, writeResults } from './phone-sheet';
+import { openTarget, RESULT_TEXT, writeResults } from './phone-sheet';
 import { notCheckedText, pauseText, progressText, RunCounts, summaryText } from './phone-texts';
 import { describe } from './settings';
 
@@ -50,7 +50,8 @@ export const PHONE_JOB: JobDefinition<PhoneUnit, PhoneData, Checked> = {
   summary: (state, finished) => (finished ? summaryText(countsOf(state)) : progressText(countsOf(state))),
 };
 
-function checkUnit(unit: PhoneUnit, _state: PhoneState, context: StepContext): Checked {
+function checkUnit(unit: PhoneUnit, state: PhoneState, context: StepContext): Checked {
+  openTarget(state.data); // nothing is paid for numbers whose sheet is gone
   const store = PhoneResults.load();
   const claimed = store.claim(unit, unit.length);
   if (claimed.length === 0) {

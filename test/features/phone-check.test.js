@@ -191,6 +191,8 @@ describe('Check phone numbers in selection', () => {
     emu.ui.reset();
     runMenu('YES');
     expect(alerts().map((x) => x.title)).toEqual(['Insert a results column?', 'Check phone numbers']);
+    // The cost counts the number cells where they are before the inserts (not the notes).
+    expect(alerts()[1].message).toMatch(/^6 cells with 6 distinct numbers\./);
     expect(sheet().getRange('A1:E1').getValues()[0]).toEqual(['Mobile', HEADER, 'Office', HEADER, 'Notes']);
     expect(column('B', 4).slice(1)).toEqual(a.map(expected));
     expect(column('D', 4).slice(1)).toEqual(b.map(expected));
@@ -488,6 +490,54 @@ describe('Check phone numbers in selection', () => {
     expect(checkRequests()).toBe(120);
     const numbersNow = column('A', 121).slice(1);
     expect(column('B', 121).slice(1)).toEqual(numbersNow.map((n) => expected(String(n))));
+  });
+
+  test('a column inserted before the results column mid-run: the run stops, nothing lands in the new column', () => {
+    emu = newAddon(services);
+    const list = numbers(120);
+    fill('A1:A121', [['Phone'], ...list.map((p) => [p])]);
+    select('A2:A121');
+    let moved = false;
+    emu.onFetch = (entries) => {
+      if (!moved && entries.some((e) => e.url.includes('/api/wa/check'))) {
+        moved = true;
+        sheet().insertColumnBefore(2); // the user adds a column between the numbers and their results
+      }
+    };
+    runMenu();
+    expect(moved).toBe(true);
+    expect(checkRequests()).toBe(50);
+    expect(lastAlert().title).toBe('Phone check stopped');
+    expect(lastAlert().message).toMatch(/"Phone check" column right of column A has moved/);
+    expect(column('B', 121).every((v) => v === '')).toBe(true);
+    expect(emu.properties.document.getProperty('job.phone')).toBeNull();
+    // The 50 numbers paid for are kept: checking the selection again pays for the 70 others only.
+    emu.onFetch = null;
+    let text = '';
+    runMenu((request) => {
+      if (request.title === 'Check phone numbers') text = request.message;
+      return 'YES';
+    });
+    expect(text).toMatch(/50 already known/);
+    expect(checkRequests()).toBe(120);
+  });
+
+  test('the sheet deleted between progress-dialog steps: the next step stops and says so', () => {
+    emu = newAddon(services, { fetchLatencyMs: 60_000 });
+    const list = numbers(300);
+    fill('A1:A301', [['Phone'], ...list.map((p) => [p])]);
+    select('A2:A301');
+    runMenu();
+    expect(emu.ui.dialog.title).toBe('Checking phone numbers');
+    const name = sheet().getName();
+    emu.spreadsheet.insertSheet('Other');
+    emu.spreadsheet.deleteSheet(emu.spreadsheet.getSheetByName(name));
+    const before = checkRequests();
+    const progress = emu.run('continueJob', ['phone'], { kind: 'webapp' });
+    expect(progress.finished).toBe(true);
+    expect(progress.error).toBe(`The sheet "${name}" is gone: select the numbers and run the check again.`);
+    expect(checkRequests()).toBe(before); // nothing is paid for numbers nobody can see
+    expect(emu.properties.document.getProperty('job.phone')).toBeNull();
   });
 
   test('a run cut by the time limit continues in progress-dialog steps without checking a number twice', () => {
