@@ -33,15 +33,12 @@ import {
 import {
   applyColumnPlan,
   currentColumns,
-  invalidText,
-  isResultText,
   phoneTable,
   readSelectionGrid,
-  RESULT_TEXT,
   targetOf,
   writeBefore,
 } from './phone-sheet';
-import { costQuestion, insertQuestion } from './phone-texts';
+import { costQuestion, insertQuestion, invalidResultText, isResultText, RESULT_TEXT } from './phone-texts';
 import { MENU_REPORTER } from './reporters';
 import { describe, ensureKey } from './settings';
 
@@ -192,7 +189,7 @@ function start(
 
 /** A cell before the first check: its known answer, or blank while its number waits (never stale). */
 function textBefore(entry: Entry, store: PhoneResults, shown: Map<string, string>): string {
-  if (entry.invalid !== undefined) return invalidText(entry.invalid);
+  if (entry.invalid !== undefined) return invalidResultText(entry.invalid);
   const phone = entry.phone!;
   const known = store.get(phone);
   if (known) return RESULT_TEXT[known.status];

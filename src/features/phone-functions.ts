@@ -20,6 +20,7 @@ import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../platform/deadline';
 import { formulasMaySpend } from '../platform/formula-consent';
 import { readSettings } from '../platform/settings';
 import { PhoneResults } from '../platform/phone-results';
+import { errorText, invalidNumberText } from './phone-texts';
 
 export const NOT_CHECKED_YET = 'not checked yet — recalculate';
 /** Formulas run with the spreadsheet owner's user properties, whoever edits the sheet. */
@@ -39,6 +40,9 @@ const FIRST_ROUND = 50;
 const ROUND = 100;
 
 type Answer = boolean | string;
+/** [row, column] of a cell in the range. */
+type Cell = [number, number];
+type Fill = (phones: Iterable<string>, answer: Answer) => void;
 
 export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
   if (input === undefined || input === null) return NO_INPUT_TEXT;
@@ -46,12 +50,16 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
   const grid: unknown[][] = single
     ? [[input]]
     : (input as unknown[]).map((row) => (Array.isArray(row) ? row : [row]));
-  const deadline = Deadline.forCustomFunction();
   const out: Answer[][] = grid.map((row) => row.map(() => ''));
   const store = PhoneResults.load();
+  const waiting = answerKnown(grid, out, store);
+  if (waiting.size > 0) checkWaiting(waiting, out, store);
+  return single ? out[0][0] : out;
+}
 
-  // Blank, invalid and known cells are answered here; the others wait for a check.
-  const waiting = new Map<string, Array<[number, number]>>();
+/** Answers blank, invalid and known cells; returns the cells of each number that waits for a check. */
+function answerKnown(grid: unknown[][], out: Answer[][], store: PhoneResults): Map<string, Cell[]> {
+  const waiting = new Map<string, Cell[]>();
   grid.forEach((row, r) =>
     row.forEach((value, c) => {
       const normalized = cellPhone(value);
@@ -70,23 +78,20 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
       else waiting.set(normalized.phone, [[r, c]]);
     }),
   );
-  if (waiting.size === 0) return single ? out[0][0] : out;
+  return waiting;
+}
 
-  const fill = (phones: Iterable<string>, answer: Answer) => {
+/** Checks the waiting numbers until all are answered or time is up, and fills their cells. */
+function checkWaiting(waiting: Map<string, Cell[]>, out: Answer[][], store: PhoneResults): void {
+  const fill: Fill = (phones, answer) => {
     for (const phone of phones) for (const [r, c] of waiting.get(phone) || []) out[r][c] = answer;
   };
   let left = [...waiting.keys()];
   fill(left, NOT_CHECKED_YET);
-  if (!readSettings().phoneApiKey) {
-    fill(left, NO_KEY_TEXT);
-    return single ? out[0][0] : out;
-  }
+  if (!readSettings().phoneApiKey) return fill(left, NO_KEY_TEXT);
   // A check costs the owner's credits: only where the owner allowed formulas in this document to spend.
-  if (!formulasMaySpend()) {
-    fill(left, NOT_ALLOWED_TEXT);
-    return single ? out[0][0] : out;
-  }
-
+  if (!formulasMaySpend()) return fill(left, NOT_ALLOWED_TEXT);
+  const deadline = Deadline.forCustomFunction();
   const client = phoneClientFromSettings({ deadlineMs: deadline.at });
   // A round is started only when one as long as the last one ends in time: Sheets stops the execution at
   // 30 s, and a round cut off there would be paid for without its results being kept.
@@ -108,42 +113,36 @@ export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
     }
     let outcome: PhoneCheckManyResult;
     const started = Date.now();
-    // Each batch's answers are stored as they arrive (claims kept for the rest of the round): a cut-off
-    // at 30 s never loses a paid result.
-    const keep = (results: PhoneCheckResult[]) => {
-      for (const result of results) {
-        const phone = round[result.index];
-        if (result.status === 'error') {
-          fill([phone], `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
-        } else {
-          store.put(phone, result.status);
-          fill([phone], answerOf(result.status));
-        }
-      }
-      store.save(Date.now(), { keepClaims: true });
-    };
     try {
-      outcome = client.checkMany(round, keep);
+      outcome = client.checkMany(round, (results) => keepBatch(round, results, store, fill));
       roundMs = Math.max(1000, Date.now() - started);
       size = ROUND;
     } catch (error) {
       store.save(); // releases the claims
-      fill([...round, ...left], stopText(error));
-      break;
+      return fill([...round, ...left], stopText(error));
     }
     store.save(); // releases the round's claims
+    // A rate limit (out of time or out of the hourly budget) leaves them 'not checked yet'.
     if (outcome.stopped) {
-      // A rate limit (out of time or out of the hourly budget) leaves them 'not checked yet'.
-      fill([...outcome.unchecked.map((i) => round[i]), ...left], stopText(outcome.stopped));
-      break;
+      return fill([...outcome.unchecked.map((i) => round[i]), ...left], stopText(outcome.stopped));
     }
   }
-  return single ? out[0][0] : out;
 }
 
-/** What a cell says about a number the add-on refused itself (free): "invalid number: too short, …". */
-export function invalidNumberText(reason: string): string {
-  return `invalid number: ${reason}`;
+/**
+ * Stores and answers one batch of a round as it arrives (claims kept for the rest of the round): a
+ * cut-off at 30 s never loses a paid result.
+ */
+function keepBatch(round: string[], results: PhoneCheckResult[], store: PhoneResults, fill: Fill): void {
+  for (const result of results) {
+    const phone = round[result.index];
+    if (result.status === 'error') fill([phone], errorText(result.error));
+    else {
+      store.put(phone, result.status);
+      fill([phone], answerOf(result.status));
+    }
+  }
+  store.save(Date.now(), { keepClaims: true });
 }
 
 /** A cell's phone number: null for a blank cell, else the normalised number or why it is not one. */

@@ -11,8 +11,16 @@ import { ApiError, phoneClientFromSettings, type PhoneCheckManyResult } from '..
 import { PhoneResults } from '../platform/phone-results';
 import { JobDefinition, JobPause, JobState, JobStop, StepContext } from './job-runner';
 import { PhoneTarget } from './phone-plan';
-import { openTarget, RESULT_TEXT, writeResults } from './phone-sheet';
-import { notCheckedText, pauseText, progressText, RunCounts, summaryText } from './phone-texts';
+import { openTarget, writeResults } from './phone-sheet';
+import {
+  errorText,
+  notCheckedText,
+  pauseText,
+  progressText,
+  RESULT_TEXT,
+  RunCounts,
+  summaryText,
+} from './phone-texts';
 import { describe } from './settings';
 
 export type PhoneUnit = string[];
@@ -75,7 +83,7 @@ function recordUnit(unit: PhoneUnit, checked: Checked, state: PhoneState, contex
     const phone = claimed[result.index];
     state.data.done++;
     if (result.status === 'error') {
-      texts.set(phone, `error: ${result.error ? result.error.userMessage : 'the check failed'}`);
+      texts.set(phone, errorText(result.error));
       continue;
     }
     store.put(phone, result.status);

@@ -11,9 +11,8 @@ import { normalizeHeader, TableRow } from '../sheets/table';
 import { SelectedArea } from '../sheets/selection';
 import { chunks } from './job-runner';
 import { cellPhone } from './phone-functions';
+import { RESULT_HEADER } from './phone-texts';
 
-/** Header of a results column; a column with this header right of the numbers is reused. */
-export const RESULT_HEADER = 'Phone check';
 /** Numbers per unit: results are stored and written after each. */
 export const CHUNK_SIZE = 50;
 

@@ -3,7 +3,6 @@
 // insert and delete rows while numbers are on the wire, so results are written through the shared
 // Table.updateByKey: the block is read again and each result goes to the rows whose number cell holds that
 // number now. The results columns are found again by their header; a moved one stops the run.
-import { PhoneStatus } from '../platform/phone-results';
 import { CellValue, textCell } from '../sheets/cells';
 import { a1Notation, hiddenRows, SelectedArea, Selection } from '../sheets/selection';
 import { HeaderMovedError, PlacedColumn, Table, TableRow } from '../sheets/table';
@@ -13,31 +12,14 @@ import {
   Entry,
   PhoneColumn,
   PhoneTarget,
-  RESULT_HEADER,
   resultKey,
   rowEntries,
   SelectionGrid,
   shift,
 } from './phone-plan';
-import { movedText, sheetGoneText } from './phone-texts';
+import { movedText, RESULT_HEADER, sheetGoneText } from './phone-texts';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-
-export const RESULT_TEXT: Record<PhoneStatus, string> = {
-  registered: 'registered',
-  'not-registered': 'not registered',
-  invalid: 'invalid number',
-};
-const RESULTS = Object.values(RESULT_TEXT);
-
-export function invalidText(reason: string): string {
-  return `${RESULT_TEXT.invalid} (${reason})`;
-}
-
-/** A results cell showing an answer (not an error, not blank). */
-export function isResultText(value: unknown): value is string {
-  return typeof value === 'string' && RESULTS.includes(value);
-}
 
 /** One read for planning: rows 1..last row, the selected columns and the column right of them. */
 export function readSelectionGrid(sheet: Sheet, areas: SelectedArea[]): SelectionGrid {
@@ -97,19 +79,19 @@ export function applyColumnPlan(sheet: Sheet, plan: ColumnPlan): void {
 /**
  * Writes what each covered cell shows before the first check (results known, invalid numbers, and blanks
  * for the numbers to check: never stale data), by position: `rows` were read in this execution after the
- * inserts, and nothing slow happened since. `textOf` undefined leaves a cell as it is.
+ * inserts, and nothing slow happened since.
  */
 export function writeBefore(
   table: Table,
   rows: TableRow[],
   target: PhoneTarget,
-  textOf: (entry: Entry) => string | undefined,
+  textOf: (entry: Entry) => string,
 ): void {
   const hidden = hiddenRows(openTarget(target, table.sheet), target.lastRow);
   const changes = new Map<number, Record<string, CellValue>>();
   for (const entry of rows.flatMap((row) => rowEntries(row, target, hidden))) {
     const text = textOf(entry);
-    if (text === undefined || sameText(entry.shown, text)) continue;
+    if (sameText(entry.shown, text)) continue;
     changes.set(entry.row, { ...changes.get(entry.row), [`r${entry.column}`]: textCell(text) });
   }
   table.update(rows, changes);

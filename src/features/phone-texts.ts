@@ -1,8 +1,39 @@
 // What the phone check tells the user: the cost confirmation, progress, the final summary and why a run
 // stopped or paused. Every text names what the user can do next.
-import { RECHECK_AFTER_DAYS } from '../platform/phone-results';
+import type { ApiError } from '../api';
+import { PhoneStatus, RECHECK_AFTER_DAYS } from '../platform/phone-results';
 import { columnName } from '../sheets/selection';
-import { RESULT_HEADER } from './phone-plan';
+
+/** Header of a results column; a column with this header right of the numbers is reused. */
+export const RESULT_HEADER = 'Phone check';
+
+/** A results cell's text for each answer of the service. */
+export const RESULT_TEXT: Record<PhoneStatus, string> = {
+  registered: 'registered',
+  'not-registered': 'not registered',
+  invalid: 'invalid number',
+};
+const RESULTS = Object.values(RESULT_TEXT);
+
+/** A results cell of a number the add-on refused itself (free): "invalid number (too short, …)". */
+export function invalidResultText(reason: string): string {
+  return `${RESULT_TEXT.invalid} (${reason})`;
+}
+
+/** What =PHONE_CHECK says about a number the add-on refused itself (free): "invalid number: too short, …". */
+export function invalidNumberText(reason: string): string {
+  return `${RESULT_TEXT.invalid}: ${reason}`;
+}
+
+/** A check that failed after the client's retries (costs nothing; a later run checks it again). */
+export function errorText(error: ApiError | undefined): string {
+  return `error: ${error ? error.userMessage : 'the check failed'}`;
+}
+
+/** A results cell showing an answer (not an error, not blank). */
+export function isResultText(value: unknown): value is string {
+  return typeof value === 'string' && RESULTS.includes(value);
+}
 
 /** What a check of the selection costs, as the confirmation states it. */
 export interface CostFacts {
