@@ -3,6 +3,7 @@
 // Sandbox rule: a valid number (E.164 or 8-15 digits) is registered iff its last digit is even.
 const {
   useServices,
+  onFirstCheck,
   control,
   controlSync,
   newAddon,
@@ -56,6 +57,14 @@ function numbers(n, start = 0) {
   return Array.from({ length: n }, (_, i) =>
     i % 2 === 0 ? registeredPhoneNumber(start + i) : unregisteredPhoneNumber(start + i),
   );
+}
+
+/** n numbers under a "Phone" header in column A, selected (A2:A<n+1>). */
+function selectNumbers(n) {
+  const list = numbers(n);
+  fill(`A1:A${n + 1}`, [['Phone'], ...list.map((p) => [p])]);
+  select(`A2:A${n + 1}`);
+  return list;
 }
 
 const expected = (phone) => (isRegisteredPhone(phone) ? 'registered' : 'not registered');
@@ -131,9 +140,7 @@ describe('Check phone numbers in selection', () => {
 
   test('a second run costs 0 checks and 0 requests, reuses the results column', () => {
     emu = newAddon(services);
-    const list = numbers(10);
-    fill('A1:A11', [['Phone'], ...list.map((p) => [p])]);
-    select('A2:A11');
+    const list = selectNumbers(10);
     runMenu();
     expect(checkRequests()).toBe(10);
     const before = sheet().getLastColumn();
@@ -315,9 +322,7 @@ describe('Check phone numbers in selection', () => {
 
   test('1006 is retried; after the retries the error is written on the row, and a new run retries it', async () => {
     emu = newAddon(services);
-    const list = numbers(3);
-    fill('A1:A4', [['Phone'], ...list.map((p) => [p])]);
-    select('A2:A4');
+    const list = selectNumbers(3);
     await control(services.sandbox.phoneUrl, 'POST', '/faults', {
       path: '/api/wa/check',
       count: 1,
@@ -474,19 +479,11 @@ describe('Check phone numbers in selection', () => {
 
   test('rows sorted while a chunk is on the wire: every result lands next to its own number', () => {
     emu = newAddon(services);
-    const list = numbers(120);
-    fill('A1:A121', [['Phone'], ...list.map((p) => [p])]);
-    select('A2:A121');
-    let sorted = false;
-    emu.onFetch = (entries) => {
-      if (!sorted && entries.some((e) => e.url.includes('/api/wa/check'))) {
-        sorted = true;
-        // The user sorts the numbers and their results (descending) while the first chunk is checked.
-        sheet().getRange('A2:B121').sort({ column: 1, ascending: false });
-      }
-    };
+    selectNumbers(120);
+    // The user sorts the numbers and their results (descending) while the first chunk is checked.
+    const sorted = onFirstCheck(emu, () => sheet().getRange('A2:B121').sort({ column: 1, ascending: false }));
     runMenu();
-    expect(sorted).toBe(true);
+    expect(sorted()).toBe(true);
     expect(checkRequests()).toBe(120);
     const numbersNow = column('A', 121).slice(1);
     expect(column('B', 121).slice(1)).toEqual(numbersNow.map((n) => expected(String(n))));
@@ -494,18 +491,11 @@ describe('Check phone numbers in selection', () => {
 
   test('a column inserted before the results column mid-run: the run stops, nothing lands in the new column', () => {
     emu = newAddon(services);
-    const list = numbers(120);
-    fill('A1:A121', [['Phone'], ...list.map((p) => [p])]);
-    select('A2:A121');
-    let moved = false;
-    emu.onFetch = (entries) => {
-      if (!moved && entries.some((e) => e.url.includes('/api/wa/check'))) {
-        moved = true;
-        sheet().insertColumnBefore(2); // the user adds a column between the numbers and their results
-      }
-    };
+    selectNumbers(120);
+    // The user adds a column between the numbers and their results while the first chunk is checked.
+    const moved = onFirstCheck(emu, () => sheet().insertColumnBefore(2));
     runMenu();
-    expect(moved).toBe(true);
+    expect(moved()).toBe(true);
     expect(checkRequests()).toBe(50);
     expect(lastAlert().title).toBe('Phone check stopped');
     expect(lastAlert().message).toMatch(/"Phone check" column right of column A has moved/);
@@ -524,9 +514,7 @@ describe('Check phone numbers in selection', () => {
 
   test('the sheet deleted between progress-dialog steps: the next step stops and says so', () => {
     emu = newAddon(services, { fetchLatencyMs: 60_000 });
-    const list = numbers(300);
-    fill('A1:A301', [['Phone'], ...list.map((p) => [p])]);
-    select('A2:A301');
+    selectNumbers(300);
     runMenu();
     expect(emu.ui.dialog.title).toBe('Checking phone numbers');
     const name = sheet().getName();
@@ -542,9 +530,7 @@ describe('Check phone numbers in selection', () => {
 
   test('a run cut by the time limit continues in progress-dialog steps without checking a number twice', () => {
     emu = newAddon(services, { fetchLatencyMs: 60_000 });
-    const list = numbers(300);
-    fill('A1:A301', [['Phone'], ...list.map((p) => [p])]);
-    select('A2:A301');
+    const list = selectNumbers(300);
     runMenu();
     const first = checkRequests();
     expect(first).toBeGreaterThan(0);
@@ -574,9 +560,7 @@ describe('Check phone numbers in selection', () => {
 
   test('running the menu action again on the same selection resumes an unfinished run', () => {
     emu = newAddon(services, { fetchLatencyMs: 60_000 });
-    const list = numbers(300);
-    fill('A1:A301', [['Phone'], ...list.map((p) => [p])]);
-    select('A2:A301');
+    const list = selectNumbers(300);
     runMenu();
     const first = checkRequests();
     expect(first).toBeLessThan(300);
@@ -597,9 +581,7 @@ describe('Check phone numbers in selection', () => {
   test('short of credits: offers to check as many as the credits allow', async () => {
     emu = newAddon(services);
     await control(services.sandbox.phoneUrl, 'POST', '/accounts', { key: DEMO_KEYS.phone, credits: 3 });
-    const list = numbers(5);
-    fill('A1:A6', [['Phone'], ...list.map((p) => [p])]);
-    select('A2:A6');
+    const list = selectNumbers(5);
     runMenu();
     expect(alerts()[0].title).toBe('Not enough credits');
     expect(alerts()[0].message).toMatch(/check the first 3 numbers now/);
@@ -660,9 +642,7 @@ describe('Check phone numbers in selection', () => {
 
   test('the key never appears in a log, a cell, a URL or a document property', () => {
     emu = newAddon(services);
-    const list = numbers(4);
-    fill('A1:A5', [['Phone'], ...list.map((p) => [p])]);
-    select('A2:A5');
+    const list = selectNumbers(4);
     runMenu();
     emu.runCustomFunction('PHONE_CHECK', [[[list[0]], [registeredPhoneNumber(99)]]]);
     emu.runCustomFunction('PHONE_CREDITS', []);

@@ -2,7 +2,7 @@
 // =PHONE_CHECK and =PHONE_CREDITS through the built bundle, as custom-function executions (30 s, read-only
 // spreadsheet, no UI, the owner's user properties) against the sandbox's phone service. The owner has
 // allowed formulas in the document to spend credits (the Settings switch; see owner-and-editors.test.js).
-const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
+const { useServices, control, newAddon, onFirstCheck, DEMO_KEYS } = require('../support/harness');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 
 const services = useServices();
@@ -236,20 +236,11 @@ describe('=PHONE_CHECK', () => {
 });
 
 describe('checks running at the same time never pay for a number twice', () => {
-  const onFirstCheck = (action) => {
-    let done = false;
-    emu.onFetch = (entries) => {
-      if (done || !entries.some((e) => e.url.includes('/api/wa/check'))) return;
-      done = true;
-      action();
-    };
-  };
-
   test('two PHONE_CHECK cells with the same number, the second while the first is on the wire', async () => {
     emu = newAddon(services, { allowPhoneFormulas: true });
     const list = numbers(5);
     let second;
-    onFirstCheck(() => (second = phoneCheck(list[2])));
+    onFirstCheck(emu, () => (second = phoneCheck(list[2])));
     const first = phoneCheck(list.map((p) => [p]));
     expect(first).toEqual([[true], [false], [true], [false], [true]]);
     expect([true, NOT_CHECKED_YET]).toContain(second);
@@ -269,7 +260,7 @@ describe('checks running at the same time never pay for a number twice', () => {
     let during;
     // While the first chunk (numbers 0-49) is on the wire: a formula asks for one of them and for five of
     // the second chunk (50-79), which the menu has not reached yet.
-    onFirstCheck(() => (during = phoneCheck([[list[10]], ...list.slice(60, 65).map((p) => [p])])));
+    onFirstCheck(emu, () => (during = phoneCheck([[list[10]], ...list.slice(60, 65).map((p) => [p])])));
     emu.run('checkSelectedPhones', [], { kind: 'menu' });
     expect(during.slice(1)).toEqual(list.slice(60, 65).map((_, i) => [(60 + i) % 2 === 0]));
     expect([true, NOT_CHECKED_YET]).toContain(during[0][0]);

@@ -83,8 +83,23 @@ function everythingWritten(emu) {
   return JSON.stringify(emu.snapshot());
 }
 
+/**
+ * Runs `action` once, when the add-on sends its first phone check (the user acts while numbers are on the
+ * wire). Returns a function that tells whether it ran.
+ */
+function onFirstCheck(emu, action) {
+  let done = false;
+  emu.onFetch = (entries) => {
+    if (done || !entries.some((e) => e.url.includes('/api/wa/check'))) return;
+    done = true;
+    action();
+  };
+  return () => done;
+}
+
 module.exports = {
   startServices,
+  onFirstCheck,
   useServices,
   control,
   controlSync,
