@@ -41,6 +41,8 @@ interface UnlockOutcome {
   rest: string[];
   hashes: string[];
   stop?: string;
+  /** The status of every row the stop leaves not unlocked. */
+  notDone?: string;
 }
 
 type Result = UnlockOutcome | FetchedContacts;
@@ -115,9 +117,11 @@ function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
         status(id, 'Outcome unknown (connection lost): run Unlock again, a repeat within 30 days is free.');
       } else if (error.kind === 'bad-request') status(id, describe(error));
       else {
-        // Funds, key, plan, quota or service failure: stop here, keep what was done.
+        // Funds, key, plan, quota, address or service failure: stop here, keep what was done; every row
+        // left of this unit says why it was not unlocked (recordUnlocks adds the rows of later units).
         outcome.stop = error.kind === 'funds' ? fundsText(error, outreach.baseUrl) : describe(error);
-        status(id, `Not unlocked: ${error.userMessage}`);
+        outcome.notDone = `Not unlocked: ${describe(error)}`;
+        for (const left of ids.slice(i)) if (rowById.has(left)) status(left, outcome.notDone);
       }
     }
   }
@@ -125,6 +129,12 @@ function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
 }
 
 function recordUnlocks(outcome: UnlockOutcome, state: UnlockState): UnlockUnit[] {
+  if (outcome.notDone) {
+    // state.units[0] is this unit; the rows of the unlock units after it will not be tried either.
+    for (const unit of state.units.slice(1))
+      if ('unlock' in unit)
+        for (const id of unit.unlock) outcome.rows.set(id, { status: textCell(outcome.notDone) });
+  }
   const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
   table.updateByKey((row) => cellText(row.values.id), outcome.rows);
   const counts = state.data;

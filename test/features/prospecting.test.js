@@ -79,6 +79,56 @@ describe('Settings', () => {
     expect(bad.message).not.toContain(DEMO_KEYS.revoked);
   });
 
+  test('a service address that points elsewhere is named, not reported as a missing company or a refused key', () => {
+    emu = newAddon(services);
+    const { outreachUrl, phoneUrl } = services.sandbox;
+    const wrong = (api, url) =>
+      `Nothing that speaks the ${api} answers at ${url}: check the service address. It is in Extensions › Outreach › Settings.`;
+    // Each service's address in the other's field.
+    emu.run('saveSettings', [{ outreachBaseUrl: phoneUrl, phoneBaseUrl: outreachUrl }], { kind: 'webapp' });
+    const swapped = emu.run('testConnection', [], { kind: 'webapp' });
+    expect(swapped.message).toBe(
+      `Outreach: ${wrong('Outreach API', phoneUrl)}\nPhone: ${wrong('phone-check API', outreachUrl)}`,
+    );
+    // A path added to the address.
+    emu.run('saveSettings', [{ outreachBaseUrl: `${outreachUrl}/api/v1`, phoneBaseUrl: phoneUrl }], {
+      kind: 'webapp',
+    });
+    const suffixed = emu.run('testConnection', [], { kind: 'webapp' });
+    expect(suffixed.message).toBe(`Outreach: ${wrong('Outreach API', `${outreachUrl}/api/v1`)}`);
+    expect(suffixed.lines.map(([name]) => name)).toEqual(['Phone credits']);
+    // The search sidebar and PROSPECT_SEARCH say the same.
+    expect(() => search({ products: 'solar' })).toThrow(wrong('Outreach API', `${outreachUrl}/api/v1`));
+    expect(() => emu.runCustomFunction('PROSPECT_SEARCH', ['solar', '', ''])).toThrow(
+      /check the service address/,
+    );
+  });
+
+  test('the search sidebar gets the friendly text every other surface shows, never the transport text', async () => {
+    emu = newAddon(services, { outreachKey: DEMO_KEYS.revoked });
+    const failure = (form = { products: 'solar' }) => {
+      try {
+        search(form);
+      } catch (error) {
+        return error.message;
+      }
+      throw new Error('the search did not fail');
+    };
+    expect(failure()).toBe(
+      'The Outreach service refused the API key (missing, invalid or revoked). Check the API key in Extensions › Outreach › Settings.',
+    );
+    emu.run('saveSettings', [{ outreachApiKey: DEMO_KEYS.quota }], { kind: 'webapp' });
+    const midnight = new Date(Date.now());
+    midnight.setUTCHours(24, 0, 0, 0);
+    const quota = failure();
+    expect(quota).toMatch(
+      /^The Outreach service's quota is used up: Daily quota exceeded; it resets at 00:00 UTC\. Try again after \d{4}-\d\d-\d\d 00:00 UTC\.$/,
+    );
+    expect(quota).not.toMatch(/answered|POST|monthly reset/);
+    const connection = emu.run('testConnection', [], { kind: 'webapp' });
+    expect(connection.ok).toBe(true); // the balance is not under the quota: the key and address are right
+  });
+
   test('an action used before the key is set opens Settings instead of failing', () => {
     emu = newAddon(services, { outreachKey: '' });
     for (const action of ['unlockSelectedCompanies', 'showSearchSidebar']) {
@@ -306,6 +356,31 @@ describe('Unlock', () => {
     const rows = rowsOf('Companies').slice(0, 4);
     expect(rows.filter((r) => r['Company hash ID'])).toHaveLength(2);
     expect(rows[2]['Unlock status']).toMatch(/^Not unlocked/);
+  });
+
+  test("a quota that stops the run is said on every row not done, with the service's words and when to retry", async () => {
+    searchAndSelect(12); // two units of 10 and 2 unlocks
+    let unlocks = 0;
+    emu.onFetch = (requests) => {
+      unlocks += requests.filter((r) => r.url.includes('/companies/unlock')).length;
+      // The daily quota runs out after the first unlock (another device used it).
+      if (unlocks === 1)
+        controlSync(services.sandbox.outreachUrl, 'POST', '/accounts', {
+          key: DEMO_KEYS.paid,
+          dailyQuotaExhausted: true,
+        });
+    };
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const stop = emu.ui.alerts.find((a) => /Unlock stopped/.test(a.title));
+    const said =
+      /The Outreach service's quota is used up: Daily quota exceeded; it resets at 00:00 UTC\. Try again after \d{4}-\d\d-\d\d 00:00 UTC\./;
+    expect(stop.message).toMatch(said);
+    const rows = rowsOf('Companies').slice(0, 12);
+    expect(rows[0]['Unlock status']).toBe('Unlocked (1 point)');
+    for (const row of rows.slice(1)) {
+      expect(row['Company hash ID']).toBe('');
+      expect(row['Unlock status']).toMatch(new RegExp(`^Not unlocked: ${said.source}$`));
+    }
   });
 
   test('an unlock whose answer is lost is settled by the next run, free', async () => {
