@@ -25,7 +25,7 @@ export function forPage<T>(endpoint: () => T): T {
   try {
     return endpoint();
   } catch (error) {
-    if (error instanceof ApiError) throw new Error(describe(error));
+    if (error instanceof ApiError) throw new Error(describe(error), { cause: error });
     throw error;
   }
 }
