@@ -23,7 +23,7 @@ import { BUSY_MESSAGE, clearJob, JobProgress, loadJob, saveJob, withJobLease } f
 import { CellValue, textCell } from '../sheets/cells';
 import { normalizeHeader } from '../sheets/table';
 import { confirm, inform, showProgressDialog, toast } from '../ui/dialogs';
-import { cellPhone } from './phone-functions';
+import { cellPhone, invalidNumberText } from './phone-functions';
 import { describe, ensureKey } from './settings';
 import { PhoneResults, PhoneStatus, RECHECK_AFTER_DAYS } from '../platform/phone-results';
 
@@ -62,6 +62,8 @@ export interface PhoneJob {
   budget: number | null;
   /** Distinct numbers to check when the job started, and how many have an answer since. */
   total: number;
+  /** Distinct numbers already known when the job started (free). */
+  known?: number;
   done: number;
   /** Checks paid for by this job. */
   charged: number;
@@ -213,6 +215,7 @@ function checkSelection(): void {
   }
   job.budget = budget;
   job.total = unknown.length;
+  job.known = known;
   job.done = 0;
   job.charged = 0;
   if (previous && !resuming) clearJob(JOB_KIND);
@@ -297,7 +300,7 @@ function runJob(
     }
     for (const entry of entries) {
       let text: string | undefined;
-      if (entry.invalid !== undefined) text = `${RESULT_TEXT.invalid} (${entry.invalid})`;
+      if (entry.invalid !== undefined) text = invalidNumberText(entry.invalid);
       else {
         const phone = entry.phone!;
         const stored = store.get(phone);
@@ -646,6 +649,11 @@ function progressText(job: PhoneJob): string {
 }
 
 function summaryText(job: PhoneJob): string {
+  if (job.total === 0 && job.known) {
+    const all = job.known === 1 ? 'The number was' : `All ${count(job.known, 'number')} were`;
+    return `${all} already checked (no credits used).`;
+  }
+  if (job.total === 0) return `No valid number to check: see the "${RESULT_HEADER}" column.`;
   return `${job.done} of ${count(job.total, 'number')} checked (${count(job.charged, 'credit')} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
 }
 

@@ -11,6 +11,7 @@ import { COMPANIES } from '../sheets/layouts';
 import { Table, TableRow } from '../sheets/table';
 import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from './job-runner';
+import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from './settings';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
@@ -104,6 +105,10 @@ function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
         status: textCell(
           result.charged ? 'Unlocked (1 point)' : 'Unlocked (free: viewed in the last 30 days)',
         ),
+        // The name the search row could not show is known now.
+        ...(cellText(row.values.name) === NAME_HIDDEN
+          ? { name: textCell(unlockedName(result.companyName, key.domain)) }
+          : {}),
       });
       outcome.hashes.push(result.companyHashId);
     } catch (error) {
@@ -176,6 +181,11 @@ function fundsText(error: ApiError, baseUrl: string): string {
 
 function unlockSummary(state: UnlockState, finished: boolean): string {
   const c = state.data;
+  if (finished && c.alreadyUnlocked > 0 && c.unlocked + c.notFound + c.unknown === 0 && !state.stopped) {
+    const rows = c.alreadyUnlocked === 1 ? '1 row was' : `${c.alreadyUnlocked} rows were`;
+    const added = c.contactsAdded === 1 ? '1 new contact' : `${c.contactsAdded} new contacts`;
+    return `${rows} already unlocked: ${c.contactsAdded ? `nothing charged, ${added} added` : 'nothing to do'}.`;
+  }
   const parts = [`Unlocked ${c.unlocked} (${c.charged} charged, ${c.free} free)`];
   if (c.notFound) parts.push(`${c.notFound} not found (not charged)`);
   if (c.unknown) parts.push(`${c.unknown} with unknown outcome (run Unlock again)`);

@@ -268,10 +268,37 @@ describe('Unlock', () => {
     const unlockCalls = requests('/companies/unlock');
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
     expect(requests('/companies/unlock')).toBe(unlockCalls);
+    expect(emu.ui.toasts.at(-1).message).toBe('5 rows were already unlocked: nothing to do.');
     expect(rowsOf('Contacts')).toHaveLength(expected);
     expect(rowsOf('Profiles')).toHaveLength(5);
     const { unlocks } = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
     expect(unlocks.filter((u) => u.charged)).toHaveLength(5);
+  });
+
+  test('unlock replaces "(name shown after unlock)" with the name it revealed, never with the website', () => {
+    emu = newAddon(services);
+    const fixture = data.fixtures.nameEqualsDomain;
+    const hidden = data.companies.find((c) => c.id === fixture.id);
+    search({ products: hidden.main_products[0], includeCountries: hidden.country_code, size: 50 });
+    search({ products: 'a', operator: 'OR', industries: 'e', size: 5 });
+    const rows = rowsOf('Companies');
+    const hiddenRow = rows.findIndex((r) => r['Search ID'] === hidden.id) + 2;
+    const other = rows.findIndex((r) => r['Search ID'] !== hidden.id) + 2;
+    const otherName = rows[other - 2].Company;
+    // As a search row whose name is its domain shows it (the sandbox has one such company).
+    sheet('Companies').getRange(other, 2).setValue('(name shown after unlock)');
+    emu.spreadsheet.setActiveSheet(sheet('Companies'));
+    sheet('Companies')
+      .getRangeList([`A${hiddenRow}`, `A${other}`])
+      .activate();
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const after = rowsOf('Companies');
+    expect(after[other - 2].Company).toBe(otherName);
+    expect(after[hiddenRow - 2].Company).toBe('(its name is its website: see Profiles)');
+    expect(after.every((r) => r.Company !== '(name shown after unlock)' || !r['Company hash ID'])).toBe(true);
+    expect(
+      JSON.stringify(emu.snapshot().spreadsheet.sheets.find((s) => s.name === 'Companies')),
+    ).not.toContain(hidden.domain);
   });
 
   test('works after the user sorts rows and inserts a column', () => {
