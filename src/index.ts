@@ -5,7 +5,7 @@ import { buildMenu } from './ui/menu';
 import { continueJob as continueJobStep, jobProgress } from './features/continuation';
 import { JobProgress } from './platform/jobs';
 import { SettingsPatch, SettingsView } from './platform/settings';
-import { runMenuAction } from './features/menu-action';
+import { forPage, runMenuAction } from './features/menu-action';
 import { checkSelectedPhones as checkPhonesInSelection } from './features/phone-check';
 import { phoneCheckFunction, phoneCreditsFunction } from './features/phone-functions';
 import {
@@ -93,52 +93,52 @@ export function sendAllUnsentRows(): void {
 
 /** Settings dialog: the saved settings with keys masked. */
 export function getSettings(): SettingsView {
-  return getSettingsView();
+  return forPage(() => getSettingsView());
 }
 
 /** Settings dialog: saves {outreachApiKey, outreachBaseUrl, phoneApiKey, phoneBaseUrl}; absent fields are kept. */
 export function saveSettings(settings: SettingsPatch): SettingsView {
-  return saveSettingsFromDialog(settings);
+  return forPage(() => saveSettingsFromDialog(settings));
 }
 
 /** Settings dialog: balances of both services, or the exact error of each. */
 export function testConnection(): ConnectionReport {
-  return testConnections();
+  return forPage(() => testConnections());
 }
 
 /** Search sidebar: one page of results appended to the Companies sheet. */
 export function searchCompanies(form: SearchForm): SearchSummary {
-  return searchCompaniesPage(form);
+  return forPage(() => searchCompaniesPage(form));
 }
 
 /** Progress dialog: runs the next step of a long job ('unlock' or 'phone') and reports progress. */
 export function continueJob(kind: string): JobProgress {
-  return continueJobStep(kind);
+  return forPage(() => continueJobStep(kind));
 }
 
 /** Compose dialog: the active sheet's headers and saved template. */
 export function getComposeState(): ComposeState {
-  return composeState();
+  return forPage(() => composeState());
 }
 
 /** Compose dialog: saves {campaign, subject, body, bodyFormat} for the active sheet. */
 export function saveTemplate(template: Partial<MailTemplate>): ComposeState {
-  return storeMailTemplate(template);
+  return forPage(() => storeMailTemplate(template));
 }
 
 /** Compose dialog: a row's mail exactly as it will be sent, with that row's problems. */
 export function previewMail(rowNumber: number): MailPreview {
-  return previewRow(rowNumber);
+  return forPage(() => previewRow(rowNumber));
 }
 
 /** Compose dialog: the row's mail to the address typed (1 EDM). */
 export function sendTestMail(rowNumber: number, address: string): string {
-  return sendTest(rowNumber, address);
+  return forPage(() => sendTest(rowNumber, address));
 }
 
 /** Progress dialog: what the running step of a job has done so far (polled while continueJob works). */
 export function getJobProgress(kind: string): JobProgress | null {
-  return jobProgress(kind);
+  return forPage(() => jobProgress(kind));
 }
 
 // ── Custom functions ───────────────────────────────────────────────────────────────────────────────────

@@ -6,6 +6,9 @@
 // ApiErrorInit and passes it through redactInit() with the keys it knows; messages never quote a URL
 // (query strings may hold a phone number or an e-mail filter), only the method and path of the endpoint.
 
+import { quotaExceededInit } from './quota-exceeded';
+import { isProblemBody, wrongAddressInit } from './wrong-address';
+
 export type ApiService = 'outreach' | 'phone';
 
 export type ApiErrorKind =
@@ -21,7 +24,9 @@ export type ApiErrorKind =
   | 'server'
   | 'network'
   | 'invalid-response'
-  | 'outcome-unknown';
+  | 'outcome-unknown'
+  /** The service address answers, but not as this API: the address is wrong (see wrong-address.ts). */
+  | 'address';
 
 /** What a 402 / 1004 was short of. */
 export type FundsUnit = 'points' | 'edm' | 'credits';
@@ -113,8 +118,6 @@ export const SETTINGS_ACTION = 'Check the API key in Extensions › Outreach ›
 export const MISSING_KEY_ACTION = 'Enter the API key in Extensions › Outreach › Settings.';
 export const PLAN_ACTION = 'Your plan cannot send e-mail: upgrade the plan.';
 export const PROFILE_NOT_FOUND_ACTION = 'Unlock the company first.';
-export const QUOTA_ACTION =
-  'The quota waits for the monthly reset or an add-on pack (400 points + 2000 EDM).';
 export const GONE_ACTION = 'Use unlock and profileEmails instead: the old contact search is retired.';
 export const CONTINUE_LATER_ACTION = 'Continue later: the work done so far is kept.';
 
@@ -388,6 +391,10 @@ export function outreachProblemInit(
     };
   }
   if (status === 404) {
+    // A 404 where no resource can be missing, or without this API's problem body: the address is wrong.
+    if (!ctx.notFound || !isProblemBody(text)) {
+      return { ...wrongAddressInit('outreach', ctx.endpoint, ctx.baseUrl, status, message), ...common };
+    }
     const notFound = {
       company: ['The company is not unlocked (or the id is not one of yours).', PROFILE_NOT_FOUND_ACTION],
       unlock: [
@@ -396,7 +403,7 @@ export function outreachProblemInit(
       ],
       task: ['This e-mail task does not exist or is not yours.', 'Check the task id.'],
       mail: ['This mail does not exist or is not yours.', 'Check the mail id.'],
-    }[ctx.notFound ?? 'company'];
+    }[ctx.notFound];
     return {
       ...common,
       kind: 'not-found',
@@ -419,16 +426,8 @@ export function outreachProblemInit(
     };
   }
   if (status === 429) {
-    if (problem.slug === 'quota-exceeded') {
-      return {
-        ...common,
-        kind: 'quota',
-        message,
-        userMessage: 'The monthly or daily quota of the Outreach service is used up.',
-        action: QUOTA_ACTION,
-        retryable: false,
-      };
-    }
+    if (problem.slug === 'quota-exceeded')
+      return quotaExceededInit({ ...common, message }, problem.detail, retryAfterMs);
     return {
       ...common,
       kind: 'rate-limit',

@@ -36,6 +36,7 @@ import {
   timeUpInit,
 } from './errors';
 import { PhoneEnvelopeSchema } from './phone-schemas';
+import { isProblemBody, wrongAddressInit } from './wrong-address';
 import { checkRequest } from './requests';
 import { parseWith } from './schema-util';
 import { attributionHeaders } from '../platform/attribution';
@@ -53,8 +54,13 @@ export interface RequestSpec<T> {
   schema: z.ZodMiniType<T>;
   /** Set for unlock and sends: never retried after an ambiguous failure. */
   unsafe?: UnsafeOperation;
-  /** What a 404 means here. */
+  /** What a 404 means here (no value: nothing can be missing, so a 404 means a wrong service address). */
   notFound?: 'company' | 'unlock' | 'task' | 'mail';
+  /**
+   * The call that shows whether the address speaks this API (balance, credits): an answer of another shape
+   * means a wrong address, not an unexpected answer or a refused key.
+   */
+  probe?: boolean;
 }
 
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ApiError };
@@ -122,8 +128,15 @@ export function buildQuery(query: Record<string, QueryValue> | undefined): strin
   return parts.join('&');
 }
 
-/** Retry-After: seconds or an HTTP date; undefined when absent or unreadable. Capped at one hour. */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** Retry-After: seconds or an HTTP date; undefined when absent or unreadable. Capped (one hour by default). */
+export function parseRetryAfter(
+  value: string | undefined,
+  now: number = Date.now(),
+  capMs: number = HOUR_MS,
+): number | undefined {
   if (!value) return undefined;
   const text = value.trim();
   let ms: number;
@@ -133,7 +146,7 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
     if (isNaN(date)) return undefined;
     ms = date - now;
   }
-  return Math.min(3_600_000, Math.max(0, Math.ceil(ms)));
+  return Math.min(capMs, Math.max(0, Math.ceil(ms)));
 }
 
 export function sleepMs(ms: number): void {
@@ -394,8 +407,18 @@ export class Transport {
   ): Outcome<T> | { ok: false; init: ApiErrorInit } {
     const endpoint = this.endpointOf(spec);
     const { status } = response;
-    if (status >= 200 && status <= 299) return this.parseSuccess(spec, response.text);
-    const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
+    if (status >= 200 && status <= 299)
+      return this.probed(spec, status, this.parseSuccess(spec, response.text));
+    if (spec.probe && status < 500 && status !== 429 && !isProblemBody(response.text)) {
+      const why = `answered ${status} without a problem body`;
+      return { ok: false, init: wrongAddressInit('outreach', endpoint, this.baseUrl, status, why) };
+    }
+    // A quota's Retry-After may be hours away (a daily reset): not capped like a rate limit's.
+    const retryAfterMs = parseRetryAfter(
+      response.headers['retry-after'],
+      Date.now(),
+      status === 429 ? DAY_MS : undefined,
+    );
     return {
       ok: false,
       init: outreachProblemInit(
@@ -422,9 +445,15 @@ export class Transport {
     const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
     const json = parseJson(response.text);
     const envelope = json.ok ? PhoneEnvelopeSchema.safeParse(json.value) : undefined;
+    // The service answers every failure with a code and never a 404: a 404, or a 4xx without a code, comes
+    // from something else at that address.
+    if (status === 404 || (!envelope?.success && status >= 400 && status < 500 && status !== 429)) {
+      const why = `answered ${status}${envelope?.success ? ` with code ${envelope.data.code}` : ' without a code'}`;
+      return { ok: false, init: wrongAddressInit('phone', endpoint, this.baseUrl, status, why) };
+    }
     if (envelope?.success) {
       const { code, message } = envelope.data;
-      if (code === 0) return this.parseSuccess(spec, response.text);
+      if (code === 0) return this.probed(spec, status, this.parseSuccess(spec, response.text));
       return { ok: false, init: phoneCodeInit(endpoint, code, message ?? undefined, status, retryAfterMs) };
     }
     // No {code} envelope: fall back on the HTTP status.
@@ -447,12 +476,27 @@ export class Transport {
         },
       };
     }
-    if (status === 401 || status === 403) {
-      return { ok: false, init: phoneCodeInit(endpoint, 1003, undefined, status) };
-    }
     const what = json.ok ? parseWith(PhoneEnvelopeSchema, json.value) : undefined;
     const detail = what && !what.ok ? `${what.path}: ${what.message}` : 'body is not JSON';
-    return { ok: false, init: { ...invalidResponseInit('phone', endpoint, detail), status } };
+    return this.probed(spec, status, {
+      ok: false,
+      init: { ...invalidResponseInit('phone', endpoint, detail), status },
+    });
+  }
+
+  /** A probe's unexpected answer means the address is wrong (see RequestSpec.probe). */
+  private probed<T>(
+    spec: RequestSpec<T>,
+    status: number,
+    outcome: Outcome<T> | { ok: false; init: ApiErrorInit },
+  ): Outcome<T> | { ok: false; init: ApiErrorInit } {
+    if (outcome.ok || !spec.probe || !('init' in outcome) || outcome.init.kind !== 'invalid-response')
+      return outcome;
+    const why = `unexpected answer (${outcome.init.message})`;
+    return {
+      ok: false,
+      init: wrongAddressInit(this.service, this.endpointOf(spec), this.baseUrl, status, why),
+    };
   }
 
   private parseSuccess<T>(

@@ -80,7 +80,7 @@ export type CompanyWithEmails =
   | { companyHashId: string; ok: false; error: ApiError };
 
 /** Errors of profilesWithEmails that stop the run: they say nothing about the company itself. */
-const STOP_KINDS = new Set(['auth', 'missing-key', 'quota', 'rate-limit']);
+const STOP_KINDS = new Set(['auth', 'missing-key', 'quota', 'rate-limit', 'address']);
 
 export class OutreachClient {
   private readonly transport: Transport;
@@ -104,7 +104,12 @@ export class OutreachClient {
 
   /** GET /api/v1/credit/balance (free). */
   balance(): Balance {
-    return this.transport.request({ method: 'get', path: OUTREACH_PATHS.balance, schema: BalanceSchema });
+    return this.transport.request({
+      method: 'get',
+      path: OUTREACH_PATHS.balance,
+      schema: BalanceSchema,
+      probe: true,
+    });
   }
 
   /** POST /api/v1/companies/search-advanced (free; retried like a read). */

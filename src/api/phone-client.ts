@@ -47,7 +47,7 @@ export interface PhoneCheckManyResult {
 /** Options of the transport; `maxBatchSize` (most checks in one fetchAll) defaults to 100. */
 export type PhoneClientOptions = Omit<TransportOptions, 'service' | 'attribution'>;
 
-const STOP_KINDS = new Set(['auth', 'missing-key', 'funds', 'rate-limit', 'quota']);
+const STOP_KINDS = new Set(['auth', 'missing-key', 'funds', 'rate-limit', 'quota', 'address']);
 
 export class PhoneClient {
   private readonly transport: Transport;
@@ -67,6 +67,7 @@ export class PhoneClient {
       method: 'get',
       path: PHONE_PATHS.credits,
       schema: CreditsResponseSchema,
+      probe: true,
     });
     return answer.result.total;
   }

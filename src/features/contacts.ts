@@ -25,7 +25,7 @@ export interface WrittenContacts {
 }
 
 /** Errors that say nothing about the company itself: the company is tried again later. */
-const STOPS = new Set(['rate-limit', 'auth', 'missing-key', 'quota']);
+const STOPS = new Set(['rate-limit', 'auth', 'missing-key', 'quota', 'address']);
 
 /** Profiles and every contact of the companies (free reads, in parallel). */
 export function fetchContacts(companyHashIds: string[], client: OutreachClient): FetchedContacts {

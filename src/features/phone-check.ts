@@ -95,7 +95,7 @@ function checkSelection(): void {
     if (answer === null) return;
     limit = answer;
   }
-  start(prepared, store, unknown, limit, previous, deadline);
+  start(prepared, store, unknown, limit, previous, deadline, distinct.length - unknown.length);
 }
 
 function isSameSelection(target: PhoneTarget, selection: Selection): boolean {
@@ -174,6 +174,7 @@ function start(
   limit: number,
   previous: Saved | null,
   deadline: Deadline,
+  known: number,
 ): void {
   const { sheet, target, plan } = prepared;
   if (plan) applyColumnPlan(sheet, plan);
@@ -181,7 +182,7 @@ function start(
   const rows = plan && plan.inserts.length > 0 ? table.readAll() : prepared.rows;
   writeBefore(table, rows, target, (entry) => textBefore(entry, store, prepared.shown));
   if (previous) clearJob(PHONE_JOB.kind);
-  const data: PhoneData = { ...target, charged: 0, done: 0, leftOut: unknown.length - limit };
+  const data: PhoneData = { ...target, charged: 0, done: 0, leftOut: unknown.length - limit, known };
   const state = newJobState(PHONE_JOB, phoneUnits(unknown, limit), data);
   if (state.units.length > 0) startJob(PHONE_JOB, state, MENU_REPORTER, deadline);
   else runStep(PHONE_JOB, state, MENU_REPORTER, deadline); // all known: written above, says so

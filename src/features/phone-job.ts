@@ -32,6 +32,8 @@ export interface PhoneData extends PhoneTarget {
   done: number;
   /** Numbers left out because the credits were short (their cells stay blank). */
   leftOut: number;
+  /** Distinct numbers already known when the job started (free). */
+  known?: number;
 }
 
 type PhoneState = JobState<PhoneUnit, PhoneData>;
@@ -141,6 +143,6 @@ function numbersLeft(state: PhoneState, unit: PhoneUnit, rest: PhoneUnit): numbe
 }
 
 function countsOf(state: PhoneState): RunCounts {
-  const { done, charged, leftOut } = state.data;
-  return { done, total: state.total, charged, leftOut };
+  const { done, charged, leftOut, known } = state.data;
+  return { done, total: state.total, charged, leftOut, known: known || 0 };
 }

@@ -15,9 +15,9 @@ export const RESULT_TEXT: Record<PhoneStatus, string> = {
 };
 const RESULTS = Object.values(RESULT_TEXT);
 
-/** A results cell of a number the add-on refused itself (free): "invalid number (too short, …)". */
+/** A results cell of a number the add-on refused itself (free): "invalid number: too short, …". */
 export function invalidResultText(reason: string): string {
-  return `${RESULT_TEXT.invalid} (${reason})`;
+  return `${RESULT_TEXT.invalid}: ${reason}`;
 }
 
 /** What =PHONE_CHECK says about a number the add-on refused itself (free): "invalid number: too short, …". */
@@ -110,6 +110,8 @@ export interface RunCounts {
   charged: number;
   /** Numbers left out because the credits were short. */
   leftOut: number;
+  /** Distinct numbers already known when the run started (free). */
+  known: number;
 }
 
 export function progressText(counts: RunCounts): string {
@@ -117,6 +119,10 @@ export function progressText(counts: RunCounts): string {
 }
 
 export function summaryText(counts: RunCounts): string {
+  if (counts.total === 0 && counts.known > 0) {
+    const all = counts.known === 1 ? 'The number was' : `All ${count(counts.known, 'number')} were`;
+    return `${all} already checked (no credits used).`;
+  }
   const text = `${counts.done} of ${count(counts.total, 'number')} checked (${count(counts.charged, 'credit')} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
   if (counts.leftOut === 0) return text;
   return `${text} ${count(counts.leftOut, 'number')} not checked: the credits were used up (add credits and run the check again).`;

@@ -117,18 +117,29 @@ export function companyRecord(row: SearchRow): Record<string, CellValue> {
 }
 
 export const NAME_HIDDEN = '(name shown after unlock)';
+/** After unlock, for a company whose only name is its website (shown on Profiles, never on Companies). */
+export const NAME_IS_WEBSITE = '(its name is its website: see Profiles)';
 
 /** The row's name, unless it is the domain itself (the service allows that): then a neutral label. */
 export function companyName(row: SearchRow): string {
-  const name = row.company_name.trim();
+  return nameWithoutDomain(row.company_name, row.domain, NAME_HIDDEN);
+}
+
+/** The name unlock revealed, to replace NAME_HIDDEN on the Companies row. */
+export function unlockedName(name: string | null | undefined, domain: string): string {
+  return nameWithoutDomain(name ?? '', domain, NAME_IS_WEBSITE);
+}
+
+function nameWithoutDomain(raw: string, domain: string, label: string): string {
+  const name = raw.trim();
   const bare = (text: string) =>
     text
       .toLowerCase()
       .replace(/^https?:\/\//, '')
       .replace(/^www\./, '')
       .replace(/\/$/, '');
-  if (row.domain && bare(name) === bare(row.domain)) return NAME_HIDDEN;
-  return withoutDomain(name, row.domain);
+  if (name === '' || (domain && bare(name) === bare(domain))) return label;
+  return withoutDomain(name, domain);
 }
 
 /** Text with every mention of the domain (bare, www. or as a URL) removed: search results never show it. */

@@ -11,6 +11,7 @@ import { COMPANIES } from '../sheets/layouts';
 import { Table, TableRow } from '../sheets/table';
 import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from './job-runner';
+import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from './settings';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
@@ -41,6 +42,8 @@ interface UnlockOutcome {
   rest: string[];
   hashes: string[];
   stop?: string;
+  /** The status of every row the stop leaves not unlocked. */
+  notDone?: string;
 }
 
 type Result = UnlockOutcome | FetchedContacts;
@@ -102,6 +105,10 @@ function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
         status: textCell(
           result.charged ? 'Unlocked (1 point)' : 'Unlocked (free: viewed in the last 30 days)',
         ),
+        // The name the search row could not show is known now.
+        ...(cellText(row.values.name) === NAME_HIDDEN
+          ? { name: textCell(unlockedName(result.companyName, key.domain)) }
+          : {}),
       });
       outcome.hashes.push(result.companyHashId);
     } catch (error) {
@@ -115,9 +122,11 @@ function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
         status(id, 'Outcome unknown (connection lost): run Unlock again, a repeat within 30 days is free.');
       } else if (error.kind === 'bad-request') status(id, describe(error));
       else {
-        // Funds, key, plan, quota or service failure: stop here, keep what was done.
+        // Funds, key, plan, quota, address or service failure: stop here, keep what was done; every row
+        // left of this unit says why it was not unlocked (recordUnlocks adds the rows of later units).
         outcome.stop = error.kind === 'funds' ? fundsText(error, outreach.baseUrl) : describe(error);
-        status(id, `Not unlocked: ${error.userMessage}`);
+        outcome.notDone = `Not unlocked: ${describe(error)}`;
+        for (const left of ids.slice(i)) if (rowById.has(left)) status(left, outcome.notDone);
       }
     }
   }
@@ -125,6 +134,12 @@ function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
 }
 
 function recordUnlocks(outcome: UnlockOutcome, state: UnlockState): UnlockUnit[] {
+  if (outcome.notDone) {
+    // state.units[0] is this unit; the rows of the unlock units after it will not be tried either.
+    for (const unit of state.units.slice(1))
+      if ('unlock' in unit)
+        for (const id of unit.unlock) outcome.rows.set(id, { status: textCell(outcome.notDone) });
+  }
   const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
   table.updateByKey((row) => cellText(row.values.id), outcome.rows);
   const counts = state.data;
@@ -166,6 +181,11 @@ function fundsText(error: ApiError, baseUrl: string): string {
 
 function unlockSummary(state: UnlockState, finished: boolean): string {
   const c = state.data;
+  if (finished && c.alreadyUnlocked > 0 && c.unlocked + c.notFound + c.unknown === 0 && !state.stopped) {
+    const rows = c.alreadyUnlocked === 1 ? '1 row was' : `${c.alreadyUnlocked} rows were`;
+    const added = c.contactsAdded === 1 ? '1 new contact' : `${c.contactsAdded} new contacts`;
+    return `${rows} already unlocked: ${c.contactsAdded ? `nothing charged, ${added} added` : 'nothing to do'}.`;
+  }
   const parts = [`Unlocked ${c.unlocked} (${c.charged} charged, ${c.free} free)`];
   if (c.notFound) parts.push(`${c.notFound} not found (not charged)`);
   if (c.unknown) parts.push(`${c.unknown} with unknown outcome (run Unlock again)`);

@@ -10,6 +10,9 @@ import { type Gas, START, installGas, json, pathOf, problem, queryOf } from './g
 const KEY = 'live-key-0123456789abcdef';
 const PHONE_KEY = 'phone-key-9876543210';
 const BASE = 'https://api.test';
+const PHONE_BASE = 'https://phone.test';
+/** "2026-01-05 10:00 UTC", as errors name a time. */
+const utc = (time: number) => `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 let gas: Gas;
 beforeEach(() => {
@@ -21,7 +24,7 @@ afterEach(() => gas.uninstall());
 const outreach = (options: Partial<ConstructorParameters<typeof OutreachClient>[0]> = {}) =>
   new OutreachClient({ apiKey: KEY, baseUrl: BASE, secrets: [PHONE_KEY], ...options });
 const phone = (options: Partial<ConstructorParameters<typeof PhoneClient>[0]> = {}) =>
-  new PhoneClient({ apiKey: PHONE_KEY, baseUrl: 'https://phone.test', secrets: [KEY], ...options });
+  new PhoneClient({ apiKey: PHONE_KEY, baseUrl: PHONE_BASE, secrets: [KEY], ...options });
 
 const BALANCE = {
   userId: 'u1',
@@ -196,9 +199,35 @@ describe('typed errors', () => {
 
   test('a problem body that is not JSON is tolerated', () => {
     gas.respond(() => ({ status: 403, body: '<html>Forbidden</html>' }));
-    const e = caught(() => outreach().balance());
+    const e = caught(() => outreach().listTasks());
     expect(e).toMatchObject({ kind: 'plan', status: 403 });
     expect(e.slug).toBeUndefined();
+  });
+
+  test('a wrong service address is named as such, not as a missing company or a refused key', () => {
+    const wrong = `Nothing that speaks the Outreach API answers at ${BASE}: check the service address.`;
+    // The phone service's address: its 404 {code, message} on every outreach path.
+    gas.respond(() => json(404, { code: 404, message: 'No route' }));
+    for (const call of [() => outreach().balance(), () => outreach().profile('h_x')]) {
+      expect(caught(call)).toMatchObject({ kind: 'address', userMessage: wrong });
+    }
+    // `/api/v1` added to the address: this API's own 404 where nothing can be missing (balance, search).
+    gas.respond(() => problem(404, 'not-found', 'No route for GET /api/v1/api/v1/credit/balance'));
+    expect(caught(() => outreach().balance())).toMatchObject({ kind: 'address', userMessage: wrong });
+    expect(caught(() => outreach().search({ productKeywords: ['x'] })).kind).toBe('address');
+    // A web page at the address: the balance (the call that shows the address works) is not understood.
+    gas.respond(() => ({ status: 200, body: '<html>Welcome</html>' }));
+    expect(caught(() => outreach().balance())).toMatchObject({ kind: 'address', userMessage: wrong });
+    gas.respond(() => ({ status: 401, body: '<html>Log in</html>' }));
+    expect(caught(() => outreach().balance())).toMatchObject({ kind: 'address', userMessage: wrong });
+    // The phone service at the outreach address answers 401 problem+json (no x-api-key): not a refused key.
+    gas.respond(() => problem(401, 'unauthorized', 'Missing API key'));
+    expect(caught(() => phone().credits())).toMatchObject({
+      kind: 'address',
+      userMessage: `Nothing that speaks the phone-check API answers at ${PHONE_BASE}: check the service address.`,
+    });
+    gas.respond(() => json(404, { code: 404, message: 'No route' }));
+    expect(caught(() => phone().check('+14155550123')).kind).toBe('address');
   });
 });
 
@@ -240,12 +269,25 @@ describe('retry rules', () => {
     expect(gas.requests).toHaveLength(4);
   });
 
-  test('429 quota-exceeded is never retried', () => {
-    gas.respond(() => problem(429, 'quota-exceeded', 'Daily quota exceeded', {}, { 'Retry-After': '3600' }));
+  test('429 quota-exceeded is never retried; the error repeats what the service said and when to retry', () => {
+    gas.respond(() => problem(429, 'quota-exceeded', 'Daily quota exceeded', {}, { 'Retry-After': '36000' }));
     const e = caught(() => outreach().search({ productKeywords: ['x'] }));
     expect(e.kind).toBe('quota');
-    expect(e.action).toBe('The quota waits for the monthly reset or an add-on pack (400 points + 2000 EDM).');
+    expect(e.userMessage).toBe("The Outreach service's quota is used up: Daily quota exceeded.");
+    expect(e.action).toBe(`Try again after ${utc(Date.now() + 36_000_000)}.`); // 10 h: not capped at 1 h
     expect(gas.requests).toHaveLength(1);
+
+    gas.respond(() => problem(429, 'quota-exceeded', 'Daily quota exceeded; it resets at 00:00 UTC'));
+    const midnight = new Date(Date.now());
+    midnight.setUTCHours(24, 0, 0, 0);
+    expect(caught(() => outreach().balance())).toMatchObject({
+      userMessage: "The Outreach service's quota is used up: Daily quota exceeded; it resets at 00:00 UTC.",
+      action: `Try again after ${utc(midnight.getTime())}.`,
+    });
+    gas.respond(() => problem(429, 'quota-exceeded', 'Monthly quota exceeded'));
+    expect(caught(() => outreach().balance()).action).toBe(
+      'The quota waits for the monthly reset or an add-on pack (400 points + 2000 EDM).',
+    );
   });
 
   test('502 on a GET is retried with back-off 1 s, 2 s', () => {
@@ -324,8 +366,8 @@ describe('retry rules', () => {
   test('malformed 2xx on a read → invalid-response naming endpoint and field', () => {
     gas.respond(() => json(200, { ...BALANCE, monthlyPoints: 'ten' }));
     const e = caught(() => outreach().balance());
-    expect(e.kind).toBe('invalid-response');
-    expect(e.message).toBe(
+    expect(e.kind).toBe('address'); // the balance shows that the address speaks this API
+    expect(e.message).toContain(
       'Unexpected answer from GET /api/v1/credit/balance: monthlyPoints: expected number, got string',
     );
     gas.respond(() => ({ status: 200, body: '{"total":3,"list":[{"id":"' }));
@@ -601,9 +643,10 @@ describe('phone checks', () => {
     expect(out.unchecked).toEqual([0]);
   });
 
-  test('a body without a code is an unexpected answer', () => {
+  test('a body without a code is an unexpected answer (from credits: a wrong address)', () => {
     gas.respond(() => json(200, { ok: true }));
-    expect(caught(() => phone().credits())).toMatchObject({ kind: 'invalid-response' });
+    expect(caught(() => phone().check('+14155550123'))).toMatchObject({ kind: 'invalid-response' });
+    expect(caught(() => phone().credits())).toMatchObject({ kind: 'address' });
   });
 });
 

@@ -240,10 +240,20 @@ describe('retry rules with injected faults', () => {
   });
 
   test('malformed body → invalid-response naming the endpoint', async () => {
+    await fault({ path: '/api/v1/emails/tasks', method: 'GET', kind: 'malformed', count: 1 });
+    const out = call('apiListTasks', conn(), { page_size: 5 });
+    expect(out.error.kind).toBe('invalid-response');
+    expect(out.error.message).toMatch(/^Unexpected answer from GET \/api\/v1\/emails\/tasks: /);
+    expect(outreachFetches()).toHaveLength(1);
+  });
+
+  test('a balance answer the add-on cannot read means a wrong service address (balance shows the address works)', async () => {
     await fault({ path: '/api/v1/credit/balance', kind: 'malformed', count: 1 });
     const out = call('apiBalance', conn());
-    expect(out.error.kind).toBe('invalid-response');
-    expect(out.error.message).toMatch(/^Unexpected answer from GET \/api\/v1\/credit\/balance: /);
+    expect(out.error.kind).toBe('address');
+    expect(out.error.message).toMatch(
+      /^GET \/api\/v1\/credit\/balance at http:\/\/127\.0\.0\.1:\d+: unexpected answer/,
+    );
     expect(outreachFetches()).toHaveLength(1);
   });
 });

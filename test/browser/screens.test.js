@@ -189,3 +189,33 @@ test('the search sidebar checks country codes before sending, and each search cl
   await expect(sidebar.locator('#more').isDisabled()).resolves.toBe(true);
   await screenshot(page, 'screens-06-sidebar-error');
 });
+
+test('the search sidebar shows the words the dialogs use: a refused key, a wrong address, a used-up quota', async () => {
+  const saveDirectly = (settings) =>
+    env.playground.emulator.call({ op: 'run', name: 'saveSettings', kind: 'webapp', args: [settings] });
+  const sidebar = await openSidebar();
+  const searchFails = async () => {
+    await sidebar.locator('#products').fill('solar');
+    await sidebar.locator('#search').click();
+    await sidebar.locator('#message.error').waitFor({ timeout: 20000 });
+    await waitIdle(page);
+    const text = await shown(sidebar, 'message');
+    expect(text).not.toMatch(/ answered \d|POST|search-advanced/); // the transport's own text
+    return text;
+  };
+  await saveDirectly({ outreachApiKey: DEMO_KEYS.revoked });
+  await expect(searchFails()).resolves.toBe(
+    'The Outreach service refused the API key (missing, invalid or revoked). Check the API key in Extensions › Outreach › Settings.',
+  );
+  const wrong = `${env.playground.outreachUrl}/api/v1`;
+  await saveDirectly({ outreachApiKey: DEMO_KEYS.paid, outreachBaseUrl: wrong });
+  await expect(searchFails()).resolves.toBe(
+    `Nothing that speaks the Outreach API answers at ${wrong}: check the service address. It is in Extensions › Outreach › Settings.`,
+  );
+  await saveDirectly({ outreachApiKey: DEMO_KEYS.quota, outreachBaseUrl: env.playground.outreachUrl });
+  await expect(searchFails()).resolves.toMatch(
+    /^The Outreach service's quota is used up: Daily quota exceeded; it resets at 00:00 UTC\. Try again after \d{4}-\d\d-\d\d 00:00 UTC\.$/,
+  );
+  expect(await waitUntilNothingClipped(sidebar, 'x')).toEqual([]);
+  await screenshot(page, 'screens-07-sidebar-quota');
+});

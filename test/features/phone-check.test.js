@@ -109,7 +109,7 @@ describe('Check phone numbers in selection', () => {
       'not registered',
       '',
       'not registered',
-      'invalid number (contains letters)',
+      'invalid number: contains letters',
     ]);
     // The number cells are untouched.
     expect(column('A', 10)[4]).toBe(Number(digits(reg)));
@@ -132,7 +132,7 @@ describe('Check phone numbers in selection', () => {
         .map((r) => new URL(r.url).searchParams.get('phone')),
     ).toEqual(['+4930123456', '+12025550000012']);
     expect(column('B', 4).slice(1)).toEqual([
-      'invalid number (add the country code, e.g. +44 20 7946 0000)',
+      'invalid number: add the country code, e.g. +44 20 7946 0000',
       'registered',
       'registered',
     ]);
@@ -150,6 +150,7 @@ describe('Check phone numbers in selection', () => {
     expect(checkRequests()).toBe(0);
     expect(emu.fetchLog.length).toBe(0);
     expect(emu.ui.alerts.length).toBe(0); // nothing to pay: no confirmation
+    expect(emu.ui.toasts.at(-1).message).toBe('All 10 numbers were already checked (no credits used).');
     expect(sheet().getLastColumn()).toBe(before);
     expect(column('B', 11)).toEqual([HEADER, ...list.map(expected)]);
   });
@@ -261,9 +262,9 @@ describe('Check phone numbers in selection', () => {
     expect(checkRequests()).toBe(2);
     expect(column('B', 7)).toEqual([
       HEADER,
-      'invalid number (too short, at least 7 digits)',
-      'invalid number (add the country code, e.g. +44 20 7946 0000)',
-      'invalid number (contains letters)',
+      'invalid number: too short, at least 7 digits',
+      'invalid number: add the country code, e.g. +44 20 7946 0000',
+      'invalid number: contains letters',
       'invalid number',
       'registered',
       expect.stringMatching(/^invalid number/),

@@ -79,6 +79,56 @@ describe('Settings', () => {
     expect(bad.message).not.toContain(DEMO_KEYS.revoked);
   });
 
+  test('a service address that points elsewhere is named, not reported as a missing company or a refused key', () => {
+    emu = newAddon(services);
+    const { outreachUrl, phoneUrl } = services.sandbox;
+    const wrong = (api, url) =>
+      `Nothing that speaks the ${api} answers at ${url}: check the service address. It is in Extensions › Outreach › Settings.`;
+    // Each service's address in the other's field.
+    emu.run('saveSettings', [{ outreachBaseUrl: phoneUrl, phoneBaseUrl: outreachUrl }], { kind: 'webapp' });
+    const swapped = emu.run('testConnection', [], { kind: 'webapp' });
+    expect(swapped.message).toBe(
+      `Outreach: ${wrong('Outreach API', phoneUrl)}\nPhone: ${wrong('phone-check API', outreachUrl)}`,
+    );
+    // A path added to the address.
+    emu.run('saveSettings', [{ outreachBaseUrl: `${outreachUrl}/api/v1`, phoneBaseUrl: phoneUrl }], {
+      kind: 'webapp',
+    });
+    const suffixed = emu.run('testConnection', [], { kind: 'webapp' });
+    expect(suffixed.message).toBe(`Outreach: ${wrong('Outreach API', `${outreachUrl}/api/v1`)}`);
+    expect(suffixed.lines.map(([name]) => name)).toEqual(['Phone credits']);
+    // The search sidebar and PROSPECT_SEARCH say the same.
+    expect(() => search({ products: 'solar' })).toThrow(wrong('Outreach API', `${outreachUrl}/api/v1`));
+    expect(() => emu.runCustomFunction('PROSPECT_SEARCH', ['solar', '', ''])).toThrow(
+      /check the service address/,
+    );
+  });
+
+  test('the search sidebar gets the friendly text every other surface shows, never the transport text', async () => {
+    emu = newAddon(services, { outreachKey: DEMO_KEYS.revoked });
+    const failure = (form = { products: 'solar' }) => {
+      try {
+        search(form);
+      } catch (error) {
+        return error.message;
+      }
+      throw new Error('the search did not fail');
+    };
+    expect(failure()).toBe(
+      'The Outreach service refused the API key (missing, invalid or revoked). Check the API key in Extensions › Outreach › Settings.',
+    );
+    emu.run('saveSettings', [{ outreachApiKey: DEMO_KEYS.quota }], { kind: 'webapp' });
+    const midnight = new Date(Date.now());
+    midnight.setUTCHours(24, 0, 0, 0);
+    const quota = failure();
+    expect(quota).toMatch(
+      /^The Outreach service's quota is used up: Daily quota exceeded; it resets at 00:00 UTC\. Try again after \d{4}-\d\d-\d\d 00:00 UTC\.$/,
+    );
+    expect(quota).not.toMatch(/answered|POST|monthly reset/);
+    const connection = emu.run('testConnection', [], { kind: 'webapp' });
+    expect(connection.ok).toBe(true); // the balance is not under the quota: the key and address are right
+  });
+
   test('an action used before the key is set opens Settings instead of failing', () => {
     emu = newAddon(services, { outreachKey: '' });
     for (const action of ['unlockSelectedCompanies', 'showSearchSidebar']) {
@@ -218,10 +268,37 @@ describe('Unlock', () => {
     const unlockCalls = requests('/companies/unlock');
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
     expect(requests('/companies/unlock')).toBe(unlockCalls);
+    expect(emu.ui.toasts.at(-1).message).toBe('5 rows were already unlocked: nothing to do.');
     expect(rowsOf('Contacts')).toHaveLength(expected);
     expect(rowsOf('Profiles')).toHaveLength(5);
     const { unlocks } = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
     expect(unlocks.filter((u) => u.charged)).toHaveLength(5);
+  });
+
+  test('unlock replaces "(name shown after unlock)" with the name it revealed, never with the website', () => {
+    emu = newAddon(services);
+    const fixture = data.fixtures.nameEqualsDomain;
+    const hidden = data.companies.find((c) => c.id === fixture.id);
+    search({ products: hidden.main_products[0], includeCountries: hidden.country_code, size: 50 });
+    search({ products: 'a', operator: 'OR', industries: 'e', size: 5 });
+    const rows = rowsOf('Companies');
+    const hiddenRow = rows.findIndex((r) => r['Search ID'] === hidden.id) + 2;
+    const other = rows.findIndex((r) => r['Search ID'] !== hidden.id) + 2;
+    const otherName = rows[other - 2].Company;
+    // As a search row whose name is its domain shows it (the sandbox has one such company).
+    sheet('Companies').getRange(other, 2).setValue('(name shown after unlock)');
+    emu.spreadsheet.setActiveSheet(sheet('Companies'));
+    sheet('Companies')
+      .getRangeList([`A${hiddenRow}`, `A${other}`])
+      .activate();
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const after = rowsOf('Companies');
+    expect(after[other - 2].Company).toBe(otherName);
+    expect(after[hiddenRow - 2].Company).toBe('(its name is its website: see Profiles)');
+    expect(after.every((r) => r.Company !== '(name shown after unlock)' || !r['Company hash ID'])).toBe(true);
+    expect(
+      JSON.stringify(emu.snapshot().spreadsheet.sheets.find((s) => s.name === 'Companies')),
+    ).not.toContain(hidden.domain);
   });
 
   test('works after the user sorts rows and inserts a column', () => {
@@ -306,6 +383,31 @@ describe('Unlock', () => {
     const rows = rowsOf('Companies').slice(0, 4);
     expect(rows.filter((r) => r['Company hash ID'])).toHaveLength(2);
     expect(rows[2]['Unlock status']).toMatch(/^Not unlocked/);
+  });
+
+  test("a quota that stops the run is said on every row not done, with the service's words and when to retry", async () => {
+    searchAndSelect(12); // two units of 10 and 2 unlocks
+    let unlocks = 0;
+    emu.onFetch = (requests) => {
+      unlocks += requests.filter((r) => r.url.includes('/companies/unlock')).length;
+      // The daily quota runs out after the first unlock (another device used it).
+      if (unlocks === 1)
+        controlSync(services.sandbox.outreachUrl, 'POST', '/accounts', {
+          key: DEMO_KEYS.paid,
+          dailyQuotaExhausted: true,
+        });
+    };
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const stop = emu.ui.alerts.find((a) => /Unlock stopped/.test(a.title));
+    const said =
+      /The Outreach service's quota is used up: Daily quota exceeded; it resets at 00:00 UTC\. Try again after \d{4}-\d\d-\d\d 00:00 UTC\./;
+    expect(stop.message).toMatch(said);
+    const rows = rowsOf('Companies').slice(0, 12);
+    expect(rows[0]['Unlock status']).toBe('Unlocked (1 point)');
+    for (const row of rows.slice(1)) {
+      expect(row['Company hash ID']).toBe('');
+      expect(row['Unlock status']).toMatch(new RegExp(`^Not unlocked: ${said.source}$`));
+    }
   });
 
   test('an unlock whose answer is lost is settled by the next run, free', async () => {
