@@ -69,7 +69,7 @@ describe('an address saved outside the allowlist (an older version, or settings 
   );
 
   function addonWith(field) {
-    emu = newAddon(services);
+    emu = newAddon(services, { allowPhoneFormulas: true });
     emu.properties.user.setProperty(`settings.${field}`, OUTSIDE);
     return emu;
   }
