@@ -7,6 +7,19 @@ import ts from 'typescript';
 
 export const LIBRARY_KEY = 'outreach-addon.library';
 
+/**
+ * What the local build (dist-local/: tests, playground, bench) may fetch besides the manifest's prefixes:
+ * the sandbox on loopback, on any port. Apps Script itself would refuse these (https:// only) and cannot
+ * reach this machine anyway, so they never go into dist/, which clasp pushes.
+ */
+export const LOOPBACK_URL_PREFIXES = ['http://127.0.0.1:*/', 'http://localhost:*/'];
+
+/** appsscript.json's urlFetchWhitelist, or [] when it has none. */
+export function manifestAllowlist(manifestPath) {
+  const list = JSON.parse(readFileSync(manifestPath, 'utf8')).urlFetchWhitelist;
+  return Array.isArray(list) ? list : [];
+}
+
 /** Reads `export function name(params) {}` declarations and the JSDoc above each. */
 export function readEntryPoints(indexPath) {
   const text = readFileSync(indexPath, 'utf8');
@@ -36,7 +49,13 @@ export function forwarderSource(entries) {
     .join('\n');
 }
 
-export function appsScriptEntryPoints({ index }) {
+/**
+ * @param {{ index: string, urlFetchAllowlist: string[] }} options urlFetchAllowlist becomes the constant
+ *   URL_FETCH_ALLOWLIST of the library (src/platform/url-allowlist.ts)
+ */
+export function appsScriptEntryPoints({ index, urlFetchAllowlist }) {
+  if (!Array.isArray(urlFetchAllowlist)) throw new Error('appsScriptEntryPoints: give urlFetchAllowlist');
+  const constants = `const URL_FETCH_ALLOWLIST = Object.freeze(${JSON.stringify(urlFetchAllowlist)});\n`;
   return {
     name: 'apps-script-entry-points',
     renderChunk(bundled) {
@@ -58,19 +77,26 @@ export function appsScriptEntryPoints({ index }) {
       const header = '// Built by rollup from src/ (see README). Do not edit: run `npm run build`.\n\n';
       // The closure gets its own globalThis (inheriting the real one), so what a library writes there —
       // zod's __zod_globalConfig — stays out of the script's global namespace.
-      const wrapped = `(function (exports, globalThis) {\n'use strict';\n${library}\n})(globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})] = {}, Object.create(globalThis));\n`;
+      const wrapped = `(function (exports, globalThis) {\n'use strict';\n${constants}${library}\n})(globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})] = {}, Object.create(globalThis));\n`;
       return { code: header + forwarders + '\n' + wrapped, map: null };
     },
   };
 }
 
-/** Copies the manifest and the HTML files, inlining `<!-- include: file -->` from src/ui. */
-export function appsScriptAssets({ manifest, uiDir }) {
+/**
+ * Copies the manifest and the HTML files, inlining `<!-- include: file -->` from src/ui. With
+ * urlFetchAllowlist, the manifest's urlFetchWhitelist becomes that list (the local build's loopback).
+ */
+export function appsScriptAssets({ manifest, uiDir, urlFetchAllowlist }) {
   return {
     name: 'apps-script-assets',
     async generateBundle() {
       const { readdirSync } = await import('node:fs');
-      this.emitFile({ type: 'asset', fileName: 'appsscript.json', source: readFileSync(manifest, 'utf8') });
+      let source = readFileSync(manifest, 'utf8');
+      if (urlFetchAllowlist) {
+        source = `${JSON.stringify({ ...JSON.parse(source), urlFetchWhitelist: urlFetchAllowlist }, null, 2)}\n`;
+      }
+      this.emitFile({ type: 'asset', fileName: 'appsscript.json', source });
       for (const file of readdirSync(uiDir)) {
         if (!file.endsWith('.html') || file.startsWith('_')) continue;
         const html = readFileSync(`${uiDir}/${file}`, 'utf8').replace(

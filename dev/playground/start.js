@@ -1,6 +1,6 @@
 'use strict';
 // `npm start`: the add-on working in a real browser, offline. The service sandbox runs in a worker, the
-// built add-on (dist/Code.js and dist/*.html) runs in the Apps Script emulator in another worker, and a
+// built add-on (dist-local/: dist/ with the sandbox allowed) runs in the Apps Script emulator in a worker, and a
 // local page on 127.0.0.1 shows the spreadsheet, the Extensions menu, toasts, alerts, sidebars and dialogs.
 // `npm start` builds first; this script builds nothing. Options: --port N (default 8080; 0 = a free port).
 const fs = require('node:fs');
@@ -31,8 +31,9 @@ function entryPointNames(codePath) {
 async function startPlayground({
   port = DEFAULT_PORT,
   host = '127.0.0.1',
-  codePath = path.join(ROOT, 'dist', 'Code.js'),
-  htmlDir = path.join(ROOT, 'dist'),
+  // The local build: dist/ with the loopback sandbox in its URL allowlist (rollup.config.mjs).
+  codePath = path.join(ROOT, 'dist-local', 'Code.js'),
+  htmlDir = path.join(ROOT, 'dist-local'),
 } = {}) {
   if (!fs.existsSync(codePath)) {
     throw new Error(

@@ -26,7 +26,8 @@ export type ApiErrorKind =
   | 'invalid-response'
   | 'outcome-unknown'
   /** The service address answers, but not as this API: the address is wrong (see wrong-address.ts). */
-  | 'address';
+  | 'address'
+  | 'address-not-allowed';
 
 /** What a 402 / 1004 was short of. */
 export type FundsUnit = 'points' | 'edm' | 'credits';
@@ -195,6 +196,21 @@ export function outcomeUnknownInit(
     status,
     message: `Outcome unknown for ${endpoint}: ${why}. Not retried (the call is charged).`,
     userMessage: `It is not known whether ${what} went through: the answer was lost.`,
+    action,
+    retryable: false,
+  };
+}
+
+/** A service address outside the manifest's urlFetchWhitelist: Apps Script refuses it, so nothing is sent. */
+export function addressNotAllowedInit(service: ApiService, baseUrl: string, allowed: string): ApiErrorInit {
+  const text = `The ${serviceName(service)} address ${baseUrl} is not allowed: Apps Script lets this add-on reach only addresses under ${allowed}.`;
+  const action = 'Change the address in Extensions › Outreach › Settings: nothing was sent.';
+  return {
+    service,
+    kind: 'address-not-allowed',
+    // The whole sentence: a sidebar or a formula cell shows only the message.
+    message: `${text} ${action}`,
+    userMessage: text,
     action,
     retryable: false,
   };

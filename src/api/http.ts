@@ -22,6 +22,7 @@
 // Secrets: the key is only ever in the Authorization / x-api-key header; every error is redacted.
 import type * as z from 'zod/mini';
 import {
+  addressNotAllowedInit,
   ApiError,
   type ApiErrorInit,
   type ApiService,
@@ -41,6 +42,7 @@ import { checkRequest } from './requests';
 import { parseWith } from './schema-util';
 import { attributionHeaders } from '../platform/attribution';
 import { RateBudget } from '../platform/rate-budget';
+import { allowedPrefixesText, isAllowedBaseUrl } from '../platform/url-allowlist';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 
@@ -186,6 +188,12 @@ export class Transport {
     this.backoff = options.backoffMs ?? DEFAULT_BACKOFF_MS;
     this.maxWaitMs = options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS;
     this.maxBatchSize = Math.max(1, options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE);
+    if (!isAllowedBaseUrl(this.baseUrl)) throw this.error(this.notAllowedInit());
+  }
+
+  /** Apps Script refuses the address (urlFetchWhitelist): nothing can be sent, so nothing is retried. */
+  private notAllowedInit(): ApiErrorInit {
+    return addressNotAllowedInit(this.service, this.baseUrl, allowedPrefixesText());
   }
 
   /** An ApiError with every secret removed. */
@@ -313,7 +321,7 @@ export class Transport {
         }
         const error = this.error(init);
         outcomes[i] = { ok: false, error };
-        if (stopOn?.(error)) stopped = error;
+        if (stopOn?.(error) || error.kind === 'address-not-allowed') stopped = error;
       }
       if (onSettled)
         onSettled(
@@ -394,6 +402,8 @@ export class Transport {
   }
 
   private thrownInit(spec: RequestSpec<unknown>, thrown: unknown): ApiErrorInit {
+    // Apps Script's own allowlist refusal: the request never left, so it is neither retried nor unknown.
+    if (/has not been whitelisted/.test(String(thrown))) return this.notAllowedInit();
     const endpoint = this.endpointOf(spec);
     const init = networkInit(this.service, endpoint, thrown);
     return spec.unsafe

@@ -1,5 +1,6 @@
 // Settings and secrets. API keys live only in the user's PropertiesService store: never in a cell, a log,
 // an error message or a URL. Reads and writes go through this module only.
+import { allowedPrefixesText, isAllowedBaseUrl } from './url-allowlist';
 
 export interface Settings {
   outreachApiKey: string;
@@ -89,16 +90,21 @@ export function saveSettings(patch: SettingsPatch): SettingsView {
   return viewSettings();
 }
 
-/** An https:// base URL (http:// only for this machine, for the local sandbox), without a trailing slash. */
+/**
+ * A base URL under the manifest's urlFetchWhitelist (Apps Script refuses any other), without a trailing
+ * slash. The deployed build allows the production https:// prefixes only; the local build adds loopback.
+ */
 export function validateBaseUrl(raw: string, field: keyof Settings): string {
   const url = raw.trim().replace(/\/+$/, '');
-  const match = /^(https?):\/\/([^/?#\s:@]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.exec(url);
   const label = field === 'phoneBaseUrl' ? 'Phone service address' : 'Outreach service address';
-  if (!match) throw new SettingsError(`${label}: enter a URL such as https://api.example.com`, field);
-  const [, scheme, host] = match;
-  const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(host);
-  if (scheme.toLowerCase() === 'http' && !loopback) {
-    throw new SettingsError(`${label}: use https:// (http:// is only allowed for localhost).`, field);
+  if (!/^(https?):\/\/([^/?#\s:@]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.test(url)) {
+    throw new SettingsError(`${label}: enter a URL such as https://api.example.com`, field);
+  }
+  if (!isAllowedBaseUrl(url)) {
+    throw new SettingsError(
+      `${label}: ${url} is not allowed. Apps Script lets this add-on reach only addresses under ${allowedPrefixesText()}.`,
+      field,
+    );
   }
   return url;
 }

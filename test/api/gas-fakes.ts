@@ -69,8 +69,12 @@ export function problem(
   };
 }
 
+/** The fakes' manifest urlFetchWhitelist: what the build injects as URL_FETCH_ALLOWLIST (url-allowlist.ts). */
+export const FAKE_ALLOWLIST = ['https://api.test/', 'https://phone.test/'];
+
 export function installGas(): Gas {
   const g = globalThis as Record<string, unknown>;
+  g.URL_FETCH_ALLOWLIST = FAKE_ALLOWLIST;
   const clock = { now: START };
   const state: Gas = {
     clock,
@@ -95,7 +99,14 @@ export function installGas(): Gas {
     uninstall() {
       nowSpy.mockRestore();
       logSpy.mockRestore();
-      for (const name of ['UrlFetchApp', 'Utilities', 'CacheService', 'LockService', 'PropertiesService'])
+      for (const name of [
+        'UrlFetchApp',
+        'Utilities',
+        'CacheService',
+        'LockService',
+        'PropertiesService',
+        'URL_FETCH_ALLOWLIST',
+      ])
         delete g[name];
     },
   };

@@ -286,6 +286,38 @@ describe('checks before sending', () => {
   });
 });
 
+describe("the manifest's URL allowlist", () => {
+  test('an address outside it is refused before anything is sent, naming the allowed prefixes', () => {
+    const outside = 'https://api.elsewhere.example.net';
+    for (const out of [
+      call('apiBalance', conn({ outreachBaseUrl: outside })),
+      call('apiUnlock', conn({ outreachBaseUrl: outside }), 'acme.com', 'de'),
+      call('phoneCheckMany', conn({ phoneBaseUrl: outside }), ['+14155550100']),
+    ]) {
+      expect(out.error).toMatchObject({ kind: 'address-not-allowed', retryable: false });
+      expect(out.error.userMessage).toContain(`address ${outside} is not allowed`);
+      expect(out.error.userMessage).toContain('https://api.outreach.example.com/');
+    }
+    expect(emu.callCount('UrlFetchApp.fetch') + emu.callCount('UrlFetchApp.fetchAll')).toBe(0);
+  });
+
+  test("Apps Script's own refusal is final: one attempt, no retry, and an unlock is not 'outcome unknown'", () => {
+    // The client lets the sandbox through (its allowlist has loopback), the manifest in force does not.
+    emu.dispose();
+    const manifestPath = path.join(ROOT, 'appsscript.json');
+    emu = new AppsScriptEmulator({ codePath: path.join(HARNESS_DIR, 'Code.js'), manifestPath, clock });
+    const started = clock.now();
+    const unlock = call('apiUnlock', conn(), company(0).domain, company(0).country_code);
+    expect(unlock.error).toMatchObject({ kind: 'address-not-allowed', retryable: false });
+    const read = call('apiBalance', conn());
+    expect(read.error.kind).toBe('address-not-allowed');
+    const many = call('phoneCheckMany', conn(), ['+14155550100', '+14155550101']);
+    expect(many.error || many.value.stopped).toMatchObject({ kind: 'address-not-allowed' });
+    expect(emu.callCount('UrlFetchApp.fetch') + emu.callCount('UrlFetchApp.fetchAll')).toBe(3);
+    expect(clock.now() - started).toBeLessThan(1000); // no back-off sleep
+  });
+});
+
 describe('rate budget shared across executions', () => {
   test('130 calls in three executions: no 429, time close to the 60-per-minute floor', async () => {
     const start = clock.now();

@@ -11,7 +11,7 @@ const ROOT = path.join(__dirname, '..', '..');
 const { launchChromium } = require('../../dev/chromium');
 
 const SHOTS = path.join(ROOT, 'test-output', 'browser');
-const CODE = path.join(ROOT, 'dist', 'Code.js');
+const CODE = path.join(ROOT, 'dist-local', 'Code.js'); // dist/ plus the loopback sandbox in its allowlist
 
 /** The top-level entry points of the built add-on (read from the file, not run). */
 function builtEntryPoints() {

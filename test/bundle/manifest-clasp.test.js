@@ -1,5 +1,5 @@
 'use strict';
-// What clasp pushes: the manifest (V8, exactly the four least-privilege scopes, a URL whitelist, exception
+// What clasp pushes: the manifest (V8, explicit least-privilege scopes, a URL whitelist, exception
 // logging) and the file list (`clasp status` reads .clasp.json's rootDir: dist, offline, no login needed).
 const fs = require('node:fs');
 const path = require('node:path');
@@ -9,17 +9,9 @@ const ROOT = path.join(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
 const manifest = JSON.parse(fs.readFileSync(path.join(DIST, 'appsscript.json'), 'utf8'));
 
-test('dist/appsscript.json: V8, the four scopes, urlFetchWhitelist, exceptionLogging', () => {
+test('dist/appsscript.json: V8, explicit scopes (scopes.test.js checks which), urlFetchWhitelist, exceptionLogging', () => {
   expect(manifest.runtimeVersion).toBe('V8');
-  expect([...manifest.oauthScopes].sort()).toEqual(
-    [
-      'https://www.googleapis.com/auth/spreadsheets.currentonly',
-      'https://www.googleapis.com/auth/script.external_request',
-      'https://www.googleapis.com/auth/script.container.ui',
-      'https://www.googleapis.com/auth/script.scriptapp',
-    ].sort(),
-  );
-  expect(new Set(manifest.oauthScopes).size).toBe(4);
+  expect(manifest.oauthScopes.length).toBeGreaterThan(0);
   expect(Array.isArray(manifest.urlFetchWhitelist)).toBe(true);
   expect(manifest.urlFetchWhitelist.length).toBeGreaterThan(0);
   for (const prefix of manifest.urlFetchWhitelist) {

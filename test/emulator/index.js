@@ -24,6 +24,7 @@ const { LockManager, LockServiceImpl } = require('./lock');
 const { ScriptAppService, TriggerStore, AuthMode } = require('./script-app');
 const { HtmlServiceImpl } = require('./html-service');
 const { UrlFetchAppImpl, SyncFetcher } = require('./url-fetch');
+const { UrlAllowlist } = require('./url-allowlist');
 const { UtilitiesImpl } = require('./utilities');
 const { SessionImpl, User } = require('./session');
 const { LoggerImpl, ConsoleImpl } = require('./logger');
@@ -105,12 +106,14 @@ class AppsScriptEmulator {
    * @param {string} [options.code] the script source (instead of codePath)
    * @param {string} [options.htmlDir] where HtmlService finds NAME.html (default: codePath's folder)
    * @param {string|false} [options.manifestPath] appsscript.json (default: htmlDir/appsscript.json if it exists);
-   *   its oauthScopes are enforced (a service whose scope is missing throws a permission error)
+   *   its oauthScopes are enforced (a service whose scope is missing throws a permission error), and so is its
+   *   urlFetchWhitelist
    * @param {Clock} [options.clock] shared virtual clock (default Clock.virtual())
    * @param {number} [options.fetchLatencyMs=50] virtual ms each fetch / fetchAll batch adds
    * @param {number} [options.fetchTimeoutMs=30000] real timeout of one HTTP request
    * @param {{owner?: string, active?: string}} [options.users]
    * @param {string} [options.timeZone] script and spreadsheet time zone (default: manifest's, else Etc/UTC)
+   * @param {boolean} [options.enforceUrlFetchWhitelist=true] false: the manifest's urlFetchWhitelist is not enforced
    */
   constructor(options = {}) {
     this.options = options;
@@ -130,8 +133,13 @@ class AppsScriptEmulator {
     };
     this._loadManifest(options.manifestPath);
     this.timeZone = options.timeZone || (this.manifest && this.manifest.timeZone) || 'Etc/UTC';
-    this.urlFetchWhitelist =
-      options.enforceUrlFetchWhitelist && this.manifest ? this.manifest.urlFetchWhitelist || [] : null;
+    // A manifest with urlFetchWhitelist restricts every fetch to it (url-allowlist.js); without one,
+    // nothing is restricted (a test deployment). enforceUrlFetchWhitelist: false turns the check off.
+    const whitelist = this.manifest ? this.manifest.urlFetchWhitelist : undefined;
+    this.urlFetchAllowlist =
+      options.enforceUrlFetchWhitelist !== false && whitelist !== undefined
+        ? new UrlAllowlist(whitelist)
+        : null;
     this.addon = options.addon !== false;
     this.addonName = options.addonName || 'Add-on';
     this.scriptId = options.scriptId || '1EmuLatedScriptId0000000000000000000000000000000000000';

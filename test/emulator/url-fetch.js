@@ -2,8 +2,8 @@
 // UrlFetchApp: real HTTP requests, made synchronously as Apps Script does. The requests run in a worker
 // thread (url-fetch-worker.js) while this thread blocks in Atomics.wait; fetchAll runs its requests in
 // parallel. Each fetch/fetchAll adds fetchLatencyMs to the virtual clock, is counted in emu.stats.urlFetch
-// and logged in emu.fetchLog. http:// is allowed (the loopback sandbox); a published add-on needs https://
-// URLs listed in urlFetchWhitelist.
+// and logged in emu.fetchLog. A manifest's urlFetchWhitelist restricts the URLs (url-allowlist.js); http://
+// is allowed where it does (the loopback sandbox).
 const path = require('node:path');
 const { Worker, MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
 const { AppsScriptError, permissionError } = require('./errors');
@@ -175,10 +175,8 @@ class UrlFetchAppImpl {
     return { timeoutMs: this._env.emu.fetchTimeoutMs };
   }
   _checkWhitelist(url) {
-    const list = this._env.emu.urlFetchWhitelist;
-    if (list && !list.some((prefix) => url.startsWith(prefix))) {
-      throw new AppsScriptError(`Request to ${url} is not allowed by the urlFetchWhitelist of the manifest.`);
-    }
+    const allowlist = this._env.emu.urlFetchAllowlist;
+    if (allowlist) allowlist.check(url);
   }
   _send(requests) {
     const { emu, exec } = this._env;

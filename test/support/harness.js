@@ -1,6 +1,7 @@
 'use strict';
-// Shared set-up for tests that run the built add-on (dist/Code.js) in the Apps Script emulator against the
-// service sandbox, on one virtual clock.
+// Shared set-up for tests that run the built add-on in the Apps Script emulator against the service sandbox,
+// on one virtual clock. The add-on is dist-local/: the same build as dist/, whose URL allowlist also has the
+// loopback sandbox; the emulator enforces that build's manifest urlFetchWhitelist, as Apps Script does.
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { Clock } = require('../../dev/clock');
@@ -8,6 +9,8 @@ const { startSandboxInWorker, DEMO_KEYS, dataset } = require('../../dev/sandbox'
 const { AppsScriptEmulator } = require('../emulator');
 
 const ROOT = path.join(__dirname, '..', '..');
+/** The local build: dist/ plus the loopback sandbox in its URL allowlist (see rollup.config.mjs). */
+const LOCAL_DIST = path.join(ROOT, 'dist-local');
 
 async function startServices() {
   const clock = Clock.virtual();
@@ -63,9 +66,10 @@ function newAddon(
   { outreachKey = DEMO_KEYS.paid, phoneKey = DEMO_KEYS.phone, allowPhoneFormulas, ...options } = {},
 ) {
   const emu = new AppsScriptEmulator({
-    codePath: path.join(ROOT, 'dist', 'Code.js'),
-    htmlDir: path.join(ROOT, 'dist'),
+    codePath: path.join(LOCAL_DIST, 'Code.js'),
+    htmlDir: LOCAL_DIST,
     clock,
+    enforceUrlFetchWhitelist: true,
     ...options,
   });
   const settings = { outreachBaseUrl: sandbox.outreachUrl, phoneBaseUrl: sandbox.phoneUrl };
@@ -108,4 +112,5 @@ module.exports = {
   DEMO_KEYS,
   dataset,
   ROOT,
+  LOCAL_DIST,
 };
