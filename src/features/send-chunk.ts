@@ -18,7 +18,16 @@ export type PostOutcome =
   | { sent: false; error: ApiError; stop: boolean };
 
 /** Errors that end the run: the next chunk would fail the same way. */
-const STOPS = new Set(['funds', 'plan', 'quota', 'auth', 'missing-key', 'gone', 'address', 'address-not-allowed']);
+const STOPS = new Set([
+  'funds',
+  'plan',
+  'quota',
+  'auth',
+  'missing-key',
+  'gone',
+  'address',
+  'address-not-allowed',
+]);
 
 /** Posts a journaled chunk; settles it when the answer is lost. Throws ApiError 'rate-limit' (not sent). */
 export function postChunk(
