@@ -176,7 +176,9 @@ export function runStep<U, D, R>(
       saveJob(job.kind, state);
     }
     if (state.pausedUntil) break;
-    reporter.progress(job, progressOf(job, state, false));
+    const progress = progressOf(job, state, false);
+    saveProgress(job.kind, progress); // what the dialog polls while this step goes on
+    reporter.progress(job, progress);
   }
   const finished = !!state.stopped || state.units.length === 0;
   if (finished) clearJob(job.kind);

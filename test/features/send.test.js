@@ -349,8 +349,19 @@ describe('Sending', () => {
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(emu.ui.dialogs.at(-1).title).toBe('Sending e-mails');
+    // While a step works, the progress dialog polls getJobProgress: it moves with every chunk.
+    const polled = [];
+    emu.onFetch = (entries) => {
+      if (!entries.some((e) => e.url.endsWith('/send/personalized'))) return;
+      services.clock.advance(60_000);
+      const saved = JSON.parse(emu.properties.document.getProperty('job.send.progress') || 'null');
+      if (saved) polled.push(saved.done);
+    };
     const { progress, steps } = driveToEnd();
     expect(steps).toBeGreaterThanOrEqual(2);
+    expect(polled.length).toBeGreaterThan(3);
+    expect(polled).toEqual([...polled].sort((a, b) => a - b));
+    expect(Math.max(...polled)).toBeGreaterThanOrEqual(800);
     expect(progress.error).toBeUndefined();
     expect(progress.message).toMatch(/Sent 1000 e-mails/);
     await expectEachOnce(1000);
