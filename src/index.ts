@@ -31,7 +31,16 @@ import {
   prospectContacts,
   prospectProfile,
   prospectSearch,
+  prospectTask,
 } from './features/prospect-functions';
+import { refreshTracking as refreshTrackingSheet } from './features/tracking';
+import {
+  AutoRefreshView,
+  refreshOnTimer,
+  setAutoRefresh as switchAutoRefresh,
+  toggleAutoRefresh as askAutoRefresh,
+} from './features/tracking-auto';
+import { showMailDetail as showMail } from './features/tracking-mail';
 import {
   ConnectionReport,
   getSettingsView,
@@ -89,6 +98,33 @@ export function sendAllUnsentRows(): void {
   runMenuAction('Send e-mails', sendAllUnsent);
 }
 
+/** Menu: Refresh tracking (the Tracking sheet, the summary and the Mail status of the rows sent). */
+export function refreshTracking(): void {
+  runMenuAction('Refresh tracking', refreshTrackingSheet);
+}
+
+/** Menu: Auto-refresh tracking: on / off (states the setting and the last automatic run, then switches). */
+export function toggleAutoRefresh(): void {
+  runMenuAction('Auto-refresh tracking', askAutoRefresh);
+}
+
+/** Menu: Show mail (the selected row's mail, or a Mail ID typed in). */
+export function showMailDetail(): void {
+  runMenuAction('Show mail', showMail);
+}
+
+/** Turns the hourly tracking refresh on or off for the current user in this document. */
+export function setAutoRefresh(on: boolean): AutoRefreshView {
+  return switchAutoRefresh(on === true);
+}
+
+// ── Triggers ───────────────────────────────────────────────────────────────────────────────────────────
+
+/** Time-driven trigger (hourly, made by setAutoRefresh): refreshes tracking without UI. */
+export function refreshTrackingOnTimer(e?: GoogleAppsScript.Events.TimeDriven): void {
+  refreshOnTimer(e);
+}
+
 // ── google.script.run endpoints ────────────────────────────────────────────────────────────────────────
 
 /** Settings dialog: the saved settings with keys masked. */
@@ -111,7 +147,7 @@ export function searchCompanies(form: SearchForm): SearchSummary {
   return forPage(() => searchCompaniesPage(form));
 }
 
-/** Progress dialog: runs the next step of a long job ('unlock' or 'phone') and reports progress. */
+/** Progress dialog: runs the next step of a long job ('unlock', 'phone', 'tracking') and reports progress. */
 export function continueJob(kind: string): JobProgress {
   return forPage(() => continueJobStep(kind));
 }
@@ -244,4 +280,16 @@ export function PHONE_CHECK(phones: unknown): unknown {
  */
 export function PHONE_CREDITS(): number | string {
   return phoneCreditsFunction();
+}
+
+/**
+ * The status and counts of an e-mail task this account sent (refreshed at most every minute).
+ *
+ * @param {number} taskId The Task ID, from the Tracking sheet or the Task ID column of a mailing list.
+ * @return {Array<Array<string|number|Date>>} A header row and one row: status, total, sent, failed, opened,
+ *     created, completed.
+ * @customfunction
+ */
+export function PROSPECT_TASK(taskId: unknown): Array<Array<string | number | boolean | Date>> {
+  return prospectTask(taskId);
 }

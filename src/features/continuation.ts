@@ -4,12 +4,14 @@ import { continueSavedJob, DIALOG_REPORTER, JobDefinition } from './job-runner';
 import { PHONE_JOB } from './phone-job';
 import { SEND_JOB } from './send-job';
 import { UNLOCK_JOB } from './unlock-job';
+import { TRACKING_JOB } from './tracking-job';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const JOBS: Record<string, JobDefinition<any, any, any>> = {
   unlock: UNLOCK_JOB,
   send: SEND_JOB,
   phone: PHONE_JOB,
+  tracking: TRACKING_JOB,
 };
 
 export function continueJob(kind: string): JobProgress {

@@ -12,6 +12,7 @@ import { tradeSummary } from './contacts';
 import { parseWholeNumber, UserError } from './inputs';
 import { buildSearchRequest, companyName, withoutDomain } from './search';
 import { describe } from './settings';
+import { campaignOf, capitalized } from './tracking-rows';
 
 type Cell = string | number | boolean | Date;
 
@@ -193,4 +194,63 @@ function run(
     if (error instanceof ApiError) throw new Error(describe(error), { cause: error });
     throw error;
   }
+}
+
+// ── PROSPECT_TASK (tracking) ─────────────────────────────────────────────────────────────────────────
+
+/** Task counts move while its mails are sent: a short cache. */
+export const TASK_CACHE_SECONDS = 60;
+
+export const TASK_HEADER = [
+  'Task ID',
+  'Campaign',
+  'Status',
+  'Total',
+  'Sent',
+  'Failed',
+  'Opened',
+  'Created',
+  'Completed',
+];
+
+/** PROSPECT_TASK(taskId): a header row and the task's status and counts; a specific error for a 404. */
+export function prospectTask(taskId: unknown): Cell[][] {
+  const id = requireTaskId(taskId);
+  return run('task', [id], TASK_CACHE_SECONDS, (client) => {
+    let task;
+    try {
+      task = client.getTask(id);
+    } catch (error) {
+      if (error instanceof ApiError && error.kind === 'not-found') {
+        throw new UserError(
+          `Task ${id} was not found: it does not exist, or it was sent with another API key (formulas use the key of the spreadsheet's owner).`,
+        );
+      }
+      throw error;
+    }
+    return [
+      TASK_HEADER,
+      [
+        task.taskId,
+        campaignOf(task),
+        capitalized(task.status),
+        task.totalCount,
+        task.sentCount,
+        task.failedCount,
+        task.openedCount,
+        task.createdAt ? new Date(task.createdAt) : '',
+        task.completedAt ? new Date(task.completedAt) : '',
+      ],
+    ];
+  });
+}
+
+function requireTaskId(input: unknown): number {
+  const value = Array.isArray(input) ? input.flat(2)[0] : input;
+  const text = String(value ?? '').trim();
+  if (!text) throw new UserError('Give a Task ID (from the Tracking sheet or the Task ID column).');
+  const id = Number(text);
+  if (!Number.isSafeInteger(id) || id < 1)
+    throw new UserError(`"${text.slice(0, 40)}" is not a Task ID: a Task ID is a whole number.`);
+  return id;
 }

@@ -83,3 +83,39 @@ export const MAIL_STATUS = {
   skipped: 'Skipped',
   notSent: 'Not sent',
 } as const;
+
+/** One row per mail this document sent, upserted by Mail ID (users may sort and filter it). */
+export const TRACKING: TableLayout = {
+  sheetName: 'Tracking',
+  columns: [
+    { key: 'taskId', header: 'Task ID', format: '0' },
+    { key: 'campaign', header: 'Campaign' },
+    { key: 'taskStatus', header: 'Task status' },
+    { key: 'mailId', header: 'Mail ID', format: '0' },
+    { key: 'recipient', header: 'Recipient' },
+    { key: 'nickname', header: 'Nickname' },
+    { key: 'subject', header: 'Subject' },
+    { key: 'mailStatus', header: 'Mail status' },
+    { key: 'sentAt', header: 'Sent at', format: 'yyyy-mm-dd hh:mm:ss' },
+    { key: 'confirmedAt', header: 'Delivery confirmed at', format: 'yyyy-mm-dd hh:mm:ss' },
+    { key: 'failureReason', header: 'Failure reason' },
+    { key: 'refreshedAt', header: 'Refreshed at', format: 'yyyy-mm-dd hh:mm:ss' },
+  ],
+};
+
+/** The campaign summary: a status block and the chart above (rows 1–6), one row per task from row 9. */
+export const TRACKING_SUMMARY: TableLayout = {
+  sheetName: 'Tracking summary',
+  headerRow: 8,
+  columns: [
+    { key: 'taskId', header: 'Task ID', format: '0' },
+    { key: 'campaign', header: 'Campaign' },
+    { key: 'status', header: 'Status' },
+    { key: 'total', header: 'Total', format: '0' },
+    { key: 'sent', header: 'Sent', format: '0' },
+    { key: 'failed', header: 'Failed', format: '0' },
+    { key: 'opened', header: 'Opened', format: '0' },
+    { key: 'createdAt', header: 'Created', format: 'yyyy-mm-dd hh:mm:ss' },
+    { key: 'completedAt', header: 'Completed', format: 'yyyy-mm-dd hh:mm:ss' },
+  ],
+};

@@ -39,6 +39,8 @@ export class HeaderMovedError extends Error {
 export interface TableLayout {
   sheetName: string;
   columns: ColumnSpec[];
+  /** Row of the headers (default 1); the rows below it are the table's. */
+  headerRow?: number;
 }
 
 export interface TableRow {
@@ -74,15 +76,16 @@ export class Table {
       const selection = spreadsheet.getActiveRangeList();
       sheet = spreadsheet.insertSheet(layout.sheetName, spreadsheet.getNumSheets());
       if (selection) selection.activate();
-      writeHeaders(sheet, layout.columns, 1);
-      sheet.setFrozenRows(1);
+      const headerRow = headerRowOf(layout);
+      writeHeaders(sheet, layout.columns, 1, headerRow);
+      if (headerRow === 1) sheet.setFrozenRows(1);
       return new Table(sheet, layout, new Map(layout.columns.map((c, i) => [c.key, i + 1])));
     }
     const columnOf = mapHeaders(sheet, layout);
     const missing = layout.columns.filter((c) => !columnOf.has(c.key));
     if (missing.length > 0) {
       const first = Math.max(sheet.getLastColumn(), 0) + 1;
-      writeHeaders(sheet, missing, first);
+      writeHeaders(sheet, missing, first, headerRowOf(layout));
       missing.forEach((c, i) => columnOf.set(c.key, first + i));
     }
     return new Table(sheet, layout, columnOf);
@@ -126,12 +129,13 @@ export class Table {
   }
 
   /**
-   * Every data row (row 2 onwards), read with one getValues. A table with expected headers reads row 1 in
-   * the same call and throws HeaderMovedError when one of them is gone.
+   * Every data row (below the header row), read with one getValues. A table with expected headers reads
+   * row 1 in the same call and throws HeaderMovedError when one of them is gone.
    */
   readAll(): TableRow[] {
+    const first = headerRowOf(this.layout) + 1;
     const lastRow = this.lastRow || this.sheet.getLastRow();
-    if (this.expected.size === 0) return lastRow < 2 ? [] : this.readRange(2, lastRow - 1);
+    if (this.expected.size === 0) return lastRow < first ? [] : this.readRange(first, lastRow - first + 1);
     const [header, ...rows] = this.readRange(1, Math.max(lastRow, 1));
     for (const [key, text] of this.expected) {
       if (normalizeHeader(header.values[key]) !== normalizeHeader(text)) {
@@ -205,10 +209,12 @@ export class Table {
   }
 
   /**
-   * Writes the given cells of existing rows. For each column, one setValues over the span of rows touched;
-   * rows in between keep the values read in `rows` (this table's own columns only, so no user data moves).
+   * Writes the given cells of existing rows: one setValues per run of adjacent columns written, over the
+   * span of rows touched; rows in between keep the values read in `rows` (this table's own columns only, so
+   * no user data moves). Column formats are set on the span unless `formats` is false (rows appended by
+   * this table already have them).
    */
-  update(rows: TableRow[], changes: Map<number, Record<string, CellValue>>): void {
+  update(rows: TableRow[], changes: Map<number, Record<string, CellValue>>, formats = true): void {
     if (changes.size === 0) return;
     const byRow = new Map(rows.map((r) => [r.rowNumber, r]));
     const rowNumbers = [...changes.keys()].sort((a, b) => a - b);
@@ -216,25 +222,74 @@ export class Table {
     const last = rowNumbers[rowNumbers.length - 1];
     const keys = new Set<string>();
     for (const change of changes.values()) Object.keys(change).forEach((k) => keys.add(k));
-    for (const key of keys) {
-      const column = this.columnOf.get(key);
-      if (!column) continue;
-      const current = this.sheet.getRange(first, column, last - first + 1, 1);
-      const existing = spanIsKnown(byRow, first, last) ? null : current.getValues();
-      const spec = this.layout.columns.find((c) => c.key === key);
+    for (const run of this.columnRuns(keys)) {
+      const range = this.sheet.getRange(first, run[0].column, last - first + 1, run.length);
+      const existing = spanIsKnown(byRow, first, last) ? null : range.getValues();
       const values: CellValue[][] = [];
       for (let row = first; row <= last; row++) {
         const change = changes.get(row);
-        if (change && key in change) values.push([change[key]]);
-        else {
-          const known = byRow.get(row);
-          const previous = known ? known.values[key] : existing![row - first][0];
-          values.push([rewriteAsRead(previous)]);
+        const known = byRow.get(row);
+        values.push(
+          run.map(({ key }, i) =>
+            change && key in change
+              ? change[key]
+              : rewriteAsRead(known ? known.values[key] : existing![row - first][i]),
+          ),
+        );
+      }
+      if (formats) {
+        for (const { spec, column } of run) {
+          if (!spec?.format) continue;
+          const cells = run.length === 1 ? range : this.sheet.getRange(first, column, last - first + 1, 1);
+          cells.setNumberFormat(spec.format);
         }
       }
-      if (spec?.format) current.setNumberFormat(spec.format);
-      current.setValues(values);
+      range.setValues(values);
     }
+  }
+
+  /**
+   * Writes records by key: each key some row holds updates that row (every row that holds it, see
+   * updateByKey), the other keys are appended below. A sort or a deleted row between two writes puts
+   * nothing on the wrong row. Returns how many keys were updated and appended.
+   */
+  upsertByKey(
+    keyOf: (row: TableRow) => string,
+    records: Map<string, Record<string, CellValue>>,
+  ): { updated: number; appended: number } {
+    const rows = this.readAll();
+    const byRow = new Map<number, Record<string, CellValue>>();
+    const found = new Set<string>();
+    for (const row of rows) {
+      const key = keyOf(row);
+      const record = key ? records.get(key) : undefined;
+      if (!record) continue;
+      byRow.set(row.rowNumber, record);
+      found.add(key);
+    }
+    this.update(rows, byRow, false);
+    const fresh = [...records].filter(([key]) => !found.has(key)).map(([, record]) => record);
+    this.append(fresh);
+    return { updated: found.size, appended: fresh.length };
+  }
+
+  /** The table's columns among `keys`, grouped into runs of adjacent sheet columns. */
+  private columnRuns(keys: Set<string>): Array<Array<{ key: string; column: number; spec?: ColumnSpec }>> {
+    const columns = [...keys]
+      .filter((key) => this.columnOf.has(key))
+      .map((key) => ({
+        key,
+        column: this.columnOf.get(key) as number,
+        spec: this.layout.columns.find((c) => c.key === key),
+      }))
+      .sort((a, b) => a.column - b.column);
+    const runs: Array<typeof columns> = [];
+    for (const entry of columns) {
+      const run = runs[runs.length - 1];
+      if (run && run[run.length - 1].column === entry.column - 1) run.push(entry);
+      else runs.push([entry]);
+    }
+    return runs;
   }
 
   private columnFormats(width: number): string[] | null {
@@ -260,12 +315,16 @@ function rewriteAsRead(value: unknown): CellValue {
   return '';
 }
 
+function headerRowOf(layout: TableLayout): number {
+  return layout.headerRow || 1;
+}
+
 function mapHeaders(sheet: Sheet, layout: TableLayout): Map<string, number> {
   const width = sheet.getLastColumn();
   const columnOf = new Map<string, number>();
   if (width === 0) return columnOf;
   const headers = sheet
-    .getRange(1, 1, 1, width)
+    .getRange(headerRowOf(layout), 1, 1, width)
     .getValues()[0]
     .map((h) => normalizeHeader(h));
   for (const spec of layout.columns) {
@@ -283,9 +342,9 @@ function ensureSize(sheet: Sheet, rows: number, columns: number): void {
   if (columns > maxColumns) sheet.insertColumnsAfter(maxColumns, columns - maxColumns);
 }
 
-function writeHeaders(sheet: Sheet, columns: ColumnSpec[], firstColumn: number): void {
-  ensureSize(sheet, 1, firstColumn + columns.length - 1);
-  const range = sheet.getRange(1, firstColumn, 1, columns.length);
+function writeHeaders(sheet: Sheet, columns: ColumnSpec[], firstColumn: number, row: number): void {
+  ensureSize(sheet, row, firstColumn + columns.length - 1);
+  const range = sheet.getRange(row, firstColumn, 1, columns.length);
   range.setValues([columns.map((c) => c.header)]);
   range.setFontWeight('bold');
 }

@@ -52,6 +52,13 @@ export function confirm(title: string, message: string): boolean {
   return ui.alert(title, message, ui.ButtonSet.YES_NO) === ui.Button.YES;
 }
 
+/** A text prompt with OK / Cancel; the trimmed text, or null when cancelled. */
+export function ask(title: string, message: string): string | null {
+  const ui = SpreadsheetApp.getUi();
+  const answer = ui.prompt(title, message, ui.ButtonSet.OK_CANCEL);
+  return answer.getSelectedButton() === ui.Button.OK ? answer.getResponseText().trim() : null;
+}
+
 export function toast(message: string, title = 'Outreach', seconds = 5): void {
   SpreadsheetApp.getActiveSpreadsheet().toast(message, title, seconds);
 }

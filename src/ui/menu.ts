@@ -10,6 +10,10 @@ export function buildMenu(): void {
     .addItem('Compose e-mail…', 'showComposeDialog')
     .addItem('Send e-mails to selected rows', 'sendSelectedRows')
     .addSeparator()
+    .addItem('Refresh tracking', 'refreshTracking')
+    .addItem('Auto-refresh tracking: on / off', 'toggleAutoRefresh')
+    .addItem('Show mail', 'showMailDetail')
+    .addSeparator()
     .addItem('Settings…', 'showSettings')
     .addToUi();
 }

@@ -1,0 +1,95 @@
+// What a refresh reads: the tasks this document sent, from the send journal and from the Task ID column of
+// every sheet that has the mailing-list columns (rows keep their ids even if the journal lost a task), and
+// which sheet holds each task's rows, so that a mail's status goes back to its row by Mail ID.
+import { sentTasks } from '../platform/send-journal';
+import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY } from '../sheets/layouts';
+import { normalizeHeader } from '../sheets/table';
+import { chunks } from './unlock';
+import type { TrackingData, TrackingUnit } from './tracking-job';
+import type { RefreshOrigin } from '../platform/tracking-store';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** Task ids per GET /api/v1/emails/tasks and per mail query (the page size's maximum). */
+export const TASKS_PER_REQUEST = 100;
+
+/** A sheet whose rows were sent: the tasks it holds. */
+export interface SendingSheet {
+  id: number;
+  name: string;
+  tasks: number[];
+}
+
+export interface TrackedTasks {
+  taskIds: number[];
+  sheets: SendingSheet[];
+  /** When the newest task of the journal was sent (ms), 0 when none. */
+  newestAt: number;
+}
+
+const header = (key: string) => normalizeHeader(MAIL_COLUMNS.find((c) => c.key === key)!.header);
+
+export function trackedTasks(spreadsheet: Spreadsheet): TrackedTasks {
+  const ids = new Set<number>();
+  const sheets = new Map<number, SendingSheet>();
+  const addTo = (sheet: Sheet, taskId: number) => {
+    const id = sheet.getSheetId();
+    const entry = sheets.get(id) || { id, name: sheet.getName(), tasks: [] };
+    if (!entry.tasks.includes(taskId)) entry.tasks.push(taskId);
+    sheets.set(id, entry);
+  };
+  let newestAt = 0;
+  const byId = new Map(spreadsheet.getSheets().map((sheet) => [sheet.getSheetId(), sheet]));
+  for (const task of sentTasks()) {
+    ids.add(task.taskId);
+    newestAt = Math.max(newestAt, task.at || 0);
+    const sheet = task.test ? undefined : byId.get(task.sheetId);
+    if (sheet) addTo(sheet, task.taskId);
+  }
+  for (const sheet of byId.values()) {
+    for (const taskId of taskIdsOnSheet(sheet)) {
+      ids.add(taskId);
+      addTo(sheet, taskId);
+    }
+  }
+  return { taskIds: [...ids].sort((a, b) => a - b), sheets: [...sheets.values()], newestAt };
+}
+
+/** The Task IDs of a sheet with the mailing-list columns (found by header), read with one getValues. */
+function taskIdsOnSheet(sheet: Sheet): number[] {
+  const name = sheet.getName();
+  if (name === TRACKING.sheetName || name === TRACKING_SUMMARY.sheetName) return [];
+  const width = sheet.getLastColumn();
+  if (width === 0) return [];
+  const headers = sheet.getRange(1, 1, 1, width).getValues()[0].map(normalizeHeader);
+  const taskColumn = headers.indexOf(header('taskId')) + 1;
+  if (taskColumn === 0 || !headers.includes(header('mailId'))) return [];
+  const last = sheet.getLastRow();
+  if (last < 2) return [];
+  const ids = sheet
+    .getRange(2, taskColumn, last - 1, 1)
+    .getValues()
+    .map((row) => Number(row[0]))
+    .filter((id) => Number.isSafeInteger(id) && id > 0);
+  return [...new Set(ids)];
+}
+
+/** The first units of a refresh: the tasks, 100 per request (each adds the units of its mails). */
+export function planUnits(tracked: TrackedTasks): TrackingUnit[] {
+  return [...chunks(tracked.taskIds, TASKS_PER_REQUEST).map((tasks) => ({ tasks })), { summary: true as const }];
+}
+
+export function newTrackingData(tracked: TrackedTasks, origin: RefreshOrigin): TrackingData {
+  return {
+    origin,
+    sheets: tracked.sheets,
+    tasks: {},
+    campaigns: [],
+    missing: 0,
+    openTasks: 0,
+    mailsRead: 0,
+    rowsUpdated: 0,
+    settledSkipped: 0,
+  };
+}

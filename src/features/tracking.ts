@@ -1,0 +1,43 @@
+// Menu: Refresh tracking. Reads the tasks this document sent and all their mails into the Tracking sheet
+// and the summary, and moves the Mail status of the rows that sent them. Free and read-only at the service:
+// a refresh cut off by the 6-minute limit goes on in the progress dialog, or at the trigger's next run.
+import { Deadline } from '../platform/deadline';
+import { BUSY_MESSAGE, JobProgress, withJobLease } from '../platform/jobs';
+import type { RefreshOrigin } from '../platform/tracking-store';
+import { inform } from '../ui/dialogs';
+import { newJobState, Reporter, runStep, savedJob, startJob } from './job-runner';
+import { MENU_REPORTER } from './reporters';
+import { ensureKey } from './settings';
+import { TRACKING_JOB, TrackingData, TrackingUnit } from './tracking-job';
+import { newTrackingData, planUnits, trackedTasks } from './tracking-plan';
+
+export const NOTHING_TO_TRACK =
+  'This document has not sent any e-mail yet: no task in its send journal and no Task ID on a mailing list. Send e-mails first, then refresh.';
+
+/** Menu: Refresh tracking. One refresh at a time per document (the menu, the dialog and the trigger). */
+export function refreshTracking(): void {
+  if (!ensureKey('outreach')) return;
+  withJobLease(
+    TRACKING_JOB.kind,
+    () => {
+      if (!runRefresh('menu', MENU_REPORTER)) inform('Nothing to track yet', NOTHING_TO_TRACK);
+    },
+    () => inform('Refresh tracking', BUSY_MESSAGE),
+  );
+}
+
+/**
+ * Runs one step of the refresh (the caller holds the lease): an unfinished refresh goes on where it
+ * stopped, otherwise a new one is planned. Null when the document has nothing to track.
+ */
+export function runRefresh(origin: RefreshOrigin, reporter: Reporter): JobProgress | null {
+  const saved = savedJob<TrackingUnit, TrackingData>(TRACKING_JOB.kind);
+  if (saved && !saved.stopped && saved.units.length > 0) {
+    saved.data.origin = origin;
+    return runStep(TRACKING_JOB, saved, reporter, Deadline.forExecution());
+  }
+  const tracked = trackedTasks(SpreadsheetApp.getActiveSpreadsheet());
+  if (tracked.taskIds.length === 0) return null;
+  const state = newJobState(TRACKING_JOB, planUnits(tracked), newTrackingData(tracked, origin));
+  return startJob(TRACKING_JOB, state, reporter);
+}
