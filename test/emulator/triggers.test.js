@@ -125,3 +125,47 @@ test('triggers need AuthMode.FULL', () => {
     'You do not have permission to call ScriptApp.getProjectTriggers',
   );
 });
+
+test('a clock trigger reaches the document it was made in under spreadsheets.currentonly, without UI', () => {
+  // Google: installable triggers of an editor add-on run in AuthMode.FULL, which has access to the
+  // document; currentonly covers the files the add-on is used in; openById needs the full scope.
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'emu-'));
+  fs.writeFileSync(
+    path.join(dir, 'appsscript.json'),
+    JSON.stringify({
+      oauthScopes: [
+        'https://www.googleapis.com/auth/spreadsheets.currentonly',
+        'https://www.googleapis.com/auth/script.scriptapp',
+      ],
+    }),
+  );
+  const emu = new AppsScriptEmulator({
+    htmlDir: dir,
+    code: `${CODE}
+      function reach(e) {
+        var ss = SpreadsheetApp.getActiveSpreadsheet();
+        ss.getSheets()[0].getRange('A1').setValue('refreshed');
+        var other = '';
+        try { SpreadsheetApp.openById('another-file'); } catch (err) { other = err.message; }
+        var ui = '';
+        try { SpreadsheetApp.getUi(); } catch (err) { ui = err.message; }
+        return { id: ss.getId(), mode: String(e.authMode), doc: PropertiesService.getDocumentProperties().getProperty('d'), other: other, ui: ui };
+      }
+      function hourlyReach() { ScriptApp.newTrigger('reach').timeBased().everyHours(1).create(); }`,
+  });
+  emu.properties.document.setProperty('d', 'document state');
+  emu.run('hourlyReach');
+  const [run] = emu.advanceTime(HOUR);
+  expect(run.status).toBe('completed');
+  expect(run.result).toEqual({
+    id: emu.spreadsheet.getId(),
+    mode: 'FULL',
+    doc: 'document state',
+    other: expect.stringContaining('https://www.googleapis.com/auth/spreadsheets'),
+    ui: 'Cannot call SpreadsheetApp.getUi() from this context.',
+  });
+  expect(emu.spreadsheet.getSheets()[0].getRange('A1').getValue()).toBe('refreshed');
+});
