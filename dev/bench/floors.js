@@ -33,6 +33,14 @@ function phoneMinimum(distinctUnknown) {
 }
 
 /**
+ * Refreshing tracking: the tasks in requests of 100 ids, then their mails in pages of 100 (the spec's largest
+ * page_size), asked for by the same ≤ 100 task ids.
+ */
+function trackingMinimum(tasks, mails) {
+  return Math.ceil(tasks / 100) + Math.ceil(mails / 100);
+}
+
+/**
  * Least time `requests` requests need under a rolling window of `limit` requests per `windowMs`: the first
  * `limit` go at once (the window starts empty), each further `limit` waits one more window.
  *   floor = max(0, ceil(requests / limit) - 1) × windowMs
@@ -60,6 +68,7 @@ module.exports = {
   searchMinimum,
   unlockMinimum,
   phoneMinimum,
+  trackingMinimum,
   rateFloorMs,
   operationFloorMs,
 };

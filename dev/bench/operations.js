@@ -9,7 +9,8 @@
 const { control, newAddon, DEMO_KEYS } = require('../../test/support/harness');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../sandbox');
 const { Measurement } = require('./measure');
-const { searchMinimum, unlockMinimum, phoneMinimum, SEARCH_MAX_PAGE } = require('./floors');
+const { searchMinimum, unlockMinimum, phoneMinimum, trackingMinimum, SEARCH_MAX_PAGE } = require('./floors');
+const { sendManyAtSandbox, writeMailingList, journal } = require('../../test/support/sent-mail');
 
 /** The search every operation that needs companies uses: matches 599 of the 600 sandbox companies. */
 const BROAD_SEARCH = { products: 'a', operator: 'OR', industries: 'e' };
@@ -32,6 +33,7 @@ function chunkSizes(source, note = () => {}) {
     unlock: read('UNLOCK_CHUNK', 10),
     contacts: read('CONTACT_CHUNK', 10),
     phone: read('CHUNK_SIZE', 50),
+    trackingPages: read('PAGES_PER_UNIT', 10),
   };
 }
 
@@ -334,6 +336,41 @@ const mailMerge = {
   },
 };
 
+const trackingRefresh = {
+  id: 'tracking',
+  name: 'Tracking refresh',
+  unit: 'mails',
+  requires: ['refreshTracking', 'continueJob'],
+  sizes: { full: [100, 1000], quick: [100] },
+  async run(ctx, count) {
+    const emu = await freshAddon(ctx);
+    // Sent as the sender sends: 100 mails per task, their ids on a mailing list and in the send journal.
+    const emails = Array.from({ length: count }, (_, i) => `${i % 10 === 0 ? 'bounce' : 'person'}${i}@example.com`);
+    const sends = await sendManyAtSandbox(ctx.services, emails);
+    const list = writeMailingList(emu, 'Outreach', sends, ctx.services.clock.now());
+    journal(emu, sends, list, ctx.services.clock.now());
+    clearRateWindows(ctx, 60_000); // every mail final, every rate window empty
+
+    const m = await new Measurement(ctx, emu).start();
+    const { progress, steps } = runJob(emu, 'refreshTracking', 'tracking');
+    const pages = Math.ceil(count / 100);
+    const row = await m.finish({
+      minimum: { outreach: trackingMinimum(sends.length, count) },
+      minimumFormula: `ceil(${sends.length} tasks / 100) task requests + ceil(${count} mails / 100) mail pages`,
+      chunks: Math.ceil(pages / ctx.chunkSizes.trackingPages),
+      details: {
+        progressSteps: steps,
+        progress,
+        trackingRows: sheetRows(emu, 'Tracking').length,
+        statuses: [...new Set(sheetRows(emu, 'Outreach').map((r) => r['Mail status']))],
+        alerts: alertsText(emu),
+      },
+    });
+    if (row.details.trackingRows !== count) ctx.note(`tracking ${count}: ${row.details.trackingRows} rows`);
+    return [{ variant: 'refresh', label: `${count} mails`, pairKey: 'tracking', ...row }];
+  },
+};
+
 const OPERATIONS = [
   searchPaging,
   unlockContacts,
@@ -341,6 +378,7 @@ const OPERATIONS = [
   phoneCheckFunction,
   prospectSearchFunction,
   mailMerge,
+  trackingRefresh,
 ];
 
 module.exports = { OPERATIONS, chunkSizes, phoneCells, freshAddon, runJob, BROAD_SEARCH };

@@ -33,32 +33,29 @@ const header = (key: string) => normalizeHeader(MAIL_COLUMNS.find((c) => c.key =
 export function trackedTasks(spreadsheet: Spreadsheet): TrackedTasks {
   const ids = new Set<number>();
   const sheets = new Map<number, SendingSheet>();
-  const addTo = (sheet: Sheet, taskId: number) => {
-    const id = sheet.getSheetId();
-    const entry = sheets.get(id) || { id, name: sheet.getName(), tasks: [] };
+  const byId = new Map(spreadsheet.getSheets().map((sheet) => [sheet.getSheetId(), { sheet, name: sheet.getName() }]));
+  const addTo = (id: number, taskId: number) => {
+    const entry = sheets.get(id) || { id, name: byId.get(id)!.name, tasks: [] };
     if (!entry.tasks.includes(taskId)) entry.tasks.push(taskId);
     sheets.set(id, entry);
   };
   let newestAt = 0;
-  const byId = new Map(spreadsheet.getSheets().map((sheet) => [sheet.getSheetId(), sheet]));
   for (const task of sentTasks()) {
     ids.add(task.taskId);
     newestAt = Math.max(newestAt, task.at || 0);
-    const sheet = task.test ? undefined : byId.get(task.sheetId);
-    if (sheet) addTo(sheet, task.taskId);
+    if (!task.test && byId.has(task.sheetId)) addTo(task.sheetId, task.taskId);
   }
-  for (const sheet of byId.values()) {
-    for (const taskId of taskIdsOnSheet(sheet)) {
+  for (const [id, { sheet, name }] of byId) {
+    for (const taskId of taskIdsOnSheet(sheet, name)) {
       ids.add(taskId);
-      addTo(sheet, taskId);
+      addTo(id, taskId);
     }
   }
   return { taskIds: [...ids].sort((a, b) => a - b), sheets: [...sheets.values()], newestAt };
 }
 
 /** The Task IDs of a sheet with the mailing-list columns (found by header), read with one getValues. */
-function taskIdsOnSheet(sheet: Sheet): number[] {
-  const name = sheet.getName();
+function taskIdsOnSheet(sheet: Sheet, name: string): number[] {
   if (name === TRACKING.sheetName || name === TRACKING_SUMMARY.sheetName) return [];
   const width = sheet.getLastColumn();
   if (width === 0) return [];
