@@ -346,7 +346,10 @@ const trackingRefresh = {
     const emu = await freshAddon(ctx);
     // Sent through the add-on (100 mails per task), one in ten to a bouncing address.
     await topUpEdm(ctx.services, count);
-    const emails = Array.from({ length: count }, (_, i) => `${i % 10 === 0 ? 'bounce' : 'person'}${i}@example.com`);
+    const emails = Array.from(
+      { length: count },
+      (_, i) => `${i % 10 === 0 ? 'bounce' : 'person'}${i}@example.com`,
+    );
     const { taskIds } = sendFromSheet(emu, emails);
     clearRateWindows(ctx, 60_000); // every mail final, every rate window empty
 

@@ -72,7 +72,9 @@ export function toggleAutoRefresh(): void {
   const question = on
     ? 'Turn it off?'
     : 'Turn it on? The Tracking sheet will be refreshed about every hour (the most Google allows an add-on), without this window open.';
-  const state = on ? 'Auto-refresh is ON for you in this document.' : 'Auto-refresh is OFF for you in this document.';
+  const state = on
+    ? 'Auto-refresh is ON for you in this document.'
+    : 'Auto-refresh is OFF for you in this document.';
   if (!confirm('Auto-refresh tracking', `${state}\n${lastRunText()}\n\n${question}`)) return;
   toast(setAutoRefresh(!on).message, 'Auto-refresh tracking', 10);
 }
@@ -120,7 +122,12 @@ export function refreshOnTimer(event?: { triggerUid?: string }): void {
   writeStatusBlock(spreadsheet);
 }
 
-function timerStep(spreadsheet: Spreadsheet, uid: string | undefined, auto: AutoRefresh, started: number): void {
+function timerStep(
+  spreadsheet: Spreadsheet,
+  uid: string | undefined,
+  auto: AutoRefresh,
+  started: number,
+): void {
   const progress = withJobLease<JobProgress | 'nothing' | 'busy'>(
     KIND,
     () => runRefresh('timer', unattendedReporter(KIND)) || 'nothing',
@@ -137,7 +144,13 @@ function timerStep(spreadsheet: Spreadsheet, uid: string | undefined, auto: Auto
   const outcome = lastRefreshOutcome();
   const mine = outcome && outcome.at >= started ? outcome : null;
   if (progress.error && mine && (mine.stopKind === 'auth' || mine.stopKind === 'missing-key')) {
-    turnOff(spreadsheet, uid, auto, 'the API key was refused: check it in Settings, then turn auto-refresh on again.', progress.error);
+    turnOff(
+      spreadsheet,
+      uid,
+      auto,
+      'the API key was refused: check it in Settings, then turn auto-refresh on again.',
+      progress.error,
+    );
   } else if (progress.finished && !progress.error && mine && mine.allFinal) {
     turnOff(spreadsheet, uid, auto, 'every task and every mail is final; nothing will change any more.');
   } else saveAutoRefresh({ ...auto, failures: 0 });
@@ -155,7 +168,13 @@ function reasonToStop(auto: AutoRefresh): { text: string; error?: string } | nul
   return null;
 }
 
-function turnOff(spreadsheet: Spreadsheet, uid: string | undefined, auto: AutoRefresh | null, reason: string, error?: string): void {
+function turnOff(
+  spreadsheet: Spreadsheet,
+  uid: string | undefined,
+  auto: AutoRefresh | null,
+  reason: string,
+  error?: string,
+): void {
   removeClockTriggers(spreadsheet, TIMER_HANDLER);
   removeTriggerById(uid);
   saveAutoRefresh(offState(auto, reason));

@@ -101,7 +101,10 @@ function readTasks(ids: number[], origin: RefreshOrigin, context: StepContext): 
   }
 }
 
-function readMailPages(unit: { mails: number[]; page: number; last: number }, context: StepContext): MailPages {
+function readMailPages(
+  unit: { mails: number[]; page: number; last: number },
+  context: StepContext,
+): MailPages {
   const outreach = client(context);
   const mails: MailRecord[] = [];
   for (let page = unit.page; page <= unit.last; page++) {
@@ -132,7 +135,11 @@ function recordTasks(ids: number[], tasks: Task[], state: TrackingState): Tracki
   for (const task of tasks) {
     const campaign = campaignOf(task);
     if (!data.campaigns.includes(campaign)) data.campaigns.push(campaign);
-    data.tasks[task.taskId] = [data.campaigns.indexOf(campaign), TASK_STATUSES.indexOf(task.status), task.totalCount];
+    data.tasks[task.taskId] = [
+      data.campaigns.indexOf(campaign),
+      TASK_STATUSES.indexOf(task.status),
+      task.totalCount,
+    ];
     if (!isFinalTask(task.status)) data.openTasks++;
     summary.set(String(task.taskId), {
       taskId: task.taskId,
@@ -161,7 +168,11 @@ function recordTasks(ids: number[], tasks: Task[], state: TrackingState): Tracki
 }
 
 /** The tasks whose mails must be read: all but those final at the last refresh and still all on Tracking. */
-function tasksToRead(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, tasks: Task[], data: TrackingData): Task[] {
+function tasksToRead(
+  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
+  tasks: Task[],
+  data: TrackingData,
+): Task[] {
   const settled = settledTasks();
   const candidates = tasks.filter((t) => settled[t.taskId] === t.totalCount);
   if (candidates.length === 0) return tasks;
@@ -172,7 +183,8 @@ function tasksToRead(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, task
     onSheet.set(id, (onSheet.get(id) || 0) + 1);
   }
   return tasks.filter((task) => {
-    const skip = settled[task.taskId] === task.totalCount && onSheet.get(String(task.taskId)) === task.totalCount;
+    const skip =
+      settled[task.taskId] === task.totalCount && onSheet.get(String(task.taskId)) === task.totalCount;
     if (skip) data.settledSkipped += task.totalCount;
     return !skip;
   });
@@ -216,7 +228,9 @@ function stop(error: ApiError, origin: RefreshOrigin): never {
 function trackingSummary(state: TrackingState, finished: boolean): string {
   const d = state.data;
   const tasks = Object.keys(d.tasks).length;
-  const parts = [`${d.mailsRead} mail${d.mailsRead === 1 ? '' : 's'} of ${tasks} task${tasks === 1 ? '' : 's'} read`];
+  const parts = [
+    `${d.mailsRead} mail${d.mailsRead === 1 ? '' : 's'} of ${tasks} task${tasks === 1 ? '' : 's'} read`,
+  ];
   if (d.settledSkipped) parts.push(`${d.settledSkipped} final mails not read again`);
   parts.push(`${d.rowsUpdated} sent row${d.rowsUpdated === 1 ? '' : 's'} updated`);
   if (d.missing) parts.push(`${d.missing} task${d.missing === 1 ? '' : 's'} not found at the service`);

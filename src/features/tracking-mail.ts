@@ -37,7 +37,10 @@ export function showMailDetail(): void {
     mail = outreachClientFromSettings().getMail(id);
   } catch (error) {
     if (error instanceof ApiError && error.kind === 'not-found') {
-      inform('Show mail', `Mail ${id} was not found: it does not exist, or it was sent with another API key.`);
+      inform(
+        'Show mail',
+        `Mail ${id} was not found: it does not exist, or it was sent with another API key.`,
+      );
       return;
     }
     throw error;
@@ -69,7 +72,9 @@ export function mailView(mail: MailDetail): MailView {
   const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
   const time = (iso: string | null | undefined) => {
     const date = iso ? new Date(iso) : null;
-    return date && !Number.isNaN(date.getTime()) ? Utilities.formatDate(date, zone, 'yyyy-MM-dd HH:mm:ss') : '';
+    return date && !Number.isNaN(date.getTime())
+      ? Utilities.formatDate(date, zone, 'yyyy-MM-dd HH:mm:ss')
+      : '';
   };
   return {
     mailId: mail.mailId,

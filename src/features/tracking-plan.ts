@@ -33,7 +33,9 @@ const header = (key: string) => normalizeHeader(MAIL_COLUMNS.find((c) => c.key =
 export function trackedTasks(spreadsheet: Spreadsheet): TrackedTasks {
   const ids = new Set<number>();
   const sheets = new Map<number, SendingSheet>();
-  const byId = new Map(spreadsheet.getSheets().map((sheet) => [sheet.getSheetId(), { sheet, name: sheet.getName() }]));
+  const byId = new Map(
+    spreadsheet.getSheets().map((sheet) => [sheet.getSheetId(), { sheet, name: sheet.getName() }]),
+  );
   const addTo = (id: number, taskId: number) => {
     const entry = sheets.get(id) || { id, name: byId.get(id)!.name, tasks: [] };
     if (!entry.tasks.includes(taskId)) entry.tasks.push(taskId);
@@ -74,7 +76,10 @@ function taskIdsOnSheet(sheet: Sheet, name: string): number[] {
 
 /** The first units of a refresh: the tasks, 100 per request (each adds the units of its mails). */
 export function planUnits(tracked: TrackedTasks): TrackingUnit[] {
-  return [...chunks(tracked.taskIds, TASKS_PER_REQUEST).map((tasks) => ({ tasks })), { summary: true as const }];
+  return [
+    ...chunks(tracked.taskIds, TASKS_PER_REQUEST).map((tasks) => ({ tasks })),
+    { summary: true as const },
+  ];
 }
 
 export function newTrackingData(tracked: TrackedTasks, origin: RefreshOrigin): TrackingData {

@@ -85,7 +85,11 @@ export function writeTrackingRows(
  * Moves the "Mail status" of the rows that sent these mails, on the sheets that hold their tasks. Only
  * cells whose status changes are counted; returns that count.
  */
-export function writeRowStatuses(spreadsheet: Spreadsheet, sheets: SendingSheet[], mails: MailRecord[]): number {
+export function writeRowStatuses(
+  spreadsheet: Spreadsheet,
+  sheets: SendingSheet[],
+  mails: MailRecord[],
+): number {
   let changed = 0;
   for (const entry of sheets) {
     const mine = mails.filter((m) => entry.tasks.includes(m.taskId));
@@ -104,7 +108,8 @@ export function writeRowStatuses(spreadsheet: Spreadsheet, sheets: SendingSheet[
     const changes = new Map<number, Record<string, CellValue>>();
     for (const row of rows) {
       const status = wanted.get(mailIdOf(row));
-      if (status && cellText(row.values.mailStatus) !== status) changes.set(row.rowNumber, { mailStatus: textCell(status) });
+      if (status && cellText(row.values.mailStatus) !== status)
+        changes.set(row.rowNumber, { mailStatus: textCell(status) });
     }
     table.update(rows, changes);
     changed += changes.size;

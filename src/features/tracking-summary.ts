@@ -98,11 +98,21 @@ export function writeStatusBlock(spreadsheet: Spreadsheet): void {
   } else if (auto && auto.offAt) autoText = `Off since ${time(auto.offAt)}: ${auto.offReason || ''}`;
   const rows = [
     ['Tracking', ''],
-    ['Last refresh', outcome ? `${time(outcome.at)} (${outcome.origin === 'timer' ? 'automatic' : 'from the menu'})` : 'never'],
+    [
+      'Last refresh',
+      outcome
+        ? `${time(outcome.at)} (${outcome.origin === 'timer' ? 'automatic' : 'from the menu'})`
+        : 'never',
+    ],
     ['Result', outcome ? outcome.message : ''],
     ['Last error', lastError],
     ['Auto-refresh', autoText],
-    ['Last automatic run', run ? `${time(run.at)}: ${[run.message, run.error].filter((t, i, all) => t && all.indexOf(t) === i).join(' ')}` : 'none yet'],
+    [
+      'Last automatic run',
+      run
+        ? `${time(run.at)}: ${[run.message, run.error].filter((t, i, all) => t && all.indexOf(t) === i).join(' ')}`
+        : 'none yet',
+    ],
   ];
   const sheet = Table.open(spreadsheet, TRACKING_SUMMARY).sheet;
   sheet.getRange(1, 1, rows.length, 2).setValues(rows.map(([label, value]) => [label, textCell(value)]));

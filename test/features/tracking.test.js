@@ -21,14 +21,21 @@ const byRecipient = (rows) => Object.fromEntries(rows.map((r) => [r.Recipient ||
 const requests = (part) => emu.fetchLog.filter((r) => r.url.includes(part)).length;
 const refresh = () => emu.run('refreshTracking', [], { kind: 'menu' });
 const summaryCell = (label) => {
-  const row = sheet('Tracking summary').getRange('A1:B6').getValues().find((r) => r[0] === label);
+  const row = sheet('Tracking summary')
+    .getRange('A1:B6')
+    .getValues()
+    .find((r) => r[0] === label);
   return row ? row[1] : undefined;
 };
 const clockTriggers = () => emu.triggers.filter((t) => t.handler === 'refreshTrackingOnTimer');
 
 /** A small campaign sent from sheet "Outreach": one normal, one bouncing and one opening recipient. */
 function smallCampaign() {
-  const { sent, taskIds } = sendFromSheet(emu, ['jane@example.com', 'bounce.bob@example.com', 'open.ann@example.com']);
+  const { sent, taskIds } = sendFromSheet(emu, [
+    'jane@example.com',
+    'bounce.bob@example.com',
+    'open.ann@example.com',
+  ]);
   return { taskId: taskIds[0], mails: sent };
 }
 
@@ -40,7 +47,11 @@ describe('Refresh tracking', () => {
 
     refresh();
     let rows = byRecipient(tracking());
-    expect(Object.keys(rows).sort()).toEqual(['bounce.bob@example.com', 'jane@example.com', 'open.ann@example.com']);
+    expect(Object.keys(rows).sort()).toEqual([
+      'bounce.bob@example.com',
+      'jane@example.com',
+      'open.ann@example.com',
+    ]);
     expect(rows['jane@example.com']).toMatchObject({
       'Task ID': send.taskId,
       Campaign: 'Spring launch',
@@ -81,7 +92,9 @@ describe('Refresh tracking', () => {
     });
     let list = byRecipient(rowsOf('Outreach'));
     expect(list['jane@example.com']['Mail status']).toBe('Sent');
-    expect(list['bounce.bob@example.com']['Mail status']).toBe('Failed: Mailbox unavailable (550 hard bounce)');
+    expect(list['bounce.bob@example.com']['Mail status']).toBe(
+      'Failed: Mailbox unavailable (550 hard bounce)',
+    );
 
     services.clock.advance(10_000);
     refresh();
@@ -93,7 +106,9 @@ describe('Refresh tracking', () => {
     );
     list = byRecipient(rowsOf('Outreach'));
     expect(list['open.ann@example.com']['Mail status']).toBe('Delivered');
-    expect(list['bounce.bob@example.com']['Mail status']).toBe('Failed: Mailbox unavailable (550 hard bounce)');
+    expect(list['bounce.bob@example.com']['Mail status']).toBe(
+      'Failed: Mailbox unavailable (550 hard bounce)',
+    );
     expect(emu.ui.toasts.at(-1).message).toMatch(/Tracking refreshed: 3 mails of 1 task read/);
   });
 
@@ -233,7 +248,9 @@ describe('Auto-refresh (hourly trigger)', () => {
     emu.ui.queue('NO');
     emu.run('toggleAutoRefresh', [], { kind: 'menu' });
     expect(emu.ui.alerts.at(-1).message).toMatch(/Auto-refresh is OFF/);
-    expect(emu.ui.alerts.at(-1).message).toMatch(/Last automatic run: .*turned itself off: every task and every mail is final/);
+    expect(emu.ui.alerts.at(-1).message).toMatch(
+      /Last automatic run: .*turned itself off: every task and every mail is final/,
+    );
   });
 
   test('after a 401 the trigger removes itself and the error stays visible', async () => {
@@ -263,13 +280,18 @@ describe('Auto-refresh (hourly trigger)', () => {
     emu.advanceTime(HOUR);
     expect(clockTriggers()).toHaveLength(0);
     expect(emu.fetchLog).toHaveLength(0);
-    expect(JSON.parse(emu.properties.document.getProperty('tracking.auto')).offReason).toMatch(/no outreach API key/);
+    expect(JSON.parse(emu.properties.document.getProperty('tracking.auto')).offReason).toMatch(
+      /no outreach API key/,
+    );
 
     emu.properties.user.setProperty('settings.outreachApiKey', DEMO_KEYS.paid);
     emu.run('setAutoRefresh', [true], { kind: 'menu' });
     emu.fetchLog.length = 0;
     const auto = JSON.parse(emu.properties.document.getProperty('tracking.auto'));
-    emu.properties.document.setProperty('tracking.auto', JSON.stringify({ ...auto, since: services.clock.now() - 31 * 24 * HOUR }));
+    emu.properties.document.setProperty(
+      'tracking.auto',
+      JSON.stringify({ ...auto, since: services.clock.now() - 31 * 24 * HOUR }),
+    );
     emu.properties.document.setProperty('send.tasks', '[]'); // nothing sent in the last 30 days either
     emu.advanceTime(HOUR);
     expect(clockTriggers()).toHaveLength(0);
@@ -292,7 +314,7 @@ describe('Auto-refresh (hourly trigger)', () => {
 });
 
 describe('Show mail and PROSPECT_TASK', () => {
-  test('the selected row\'s mail: an HTML body goes into a sandboxed frame, scripts escaped, never run', async () => {
+  test("the selected row's mail: an HTML body goes into a sandboxed frame, scripts escaped, never run", async () => {
     emu = newAddon(services);
     const { sent } = sendFromSheet(emu, ['jane@example.com'], { html: true });
     const send = { mails: sent };
@@ -334,7 +356,17 @@ describe('Show mail and PROSPECT_TASK', () => {
     const send = { taskId: taskIds[0] };
     services.clock.advance(20_000);
     const result = emu.runCustomFunction('PROSPECT_TASK', [send.taskId]);
-    expect(result[0]).toEqual(['Task ID', 'Campaign', 'Status', 'Total', 'Sent', 'Failed', 'Opened', 'Created', 'Completed']);
+    expect(result[0]).toEqual([
+      'Task ID',
+      'Campaign',
+      'Status',
+      'Total',
+      'Sent',
+      'Failed',
+      'Opened',
+      'Created',
+      'Completed',
+    ]);
     expect(result[1].slice(0, 7)).toEqual([send.taskId, 'Spring launch', 'Partial', 2, 1, 1, 0]);
     expect(result[1][7]).toBeInstanceOf(Date);
     emu.runCustomFunction('PROSPECT_TASK', [String(send.taskId)]);

@@ -13,14 +13,23 @@ function nameOf(email) {
  * Sends one mail per address from the sheet `sheetName` (created, or replaced). Returns the sent rows:
  * [{ email, taskId, mailId }], and the distinct task ids.
  */
-function sendFromSheet(emu, emails, { sheetName = 'Outreach', campaign = 'Spring launch', html = false } = {}) {
+function sendFromSheet(
+  emu,
+  emails,
+  { sheetName = 'Outreach', campaign = 'Spring launch', html = false } = {},
+) {
   const sheet = emu.spreadsheet.getSheetByName(sheetName) || emu.spreadsheet.insertSheet(sheetName);
   const rows = [['Name', 'Email'], ...emails.map((email) => [nameOf(email), email])];
-  if (sheet.getMaxRows() < rows.length) sheet.insertRowsAfter(sheet.getMaxRows(), rows.length - sheet.getMaxRows());
+  if (sheet.getMaxRows() < rows.length)
+    sheet.insertRowsAfter(sheet.getMaxRows(), rows.length - sheet.getMaxRows());
   sheet.getRange(1, 1, rows.length, 2).setValues(rows);
   emu.spreadsheet.setActiveSheet(sheet);
   const template = html
-    ? { subject: 'Hello {{Name}}', body: '<p>Hi <b>{{Name}}</b></p><script>alert(0)</script>', bodyFormat: 'html' }
+    ? {
+        subject: 'Hello {{Name}}',
+        body: '<p>Hi <b>{{Name}}</b></p><script>alert(0)</script>',
+        bodyFormat: 'html',
+      }
     : { subject: 'Hello {{Name}}', body: 'Hi {{Name}},\n<b>not bold</b>', bodyFormat: 'text' };
   emu.run('saveTemplate', [{ campaign, ...template }], { kind: 'webapp' });
   emu.run('sendAllUnsentRows', [], { kind: 'menu' });
@@ -33,7 +42,8 @@ function sendFromSheet(emu, emails, { sheetName = 'Outreach', campaign = 'Spring
     .slice(1)
     .map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])))
     .map((row) => ({ email: row.Email, taskId: row['Task ID'], mailId: row['Mail ID'] }));
-  if (sent.some((row) => typeof row.mailId !== 'number')) throw new Error(`not every row of ${sheetName} was sent`);
+  if (sent.some((row) => typeof row.mailId !== 'number'))
+    throw new Error(`not every row of ${sheetName} was sent`);
   return { sheet, sent, taskIds: [...new Set(sent.map((row) => row.taskId))] };
 }
 
@@ -53,7 +63,12 @@ async function sendAtSandboxToSheet(emu, services, emails, sheetName) {
       headers: { Authorization: `ApiKey ${DEMO_KEYS.paid}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         task_subject: `Big campaign · #${String(posts).padStart(10, '0')}`,
-        emails: batch.map((email) => ({ email, subject: `Hello ${nameOf(email)}`, content: 'Hi', body_format: 'text' })),
+        emails: batch.map((email) => ({
+          email,
+          subject: `Hello ${nameOf(email)}`,
+          content: 'Hi',
+          body_format: 'text',
+        })),
       }),
     });
     const answer = await response.json();
@@ -70,7 +85,10 @@ async function sendAtSandboxToSheet(emu, services, emails, sheetName) {
 
 /** EDM enough for `mails` more mails on the demo paid account. */
 async function topUpEdm(services, mails) {
-  await control(services.sandbox.outreachUrl, 'POST', '/accounts', { key: DEMO_KEYS.paid, addonEdm: mails + 1000 });
+  await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
+    key: DEMO_KEYS.paid,
+    addonEdm: mails + 1000,
+  });
 }
 
 module.exports = { sendFromSheet, sendAtSandboxToSheet, topUpEdm, nameOf };
