@@ -369,7 +369,7 @@ describe('Show mail and PROSPECT_TASK', () => {
     ]);
     expect(result[1].slice(0, 7)).toEqual([send.taskId, 'Spring launch', 'Partial', 2, 1, 1, 0]);
     expect(result[1][7]).toBeInstanceOf(Date);
-    emu.runCustomFunction('PROSPECT_TASK', [String(send.taskId)]);
+    expect(emu.runCustomFunction('PROSPECT_TASK', [String(send.taskId)])).toEqual(result); // from the cache
     expect(requests('/api/v1/emails/tasks/')).toBe(1);
     expect(() => emu.runCustomFunction('PROSPECT_TASK', [999999])).toThrow(/Task 999999 was not found/);
     expect(() => emu.runCustomFunction('PROSPECT_TASK', ['x'])).toThrow(/"x" is not a Task ID/);
