@@ -85,7 +85,29 @@ function sheetState(sheet) {
     filter: sheet.filter ? sheet.filter.range : null,
     columnWidths: sheet.columnWidths || {},
     cells,
+    charts: (sheet.charts || []).map((chart) => ({
+      type: String(chart.chartType || ''),
+      title: String((chart.options && chart.options.title) || ''),
+      ranges: (chart.ranges || []).map(String),
+    })),
   };
+}
+
+/** The shared clock (the sandbox's too) and the time-driven triggers waiting on it. */
+function clockOf(emu) {
+  return {
+    now: emu.clock.now(),
+    triggers: emu.triggers
+      .filter((t) => t.eventType === 'CLOCK' && t.nextRunMs !== null)
+      .map((t) => ({ handler: String(t.handler), nextRunMs: t.nextRunMs })),
+  };
+}
+
+/** Moves the shared clock on by `ms` (1 s to 2 days); the triggers due meanwhile run, as in Apps Script. */
+function advanceClock(emu, ms) {
+  const span = Number(ms);
+  if (!(span >= 1000 && span <= 2 * 24 * 3600 * 1000)) throw new Error('advance by 1 s to 2 days');
+  return emu.advanceTime(span).map((run) => ({ handler: run.handler, status: run.status, error: run.error }));
 }
 
 /** Menus recorded by onOpen: [{ name, items: [{ label, fn } | { label, items } | { separator: true }] }]. */
@@ -145,6 +167,7 @@ function buildState(emu, tracker) {
     sheets: ss.sheets.filter((s) => !s.hidden).map(sheetState),
     menus: menusOf(emu),
     settings: settingsOf(emu),
+    clock: clockOf(emu),
   };
 }
 
@@ -244,6 +267,7 @@ function recalculate(emu) {
 }
 
 module.exports = {
+  advanceClock,
   buildState,
   newUiEvents,
   selectRange,

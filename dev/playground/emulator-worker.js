@@ -13,6 +13,7 @@ const {
   editRange,
   pasteValues,
   recalculate,
+  advanceClock,
 } = require('./emulator-state');
 
 const { clockBuffer, codePath, htmlDir, signal, answerPort } = workerData;
@@ -124,6 +125,14 @@ function handle(message) {
         return { ok: true };
       } catch (e) {
         return { ok: false, error: errorOf(e) };
+      }
+    case 'advance':
+      try {
+        return { ok: true, result: advanceClock(emu, message.ms) };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
+      } finally {
+        recalculate(emu);
       }
     case 'state':
       return { ok: true };

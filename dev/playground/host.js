@@ -69,7 +69,7 @@ class EmulatorHost extends EventEmitter {
   }
 
   get running() {
-    return this.current && this.current.message.op === 'run' ? this.current.message.name : null;
+    return this.current ? runningName(this.current.message) : null;
   }
 
   async stop() {
@@ -88,7 +88,8 @@ class EmulatorHost extends EventEmitter {
   _pump() {
     if (this.current || this.stopped || !this.queue.length) return;
     this.current = this.queue.shift();
-    if (this.current.message.op === 'run') this.emit('busy', { running: this.current.message.name });
+    const running = runningName(this.current.message);
+    if (running) this.emit('busy', { running });
     this.worker.postMessage(this.current.message);
   }
 
@@ -102,7 +103,7 @@ class EmulatorHost extends EventEmitter {
       const item = this.current;
       this.current = null;
       this._publish(msg);
-      if (item && item.message.op === 'run') this.emit('busy', { running: null });
+      if (item && runningName(item.message)) this.emit('busy', { running: null });
       if (item) item.resolve(msg);
       this._pump();
     }
@@ -129,6 +130,12 @@ class EmulatorHost extends EventEmitter {
     for (const item of items) item.reject(err);
     this.emit('failed', err);
   }
+}
+
+/** What the busy line names: an execution, or the clock moving on (due triggers run meanwhile). */
+function runningName(message) {
+  if (message.op === 'run') return message.name;
+  return message.op === 'advance' ? 'the clock (triggers that come due run)' : null;
 }
 
 module.exports = { EmulatorHost };

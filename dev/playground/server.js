@@ -116,6 +116,8 @@ function createPlaygroundServer(host, { info }) {
       sendJson(res, 200, await host.call({ op: 'edit', ...pick(body, ['sheet', 'range', 'input']) }));
     } else if (route === '/api/paste') {
       sendJson(res, 200, await host.call({ op: 'paste', ...pick(body, ['sheet', 'range', 'values']) }));
+    } else if (route === '/api/advance') {
+      sendJson(res, 200, await host.call({ op: 'advance', ms: Number(body.ms) }));
     } else if (route === '/api/prompt') {
       const ok = host.answer({ id: body.id, button: body.button, text: body.text });
       sendJson(

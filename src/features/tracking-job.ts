@@ -131,6 +131,7 @@ function readMailPages(
 function recordTasks(ids: number[], tasks: Task[], state: TrackingState): TrackingUnit[] {
   const data = state.data;
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const tracking = Table.open(spreadsheet, TRACKING); // first, so its tab comes before the summary's
   const summary = new Map<string, Record<string, CellValue>>();
   for (const task of tasks) {
     const campaign = campaignOf(task);
@@ -155,7 +156,7 @@ function recordTasks(ids: number[], tasks: Task[], state: TrackingState): Tracki
   }
   data.missing += ids.filter((id) => !tasks.some((t) => t.taskId === id)).length;
   Table.open(spreadsheet, TRACKING_SUMMARY).upsertByKey((row) => cellText(row.values.taskId), summary);
-  const toRead = tasksToRead(spreadsheet, tasks, data);
+  const toRead = tasksToRead(tracking, tasks, data);
   const mailCount = toRead.reduce((n, task) => n + task.totalCount, 0);
   const pages = Math.ceil(mailCount / MAIL_PAGE_SIZE);
   const units: TrackingUnit[] = [];
@@ -168,17 +169,12 @@ function recordTasks(ids: number[], tasks: Task[], state: TrackingState): Tracki
 }
 
 /** The tasks whose mails must be read: all but those final at the last refresh and still all on Tracking. */
-function tasksToRead(
-  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
-  tasks: Task[],
-  data: TrackingData,
-): Task[] {
+function tasksToRead(tracking: Table, tasks: Task[], data: TrackingData): Task[] {
   const settled = settledTasks();
   const candidates = tasks.filter((t) => settled[t.taskId] === t.totalCount);
   if (candidates.length === 0) return tasks;
   const onSheet = new Map<string, number>();
-  const table = Table.find(spreadsheet, TRACKING);
-  for (const row of table ? table.readAll() : []) {
+  for (const row of tracking.readAll()) {
     const id = cellText(row.values.taskId);
     onSheet.set(id, (onSheet.get(id) || 0) + 1);
   }

@@ -161,6 +161,7 @@
     var sheetChanged = !state || next.activeSheet !== state.activeSheet;
     state = next;
     renderStatus();
+    renderClock();
     if (!info.menus || JSON.stringify(info.menus) !== JSON.stringify(next.menus)) {
       info.menus = next.menus;
       renderMenu();
@@ -269,6 +270,7 @@
     cellEls = {};
     rowHeads = {};
     colHeads = {};
+    renderCharts(sheet);
     if (!sheet) return;
     var rows = Math.max(sheet.rows + 30, MIN_ROWS, sel ? Math.max(sel.r1, sel.r2) + 5 : 0);
     var cols = Math.max(sheet.cols + 2, MIN_COLS, sel ? Math.max(sel.c1, sel.c2) + 1 : 0);
@@ -1047,6 +1049,130 @@
     }
   }
 
+  // ── Service clock ─────────────────────────────────────────────────────────────────────────────────────
+  // The add-on and the sandbox share one clock; moving it on makes mails progress (sent, delivered) and runs
+  // the time-driven triggers that come due meanwhile (the hourly tracking refresh), as an hour would.
+  var clockAt = { now: 0, seenAt: 0 };
+  function pad(n) {
+    return (n < 10 ? '0' : '') + n;
+  }
+  function utcText(ms, seconds) {
+    var d = new Date(ms);
+    var text = d.getUTCFullYear() + '-' + pad(d.getUTCMonth() + 1) + '-' + pad(d.getUTCDate()) + ' ';
+    text += pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes());
+    return (seconds ? text + ':' + pad(d.getUTCSeconds()) : text) + ' UTC';
+  }
+  function renderClock() {
+    var clock = state && state.clock;
+    if (!clock) return;
+    if (clock.now !== clockAt.now) clockAt = { now: clock.now, seenAt: Date.now() };
+    $('clock-now').textContent = utcText(clockAt.now + (Date.now() - clockAt.seenAt), true);
+    var next = (clock.triggers || []).slice().sort(function (a, b) {
+      return a.nextRunMs - b.nextRunMs;
+    })[0];
+    $('clock-next').textContent = next
+      ? 'next trigger: ' + next.handler + ' at ' + utcText(next.nextRunMs)
+      : '';
+  }
+  function advanceClock(ms) {
+    post('/api/advance', { ms: ms }).then(function (data) {
+      var runs = (data && data.result) || [];
+      if (!data.ok) showToast({ title: 'Clock', message: data.error ? data.error.message : 'failed' });
+      else if (runs.length)
+        showToast({
+          title: 'Triggers ran',
+          message: runs
+            .map(function (r) {
+              return r.handler + ': ' + r.status + (r.error ? ' (' + r.error + ')' : '');
+            })
+            .join('; '),
+        });
+    });
+  }
+
+  // ── Charts ────────────────────────────────────────────────────────────────────────────────────────────
+  // An embedded chart is drawn from its range as the sheet holds it now: labels in the first column,
+  // numbers in the second, the first row a header. Text is set with textContent.
+  var CHART_COLORS = ['#fbbc04', '#4285f4', '#34a853', '#ea4335', '#9aa0a6', '#a142f4'];
+  function chartRows(sheet, a1ref) {
+    var ref = parseRange(String(a1ref).replace(/^.*!/, ''));
+    if (!ref) return [];
+    var rows = [];
+    for (var r = ref.r1 + 1; r <= ref.r2; r++) {
+      var line = sheet.cells[r - 1] || [];
+      var label = line[ref.c1 - 1] && line[ref.c1 - 1].t;
+      var value = Number(line[ref.c1] && line[ref.c1].t);
+      if (label) rows.push({ label: label, value: isFinite(value) ? value : 0 });
+    }
+    return rows;
+  }
+  function pieSvg(rows) {
+    var NS = 'http://www.w3.org/2000/svg';
+    var svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('viewBox', '-1 -1 2 2');
+    svg.setAttribute('width', '110');
+    svg.setAttribute('height', '110');
+    var total = rows.reduce(function (n, row) {
+      return n + row.value;
+    }, 0);
+    var angle = -Math.PI / 2;
+    rows.forEach(function (row, i) {
+      if (!row.value) return;
+      var share = row.value / total;
+      var shape;
+      if (share >= 0.9999) {
+        shape = document.createElementNS(NS, 'circle');
+        shape.setAttribute('r', '1');
+      } else {
+        var end = angle + share * 2 * Math.PI;
+        shape = document.createElementNS(NS, 'path');
+        shape.setAttribute(
+          'd',
+          'M0 0 L' +
+            Math.cos(angle) +
+            ' ' +
+            Math.sin(angle) +
+            ' A1 1 0 ' +
+            (share > 0.5 ? 1 : 0) +
+            ' 1 ' +
+            Math.cos(end) +
+            ' ' +
+            Math.sin(end) +
+            ' Z',
+        );
+        angle = end;
+      }
+      shape.setAttribute('fill', CHART_COLORS[i % CHART_COLORS.length]);
+      shape.setAttribute('data-label', row.label);
+      svg.appendChild(shape);
+    });
+    return svg;
+  }
+  function renderCharts(sheet) {
+    var holder = $('charts');
+    holder.textContent = '';
+    ((sheet && sheet.charts) || []).forEach(function (chart) {
+      var rows = chartRows(sheet, chart.ranges[0] || '');
+      var figure = el('figure', 'chart');
+      figure.setAttribute('data-type', chart.type);
+      figure.appendChild(el('figcaption', null, chart.title || 'Chart'));
+      var body = el('div', 'chart-body');
+      body.appendChild(pieSvg(rows));
+      var legend = el('ul', 'chart-legend');
+      rows.forEach(function (row, i) {
+        var item = el('li');
+        var swatch = el('span', 'chart-swatch');
+        swatch.style.background = CHART_COLORS[i % CHART_COLORS.length];
+        item.appendChild(swatch);
+        item.appendChild(el('span', null, row.label + ': ' + row.value));
+        legend.appendChild(item);
+      });
+      body.appendChild(legend);
+      figure.appendChild(body);
+      holder.appendChild(figure);
+    });
+  }
+
   // ── Status line ───────────────────────────────────────────────────────────────────────────────────────
   // What the add-on uses now (its saved settings, in each state), not what the playground started with.
   var LOOPBACK = /^http:\/\/(127\.\d+\.\d+\.\d+|localhost)(:\d+)?(\/|$)/i;
@@ -1079,6 +1205,12 @@
   // ── Wiring ────────────────────────────────────────────────────────────────────────────────────────────
   function init() {
     var wrap = $('grid-wrap');
+    Array.prototype.forEach.call(document.querySelectorAll('.clock-advance'), function (button) {
+      button.addEventListener('click', function () {
+        advanceClock(Number(button.getAttribute('data-ms')));
+      });
+    });
+    setInterval(renderClock, 1000);
     wrap.addEventListener('mousedown', onMouseDown);
     wrap.addEventListener('mouseover', onMouseOver);
     document.addEventListener('mouseup', onMouseUp);

@@ -1,0 +1,137 @@
+'use strict';
+/* global document, DataTransfer, ClipboardEvent */ // inside page.evaluate callbacks
+// Tracking in a real browser: a send of three mails, Refresh tracking, the service clock moved on (the
+// sandbox's clock: mails get sent, delivered or bounced), the statuses moving on Tracking and on the list,
+// the summary's chart, Show mail, and auto-refresh running from the hourly trigger when an hour passes.
+const {
+  openPlayground,
+  closePlayground,
+  screenshot,
+  clickMenuItem,
+  waitForCell,
+  waitIdle,
+  openTab,
+} = require('./helpers');
+
+let env;
+let page;
+
+beforeAll(async () => {
+  env = await openPlayground();
+  page = env.page;
+}, 60000);
+afterAll(() => closePlayground(env));
+
+async function paste(text) {
+  await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
+  await page.keyboard.press('Control+Home');
+  await page.evaluate((value) => {
+    const data = new DataTransfer();
+    data.setData('text', value);
+    document.getElementById('grid-wrap').focus();
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+  }, text);
+}
+
+async function answerAlert(button, expected) {
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  if (expected) expect(await page.locator('#alert-message').textContent()).toMatch(expected);
+  await page.locator(`#alert-buttons button[data-button="${button}"]`).click();
+  await page.locator('#alert-layer').waitFor({ state: 'hidden' });
+}
+
+async function refreshTracking() {
+  await clickMenuItem(page, 'Refresh tracking');
+  await page.locator('#toasts .toast', { hasText: 'Tracking refreshed' }).waitFor({ timeout: 30000 });
+  await waitIdle(page, 30000);
+}
+
+async function advance(label) {
+  await page.locator('.clock-advance', { hasText: label }).click();
+  await waitIdle(page, 60000);
+}
+
+test('send, refresh, time passing, statuses moving, the chart, Show mail and the hourly trigger', async () => {
+  try {
+    await steps();
+  } catch (error) {
+    await screenshot(page, 'tracking-failure');
+    throw error;
+  }
+}, 180000);
+
+async function steps() {
+  await paste(
+    [
+      'Name\tEmail',
+      'Jane\tjane@example.com',
+      'Bob\tbounce.bob@example.com',
+      'Ann\topen.ann@example.com',
+    ].join('\n'),
+  );
+  await waitForCell(page, 'B4', 'open.ann@example.com');
+  await clickMenuItem(page, 'Compose e-mail…');
+  const compose = page.frameLocator('#html-dialog-frame');
+  await compose.locator('#campaign').fill('Tracking demo');
+  await compose.locator('#subject').fill('Hello {{Name}}');
+  await compose.locator('#body').fill('Hi {{Name}}, shall we meet?');
+  await compose.locator('#save').click();
+  await compose.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+  await compose.locator('#sendAll').click();
+  await answerAlert('YES', /Send 3 e-mails/);
+  await waitIdle(page, 60000);
+  await waitForCell(page, 'C2', 'Accepted', 30000);
+  await screenshot(page, 'tracking-01-sent');
+  await page.locator('#html-dialog-close').click(); // the compose dialog stays open after a send
+
+  // At once: the mails are still on their way.
+  await refreshTracking();
+  await openTab(page, /^Tracking$/);
+  await waitForCell(page, 'E2', 'jane@example.com');
+  await waitForCell(page, 'H2', /^(Pending|Requested|Sent|Delivered)$/);
+  await screenshot(page, 'tracking-02-first-refresh');
+
+  // A minute later (the sandbox's clock): sent, confirmed, or bounced with a reason.
+  await advance('+1 min');
+  await refreshTracking();
+  await waitForCell(page, 'H2', 'Delivered');
+  await waitForCell(page, 'H3', 'Failed');
+  await waitForCell(page, 'K3', 'Mailbox unavailable (550 hard bounce)');
+  await waitForCell(page, 'H4', 'Delivered');
+  await screenshot(page, 'tracking-03-delivered');
+
+  await openTab(page, 'Sheet1');
+  await waitForCell(page, 'C2', 'Delivered');
+  await waitForCell(page, 'C3', 'Failed: Mailbox unavailable (550 hard bounce)');
+
+  await openTab(page, 'Tracking summary');
+  const chart = page.locator('#charts figure.chart');
+  await chart.waitFor();
+  expect(await chart.locator('figcaption').textContent()).toBe('Mails by status (3)');
+  expect(await chart.locator('.chart-legend').textContent()).toMatch(/Delivered \(confirmed\): 2.*Failed: 1/);
+  expect(await page.locator('#charts figure.chart').count()).toBe(1);
+  await screenshot(page, 'tracking-04-summary-chart');
+
+  // Show mail on a Tracking row: the body in the dialog.
+  await openTab(page, /^Tracking$/);
+  await page.locator('#grid td[data-r="2"][data-c="3"]').click();
+  await clickMenuItem(page, 'Show mail');
+  const mail = page.frameLocator('#html-dialog-frame');
+  await mail.locator('#body-text').waitFor();
+  expect(await mail.locator('#body-text').textContent()).toBe('Hi Jane, shall we meet?');
+  expect(await mail.locator('#fields').textContent()).toMatch(/jane@example\.com/);
+  await screenshot(page, 'tracking-05-show-mail');
+  await page.locator('#html-dialog-close').click();
+
+  // Auto-refresh on; an hour passes and the trigger runs by itself; everything final: it turns itself off.
+  await clickMenuItem(page, 'Auto-refresh tracking: on / off');
+  await answerAlert('YES', /Auto-refresh is OFF/);
+  await page.locator('#clock-next', { hasText: 'refreshTrackingOnTimer' }).waitFor();
+  await advance('+1 hour');
+  await page.locator('#toasts .toast', { hasText: 'refreshTrackingOnTimer: completed' }).waitFor();
+  await openTab(page, 'Tracking summary');
+  await waitForCell(page, 'B5', /^Off since .*every task and every mail is final/);
+  expect(await page.locator('#clock-next').textContent()).toBe('');
+  await screenshot(page, 'tracking-06-auto-refresh');
+  expect(env.consoleErrors).toEqual([]);
+}
