@@ -4,7 +4,7 @@
 import { sentTasks } from '../platform/send-journal';
 import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY } from '../sheets/layouts';
 import { normalizeHeader } from '../sheets/table';
-import { chunks } from './unlock';
+import { chunks } from './job-runner';
 import type { TrackingData, TrackingUnit } from './tracking-job';
 import type { RefreshOrigin } from '../platform/tracking-store';
 
