@@ -369,7 +369,7 @@ const trackingRefresh = {
       },
     });
     if (row.details.trackingRows !== count) ctx.note(`tracking ${count}: ${row.details.trackingRows} rows`);
-    return [{ variant: 'refresh', label: `${count} mails`, pairKey: 'tracking', ...row }];
+    return [{ variant: 'run', label: `${count} mails`, pairKey: 'tracking', ...row }];
   },
 };
 
