@@ -86,7 +86,11 @@ export function lastRunText(): string {
   const lines = [];
   if (!run) lines.push('No automatic run yet.');
   else {
-    const at = Utilities.formatDate(new Date(run.at), Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm');
+    const at = Utilities.formatDate(
+      new Date(run.at),
+      SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(),
+      'yyyy-MM-dd HH:mm',
+    );
     lines.push(`Last automatic run: ${at}. ${run.message}`);
     if (run.error && run.error !== run.message) lines.push(`Error: ${run.error}`);
   }
