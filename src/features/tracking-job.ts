@@ -121,7 +121,10 @@ function readMailPages(
       if (answer.data.length < MAIL_PAGE_SIZE) break; // the last page
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (error.kind === 'rate-limit') return { mails, rest: { ...unit, page } };
+      if (error.kind === 'rate-limit') {
+        if (mails.length === 0) throw error; // out of time before any page: the runner ends the step
+        return { mails, rest: { ...unit, page } };
+      }
       return { mails, error };
     }
   }
