@@ -15,6 +15,8 @@ export interface SendPlan {
   /** Reason label → rows, for the confirmation. */
   reasons: Map<string, number>;
   alreadySent: number;
+  /** Rows whose earlier mail failed (a bounce): "all unsent" leaves them; selecting them sends again. */
+  failedEarlier: number;
 }
 
 /** A row whose mail is with the service (ids written) and did not fail: never sent again by "all unsent". */
@@ -27,8 +29,19 @@ export function isQueued(status: string): boolean {
 }
 
 /** Checks the rows of a send (`candidates`, among all the sheet's `rows`). */
-export function planSend(template: MailTemplate, candidates: ListRow[], rows: ListRow[]): SendPlan {
-  const plan: SendPlan = { rows: [], skipped: new Map(), reasons: new Map(), alreadySent: 0 };
+export function planSend(
+  template: MailTemplate,
+  candidates: ListRow[],
+  rows: ListRow[],
+  retryFailed: boolean,
+): SendPlan {
+  const plan: SendPlan = {
+    rows: [],
+    skipped: new Map(),
+    reasons: new Map(),
+    alreadySent: 0,
+    failedEarlier: 0,
+  };
   const firstRowOf = new Map<string, number>();
   // An address this sheet already sent to (in any row) is not mailed again by another row.
   const sentTo = new Map<string, number>();
@@ -41,6 +54,10 @@ export function planSend(template: MailTemplate, candidates: ListRow[], rows: Li
   for (const row of candidates) {
     if (isSent(row)) {
       plan.alreadySent++;
+      continue;
+    }
+    if (!retryFailed && row.mailId !== '') {
+      plan.failedEarlier++; // a bounced address charged again would most likely bounce again
       continue;
     }
     const problem = rowProblem(template, row);
@@ -82,6 +99,11 @@ export function skippedLines(plan: SendPlan, hidden: number): string[] {
   if (reasons.length)
     lines.push(`Skipped (nothing charged; the reason is in "Mail status"): ${reasons.join(', ')}.`);
   if (plan.alreadySent) lines.push(`${plan.alreadySent} already sent: not sent again.`);
+  if (plan.failedEarlier) {
+    lines.push(
+      `${plan.failedEarlier} failed earlier (see "Mail status"): not sent again; select them and use "Send e-mails to selected rows" to retry.`,
+    );
+  }
   if (hidden) lines.push(`${hidden} hidden by a filter: skipped.`);
   return lines;
 }

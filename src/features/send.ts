@@ -62,7 +62,7 @@ function planAndSend(scope: Scope): void {
   const rows = list.readRows();
   const candidates = rows.filter((row) => (!only || only.has(row.rowNumber)) && !hidden.has(row.rowNumber));
   const hiddenCount = only ? [...only].filter((r) => hidden.has(r)).length : hidden.size;
-  const plan = planSend(template, candidates, rows);
+  const plan = planSend(template, candidates, rows, scope === 'selected');
   writeStatuses(list, plan.skipped);
   const lines = skippedLines(plan, hiddenCount);
   if (plan.rows.length === 0) {

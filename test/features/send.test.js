@@ -173,6 +173,25 @@ describe('Sending', () => {
     expect(sendRequests()).toBe(1);
   });
 
+  test('a row whose mail failed (a bounce) is left by "all unsent" and sent again only when selected', async () => {
+    emu = newAddon(services);
+    makeList(3);
+    saveTemplate();
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const status =
+      sheet().getRange(1, 1, 1, sheet().getLastColumn()).getValues()[0].indexOf('Mail status') + 1;
+    sheet().getRange(3, status).setValue('Failed: Mailbox unavailable (550 hard bounce)');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(emu.ui.alerts.at(-1).title).toBe('Nothing to send');
+    expect(emu.ui.alerts.at(-1).message).toMatch(/1 failed earlier .*select them/);
+    expect(sendRequests()).toBe(1);
+    sheet().getRange('A3:C3').activate();
+    emu.run('sendSelectedRows', [], { kind: 'menu' });
+    expect(sendRequests()).toBe(2);
+    expect(perRecipient(await mailsAtSandbox()).get('person2@example.com')).toBe(2);
+    expect(rowsOf()[1]['Mail status']).toBe('Accepted');
+  });
+
   test('too little EDM is said before anything is sent, with the pricing page', async () => {
     emu = newAddon(services, { outreachKey: DEMO_KEYS.low });
     makeList(120);
