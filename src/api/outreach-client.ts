@@ -3,27 +3,41 @@
 // validated answer or throws ApiError. Costs: unlock 1 point on a first unlock; sends 1 EDM per recipient or
 // e-mail; every other call is free.
 import * as z from 'zod/mini';
-import { ApiError, badRequestInit, invalidResponseInit, missingKeyInit } from './errors';
-import { Transport, type QueryValue, type RequestSpec, type TransportOptions } from './http';
+import { badRequestInit, invalidResponseInit } from './error-texts';
+import { Transport, type TransportOptions } from './http';
+import { OUTREACH_PATHS } from './outreach-paths';
+import {
+  type CompanyWithEmails,
+  emailsSpec,
+  PROFILE_EMAILS_MAX_PAGES,
+  PROFILE_EMAILS_PAGE_SIZE,
+  type ProfileEmailsOptions,
+  profileSpec,
+  readProfilesWithEmails,
+} from './profiles-with-emails';
+import type { QueryValue, RequestSpec } from './request-spec';
 import {
   BalanceSchema,
   type Balance,
   type CompanyProfile,
-  CompanyProfileSchema,
   type ContactEmail,
+  type ProfileEmailsPage,
+  ProfileEmailsQuerySchema,
+  type SearchRequest,
+  SearchRequestSchema,
+  type SearchResponse,
+  SearchResponseSchema,
+  type UnlockResult,
+  UnlockRequestSchema,
+  UnlockResultSchema,
+} from './outreach-schemas';
+import {
   type MailDetail,
   MailDetailSchema,
   type MailList,
   type MailListQuery,
   MailListQuerySchema,
   MailListSchema,
-  type ProfileEmailsPage,
-  ProfileEmailsPageSchema,
-  ProfileEmailsQuerySchema,
-  type SearchRequest,
-  SearchRequestSchema,
-  type SearchResponse,
-  SearchResponseSchema,
   type SendBatchRequest,
   SendBatchRequestSchema,
   type SendBatchResponse,
@@ -38,60 +52,26 @@ import {
   type TaskListQuery,
   TaskListQuerySchema,
   TaskListSchema,
-  type UnlockResult,
-  UnlockRequestSchema,
-  UnlockResultSchema,
-} from './outreach-schemas';
-import { readSettings } from '../platform/settings';
+} from './email-schemas';
 import type { RateBudget } from '../platform/rate-budget';
 
-export const OUTREACH_PATHS = {
-  balance: '/api/v1/credit/balance',
-  search: '/api/v1/companies/search-advanced',
-  unlock: '/api/v1/companies/unlock',
-  profile: (id: string) => `/api/v1/companies/${encodeURIComponent(id)}/profile`,
-  profileEmails: (id: string) => `/api/v1/companies/${encodeURIComponent(id)}/profileEmails`,
-  contactSearch: '/api/v1/contacts/search',
-  sendBatch: '/api/v1/emails/send/batch',
-  sendPersonalized: '/api/v1/emails/send/personalized',
-  tasks: '/api/v1/emails/tasks',
-  task: (id: number) => `/api/v1/emails/tasks/${id}`,
-  mails: '/api/v1/emails/mails',
-  mail: (id: number) => `/api/v1/emails/mails/${id}`,
-} as const;
-
-/** Page size used to read every contact of a company (the spec's maximum; its default is not shown). */
-export const PROFILE_EMAILS_PAGE_SIZE = 100;
-/** Safety bound of allProfileEmails and profilesWithEmails: 100 pages of 100 contacts. */
-export const PROFILE_EMAILS_MAX_PAGES = 100;
-/** profilesWithEmails asks for at most this many further pages of one company in one fetchAll. */
-export const PAGES_PER_WAVE = 4;
+export { OUTREACH_PATHS } from './outreach-paths';
+export {
+  type CompanyWithEmails,
+  PAGES_PER_WAVE,
+  PROFILE_EMAILS_MAX_PAGES,
+  PROFILE_EMAILS_PAGE_SIZE,
+  type ProfileEmailsOptions,
+} from './profiles-with-emails';
 
 export type OutreachClientOptions = Omit<TransportOptions, 'service'>;
-
-export interface ProfileEmailsOptions {
-  keyword?: string;
-  page?: number;
-  pageSize?: number;
-}
-
-export type CompanyWithEmails =
-  | { companyHashId: string; ok: true; profile: CompanyProfile; emails: ContactEmail[]; total: number }
-  | { companyHashId: string; ok: false; error: ApiError };
-
-/** Errors of profilesWithEmails that stop the run: they say nothing about the company itself. */
-const STOP_KINDS = new Set(['auth', 'missing-key', 'quota', 'rate-limit', 'address']);
 
 export class OutreachClient {
   private readonly transport: Transport;
 
-  /** Attribution headers are sent unless `attribution` is false. */
+  /** `extraHeaders` gives the attribution headers (features/clients.ts computes them). */
   constructor(options: OutreachClientOptions) {
-    this.transport = new Transport({
-      ...options,
-      service: 'outreach',
-      attribution: options.attribution ?? true,
-    });
+    this.transport = new Transport({ ...options, service: 'outreach' });
   }
 
   get baseUrl(): string {
@@ -136,7 +116,7 @@ export class OutreachClient {
 
   /** GET /api/v1/companies/:companyHashId/profile (free; 404 until unlocked). */
   profile(companyHashId: string): CompanyProfile {
-    return this.transport.request(this.profileSpec(this.checkHashId(companyHashId, 'profile')));
+    return this.transport.request(profileSpec(this.checkHashId(companyHashId, 'profile')));
   }
 
   /** GET /api/v1/companies/:companyHashId/profileEmails, one page (free; 404 until unlocked). */
@@ -147,7 +127,7 @@ export class OutreachClient {
       ProfileEmailsQuerySchema,
       withoutUndefined(options),
     );
-    return this.transport.request(this.emailsSpec(id, query));
+    return this.transport.request(emailsSpec(id, query));
   }
 
   /**
@@ -170,76 +150,12 @@ export class OutreachClient {
 
   /**
    * Profile and every contact of many companies, through UrlFetchApp.fetchAll in batches sized to the free
-   * rate budget: first every profile and first page; then, for the companies that have more, the pages their
-   * `total` announces, at most PAGES_PER_WAVE at a time, until an empty page or `total` contacts (so an
-   * inflated total costs a few requests, never a hundred pages). One result per id, in order; one company's
-   * failure (a 404: not unlocked) does not fail the others. A refused key, a used-up quota, or no rate-budget
-   * slot before the deadline stops the run: the companies not done carry that error (continue later).
+   * rate budget (see profiles-with-emails.ts). One result per id, in order; one company's failure does not
+   * fail the others; a refused key, a used-up quota or the deadline stops the run.
    */
   profilesWithEmails(companyHashIds: readonly string[]): CompanyWithEmails[] {
-    const stopOn = (error: ApiError) => STOP_KINDS.has(error.kind);
-    const companies: Array<{
-      companyHashId: string;
-      profile?: CompanyProfile;
-      emails: ContactEmail[];
-      total: number;
-      /** Next page to read; undefined when done. */
-      next?: number;
-      error?: ApiError;
-    }> = companyHashIds.map((id) => ({
-      companyHashId: this.checkHashId(id, 'profile'),
-      emails: [],
-      total: 0,
-      next: 1,
-    }));
-    let stopped: ApiError | undefined;
-    for (let wave = companies; wave.length > 0 && !stopped; wave = companies.filter((c) => c.next)) {
-      const specs: RequestSpec<CompanyProfile | ProfileEmailsPage>[] = [];
-      const owners: Array<[(typeof companies)[number], number]> = []; // page 0: the profile
-      for (const company of wave) {
-        const first = company.next as number;
-        const last =
-          first === 1
-            ? 1
-            : Math.min(
-                first + PAGES_PER_WAVE - 1,
-                Math.ceil(company.total / PROFILE_EMAILS_PAGE_SIZE),
-                PROFILE_EMAILS_MAX_PAGES,
-              );
-        for (let page = first === 1 ? 0 : first; page <= last; page++) {
-          owners.push([company, page]);
-          specs.push(
-            page === 0
-              ? this.profileSpec(company.companyHashId)
-              : this.emailsSpec(company.companyHashId, { page, pageSize: PROFILE_EMAILS_PAGE_SIZE }),
-          );
-        }
-        company.next = undefined;
-      }
-      const answers = this.transport.requestAll(specs, stopOn);
-      stopped = answers.stopped;
-      owners.forEach(([company, page], k) => {
-        const outcome = answers.outcomes[k];
-        if (company.error) return;
-        if (!outcome?.ok) {
-          company.error = outcome?.error ?? stopped;
-          company.next = undefined;
-        } else if (page === 0) company.profile = outcome.value as CompanyProfile;
-        else {
-          const { emails, total } = outcome.value as ProfileEmailsPage;
-          company.emails.push(...emails);
-          if (page === 1) company.total = total;
-          const more = emails.length > 0 && company.emails.length < company.total;
-          company.next = more && page < PROFILE_EMAILS_MAX_PAGES ? page + 1 : undefined;
-        }
-      });
-    }
-    return companies.map(({ companyHashId, profile, emails, total, next, error }) => {
-      error ??= next || !profile ? (stopped ?? this.transport.error(missingKeyInit('outreach'))) : undefined;
-      return error || !profile
-        ? { companyHashId, ok: false as const, error: error as ApiError }
-        : { companyHashId, ok: true as const, profile, emails, total };
-    });
+    const ids = companyHashIds.map((id) => this.checkHashId(id, 'profile'));
+    return readProfilesWithEmails(this.transport, ids);
   }
 
   /**
@@ -337,30 +253,6 @@ export class OutreachClient {
     return this.transport.request({ method: 'get', path: path(id), schema, notFound });
   }
 
-  private profileSpec(id: string): RequestSpec<CompanyProfile> {
-    return {
-      method: 'get',
-      path: OUTREACH_PATHS.profile(id),
-      schema: CompanyProfileSchema,
-      notFound: 'company',
-    };
-  }
-
-  /** A profileEmails request (no pageSize: the service's default). */
-  private emailsSpec(id: string, query: ProfileEmailsOptions): RequestSpec<ProfileEmailsPage> {
-    return {
-      method: 'get',
-      path: OUTREACH_PATHS.profileEmails(id),
-      query: {
-        keyword: query.keyword || undefined,
-        page: query.page,
-        pageSize: query.pageSize,
-      },
-      schema: ProfileEmailsPageSchema,
-      notFound: 'company',
-    };
-  }
-
   private checkHashId(companyHashId: unknown, what: 'profile' | 'profileEmails'): string {
     const id = typeof companyHashId === 'string' ? companyHashId.trim() : '';
     if (id === '' || id.length > 200) {
@@ -377,18 +269,4 @@ function withoutUndefined(value: object): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value ?? {})) if (item !== undefined) copy[key] = item;
   return copy;
-}
-
-/** A client from the user's settings; throws ApiError 'missing-key' when no Outreach key is set. */
-export function outreachClientFromSettings(
-  options: Partial<Omit<OutreachClientOptions, 'apiKey' | 'baseUrl'>> = {},
-): OutreachClient {
-  const settings = readSettings();
-  if (!settings.outreachApiKey) throw new ApiError(missingKeyInit('outreach'));
-  return new OutreachClient({
-    ...options,
-    apiKey: settings.outreachApiKey,
-    baseUrl: settings.outreachBaseUrl,
-    secrets: [settings.phoneApiKey, ...(options.secrets ?? [])].filter((s) => s !== ''),
-  });
 }

@@ -1,34 +1,12 @@
-// zod/mini schemas of the outreach service (spec/outreach-api.md), for every request the add-on sends and
-// every answer it reads. Answers: identifiers, counts, states and the fields a workflow needs are strict;
+// zod/mini schemas of the outreach service (spec/outreach-api.md) for prospecting: balance, search, unlock,
+// profiles and contacts (e-mail sending and tracking are in email-schemas.ts), for every request the add-on
+// sends and every answer it reads. Answers: identifiers, counts, states and the fields a workflow needs are strict;
 // descriptive text the spec does not promise (the profile: "which fields are always present: not shown";
 // nullable timestamps of tasks and mails) is tolerated when absent or null. Unknown fields are stripped, so
 // nothing the spec does not list (a website in a search row, say) reaches a feature.
 // Requests: every limit of the spec is checked before sending, with a message that says what to fix.
 import * as z from 'zod/mini';
-
-// ---------------------------------------------------------------------------------------------------------
-// Shared pieces
-
-const int = () => z.int();
-const optText = () => z.nullish(z.string());
-/** An array that may be absent or null in an answer: read as []. */
-function listOrEmpty<T extends z.ZodMiniType>(item: T) {
-  return z.pipe(
-    z.nullish(z.array(item)),
-    z.transform((value: z.output<T>[] | null | undefined) => value ?? []),
-  );
-}
-
-export const TASK_STATUSES = ['pending', 'requested', 'completed', 'partial', 'failed'] as const;
-export const MAIL_STATUSES = ['pending', 'requested', 'sent', 'failed'] as const;
-export const BODY_FORMATS = ['text', 'html'] as const;
-
-export const TaskStatusSchema = z.enum(TASK_STATUSES);
-export const MailStatusSchema = z.enum(MAIL_STATUSES);
-export const BodyFormatSchema = z.enum(BODY_FORMATS);
-export type TaskStatus = z.output<typeof TaskStatusSchema>;
-export type MailStatus = z.output<typeof MailStatusSchema>;
-export type BodyFormat = z.output<typeof BodyFormatSchema>;
+import { int, LIMITS, listOrEmpty, optionalText, optText, page, pageSize, text } from './schema-parts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Answers
@@ -127,83 +105,6 @@ export const ProfileEmailsPageSchema = z.object({
 });
 export type ProfileEmailsPage = z.output<typeof ProfileEmailsPageSchema>;
 
-/** 2.6 e-mail task (list element) */
-export const TaskSchema = z.object({
-  taskId: int(),
-  totalCount: int(),
-  status: TaskStatusSchema,
-  sentCount: int(),
-  failedCount: int(),
-  openedCount: int(),
-  taskSubject: optText(),
-  createdAt: z.string(),
-  completedAt: optText(),
-});
-export type Task = z.output<typeof TaskSchema>;
-
-/** 2.7 mail record */
-export const MailRecordSchema = z.object({
-  mailId: int(),
-  taskId: int(),
-  recipientEmail: z.string(),
-  recipientNickname: optText(),
-  subject: z.string(),
-  status: MailStatusSchema,
-  sentAt: optText(),
-  /** Non-null: the delivery provider confirmed delivery. */
-  callbackReceivedAt: optText(),
-  failureReason: optText(),
-});
-export type MailRecord = z.output<typeof MailRecordSchema>;
-
-/** 4.10 task detail */
-export const TaskDetailSchema = z.extend(TaskSchema, {
-  content: optText(),
-  bodyFormat: BodyFormatSchema,
-  mails: z.array(MailRecordSchema),
-});
-export type TaskDetail = z.output<typeof TaskDetailSchema>;
-
-/** 4.12 mail detail */
-export const MailDetailSchema = z.extend(MailRecordSchema, {
-  content: z.string(),
-  bodyFormat: BodyFormatSchema,
-});
-export type MailDetail = z.output<typeof MailDetailSchema>;
-
-/** 4.9 task list */
-export const TaskListSchema = z.object({
-  data: z.array(TaskSchema),
-  total: int(),
-  page: int(),
-  page_size: int(),
-});
-export type TaskList = z.output<typeof TaskListSchema>;
-
-/** 4.11 mail list */
-export const MailListSchema = z.object({
-  data: z.array(MailRecordSchema),
-  total: int(),
-  page: int(),
-  page_size: int(),
-});
-export type MailList = z.output<typeof MailListSchema>;
-
-/** 4.7 batch send answer (201) */
-export const SendBatchResponseSchema = z.object({
-  task_id: int(),
-  total: int(),
-  status: z.string(),
-});
-export type SendBatchResponse = z.output<typeof SendBatchResponseSchema>;
-
-/** 4.8 personalized send answer (201) */
-export const SendPersonalizedResponseSchema = z.object({
-  total: int(),
-  tasks: z.array(z.object({ task_id: int(), mail_id: int(), email: z.string() })),
-});
-export type SendPersonalizedResponse = z.output<typeof SendPersonalizedResponseSchema>;
-
 /** 7 problem record, as read by the clients (lenient: see errors.parseProblem). */
 export const ProblemSchema = z.object({
   type: z.optional(z.string()),
@@ -227,23 +128,6 @@ export const RetiredContactSearchSchema = z.extend(ProblemSchema, {
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 
-/** Leading/trailing characters the service strips from task_subject: whitespace, control characters (Cc)
- *  and invisible format characters (Cf: U+200B-U+200D, U+2060, U+FEFF, ...). */
-const EDGE_JUNK = /^[\s\p{Cc}\p{Cf}]+|[\s\p{Cc}\p{Cf}]+$/gu;
-
-/** task_subject as the service stores it (4.7): the 255-character limit applies to this. */
-export function cleanTaskSubject(subject: string): string {
-  return subject.replace(EDGE_JUNK, '');
-}
-
-/** A practical e-mail check: one @, a dotted domain of letters, digits and hyphens, no spaces. */
-export const EMAIL_PATTERN =
-  /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}(?<!\.)@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
-
-export function isValidEmail(value: string): boolean {
-  return EMAIL_PATTERN.test(value);
-}
-
 export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 
 /** ISO 3166-1 alpha-2 codes (officially assigned). */
@@ -258,37 +142,6 @@ export const ISO_COUNTRY_CODES: ReadonlySet<string> = new Set(
     'TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF YE YT ZA ZM ZW'
   ).split(' '),
 );
-
-/** Length in characters as the service counts them (Unicode code points). */
-export function charCount(value: string): number {
-  let n = 0;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < value.length) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
-}
-
-const maxChars = (max: number, message: string) =>
-  z.refine<string>((value) => typeof value !== 'string' || charCount(value) <= max, { message });
-const notBlank = (message: string) =>
-  z.refine<string>((value) => typeof value !== 'string' || value.trim() !== '', { message });
-export const VARIABLE_NAME_PATTERN = /^\w+$/;
-
-export const LIMITS = {
-  searchSizeMax: 50,
-  recipientsMax: 100,
-  contentMax: 50000,
-  subjectMax: 200,
-  taskSubjectMax: 255,
-  pageSizeMax: 100,
-} as const;
-
-const text = (what: string) => z.string({ error: `${what} must be text` });
 
 const countryCode = (what: string) =>
   text(what).check(
@@ -371,123 +224,6 @@ export const UnlockRequestSchema = z.object({
 });
 export type UnlockRequest = z.output<typeof UnlockRequestSchema>;
 
-const email = text('e-mail address').check(
-  z.overwrite((value: string) => value.trim()),
-  z.minLength(1, 'e-mail address is empty'),
-  z.maxLength(254, 'e-mail address is not valid'),
-  z.regex(EMAIL_PATTERN, 'e-mail address is not valid'),
-);
-
-const subject = text('subject').check(
-  notBlank('subject is empty'),
-  maxChars(LIMITS.subjectMax, `subject is longer than ${LIMITS.subjectMax} characters`),
-);
-
-const content = (what: string) =>
-  text(what).check(
-    notBlank(`${what} is empty`),
-    maxChars(LIMITS.contentMax, `${what} is longer than ${LIMITS.contentMax} characters`),
-  );
-
-const bodyFormat = z.enum(BODY_FORMATS, { error: 'body_format must be text or html' });
-
-const variables = z.record(
-  z
-    .string()
-    .check(
-      z.regex(VARIABLE_NAME_PATTERN, 'a variable name may contain only letters, digits and _ (no braces)'),
-    ),
-  z.string({ error: 'the value must be text' }),
-  {
-    error: (issue) =>
-      issue.code === 'invalid_type' ? 'variables must be an object of names and text values' : undefined,
-  },
-);
-
-const taskSubject = z.optional(
-  text('task_subject').check(
-    z.overwrite(cleanTaskSubject),
-    maxChars(LIMITS.taskSubjectMax, `task_subject is longer than ${LIMITS.taskSubjectMax} characters`),
-  ),
-);
-
-const nickname = z.optional(text('nickname'));
-
-export const RecipientSchema = z.strictObject({
-  email,
-  subject,
-  nickname,
-  variables: z.optional(variables),
-});
-export type Recipient = z.input<typeof RecipientSchema>;
-
-/** 4.7 batch send request */
-export const SendBatchRequestSchema = z.strictObject({
-  content: content('content'),
-  body_format: bodyFormat,
-  task_subject: taskSubject,
-  recipients: z
-    .array(RecipientSchema, { error: 'recipients must be a list' })
-    .check(
-      z.minLength(1, 'Add at least one recipient'),
-      z.maxLength(LIMITS.recipientsMax, `At most ${LIMITS.recipientsMax} recipients per send`),
-    ),
-});
-export type SendBatchRequest = z.input<typeof SendBatchRequestSchema>;
-
-export const PersonalizedEmailSchema = z.strictObject({
-  content: content('content'),
-  body_format: bodyFormat,
-  email,
-  subject,
-  nickname,
-  variables: z.optional(variables),
-});
-export type PersonalizedEmail = z.input<typeof PersonalizedEmailSchema>;
-
-/** 4.8 personalized send request */
-export const SendPersonalizedRequestSchema = z.strictObject({
-  task_subject: taskSubject,
-  emails: z
-    .array(PersonalizedEmailSchema, { error: 'emails must be a list' })
-    .check(
-      z.minLength(1, 'Add at least one e-mail'),
-      z.maxLength(LIMITS.recipientsMax, `At most ${LIMITS.recipientsMax} e-mails per send`),
-    ),
-});
-export type SendPersonalizedRequest = z.input<typeof SendPersonalizedRequestSchema>;
-
-const page = z.optional(
-  z.int({ error: 'page must be a whole number' }).check(z.minimum(1, 'page must be 1 or more')),
-);
-const pageSize = (name: string) =>
-  z.optional(
-    z
-      .int({ error: `${name} must be a whole number` })
-      .check(
-        z.minimum(1, `${name} must be 1 to ${LIMITS.pageSizeMax}`),
-        z.maximum(LIMITS.pageSizeMax, `${name} must be 1 to ${LIMITS.pageSizeMax}`),
-      ),
-  );
-const ids = (name: string) =>
-  z.optional(
-    z.array(
-      z.int({ error: `${name} must be whole numbers` }).check(z.minimum(1, `${name} must be positive`)),
-      {
-        error: `${name} must be a list of numbers`,
-      },
-    ),
-  );
-const isoTime = (name: string) =>
-  z.optional(
-    text(name).check(
-      z.refine((value: string) => /^\d{4}-\d{2}-\d{2}/.test(value) && !isNaN(Date.parse(value)), {
-        message: `${name} must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z`,
-      }),
-    ),
-  );
-const optionalText = (name: string) => z.optional(text(name));
-
 /** 4.5 profileEmails query */
 export const ProfileEmailsQuerySchema = z.strictObject({
   keyword: optionalText('keyword'),
@@ -495,49 +231,3 @@ export const ProfileEmailsQuerySchema = z.strictObject({
   pageSize: pageSize('pageSize'),
 });
 export type ProfileEmailsQuery = z.input<typeof ProfileEmailsQuerySchema>;
-
-/** 4.9 task list query (lists are joined with commas on the wire). */
-export const TaskListQuerySchema = z.strictObject({
-  task_ids: ids('task_ids'),
-  subject: optionalText('subject'),
-  task_subject: optionalText('task_subject'),
-  statuses: z.optional(
-    z.array(z.enum(TASK_STATUSES, { error: `statuses must be ${TASK_STATUSES.join(', ')}` })),
-  ),
-  /** Puts an e-mail address in the URL: prefer task_ids. */
-  recipient_email: optionalText('recipient_email'),
-  recipient_nickname: optionalText('recipient_nickname'),
-  created_from: isoTime('created_from'),
-  created_to: isoTime('created_to'),
-  page,
-  page_size: pageSize('page_size'),
-  sort_by: z.optional(z.enum(['created_at', 'task_id'], { error: 'sort_by must be created_at or task_id' })),
-  sort_order: z.optional(z.enum(['asc', 'desc'], { error: 'sort_order must be asc or desc' })),
-});
-export type TaskListQuery = z.input<typeof TaskListQuerySchema>;
-
-/** 4.11 mail list query */
-export const MailListQuerySchema = z.strictObject({
-  task_ids: ids('task_ids'),
-  mail_ids: ids('mail_ids'),
-  subject: optionalText('subject'),
-  statuses: z.optional(
-    z.array(z.enum(MAIL_STATUSES, { error: `statuses must be ${MAIL_STATUSES.join(', ')}` })),
-  ),
-  /** Puts an e-mail address in the URL: prefer task_ids or mail_ids. */
-  recipient_email: optionalText('recipient_email'),
-  recipient_nickname: optionalText('recipient_nickname'),
-  sent_from: isoTime('sent_from'),
-  sent_to: isoTime('sent_to'),
-  received_from: isoTime('received_from'),
-  received_to: isoTime('received_to'),
-  page,
-  page_size: pageSize('page_size'),
-  sort_by: z.optional(
-    z.enum(['sent_at', 'callback_received_at', 'mail_id', 'status'], {
-      error: 'sort_by must be sent_at, callback_received_at, mail_id or status',
-    }),
-  ),
-  sort_order: z.optional(z.enum(['asc', 'desc'], { error: 'sort_order must be asc or desc' })),
-});
-export type MailListQuery = z.input<typeof MailListQuerySchema>;

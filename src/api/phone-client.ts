@@ -2,8 +2,8 @@
 // `x-api-key` header; the answer's {code, message} decides the outcome whatever the HTTP status. Every
 // check may cost credits: callers cache results (custom functions re-run) and numbers are checked once per
 // run even when they repeat.
-import { ApiError, type ApiErrorInit, missingKeyInit } from './errors';
-import { type Outcome, Transport, type RequestSpec, type TransportOptions } from './http';
+import type { ApiError, ApiErrorInit } from './errors';
+import { Transport, type TransportOptions } from './http';
 import { normalizePhone } from './phone-number';
 import {
   type CreditsResponse,
@@ -11,7 +11,7 @@ import {
   type PhoneCheckResponse,
   PhoneCheckResponseSchema,
 } from './phone-schemas';
-import { readSettings } from '../platform/settings';
+import type { Outcome, RequestSpec } from './request-spec';
 import type { RateBudget } from '../platform/rate-budget';
 
 export const PHONE_PATHS = {
@@ -45,7 +45,7 @@ export interface PhoneCheckManyResult {
 }
 
 /** Options of the transport; `maxBatchSize` (most checks in one fetchAll) defaults to 100. */
-export type PhoneClientOptions = Omit<TransportOptions, 'service' | 'attribution'>;
+export type PhoneClientOptions = Omit<TransportOptions, 'service' | 'extraHeaders'>;
 
 const STOP_KINDS = new Set(['auth', 'missing-key', 'funds', 'rate-limit', 'quota', 'address']);
 
@@ -54,7 +54,7 @@ export class PhoneClient {
 
   /** No attribution headers: they go to the outreach service only. */
   constructor(options: PhoneClientOptions) {
-    this.transport = new Transport({ ...options, service: 'phone', attribution: false });
+    this.transport = new Transport({ ...options, service: 'phone' });
   }
 
   get budget(): RateBudget {
@@ -182,18 +182,4 @@ function badPhoneInit(message: string): ApiErrorInit {
 function shownInput(input: unknown): string {
   if (input === null || input === undefined) return '';
   return String(input).slice(0, 60);
-}
-
-/** A client from the user's settings; throws ApiError 'missing-key' when no phone-check key is set. */
-export function phoneClientFromSettings(
-  options: Partial<Omit<PhoneClientOptions, 'apiKey' | 'baseUrl'>> = {},
-): PhoneClient {
-  const settings = readSettings();
-  if (!settings.phoneApiKey) throw new ApiError(missingKeyInit('phone'));
-  return new PhoneClient({
-    ...options,
-    apiKey: settings.phoneApiKey,
-    baseUrl: settings.phoneBaseUrl,
-    secrets: [settings.outreachApiKey, ...(options.secrets ?? [])].filter((s) => s !== ''),
-  });
 }

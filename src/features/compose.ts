@@ -1,8 +1,8 @@
 // The compose dialog: one template per sheet (campaign, subject, body, text or HTML), the sheet's headers
 // to insert from, a preview of any row exactly as it will be sent, and a test mail to an address the user
 // types (1 EDM). The dialog saves before previewing, so the preview is what a send would use.
-import { outreachClientFromSettings } from '../api/outreach-client';
-import { isValidEmail } from '../api/outreach-schemas';
+import { outreachClient } from './clients';
+import { isValidEmail } from '../api/email-schemas';
 import { loadTemplate, StoredTemplate, storeTemplate } from '../platform/mail-templates';
 import { closeChunk, JournalChunk, newTag } from '../platform/send-journal';
 import { MAIL_COLUMNS } from '../sheets/layouts';
@@ -128,7 +128,7 @@ export function sendTestMail(rowNumber: number, address: string): string {
   const blocking = preview.problems.filter((p) => !p.includes('e-mail address'));
   if (blocking.length) throw new UserError(blocking.join(' '));
   const { sheet, template } = current();
-  const client = outreachClientFromSettings();
+  const client = outreachClient();
   const chunk: JournalChunk = {
     tag: newTag(),
     campaign: `${template.campaign} (test)`,

@@ -10,7 +10,7 @@
 //      (phone-job.ts) on the job runner: the progress dialog's steps (continueJob('phone')) go on with it.
 // Running the action again on the same selection resumes an unfinished check (or says when a paused one
 // may go on).
-import { phoneClientFromSettings } from '../api';
+import { phoneClient } from './clients';
 import { Deadline } from '../platform/deadline';
 import { BUSY_MESSAGE, clearJob, withJobLease } from '../platform/jobs';
 import { PhoneResults } from '../platform/phone-results';
@@ -143,7 +143,7 @@ function askCost(
 ): number | null {
   let credits: number;
   try {
-    credits = phoneClientFromSettings({ deadlineMs: deadline.at }).credits();
+    credits = phoneClient({ deadlineMs: deadline.at }).credits();
   } catch (error) {
     inform('Phone check', `Could not read your credits. ${describe(error)}`);
     return null;

@@ -11,11 +11,11 @@
 import {
   ApiError,
   normalizePhone,
-  phoneClientFromSettings,
   type PhoneCheckManyResult,
   type PhoneCheckResult,
   type PhoneNormalization,
 } from '../api';
+import { phoneClient } from './clients';
 import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../platform/deadline';
 import { formulasMaySpend } from '../platform/formula-consent';
 import { readSettings } from '../platform/settings';
@@ -92,7 +92,7 @@ function checkWaiting(waiting: Map<string, Cell[]>, out: Answer[][], store: Phon
   // A check costs the owner's credits: only where the owner allowed formulas in this document to spend.
   if (!formulasMaySpend()) return fill(left, NOT_ALLOWED_TEXT);
   const deadline = Deadline.forCustomFunction();
-  const client = phoneClientFromSettings({ deadlineMs: deadline.at });
+  const client = phoneClient({ deadlineMs: deadline.at });
   // A round is started only when one as long as the last one ends in time: Sheets stops the execution at
   // 30 s, and a round cut off there would be paid for without its results being kept.
   let roundMs = 1000;
@@ -160,7 +160,7 @@ export function cellPhone(value: unknown): PhoneNormalization | null {
 export function phoneCreditsFunction(): number | string {
   if (!readSettings().phoneApiKey) return NO_KEY_TEXT;
   try {
-    return phoneClientFromSettings({ deadlineMs: Deadline.forCustomFunction().at }).credits();
+    return phoneClient({ deadlineMs: Deadline.forCustomFunction().at }).credits();
   } catch (error) {
     return stopText(error);
   }

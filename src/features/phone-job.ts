@@ -7,7 +7,8 @@
 // 1004 (no credits) and 1001/1003 (key) stop the run with what to do; cells of unchecked numbers stay blank
 // (never stale). 1005: the client waits within the hourly budget; a wait that fits in this execution is
 // waited out, a longer one pauses the job and tells the user when to go on.
-import { ApiError, phoneClientFromSettings, type PhoneCheckManyResult } from '../api';
+import { ApiError, type PhoneCheckManyResult } from '../api';
+import { phoneClient } from './clients';
 import { PhoneResults } from '../platform/phone-results';
 import { JobDefinition, JobPause, JobState, JobStop, StepContext } from './job-runner';
 import { PhoneTarget } from './phone-plan';
@@ -69,7 +70,7 @@ function checkUnit(unit: PhoneUnit, state: PhoneState, context: StepContext): Ch
     return { store, claimed, outcome: null };
   }
   try {
-    const client = phoneClientFromSettings({ deadlineMs: context.deadline.at });
+    const client = phoneClient({ deadlineMs: context.deadline.at });
     return { store, claimed, outcome: client.checkMany(claimed) };
   } catch (error) {
     store.save(); // releases the claims

@@ -2,7 +2,7 @@
 // short cache so recalculation does not hammer the service. Each returns one 2-D array with a header row.
 // Values are returned as plain values: a custom function's result is never parsed as a formula.
 import { ApiError } from '../api/errors';
-import { outreachClientFromSettings } from '../api/outreach-client';
+import { outreachClient } from './clients';
 import type { CompanyProfile as Profile, SearchRow } from '../api/outreach-schemas';
 import { cacheKey, cached } from '../platform/cache';
 import { Deadline } from '../platform/deadline';
@@ -179,7 +179,7 @@ function run(
   name: string,
   args: unknown[],
   ttl: number,
-  compute: (client: ReturnType<typeof outreachClientFromSettings>) => Cell[][],
+  compute: (client: ReturnType<typeof outreachClient>) => Cell[][],
 ): Cell[][] {
   const settings = readSettings();
   if (!settings.outreachApiKey)
@@ -188,7 +188,7 @@ function run(
     );
   try {
     return cached(cacheKey(name, settings.outreachBaseUrl, settings.outreachApiKey, args), ttl, () =>
-      compute(outreachClientFromSettings({ deadlineMs: Deadline.forCustomFunction().at })),
+      compute(outreachClient({ deadlineMs: Deadline.forCustomFunction().at }, settings)),
     );
   } catch (error) {
     if (error instanceof ApiError) throw new Error(describe(error), { cause: error });

@@ -1,6 +1,6 @@
 // Company search: sidebar form → service → Companies sheet. Rows are appended, never duplicated (by search
 // row id); the domain each row carries goes to the company index only, never to the sheet.
-import { outreachClientFromSettings } from '../api/outreach-client';
+import { outreachClient } from './clients';
 import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../api/outreach-schemas';
 import { CompanyIndex } from '../platform/company-index';
 import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../sheets/cells';
@@ -78,7 +78,7 @@ export function buildSearchRequest(form: SearchForm): SearchRequest {
 /** One page of results appended to the Companies sheet. */
 export function searchCompanies(form: SearchForm): SearchSummary {
   const request = buildSearchRequest(form);
-  const response = outreachClientFromSettings().search(request);
+  const response = outreachClient().search(request);
   const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
   const present = existingIds(table);
   const fresh = response.list.filter((row) => !present.has(row.id));

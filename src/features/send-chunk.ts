@@ -5,7 +5,7 @@
 // again. Nothing is posted while an earlier chunk is in doubt.
 import { ApiError } from '../api/errors';
 import type { OutreachClient } from '../api/outreach-client';
-import type { PersonalizedEmail } from '../api/outreach-schemas';
+import type { PersonalizedEmail } from '../api/email-schemas';
 import { closeChunk, JournalChunk, openChunks, writeChunk } from '../platform/send-journal';
 import { taskSubject } from './mail-template';
 

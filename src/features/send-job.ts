@@ -4,8 +4,8 @@
 // id, status and time on those rows, by recipient, in one block write per column, at once.
 import { ApiError } from '../api/errors';
 import type { OutreachClient } from '../api/outreach-client';
-import { outreachClientFromSettings } from '../api/outreach-client';
-import type { PersonalizedEmail } from '../api/outreach-schemas';
+import { outreachClient } from './clients';
+import type { PersonalizedEmail } from '../api/email-schemas';
 import { loadTemplate } from '../platform/mail-templates';
 import { closeChunk, JournalChunk, newTag } from '../platform/send-journal';
 import { CellValue } from '../sheets/cells';
@@ -51,8 +51,7 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, ChunkResult> = {
   title: 'Sending e-mails',
   unitMs: () => 30_000,
   size: (unit) => unit.n,
-  work: (unit, state, context) =>
-    sendChunk(unit, state, outreachClientFromSettings({ deadlineMs: context.deadline.at })),
+  work: (unit, state, context) => sendChunk(unit, state, outreachClient({ deadlineMs: context.deadline.at })),
   record: (_unit, result, state) => recordChunk(result, state),
   summary: sendSummary,
 };

@@ -3,7 +3,7 @@
 // cost and the usable EDM of both buckets; too little EDM is said before anything is sent. The work is the
 // send job (send-job.ts) on the job runner: thousands of rows go on across executions in the progress dialog.
 import type { OutreachClient } from '../api/outreach-client';
-import { outreachClientFromSettings } from '../api/outreach-client';
+import { outreachClient } from './clients';
 import { Deadline } from '../platform/deadline';
 import { BUSY_MESSAGE, clearJob, withJobLease } from '../platform/jobs';
 import { loadTemplate } from '../platform/mail-templates';
@@ -53,7 +53,7 @@ function planAndSend(scope: Scope): void {
   const list = openMailingList(sheet);
   const problems = templateProblems(template, list.headers);
   if (problems.length) throw new UserError(`Fix the mail first (Compose e-mail…): ${problems.join(' ')}`);
-  const client = outreachClientFromSettings();
+  const client = outreachClient();
   settleOpenChunks(client, (chunk) => writeIds(list, chunk));
 
   const hidden = hiddenRows(sheet);

@@ -1,7 +1,7 @@
 // Settings dialog, "Test connection", and the guard every action uses: an action started before its key
 // is set opens Settings (saying why) instead of failing.
-import { outreachClientFromSettings } from '../api/outreach-client';
-import { phoneClientFromSettings } from '../api/phone-client';
+import { outreachClient } from './clients';
+import { phoneClient } from './clients';
 import { ApiError } from '../api/errors';
 import { ensureInstallId } from '../platform/attribution';
 import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-consent';
@@ -71,7 +71,7 @@ export function testConnection(): ConnectionReport {
   if (!settings.outreachApiKey) problems.push('Outreach: no API key saved.');
   else {
     try {
-      const b = outreachClientFromSettings().balance();
+      const b = outreachClient().balance();
       lines.push([
         'Search points',
         `${b.monthlyPoints + b.addonPoints} (${b.monthlyPoints} monthly + ${b.addonPoints} add-on)`,
@@ -88,7 +88,7 @@ export function testConnection(): ConnectionReport {
   if (!settings.phoneApiKey) problems.push('Phone: no API key saved.');
   else {
     try {
-      lines.push(['Phone credits', String(phoneClientFromSettings().credits())]);
+      lines.push(['Phone credits', String(phoneClient().credits())]);
     } catch (error) {
       problems.push(`Phone: ${describe(error)}`);
     }

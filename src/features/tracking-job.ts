@@ -4,9 +4,9 @@
 // at the service, so a cut-off unit is simply read again by the next step (the menu's progress dialog, or
 // the trigger's next run). Tasks whose mails were all final at the last refresh are not read again.
 import { ApiError } from '../api/errors';
-import type { MailRecord, Task } from '../api/outreach-schemas';
-import { TASK_STATUSES } from '../api/outreach-schemas';
-import { outreachClientFromSettings } from '../api/outreach-client';
+import type { MailRecord, Task } from '../api/email-schemas';
+import { TASK_STATUSES } from '../api/email-schemas';
+import { outreachClient } from './clients';
 import { RefreshOrigin, saveRefreshOutcome, settledTasks } from '../platform/tracking-store';
 import { cellText, CellValue, dateCell, textCell } from '../sheets/cells';
 import { TRACKING, TRACKING_SUMMARY } from '../sheets/layouts';
@@ -84,7 +84,7 @@ export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, Result> = {
 };
 
 function client(context: StepContext) {
-  return outreachClientFromSettings({ deadlineMs: context.deadline.at });
+  return outreachClient({ deadlineMs: context.deadline.at });
 }
 
 function readTasks(ids: number[], origin: RefreshOrigin, context: StepContext): Task[] {

@@ -2,8 +2,8 @@
 // mailing list that sent it), or of a mail id the user types, from GET /api/v1/emails/mails/:mailId, in a
 // dialog that shows the body as its bodyFormat says (mail.html: text escaped, HTML in a sandboxed frame).
 import { ApiError } from '../api/errors';
-import type { MailDetail } from '../api/outreach-schemas';
-import { outreachClientFromSettings } from '../api/outreach-client';
+import type { MailDetail } from '../api/email-schemas';
+import { outreachClient } from './clients';
 import { normalizeHeader } from '../sheets/table';
 import { ask, inform, scriptJson, showDialogFile } from '../ui/dialogs';
 import { UserError } from './inputs';
@@ -34,7 +34,7 @@ export function showMailDetail(): void {
   }
   let mail: MailDetail;
   try {
-    mail = outreachClientFromSettings().getMail(id);
+    mail = outreachClient().getMail(id);
   } catch (error) {
     if (error instanceof ApiError && error.kind === 'not-found') {
       inform(

@@ -9,7 +9,7 @@ import { Table } from '../sheets/table';
 import { lastRun } from './reporters';
 import type { TrackingData } from './tracking-job';
 import { MAIL_STATE } from './tracking-rows';
-import { TASK_STATUSES } from '../api/outreach-schemas';
+import { TASK_STATUSES } from '../api/email-schemas';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -4,7 +4,7 @@
 // repeat unlock within 30 days costs nothing).
 import { ApiError } from '../api/errors';
 import type { OutreachClient } from '../api/outreach-client';
-import { outreachClientFromSettings } from '../api/outreach-client';
+import { outreachClient } from './clients';
 import { CompanyIndex } from '../platform/company-index';
 import { cellText, CellValue, textCell } from '../sheets/cells';
 import { COMPANIES } from '../sheets/layouts';
@@ -72,7 +72,7 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
 };
 
 function client(context: StepContext): OutreachClient {
-  return outreachClientFromSettings({ deadlineMs: context.deadline.at });
+  return outreachClient({ deadlineMs: context.deadline.at });
 }
 
 /** Unlocks the ids one by one (each is a charge: never in parallel, never retried blindly). */

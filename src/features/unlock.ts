@@ -1,6 +1,6 @@
 // Menu: Unlock selected companies. Money is irreversible: the cost and the balance are stated before
 // anything is charged. The work itself is the unlock job (unlock-job.ts) on the job runner.
-import { outreachClientFromSettings } from '../api/outreach-client';
+import { outreachClient } from './clients';
 import { CompanyIndex } from '../platform/company-index';
 import { BUSY_MESSAGE, clearJob, withJobLease } from '../platform/jobs';
 import { cellText } from '../sheets/cells';
@@ -49,7 +49,7 @@ function unlockSelection(): void {
   const plan = planFromSelection();
   let toUnlock = plan.toUnlock;
   if (toUnlock.length > 0) {
-    const balance = outreachClientFromSettings().balance();
+    const balance = outreachClient().balance();
     const usable = balance.monthlyPoints + balance.addonPoints;
     const lines = [
       `Unlock ${toUnlock.length} compan${toUnlock.length === 1 ? 'y' : 'ies'}: at most ${toUnlock.length} search point${toUnlock.length === 1 ? '' : 's'} (a company unlocked in the last 30 days is free).`,
@@ -135,5 +135,5 @@ function unknownRowsText(rows: number[]): string {
 }
 
 function pricingUrl(): string {
-  return `${outreachClientFromSettings().baseUrl}/pricing`;
+  return `${outreachClient().baseUrl}/pricing`;
 }

@@ -1,9 +1,12 @@
 // The clients and the transport over faked Apps Script services: retry rules, typed errors, batching,
 // headers. The same rules are exercised end to end against the sandbox in sandbox.test.js.
-import { ApiError, parseFundsDetail } from '../../src/api/errors';
-import { buildQuery, parseRetryAfter } from '../../src/api/http';
+import { ApiError } from '../../src/api/errors';
+import { parseFundsDetail } from '../../src/api/problem';
+import { parseRetryAfter } from '../../src/api/answers';
+import { buildQuery } from '../../src/api/request-spec';
 import { OutreachClient } from '../../src/api/outreach-client';
 import { PhoneClient } from '../../src/api/phone-client';
+import { attributionHeaders } from '../../src/platform/attribution';
 import { forgetExecutionMemory } from '../../src/platform/rate-budget';
 import { type Gas, START, installGas, json, pathOf, problem, queryOf } from './gas-fakes';
 
@@ -21,8 +24,15 @@ beforeEach(() => {
 });
 afterEach(() => gas.uninstall());
 
+// The attribution headers as features/clients.ts passes them.
 const outreach = (options: Partial<ConstructorParameters<typeof OutreachClient>[0]> = {}) =>
-  new OutreachClient({ apiKey: KEY, baseUrl: BASE, secrets: [PHONE_KEY], ...options });
+  new OutreachClient({
+    apiKey: KEY,
+    baseUrl: BASE,
+    secrets: [PHONE_KEY],
+    extraHeaders: () => attributionHeaders([KEY, PHONE_KEY]),
+    ...options,
+  });
 const phone = (options: Partial<ConstructorParameters<typeof PhoneClient>[0]> = {}) =>
   new PhoneClient({ apiKey: PHONE_KEY, baseUrl: PHONE_BASE, secrets: [KEY], ...options });
 

@@ -2,16 +2,17 @@
 // with the same plugins as dist/Code.js: thin functions over the real clients, run in the Apps Script
 // emulator against the sandbox. Each answers plain JSON: {ok: true, value} or {ok: false, error}.
 import { ApiError } from '../../src/api/errors';
-import { OutreachClient, outreachClientFromSettings } from '../../src/api/outreach-client';
+import type { OutreachClient } from '../../src/api/outreach-client';
 import type {
   MailListQuery,
-  SearchRequest,
   SendBatchRequest,
   SendPersonalizedRequest,
   TaskListQuery,
-} from '../../src/api/outreach-schemas';
-import { PhoneClient, phoneClientFromSettings } from '../../src/api/phone-client';
-import { saveSettings } from '../../src/platform/settings';
+} from '../../src/api/email-schemas';
+import type { SearchRequest } from '../../src/api/outreach-schemas';
+import type { PhoneClient } from '../../src/api/phone-client';
+import { outreachClient, phoneClient } from '../../src/features/clients';
+import { saveSettings, type Settings } from '../../src/platform/settings';
 
 export interface Connection {
   outreachApiKey?: string;
@@ -20,7 +21,7 @@ export interface Connection {
   phoneBaseUrl?: string;
   /** Deadline relative to the start of the execution. */
   deadlineInMs?: number;
-  /** Use the clients made from the user's settings instead. */
+  /** Use the user's saved settings instead. */
   fromSettings?: boolean;
 }
 
@@ -35,26 +36,27 @@ function run(work: () => unknown): Result {
   }
 }
 
+/** The clients as the add-on builds them: from the user's settings, or from these ones. */
+function settingsOf(c: Connection): Settings | undefined {
+  if (c.fromSettings) return undefined;
+  return {
+    outreachApiKey: c.outreachApiKey ?? '',
+    outreachBaseUrl: c.outreachBaseUrl ?? '',
+    phoneApiKey: c.phoneApiKey ?? '',
+    phoneBaseUrl: c.phoneBaseUrl ?? '',
+  };
+}
+
+function deadlineOf(c: Connection): number | undefined {
+  return c.deadlineInMs === undefined ? undefined : Date.now() + c.deadlineInMs;
+}
+
 function outreach(c: Connection): OutreachClient {
-  const deadlineMs = c.deadlineInMs === undefined ? undefined : Date.now() + c.deadlineInMs;
-  if (c.fromSettings) return outreachClientFromSettings({ deadlineMs });
-  return new OutreachClient({
-    apiKey: c.outreachApiKey ?? '',
-    baseUrl: c.outreachBaseUrl ?? '',
-    secrets: c.phoneApiKey ? [c.phoneApiKey] : [],
-    deadlineMs,
-  });
+  return outreachClient({ deadlineMs: deadlineOf(c) }, settingsOf(c));
 }
 
 function phone(c: Connection): PhoneClient {
-  const deadlineMs = c.deadlineInMs === undefined ? undefined : Date.now() + c.deadlineInMs;
-  if (c.fromSettings) return phoneClientFromSettings({ deadlineMs });
-  return new PhoneClient({
-    apiKey: c.phoneApiKey ?? '',
-    baseUrl: c.phoneBaseUrl ?? '',
-    secrets: c.outreachApiKey ? [c.outreachApiKey] : [],
-    deadlineMs,
-  });
+  return phoneClient({ deadlineMs: deadlineOf(c) }, settingsOf(c));
 }
 
 export function apiSaveSettings(patch: Record<string, string>) {

@@ -5,19 +5,21 @@ import { parseWith } from '../../src/api/schema-util';
 import {
   BalanceSchema,
   CompanyProfileSchema,
-  MailListQuerySchema,
   ProfileEmailsQuerySchema,
   SearchRequestSchema,
   SearchResponseSchema,
+  UnlockRequestSchema,
+} from '../../src/api/outreach-schemas';
+import {
+  MailListQuerySchema,
   SendBatchRequestSchema,
   SendPersonalizedRequestSchema,
   TaskDetailSchema,
   TaskListQuerySchema,
-  UnlockRequestSchema,
-  charCount,
   cleanTaskSubject,
   isValidEmail,
-} from '../../src/api/outreach-schemas';
+} from '../../src/api/email-schemas';
+import { charCount } from '../../src/api/schema-parts';
 import { normalizePhone } from '../../src/api/phone-number';
 
 function rejected(schema: Parameters<typeof checkRequest>[2], data: unknown): ApiError {

@@ -1,0 +1,165 @@
+// The user texts of API errors: fixed sentences (features and tests may rely on them) and the builders of
+// the errors the transport and the clients raise themselves. Builders return ApiErrorInit so the transport
+// can redact the keys before the error exists.
+import type { ApiErrorInit, ApiService } from './errors';
+
+export const SETTINGS_ACTION = 'Check the API key in Extensions › Outreach › Settings.';
+export const MISSING_KEY_ACTION = 'Enter the API key in Extensions › Outreach › Settings.';
+export const PLAN_ACTION = 'Your plan cannot send e-mail: upgrade the plan.';
+export const PROFILE_NOT_FOUND_ACTION = 'Unlock the company first.';
+export const GONE_ACTION = 'Use unlock and profileEmails instead: the old contact search is retired.';
+export const CONTINUE_LATER_ACTION = 'Continue later: the work done so far is kept.';
+
+export function serviceName(service: ApiService): string {
+  return service === 'outreach' ? 'Outreach service' : 'phone-check service';
+}
+
+export function missingKeyInit(service: ApiService): ApiErrorInit {
+  const which = service === 'outreach' ? 'Outreach' : 'phone-check';
+  return {
+    service,
+    kind: 'missing-key',
+    message: `No ${which} API key is set.`,
+    userMessage: `No ${which} API key is set.`,
+    action: MISSING_KEY_ACTION,
+    retryable: false,
+  };
+}
+
+/** A request check that failed before anything was sent. */
+export function badRequestInit(
+  service: ApiService,
+  endpoint: string,
+  field: string,
+  message: string,
+  index?: number,
+): ApiErrorInit {
+  return {
+    service,
+    kind: 'bad-request',
+    endpoint,
+    field,
+    index,
+    message,
+    userMessage: message,
+    action: 'Correct it and try again: nothing was sent.',
+    retryable: false,
+  };
+}
+
+export function invalidResponseInit(service: ApiService, endpoint: string, what: string): ApiErrorInit {
+  return {
+    service,
+    kind: 'invalid-response',
+    endpoint,
+    message: `Unexpected answer from ${endpoint}: ${what}`,
+    userMessage: `The ${serviceName(service)} sent an answer the add-on does not understand.`,
+    action: 'Try again later; if it keeps happening, report it with the time it happened.',
+    retryable: false,
+  };
+}
+
+export type UnsafeOperation = 'unlock' | 'send';
+
+/** A paid call whose answer was lost or unreadable: it may or may not have happened. */
+export function outcomeUnknownInit(
+  service: ApiService,
+  endpoint: string,
+  operation: UnsafeOperation,
+  why: string,
+  status?: number,
+): ApiErrorInit {
+  const action =
+    operation === 'unlock'
+      ? 'Unlock again: a repeat unlock of the same company within 30 days is free.'
+      : 'Check the Tracking sheet (the mail list) before sending again, so nobody gets the e-mail twice.';
+  const what = operation === 'unlock' ? 'the unlock' : 'the e-mails were sent';
+  return {
+    service,
+    kind: 'outcome-unknown',
+    endpoint,
+    status,
+    message: `Outcome unknown for ${endpoint}: ${why}. Not retried (the call is charged).`,
+    userMessage: `It is not known whether ${what} went through: the answer was lost.`,
+    action,
+    retryable: false,
+  };
+}
+
+/** A service address outside the manifest's urlFetchWhitelist: Apps Script refuses it, so nothing is sent. */
+export function addressNotAllowedInit(service: ApiService, baseUrl: string, allowed: string): ApiErrorInit {
+  const text = `The ${serviceName(service)} address ${baseUrl} is not allowed: Apps Script lets this add-on reach only addresses under ${allowed}.`;
+  const action = 'Change the address in Extensions › Outreach › Settings: nothing was sent.';
+  return {
+    service,
+    kind: 'address-not-allowed',
+    // The whole sentence: a sidebar or a formula cell shows only the message.
+    message: `${text} ${action}`,
+    userMessage: text,
+    action,
+    retryable: false,
+  };
+}
+
+/** A URL longer than Apps Script takes: refused before sending. */
+export function tooLongInit(
+  service: ApiService,
+  endpoint: string,
+  length: number,
+  max: number,
+): ApiErrorInit {
+  return {
+    service,
+    kind: 'bad-request',
+    endpoint,
+    field: 'query',
+    message: `The query of ${endpoint} is too long (${length} characters, at most ${max}): ask for fewer ids at a time.`,
+    userMessage: 'The request is too long: ask for fewer items at a time.',
+    action: 'Ask for fewer items at a time.',
+    retryable: false,
+  };
+}
+
+export function networkInit(service: ApiService, endpoint: string, cause: unknown): ApiErrorInit {
+  return {
+    service,
+    kind: 'network',
+    endpoint,
+    message: `No answer from ${endpoint}: ${describeCause(cause)}`,
+    userMessage: `The ${serviceName(service)} could not be reached.`,
+    action: 'Check the connection and try again in a moment.',
+    retryable: true,
+  };
+}
+
+/** The rate budget cannot free a slot before the caller's deadline. */
+export function deadlineInit(service: ApiService, waitMs: number, limitText: string): ApiErrorInit {
+  return {
+    service,
+    kind: 'rate-limit',
+    message: `Rate budget of the ${serviceName(service)} (${limitText}) is used up; the next slot frees in ${Math.ceil(waitMs / 1000)} s, after the deadline.`,
+    userMessage: `The ${serviceName(service)} allows ${limitText}; this run has reached the limit.`,
+    action: CONTINUE_LATER_ACTION,
+    retryable: true,
+    retryAfterMs: Math.max(0, Math.ceil(waitMs)),
+  };
+}
+
+/** The caller's deadline has passed: the run stops before the next request. */
+export function timeUpInit(service: ApiService): ApiErrorInit {
+  return {
+    service,
+    kind: 'rate-limit',
+    message: `Deadline reached before the next request to the ${serviceName(service)}.`,
+    userMessage: 'This run has used its time.',
+    action: CONTINUE_LATER_ACTION,
+    retryable: true,
+    retryAfterMs: 0,
+  };
+}
+
+/** UrlFetchApp exception text without URLs (a query string may hold a phone number or an e-mail). */
+export function describeCause(cause: unknown): string {
+  const text = cause instanceof Error ? cause.message : String(cause);
+  return text.replace(/\bhttps?:\/\/\S+/gi, '<url>').slice(0, 300);
+}

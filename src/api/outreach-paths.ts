@@ -1,0 +1,15 @@
+// Paths of the outreach service's endpoints (spec/outreach-api.md), parameters encoded.
+export const OUTREACH_PATHS = {
+  balance: '/api/v1/credit/balance',
+  search: '/api/v1/companies/search-advanced',
+  unlock: '/api/v1/companies/unlock',
+  profile: (id: string) => `/api/v1/companies/${encodeURIComponent(id)}/profile`,
+  profileEmails: (id: string) => `/api/v1/companies/${encodeURIComponent(id)}/profileEmails`,
+  contactSearch: '/api/v1/contacts/search',
+  sendBatch: '/api/v1/emails/send/batch',
+  sendPersonalized: '/api/v1/emails/send/personalized',
+  tasks: '/api/v1/emails/tasks',
+  task: (id: number) => `/api/v1/emails/tasks/${id}`,
+  mails: '/api/v1/emails/mails',
+  mail: (id: number) => `/api/v1/emails/mails/${id}`,
+} as const;

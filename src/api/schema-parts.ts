@@ -1,0 +1,75 @@
+// Building blocks shared by the outreach schemas (outreach-schemas.ts, email-schemas.ts): answer fields that
+// may be absent, request texts with the spec's limits counted as the service counts them, paging.
+import * as z from 'zod/mini';
+
+export const int = () => z.int();
+export const optText = () => z.nullish(z.string());
+/** An array that may be absent or null in an answer: read as []. */
+export function listOrEmpty<T extends z.ZodMiniType>(item: T) {
+  return z.pipe(
+    z.nullish(z.array(item)),
+    z.transform((value: z.output<T>[] | null | undefined) => value ?? []),
+  );
+}
+
+export const text = (what: string) => z.string({ error: `${what} must be text` });
+
+export const optionalText = (name: string) => z.optional(text(name));
+
+export const LIMITS = {
+  searchSizeMax: 50,
+  recipientsMax: 100,
+  contentMax: 50000,
+  subjectMax: 200,
+  taskSubjectMax: 255,
+  pageSizeMax: 100,
+} as const;
+
+/** Length in characters as the service counts them (Unicode code points). */
+export function charCount(value: string): number {
+  let n = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    n++;
+  }
+  return n;
+}
+
+export const maxChars = (max: number, message: string) =>
+  z.refine<string>((value) => typeof value !== 'string' || charCount(value) <= max, { message });
+export const notBlank = (message: string) =>
+  z.refine<string>((value) => typeof value !== 'string' || value.trim() !== '', { message });
+
+export const page = z.optional(
+  z.int({ error: 'page must be a whole number' }).check(z.minimum(1, 'page must be 1 or more')),
+);
+export const pageSize = (name: string) =>
+  z.optional(
+    z
+      .int({ error: `${name} must be a whole number` })
+      .check(
+        z.minimum(1, `${name} must be 1 to ${LIMITS.pageSizeMax}`),
+        z.maximum(LIMITS.pageSizeMax, `${name} must be 1 to ${LIMITS.pageSizeMax}`),
+      ),
+  );
+export const ids = (name: string) =>
+  z.optional(
+    z.array(
+      z.int({ error: `${name} must be whole numbers` }).check(z.minimum(1, `${name} must be positive`)),
+      {
+        error: `${name} must be a list of numbers`,
+      },
+    ),
+  );
+export const isoTime = (name: string) =>
+  z.optional(
+    text(name).check(
+      z.refine((value: string) => /^\d{4}-\d{2}-\d{2}/.test(value) && !isNaN(Date.parse(value)), {
+        message: `${name} must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z`,
+      }),
+    ),
+  );

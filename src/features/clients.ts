@@ -1,0 +1,47 @@
+// The one place that reads the user's settings and builds the API clients from them: the clients get their
+// key, base URL, the other service's key (to redact it from messages) and the attribution headers as
+// arguments and read no property themselves. A trigger or a test may pass settings it already holds.
+import {
+  ApiError,
+  missingKeyInit,
+  OutreachClient,
+  type OutreachClientOptions,
+  PhoneClient,
+  type PhoneClientOptions,
+} from '../api';
+import { attributionHeaders } from '../platform/attribution';
+import { readSettings, type Settings } from '../platform/settings';
+
+/** What a caller may still choose: the deadline, the rate budget, retry and batch sizes. */
+type ClientOptions<O> = Partial<Omit<O, 'apiKey' | 'baseUrl' | 'secrets' | 'extraHeaders'>>;
+
+/** The outreach client of these settings; throws ApiError 'missing-key' when no Outreach key is set. */
+export function outreachClient(
+  options: ClientOptions<OutreachClientOptions> = {},
+  settings: Settings = readSettings(),
+): OutreachClient {
+  if (!settings.outreachApiKey) throw new ApiError(missingKeyInit('outreach'));
+  const keys = [settings.outreachApiKey, settings.phoneApiKey].filter((key) => key !== '');
+  return new OutreachClient({
+    ...options,
+    apiKey: settings.outreachApiKey,
+    baseUrl: settings.outreachBaseUrl,
+    secrets: keys,
+    // Asked for at the first request only: building a client that sends nothing reads no property.
+    extraHeaders: () => attributionHeaders(keys),
+  });
+}
+
+/** The phone-check client of these settings; throws ApiError 'missing-key' when no phone-check key is set. */
+export function phoneClient(
+  options: ClientOptions<PhoneClientOptions> = {},
+  settings: Settings = readSettings(),
+): PhoneClient {
+  if (!settings.phoneApiKey) throw new ApiError(missingKeyInit('phone'));
+  return new PhoneClient({
+    ...options,
+    apiKey: settings.phoneApiKey,
+    baseUrl: settings.phoneBaseUrl,
+    secrets: [settings.outreachApiKey].filter((key) => key !== ''),
+  });
+}
