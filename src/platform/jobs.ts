@@ -3,6 +3,7 @@
 // A state larger than one property value (9 KB) is split over several; the progress of the running step is
 // kept apart, small, so the dialog can poll it while the step works.
 import { deleteLarge, readLarge, writeLarge } from './large-property';
+import { withDocumentLock } from './locks';
 
 export interface JobProgress {
   kind: string;
@@ -63,14 +64,12 @@ const LEASE_MS = 6.5 * 60 * 1000;
 export function withJobLease<T>(kind: string, work: () => T, busy: () => T): T {
   const properties = PropertiesService.getDocumentProperties();
   const key = `${PREFIX}${kind}.lease`;
-  const lock = LockService.getDocumentLock();
-  if (!lock.tryLock(10000)) return busy();
-  try {
-    if (Number(properties.getProperty(key) || 0) > Date.now()) return busy();
+  const takeLease = () => {
+    if (Number(properties.getProperty(key) || 0) > Date.now()) return false;
     properties.setProperty(key, String(Date.now() + LEASE_MS));
-  } finally {
-    lock.releaseLock();
-  }
+    return true;
+  };
+  if (!withDocumentLock(10000, takeLease, () => false, { flush: false })) return busy();
   try {
     return work();
   } finally {

@@ -5,10 +5,10 @@
 // checks made before sending, the shared rate budget, fetchAll batching, and what headers, URLs, logs and
 // errors may carry.
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
 const { Clock } = require('../../dev/clock');
 const { startSandboxInWorker, DEMO_KEYS, dataset } = require('../../dev/sandbox');
 const { AppsScriptEmulator } = require('../emulator');
+const { buildHarness } = require('../support/harness');
 
 const ROOT = path.join(__dirname, '..', '..');
 const HARNESS_DIR = path.join(ROOT, 'test-output', 'api-harness');
@@ -47,16 +47,7 @@ const phoneFetches = () => emu.fetchLog.filter((f) => f.url.startsWith(sandbox.p
 const company = (i) => data.companies[i];
 
 beforeAll(async () => {
-  execFileSync(
-    process.execPath,
-    [
-      path.join(ROOT, 'node_modules', 'rollup', 'dist', 'bin', 'rollup'),
-      '-c',
-      'test/api/rollup.api-harness.mjs',
-      '--silent',
-    ],
-    { cwd: ROOT, stdio: 'pipe' },
-  );
+  buildHarness('test/api/rollup.api-harness.mjs');
   clock = Clock.virtual();
   sandbox = await startSandboxInWorker({ clock });
   data = dataset();

@@ -82,6 +82,19 @@ function newAddon(
   return emu;
 }
 
+/**
+ * Builds a test bundle from its rollup config (see test/support/rollup-harness.mjs) with the project's
+ * rollup; a type error or a failed build throws with rollup's output.
+ */
+function buildHarness(configPath) {
+  const rollup = path.join(ROOT, 'node_modules', 'rollup', 'dist', 'bin', 'rollup');
+  try {
+    execFileSync(process.execPath, [rollup, '-c', configPath, '--silent'], { cwd: ROOT, stdio: 'pipe' });
+  } catch (error) {
+    throw new Error(`Building ${configPath} failed:\n${error.stderr || error.message}`, { cause: error });
+  }
+}
+
 /** Every value and note of every sheet, as one string: to prove what is NOT written anywhere. */
 function everythingWritten(emu) {
   return JSON.stringify(emu.snapshot());
@@ -109,6 +122,7 @@ module.exports = {
   controlSync,
   newAddon,
   everythingWritten,
+  buildHarness,
   DEMO_KEYS,
   dataset,
   ROOT,

@@ -1,0 +1,43 @@
+// Test bundles: a harness module (thin functions over real src/ code) built with the same plugins, ES2019
+// lowering and entry-point forwarders as dist/Code.js, so the code under test runs in the Apps Script
+// emulator exactly as it ships. Each harness has a rollup config that calls harnessConfig(); tests build
+// it with buildHarness() (test/support/harness.js).
+import typescript from '@rollup/plugin-typescript';
+import resolve from '@rollup/plugin-node-resolve';
+import {
+  appsScriptAssets,
+  appsScriptEntryPoints,
+  LOOPBACK_URL_PREFIXES,
+  manifestAllowlist,
+} from '../../dev/build/apps-script-entry-points.mjs';
+
+// As in dist-local/: the manifest's prefixes and the loopback sandbox.
+const ALLOWLIST = [...manifestAllowlist('appsscript.json'), ...LOOPBACK_URL_PREFIXES];
+
+/**
+ * @param {{ input: string, output: string, tsconfig: string }} options The harness module, the bundle to
+ *   write, and a tsconfig whose program holds only the harness and what it imports (so work in progress
+ *   elsewhere in src/ cannot break the bundle).
+ */
+export function harnessConfig({ input, output, tsconfig }) {
+  return {
+    input,
+    output: { file: output, format: 'cjs', esModule: false, strict: false, generatedCode: 'es2015' },
+    treeshake: { moduleSideEffects: false },
+    onwarn(warning, warn) {
+      const inZod = (warning.id ?? warning.ids?.[0] ?? '').includes('node_modules/zod/');
+      if (inZod && ['INVALID_ANNOTATION', 'CIRCULAR_DEPENDENCY'].includes(warning.code)) return;
+      warn(warning);
+    },
+    plugins: [
+      resolve({ browser: true }),
+      typescript({ tsconfig, noEmitOnError: true }),
+      appsScriptEntryPoints({ index: input, urlFetchAllowlist: ALLOWLIST }),
+      appsScriptAssets({
+        manifest: 'appsscript.json',
+        uiDir: input.replace(/\/[^/]+$/, ''),
+        urlFetchAllowlist: ALLOWLIST,
+      }),
+    ],
+  };
+}
