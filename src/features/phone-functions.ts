@@ -44,12 +44,12 @@ type Answer = boolean | string;
 type Cell = [number, number];
 type Fill = (phones: Iterable<string>, answer: Answer) => void;
 
-export function phoneCheckFunction(input: unknown): Answer | Answer[][] {
-  if (input === undefined || input === null) return NO_INPUT_TEXT;
-  const single = !Array.isArray(input);
+export function phoneCheckFunction(phones: unknown): Answer | Answer[][] {
+  if (phones === undefined || phones === null) return NO_INPUT_TEXT;
+  const single = !Array.isArray(phones);
   const grid: unknown[][] = single
-    ? [[input]]
-    : (input as unknown[]).map((row) => (Array.isArray(row) ? row : [row]));
+    ? [[phones]]
+    : (phones as unknown[]).map((row) => (Array.isArray(row) ? row : [row]));
   const out: Answer[][] = grid.map((row) => row.map(() => ''));
   const store = PhoneResults.load();
   const waiting = answerKnown(grid, out, store);
@@ -88,11 +88,12 @@ function checkWaiting(waiting: Map<string, Cell[]>, out: Answer[][], store: Phon
   };
   let left = [...waiting.keys()];
   fill(left, NOT_CHECKED_YET);
-  if (!readSettings().phoneApiKey) return fill(left, NO_KEY_TEXT);
+  const settings = readSettings();
+  if (!settings.phoneApiKey) return fill(left, NO_KEY_TEXT);
   // A check costs the owner's credits: only where the owner allowed formulas in this document to spend.
   if (!formulasMaySpend()) return fill(left, NOT_ALLOWED_TEXT);
   const deadline = Deadline.forCustomFunction();
-  const client = phoneClient({ deadlineMs: deadline.at });
+  const client = phoneClient({ deadlineMs: deadline.at }, settings);
   // A round is started only when one as long as the last one ends in time: Sheets stops the execution at
   // 30 s, and a round cut off there would be paid for without its results being kept.
   let roundMs = 1000;
@@ -158,9 +159,10 @@ export function cellPhone(value: unknown): PhoneNormalization | null {
 }
 
 export function phoneCreditsFunction(): number | string {
-  if (!readSettings().phoneApiKey) return NO_KEY_TEXT;
+  const settings = readSettings();
+  if (!settings.phoneApiKey) return NO_KEY_TEXT;
   try {
-    return phoneClient({ deadlineMs: Deadline.forCustomFunction().at }).credits();
+    return phoneClient({ deadlineMs: Deadline.forCustomFunction().at }, settings).credits();
   } catch (error) {
     return stopText(error);
   }

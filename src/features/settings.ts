@@ -21,14 +21,11 @@ export interface SettingsDialogPatch extends SettingsPatch {
   allowPhoneFormulas?: boolean;
 }
 
-export function showSettingsDialog(reason = ''): void {
+/** Menu: Settings… (a menu click passes no text: there is no reason to show then). */
+export function showSettingsDialog(reason: unknown = ''): void {
   ensureInstallId(); // a menu execution may write user properties; custom functions may not
-  showDialogFile(
-    'settings',
-    'Outreach settings',
-    { reason: scriptJson(reason) },
-    { width: 420, height: 560 },
-  );
+  const shown = typeof reason === 'string' ? reason : '';
+  showDialogFile('settings', 'Outreach settings', { reason: scriptJson(shown) }, { width: 420, height: 560 });
 }
 
 export function getSettingsView(): SettingsDialogView {
@@ -71,7 +68,7 @@ export function testConnection(): ConnectionReport {
   if (!settings.outreachApiKey) problems.push('Outreach: no API key saved.');
   else {
     try {
-      const b = outreachClient().balance();
+      const b = outreachClient({}, settings).balance();
       lines.push([
         'Search points',
         `${b.monthlyPoints + b.addonPoints} (${b.monthlyPoints} monthly + ${b.addonPoints} add-on)`,
@@ -88,7 +85,7 @@ export function testConnection(): ConnectionReport {
   if (!settings.phoneApiKey) problems.push('Phone: no API key saved.');
   else {
     try {
-      lines.push(['Phone credits', String(phoneClient().credits())]);
+      lines.push(['Phone credits', String(phoneClient({}, settings).credits())]);
     } catch (error) {
       problems.push(`Phone: ${describe(error)}`);
     }

@@ -31,20 +31,19 @@ const SERVICES = [
 
 const code = fs.readFileSync(CODE_PATH, 'utf8');
 
-/** `export function NAME` declarations of src/index.ts. */
+/** What src/index.ts exports: `export function NAME` and `export { feature as NAME } from '...'`. */
 function exportedFunctions() {
   const text = fs.readFileSync(INDEX_PATH, 'utf8');
   const sf = ts.createSourceFile(INDEX_PATH, text, ts.ScriptTarget.ES2020, true, ts.ScriptKind.TS);
-  return sf.statements
-    .filter(
-      (s) =>
-        ts.isFunctionDeclaration(s) &&
-        s.name &&
-        s.modifiers &&
-        s.modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
-    )
-    .map((s) => s.name.text)
-    .sort();
+  const names = [];
+  for (const s of sf.statements) {
+    const exported = s.modifiers && s.modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    if (ts.isFunctionDeclaration(s) && s.name && exported) names.push(s.name.text);
+    if (ts.isExportDeclaration(s) && !s.isTypeOnly && s.exportClause && ts.isNamedExports(s.exportClause)) {
+      for (const e of s.exportClause.elements) if (!e.isTypeOnly) names.push(e.name.text);
+    }
+  }
+  return names.sort();
 }
 
 /** Top-level statements of dist/Code.js: declared names, and each function's JSDoc text and parameters. */
@@ -220,4 +219,60 @@ test('evaluating dist/Code.js in a fresh context takes less than 200 ms', () => 
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   expect(Math.max(...times)).toBeLessThan(200);
+});
+
+describe('entry points are the feature functions themselves', () => {
+  /** `exports.NAME = FUNCTION;` of the library closure: what each forwarder calls. */
+  const libraryExports = () =>
+    Object.fromEntries([...code.matchAll(/^exports\.(\w+) = ([\w$]+);$/gm)].map((m) => [m[1], m[2]]));
+
+  test('no entry point is renamed in the library (no continueJob$1), none is missing', () => {
+    const exported = libraryExports();
+    for (const name of exportedFunctions()) {
+      expect({ name, library: exported[name] }).toEqual({
+        name,
+        library: expect.stringMatching(/^[A-Za-z_]\w*$/),
+      });
+      expect({ name, renamed: new RegExp(`\\b${name}\\$\\d+\\b`).test(code) }).toEqual({
+        name,
+        renamed: false,
+      });
+    }
+  });
+
+  /** Names of the stack frames inside dist/Code.js, innermost first. */
+  function scriptFrames(run) {
+    try {
+      run();
+    } catch (error) {
+      const stack = String((error.scriptError || error).stack);
+      return [...stack.matchAll(/at (\S+) \([^)]*dist\/Code\.js:\d+:\d+\)/g)].map((m) => m[1]);
+    }
+    throw new Error('expected the execution to throw');
+  }
+
+  test('a stack trace goes from the forwarder into the feature, through its error guard at most', () => {
+    const emu = new AppsScriptEmulator({ codePath: CODE_PATH, htmlDir: path.dirname(CODE_PATH) });
+    try {
+      // custom function: forwarder, then the feature.
+      expect(scriptFrames(() => emu.runCustomFunction('PROSPECT_PROFILE', ['']))).toEqual([
+        'requireHashId',
+        'prospectProfile',
+        'PROSPECT_PROFILE',
+      ]);
+      // google.script.run endpoint (an unexpected failure stays a script error): forwarder, the page's
+      // error guard, the feature.
+      expect(scriptFrames(() => emu.run('continueJob', ['nope'], { kind: 'webapp' }))).toEqual([
+        'continueJob',
+        'forPage',
+        'continueJob',
+      ]);
+      // menu action (an unexpected failure: no properties in AuthMode.NONE): forwarder, the menu's error
+      // dialog guard, the feature.
+      const frames = scriptFrames(() => emu.run('unlockSelectedCompanies', [], { authMode: 'NONE' }));
+      expect(frames.slice(-3)).toEqual(['unlockSelectedCompanies', 'fromMenu', 'unlockSelectedCompanies']);
+    } finally {
+      emu.dispose();
+    }
+  });
 });

@@ -1,0 +1,38 @@
+// The entry points that need a guard (entry-guards.ts), each under a name of its own: src/index.ts
+// re-exports them under the names Apps Script calls. A declaration named like the feature it guards would
+// make the bundler rename one of them (continueJob$1).
+import { getComposeState, previewMail, saveTemplate, sendTestMail, showComposeDialog } from './compose';
+import { continueJob, jobProgress } from './continuation';
+import { menuAction, pageEndpoint } from './entry-guards';
+import { checkSelectedPhones } from './phone-check';
+import { searchCompanies } from './search';
+import { sendAllUnsentRows, sendSelectedRows } from './send';
+import { getSettingsView, saveSettingsFromDialog, testConnection } from './settings';
+import { refreshTracking } from './tracking';
+import { setAutoRefresh, toggleAutoRefresh } from './tracking-auto';
+import { showMailDetail } from './tracking-mail';
+import { unlockSelectedCompanies } from './unlock';
+
+// Menu actions.
+export const unlockFromMenu = menuAction('Unlock companies', unlockSelectedCompanies);
+export const checkPhonesFromMenu = menuAction('Phone check', checkSelectedPhones);
+export const composeFromMenu = menuAction('Compose e-mail', showComposeDialog);
+export const sendSelectedFromMenu = menuAction('Send e-mails', sendSelectedRows);
+export const sendAllUnsentFromMenu = menuAction('Send e-mails', sendAllUnsentRows);
+export const refreshTrackingFromMenu = menuAction('Refresh tracking', refreshTracking);
+export const autoRefreshFromMenu = menuAction('Auto-refresh tracking', toggleAutoRefresh);
+export const showMailFromMenu = menuAction('Show mail', showMailDetail);
+
+// google.script.run endpoints.
+export const settingsForPage = pageEndpoint(getSettingsView);
+export const saveSettingsForPage = pageEndpoint(saveSettingsFromDialog);
+export const testConnectionForPage = pageEndpoint(testConnection);
+export const searchForPage = pageEndpoint(searchCompanies);
+export const continueJobForPage = pageEndpoint(continueJob);
+export const composeStateForPage = pageEndpoint(getComposeState);
+export const saveTemplateForPage = pageEndpoint(saveTemplate);
+export const previewMailForPage = pageEndpoint(previewMail);
+export const sendTestMailForPage = pageEndpoint(sendTestMail);
+export const jobProgressForPage = pageEndpoint(jobProgress);
+/** Only a true turns auto-refresh on. */
+export const setAutoRefreshForPage = pageEndpoint((on: unknown) => setAutoRefresh(on === true));
