@@ -17,6 +17,16 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.es2021 } },
   },
   {
+    // Small modules and functions (the developers' guide), counted without blank lines and comments.
+    // unlock.ts and phone-check.ts are being rewritten onto the job runner (issue 11): drop this ignore then.
+    files: ['src/**/*.ts'],
+    ignores: ['src/features/unlock.ts', 'src/features/phone-check.ts'],
+    rules: {
+      'max-lines': ['error', { max: 350, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs', 'test/**/*.ts'],
     languageOptions: { globals: { ...globals.node, ...globals.jest }, sourceType: 'commonjs' },
     rules: {
