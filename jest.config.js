@@ -7,5 +7,7 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', target: 'ES2020' } }],
   },
   testTimeout: 60000,
+  // Builds dist/Code.js first when src/ (or the build) changed since the last build.
+  globalSetup: '<rootDir>/test/support/build-if-stale.js',
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
 };

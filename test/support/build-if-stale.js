@@ -1,0 +1,52 @@
+'use strict';
+// Jest globalSetup. The suites run the built dist/Code.js, so a run after editing src/ must not test the
+// previous build: when dist/Code.js is missing or older than any input of the build, it is built first
+// with the project's rollup config (whose TypeScript plugin stops on a type error, like `npm run build`).
+// `npm test` builds before Jest, so there it finds the bundle fresh and does nothing.
+const fs = require('node:fs');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+
+const ROOT = path.join(__dirname, '..', '..');
+/** What dist/ is made from (files, or folders read recursively). */
+const INPUTS = ['src', 'dev/build', 'rollup.config.mjs', 'tsconfig.json', 'appsscript.json', 'package.json'];
+const BUNDLE = 'dist/Code.js';
+
+function newestFile(root, entry) {
+  const full = path.join(root, entry);
+  if (!fs.existsSync(full)) return { file: null, mtimeMs: 0 };
+  const stat = fs.statSync(full);
+  if (!stat.isDirectory()) return { file: entry, mtimeMs: stat.mtimeMs };
+  return fs
+    .readdirSync(full)
+    .map((name) => newestFile(root, path.join(entry, name)))
+    .reduce((a, b) => (b.mtimeMs > a.mtimeMs ? b : a), { file: null, mtimeMs: 0 });
+}
+
+/** The input that makes the bundle stale (newer than it, or the bundle is missing), or null. */
+function staleBecause(root = ROOT, inputs = INPUTS, bundle = BUNDLE) {
+  const built = path.join(root, bundle);
+  if (!fs.existsSync(built)) return `${bundle} does not exist`;
+  const newest = inputs
+    .map((entry) => newestFile(root, entry))
+    .reduce((a, b) => (b.mtimeMs > a.mtimeMs ? b : a));
+  return newest.mtimeMs > fs.statSync(built).mtimeMs ? `${newest.file} is newer than ${bundle}` : null;
+}
+
+module.exports = async function buildIfStale() {
+  const reason = staleBecause();
+  if (!reason) return;
+  process.stdout.write(`\n${reason}: building it (npm run build) before the tests…\n`);
+  const rollup = path.join(ROOT, 'node_modules', 'rollup', 'dist', 'bin', 'rollup');
+  try {
+    execFileSync(process.execPath, [rollup, '-c', 'rollup.config.mjs', '--silent'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
+  } catch (error) {
+    throw new Error(`${reason}, and the build failed: run npm run build.\n${error.stderr || error.message}`, {
+      cause: error,
+    });
+  }
+};
+module.exports.staleBecause = staleBecause;
