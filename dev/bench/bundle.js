@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const vm = require('node:vm');
 const { performance } = require('node:perf_hooks');
 const ts = require('typescript');
+const { readEntryPoints } = require('../build/entry-points');
 
 const KB = 1024;
 
@@ -27,19 +28,9 @@ function topLevelDeclarations(source, fileName = 'Code.js') {
   return { functions, others };
 }
 
-/** `export function name` declarations of src/index.ts: the entry points the bundle should expose. */
+/** The entry points of src/index.ts (read as the build reads them): what the bundle should expose. */
 function exportedFunctions(indexPath) {
-  const text = fs.readFileSync(indexPath, 'utf8');
-  const file = ts.createSourceFile(indexPath, text, ts.ScriptTarget.ES2020, false, ts.ScriptKind.TS);
-  const names = [];
-  for (const statement of file.statements) {
-    if (!ts.isFunctionDeclaration(statement) || !statement.name) continue;
-    const modifiers = ts.canHaveModifiers(statement) ? ts.getModifiers(statement) : undefined;
-    if (modifiers && modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) {
-      names.push(statement.name.text);
-    }
-  }
-  return names;
+  return readEntryPoints(indexPath).map((entry) => entry.name);
 }
 
 /** Identifier-named own properties a script adds to a fresh context's global object. */

@@ -18,8 +18,8 @@
 //   and is dropped the next time its shard is written.
 // - When full (more than maxEntries, or a shard over maxShardChars): whenFull 'evict-oldest' drops the
 //   oldest entries (a cache: the company index, the phone results); 'refuse' makes save() throw
-//   StoreFullError and write nothing (state that must not be lost: a job, a send journal). A value larger
-//   than one shard never fits: split it into several keys.
+//   StoreFullError and write nothing (entries that must not be lost). A value larger than one shard never
+//   fits: one large value goes to large-property.ts, split into parts under one key.
 // - The shard text format is the store's: JSON `{"key":[value,at]}` by default; the company index and the
 //   phone results keep their own compact formats (ShardFormat).
 

@@ -7,6 +7,7 @@ const path = require('node:path');
 const vm = require('node:vm');
 const ts = require('typescript');
 const { AppsScriptEmulator } = require('../emulator');
+const { readEntryPoints } = require('../../dev/build/entry-points');
 
 const ROOT = path.join(__dirname, '..', '..');
 const CODE_PATH = path.join(ROOT, 'dist', 'Code.js');
@@ -31,19 +32,11 @@ const SERVICES = [
 
 const code = fs.readFileSync(CODE_PATH, 'utf8');
 
-/** What src/index.ts exports: `export function NAME` and `export { feature as NAME } from '...'`. */
+/** The entry points src/index.ts exports (read as the build reads them). */
 function exportedFunctions() {
-  const text = fs.readFileSync(INDEX_PATH, 'utf8');
-  const sf = ts.createSourceFile(INDEX_PATH, text, ts.ScriptTarget.ES2020, true, ts.ScriptKind.TS);
-  const names = [];
-  for (const s of sf.statements) {
-    const exported = s.modifiers && s.modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    if (ts.isFunctionDeclaration(s) && s.name && exported) names.push(s.name.text);
-    if (ts.isExportDeclaration(s) && !s.isTypeOnly && s.exportClause && ts.isNamedExports(s.exportClause)) {
-      for (const e of s.exportClause.elements) if (!e.isTypeOnly) names.push(e.name.text);
-    }
-  }
-  return names.sort();
+  return readEntryPoints(INDEX_PATH)
+    .map((entry) => entry.name)
+    .sort();
 }
 
 /** Top-level statements of dist/Code.js: declared names, and each function's JSDoc text and parameters. */
