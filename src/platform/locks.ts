@@ -17,7 +17,8 @@ export interface LockOptions {
 /**
  * Runs `work` under the document lock, or answers onBusy() when the lock cannot be had within timeoutMs.
  * Where there is no document lock (a script not bound to a document), `work` runs without one: there is
- * no other execution on the same document to exclude.
+ * no other execution on the same document to exclude. Inside another section of this execution it runs
+ * at once and leaves the release to the enclosing one.
  */
 export function withDocumentLock<T>(
   timeoutMs: number,
@@ -26,7 +27,8 @@ export function withDocumentLock<T>(
   options: LockOptions = {},
 ): T {
   const lock = documentLock();
-  if (!lock) return work();
+  // No lock here, or this execution holds it already (an enclosing section releases it, not this one).
+  if (!lock || lock.hasLock()) return work();
   if (!lock.tryLock(timeoutMs)) return onBusy();
   try {
     return work();

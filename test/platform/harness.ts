@@ -42,6 +42,24 @@ export function storeInterleaved(options: Options, first: Pairs, second: Pairs, 
   return ShardedStore.load(options).entries();
 }
 
+/** A section inside another: the inner one must not release the outer one's lock. */
+export function nestedLocks() {
+  return withDocumentLock(
+    1000,
+    () => {
+      const inner = withDocumentLock(
+        1000,
+        () => 'inner worked',
+        () => 'busy',
+        { flush: false },
+      );
+      return { inner, heldAfterInner: LockService.getDocumentLock().hasLock() };
+    },
+    () => ({ inner: 'outer busy', heldAfterInner: false }),
+    { flush: false },
+  );
+}
+
 /** withDocumentLock around a piece of work that answers 'worked' (or throws when asked to). */
 export function lockedWork(timeoutMs: number, flush: boolean | null, fail = false) {
   const options = flush === null ? {} : { flush };

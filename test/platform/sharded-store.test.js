@@ -198,6 +198,10 @@ describe('withDocumentLock', () => {
     expect(call('lockedWork', 10_000, false)).toEqual({ answer: 'worked', heldAfter: false });
   });
 
+  test('a section inside another runs at once and leaves the lock to the outer one', () => {
+    expect(call('nestedLocks')).toEqual({ inner: 'inner worked', heldAfterInner: true });
+  });
+
   test('a failing piece of work still releases the lock', () => {
     expect(call('lockedWork', 1000, null, true)).toEqual({ thrown: 'work failed', heldAfter: false });
   });
