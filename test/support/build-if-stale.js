@@ -1,16 +1,17 @@
 'use strict';
-// Jest globalSetup. The suites run the built dist/Code.js, so a run after editing src/ must not test the
-// previous build: when dist/Code.js is missing or older than any input of the build, it is built first
-// with the project's rollup config (whose TypeScript plugin stops on a type error, like `npm run build`).
-// `npm test` builds before Jest, so there it finds the bundle fresh and does nothing.
+// Jest globalSetup. The suites run the built add-on (dist/, dist-local/), so a run after editing src/ must
+// not test the previous build: when a bundle is missing or older than any input of the build, it is built
+// first with the project's rollup config (whose TypeScript plugin stops on a type error, like `npm run
+// build`). `npm test` builds before Jest, so there it finds the bundles fresh and does nothing.
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 
 const ROOT = path.join(__dirname, '..', '..');
-/** What dist/ is made from (files, or folders read recursively). */
+/** What the bundles are made from (files, or folders read recursively). */
 const INPUTS = ['src', 'dev/build', 'rollup.config.mjs', 'tsconfig.json', 'appsscript.json', 'package.json'];
-const BUNDLE = 'dist/Code.js';
+/** What the build writes: dist/ (pushed by clasp) and dist-local/ (the tests' and the playground's). */
+const BUNDLES = ['dist/Code.js', 'dist-local/Code.js'];
 
 function newestFile(root, entry) {
   const full = path.join(root, entry);
@@ -23,14 +24,17 @@ function newestFile(root, entry) {
     .reduce((a, b) => (b.mtimeMs > a.mtimeMs ? b : a), { file: null, mtimeMs: 0 });
 }
 
-/** The input that makes the bundle stale (newer than it, or the bundle is missing), or null. */
-function staleBecause(root = ROOT, inputs = INPUTS, bundle = BUNDLE) {
-  const built = path.join(root, bundle);
-  if (!fs.existsSync(built)) return `${bundle} does not exist`;
+/** Why the bundles are stale (an input newer than one of them, or one missing), or null. */
+function staleBecause(root = ROOT, inputs = INPUTS, bundles = BUNDLES) {
   const newest = inputs
     .map((entry) => newestFile(root, entry))
     .reduce((a, b) => (b.mtimeMs > a.mtimeMs ? b : a));
-  return newest.mtimeMs > fs.statSync(built).mtimeMs ? `${newest.file} is newer than ${bundle}` : null;
+  for (const bundle of [].concat(bundles)) {
+    const built = path.join(root, bundle);
+    if (!fs.existsSync(built)) return `${bundle} does not exist`;
+    if (newest.mtimeMs > fs.statSync(built).mtimeMs) return `${newest.file} is newer than ${bundle}`;
+  }
+  return null;
 }
 
 module.exports = async function buildIfStale() {

@@ -35,3 +35,17 @@ test('a bundle older than a source file deep in src/ is stale; a newer one is no
   write('dist/Code.js', 10);
   expect(staleBecause(root, ['src', 'rollup.config.mjs'], 'dist/Code.js')).toBeNull();
 });
+
+test('both bundles must be fresh: dist/ for clasp, dist-local/ for the tests', () => {
+  fs.mkdirSync(path.join(root, 'dist-local'));
+  write('src/index.ts', 60);
+  write('dist/Code.js', 10);
+  const bundles = ['dist/Code.js', 'dist-local/Code.js'];
+  expect(staleBecause(root, ['src'], bundles)).toBe('dist-local/Code.js does not exist');
+  write('dist-local/Code.js', 90);
+  expect(staleBecause(root, ['src'], bundles)).toBe(
+    `${path.join('src', 'index.ts')} is newer than dist-local/Code.js`,
+  );
+  write('dist-local/Code.js', 10);
+  expect(staleBecause(root, ['src'], bundles)).toBeNull();
+});
