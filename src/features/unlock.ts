@@ -29,58 +29,17 @@ export function unlockSelectedCompanies(): void {
 }
 
 function unlockSelection(): void {
-  const previous = savedJob<UnlockUnit, UnlockCounts>(UNLOCK_JOB.kind);
-  if (previous && !previous.stopped && previous.units.length > 0) {
-    const left = previous.units.reduce(
-      (n, u) => n + ('unlock' in u ? u.unlock.length : u.contacts.length),
-      0,
-    );
-    if (
-      confirm(
-        'Unfinished unlock',
-        `The last unlock was interrupted with ${left} companies left. Continue it now?`,
-      )
-    ) {
-      runStep(UNLOCK_JOB, previous, MENU_REPORTER, Deadline.forExecution());
-      return;
-    }
-    clearJob(UNLOCK_JOB.kind);
-  }
+  if (resumeUnfinished()) return;
   const plan = planFromSelection();
-  let toUnlock = plan.toUnlock;
-  if (toUnlock.length > 0) {
-    const balance = outreachClient().balance();
-    const usable = balance.monthlyPoints + balance.addonPoints;
-    const lines = [
-      `Unlock ${toUnlock.length} compan${toUnlock.length === 1 ? 'y' : 'ies'}: at most ${toUnlock.length} search point${toUnlock.length === 1 ? '' : 's'} (a company unlocked in the last 30 days is free).`,
-      `Usable balance: ${usable} points (${balance.monthlyPoints} monthly + ${balance.addonPoints} add-on).`,
-    ];
-    if (plan.alreadyUnlocked.length) {
-      lines.push(
-        `${plan.alreadyUnlocked.length} selected rows are already unlocked: not charged, contacts refreshed.`,
-      );
-    }
-    if (plan.unknownRows.length) lines.push(unknownRowsText(plan.unknownRows));
-    if (plan.hiddenRows) lines.push(`${plan.hiddenRows} rows hidden by a filter are skipped.`);
-    if (usable === 0) {
-      inform(
-        'No search points left',
-        `${lines.join('\n')}\n\nBuy an add-on pack (400 points + 2000 EDM) at ${pricingUrl()} and try again.`,
-      );
-      return;
-    }
-    if (usable < toUnlock.length) {
-      lines.push(`Your balance covers ${usable}: only the first ${usable} rows will be unlocked.`);
-      toUnlock = toUnlock.slice(0, usable);
-    }
-    if (!confirm('Unlock companies', `${lines.join('\n')}\n\nContinue?`)) return;
-  } else if (plan.alreadyUnlocked.length === 0) {
+  if (plan.toUnlock.length === 0 && plan.alreadyUnlocked.length === 0) {
     const reason = plan.unknownRows.length
       ? unknownRowsText(plan.unknownRows)
       : 'Select one or more company rows.';
     inform('Nothing to unlock', reason);
     return;
   }
+  const toUnlock = plan.toUnlock.length > 0 ? confirmCost(plan) : [];
+  if (!toUnlock) return;
   const units: UnlockUnit[] = [
     ...chunks(toUnlock, UNLOCK_CHUNK).map((ids) => ({ unlock: ids })),
     ...chunks(plan.alreadyUnlocked, CONTACT_CHUNK).map((ids) => ({ contacts: ids })),
@@ -96,6 +55,50 @@ function unlockSelection(): void {
     alreadyUnlocked: plan.alreadyUnlocked.length,
   };
   startJob(UNLOCK_JOB, newJobState(UNLOCK_JOB, units, counts), MENU_REPORTER);
+}
+
+/** An interrupted unlock is continued, or dropped. True when continued. */
+function resumeUnfinished(): boolean {
+  const previous = savedJob<UnlockUnit, UnlockCounts>(UNLOCK_JOB.kind);
+  if (!previous || previous.stopped || previous.units.length === 0) return false;
+  const left = previous.units.reduce((n, u) => n + ('unlock' in u ? u.unlock.length : u.contacts.length), 0);
+  const question = `The last unlock was interrupted with ${left} companies left. Continue it now?`;
+  if (confirm('Unfinished unlock', question)) {
+    runStep(UNLOCK_JOB, previous, MENU_REPORTER, Deadline.forExecution());
+    return true;
+  }
+  clearJob(UNLOCK_JOB.kind);
+  return false;
+}
+
+/** States the cost and the balance; the ids to unlock (as many as the balance covers), or null. */
+function confirmCost(plan: UnlockPlan): string[] | null {
+  let toUnlock = plan.toUnlock;
+  const balance = outreachClient().balance();
+  const usable = balance.monthlyPoints + balance.addonPoints;
+  const lines = [
+    `Unlock ${toUnlock.length} compan${toUnlock.length === 1 ? 'y' : 'ies'}: at most ${toUnlock.length} search point${toUnlock.length === 1 ? '' : 's'} (a company unlocked in the last 30 days is free).`,
+    `Usable balance: ${usable} points (${balance.monthlyPoints} monthly + ${balance.addonPoints} add-on).`,
+  ];
+  if (plan.alreadyUnlocked.length) {
+    lines.push(
+      `${plan.alreadyUnlocked.length} selected rows are already unlocked: not charged, contacts refreshed.`,
+    );
+  }
+  if (plan.unknownRows.length) lines.push(unknownRowsText(plan.unknownRows));
+  if (plan.hiddenRows) lines.push(`${plan.hiddenRows} rows hidden by a filter are skipped.`);
+  if (usable === 0) {
+    inform(
+      'No search points left',
+      `${lines.join('\n')}\n\nBuy an add-on pack (400 points + 2000 EDM) at ${pricingUrl()} and try again.`,
+    );
+    return null;
+  }
+  if (usable < toUnlock.length) {
+    lines.push(`Your balance covers ${usable}: only the first ${usable} rows will be unlocked.`);
+    toUnlock = toUnlock.slice(0, usable);
+  }
+  return confirm('Unlock companies', `${lines.join('\n')}\n\nContinue?`) ? toUnlock : null;
 }
 
 /** Rows of the current selection on the Companies sheet, sorted into what unlocking them means. */
