@@ -78,6 +78,11 @@ export class OutreachClient {
     return this.transport.baseUrl;
   }
 
+  /** Where funds are bought (spec 8: `{base_url}/pricing`). */
+  get pricingUrl(): string {
+    return `${this.transport.baseUrl}/pricing`;
+  }
+
   get budget(): RateBudget {
     return this.transport.budget;
   }

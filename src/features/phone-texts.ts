@@ -1,5 +1,6 @@
 // What the phone check tells the user: the cost confirmation, progress, the final summary and why a run
 // stopped or paused. Every text names what the user can do next.
+import { count } from './words';
 import type { ApiError } from '../api';
 import { PhoneStatus, RECHECK_AFTER_DAYS } from '../platform/phone-results';
 import { columnName } from '../sheets/selection';
@@ -147,9 +148,4 @@ export function movedText(source: number): string {
 
 export function sheetGoneText(name: string): string {
   return `The sheet "${name}" is gone: select the numbers and run the check again.`;
-}
-
-/** "1 number", "2 numbers". */
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

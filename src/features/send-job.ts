@@ -16,6 +16,7 @@ import { renderMail } from './mail-template';
 import { postChunk, PostOutcome, settleOpenChunks } from './send-chunk';
 import { isQueued, openMailingList, rowProblem } from './send-plan';
 import { describe } from './settings';
+import { neededText } from './words';
 
 export const SEND_CHUNK = 100;
 
@@ -182,11 +183,7 @@ export function sendingSheet(
 function stopText(error: ApiError, data: SendData): string {
   const sent = `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded; the rows not sent say why.`;
   if (error.kind === 'funds') {
-    const amounts =
-      error.required !== undefined && error.available !== undefined
-        ? ` It needs ${error.required} EDM and ${error.available} ${error.available === 1 ? 'is' : 'are'} available.`
-        : '';
-    return `Not enough e-mail quota (EDM).${amounts} Buy an add-on pack (2000 EDM) at ${data.pricing}. ${sent}`;
+    return `Not enough e-mail quota (EDM).${neededText(error, 'EDM')} Buy an add-on pack (2000 EDM) at ${data.pricing}. ${sent}`;
   }
   return `${describe(error)} ${sent}`;
 }

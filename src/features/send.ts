@@ -2,7 +2,6 @@
 // checked before any request; the confirmation states the mails to send, the rows skipped and why, the EDM
 // cost and the usable EDM of both buckets; too little EDM is said before anything is sent. The work is the
 // send job (send-job.ts) on the job runner: thousands of rows go on across executions in the progress dialog.
-import type { OutreachClient } from '../api/outreach-client';
 import { outreachClient } from './clients';
 import { Deadline } from '../platform/deadline';
 import { BUSY_MESSAGE, clearJob, withJobLease } from '../platform/jobs';
@@ -21,6 +20,7 @@ import { settleOpenChunks } from './send-chunk';
 import { SEND_CHUNK, SEND_JOB, SendData, SendUnit, sendingSheet, writeIds } from './send-job';
 import { isQueued, openMailingList, planSend, skippedLines } from './send-plan';
 import { ensureKey } from './settings';
+import { count } from './words';
 
 type Scope = 'selected' | 'all';
 
@@ -80,7 +80,7 @@ function planAndSend(scope: Scope): void {
   if (usable < n) {
     inform(
       'Not enough e-mail quota',
-      `${lines.join('\n')}\n\nNothing was sent. Buy an add-on pack (2000 EDM) at ${pricing(client)}, or select fewer rows.`,
+      `${lines.join('\n')}\n\nNothing was sent. Buy an add-on pack (2000 EDM) at ${client.pricingUrl}, or select fewer rows.`,
     );
     return;
   }
@@ -91,7 +91,7 @@ function planAndSend(scope: Scope): void {
     sheetName: sheet.getName(),
     campaign: template.campaign,
     templateSavedAt: template.savedAt,
-    pricing: pricing(client),
+    pricing: client.pricingUrl,
     sent: 0,
     notSent: 0,
     skipped: 0,
@@ -134,12 +134,4 @@ function writeStatuses(list: MailingList, statuses: Map<number, string>): void {
   const changes = new Map<number, Record<string, CellValue>>();
   for (const [row, status] of statuses) changes.set(row, { mailStatus: status });
   list.writeRows([], changes);
-}
-
-function pricing(client: OutreachClient): string {
-  return `${client.baseUrl}/pricing`;
-}
-
-function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }

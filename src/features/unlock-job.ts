@@ -13,6 +13,7 @@ import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from './job-runner';
 import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from './settings';
+import { neededText } from './words';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
 export const UNLOCK_CHUNK = 10;
@@ -124,7 +125,7 @@ function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
       else {
         // Funds, key, plan, quota, address or service failure: stop here, keep what was done; every row
         // left of this unit says why it was not unlocked (recordUnlocks adds the rows of later units).
-        outcome.stop = error.kind === 'funds' ? fundsText(error, outreach.baseUrl) : describe(error);
+        outcome.stop = error.kind === 'funds' ? fundsText(error, outreach.pricingUrl) : describe(error);
         outcome.notDone = `Not unlocked: ${describe(error)}`;
         for (const left of ids.slice(i)) if (rowById.has(left)) status(left, outcome.notDone);
       }
@@ -171,12 +172,8 @@ export function rowsById(rows: TableRow[]): Map<string, TableRow> {
   return new Map(rows.map((row) => [cellText(row.values.id), row]));
 }
 
-function fundsText(error: ApiError, baseUrl: string): string {
-  const amounts =
-    error.required !== undefined && error.available !== undefined
-      ? ` It needs ${error.required} and ${error.available} ${error.available === 1 ? 'is' : 'are'} available.`
-      : '';
-  return `Not enough search points.${amounts} Buy an add-on pack at ${baseUrl}/pricing; the rows unlocked so far are kept.`;
+function fundsText(error: ApiError, pricingUrl: string): string {
+  return `Not enough search points.${neededText(error)} Buy an add-on pack at ${pricingUrl}; the rows unlocked so far are kept.`;
 }
 
 function unlockSummary(state: UnlockState, finished: boolean): string {

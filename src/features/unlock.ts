@@ -74,7 +74,8 @@ function resumeUnfinished(): boolean {
 /** States the cost and the balance; the ids to unlock (as many as the balance covers), or null. */
 function confirmCost(plan: UnlockPlan): string[] | null {
   let toUnlock = plan.toUnlock;
-  const balance = outreachClient().balance();
+  const client = outreachClient();
+  const balance = client.balance();
   const usable = balance.monthlyPoints + balance.addonPoints;
   const lines = [
     `Unlock ${toUnlock.length} compan${toUnlock.length === 1 ? 'y' : 'ies'}: at most ${toUnlock.length} search point${toUnlock.length === 1 ? '' : 's'} (a company unlocked in the last 30 days is free).`,
@@ -90,7 +91,7 @@ function confirmCost(plan: UnlockPlan): string[] | null {
   if (usable === 0) {
     inform(
       'No search points left',
-      `${lines.join('\n')}\n\nBuy an add-on pack (400 points + 2000 EDM) at ${pricingUrl()} and try again.`,
+      `${lines.join('\n')}\n\nBuy an add-on pack (400 points + 2000 EDM) at ${client.pricingUrl} and try again.`,
     );
     return null;
   }
@@ -135,8 +136,4 @@ function classify(row: TableRow, index: CompanyIndex, plan: UnlockPlan): void {
 function unknownRowsText(rows: number[]): string {
   const list = rows.slice(0, 5).join(', ') + (rows.length > 5 ? '…' : '');
   return `${rows.length} rows (${list}) have no search data to unlock with: run the search again to restore them.`;
-}
-
-function pricingUrl(): string {
-  return `${outreachClient().baseUrl}/pricing`;
 }
