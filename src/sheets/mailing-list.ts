@@ -62,7 +62,7 @@ export class MailingList {
     const range = this.sheet.getRange(2, 1, lastRow - 1, width);
     const values = range.getValues();
     const display = range.getDisplayValues();
-    const headers = this.sheet.getRange(1, 1, 1, width).getDisplayValues()[0].map(normalizeHeader);
+    const headers = this.headers.map(normalizeHeader); // read when the list was opened
     const column = (key: string) => this.table.column(key);
     const at = (cells: unknown[], col: number | undefined) => (col ? cellText(cells[col - 1]) : '');
     const rows: ListRow[] = [];
