@@ -19,7 +19,7 @@ export { buildMenu as onInstall } from './ui/menu';
 export { showSettingsDialog as showSettings } from './features/settings';
 
 /** Menu: Search companies… (opens the search sidebar). */
-export { openSearchSidebar as showSearchSidebar } from './features/search';
+export { openSearchSidebar as showSearchSidebar } from './features/prospecting/search';
 
 /** Menu: Unlock selected companies (states the cost and balance, then unlocks and fills contacts). */
 export { unlockFromMenu as unlockSelectedCompanies } from './features/entry-points';
@@ -51,7 +51,7 @@ export { setAutoRefreshForPage as setAutoRefresh } from './features/entry-points
 // ── Triggers ───────────────────────────────────────────────────────────────────────────────────────────
 
 /** Time-driven trigger (hourly, made by setAutoRefresh): refreshes tracking without UI. */
-export { refreshOnTimer as refreshTrackingOnTimer } from './features/tracking-auto';
+export { refreshOnTimer as refreshTrackingOnTimer } from './features/tracking/tracking-auto';
 
 // ── google.script.run endpoints ────────────────────────────────────────────────────────────────────────
 
@@ -93,7 +93,7 @@ export { jobProgressForPage as getJobProgress } from './features/entry-points';
  * @return {Array<Array<string|number>>} A header row and one row of balances.
  * @customfunction
  */
-export { prospectBalance as PROSPECT_BALANCE } from './features/prospect-functions';
+export { prospectBalance as PROSPECT_BALANCE } from './features/prospecting/prospect-functions';
 
 /**
  * Searches companies (free). Give at least one keyword list. Never shows a domain or website.
@@ -109,7 +109,7 @@ export { prospectBalance as PROSPECT_BALANCE } from './features/prospect-functio
  * @return {Array<Array<string|number>>} A header row and one row per company.
  * @customfunction
  */
-export { prospectSearch as PROSPECT_SEARCH } from './features/prospect-functions';
+export { prospectSearch as PROSPECT_SEARCH } from './features/prospecting/prospect-functions';
 
 /**
  * The profile of an unlocked company (free).
@@ -118,7 +118,7 @@ export { prospectSearch as PROSPECT_SEARCH } from './features/prospect-functions
  * @return {Array<Array<string|number>>} A header row and the profile row.
  * @customfunction
  */
-export { prospectProfile as PROSPECT_PROFILE } from './features/prospect-functions';
+export { prospectProfile as PROSPECT_PROFILE } from './features/prospecting/prospect-functions';
 
 /**
  * The contact e-mails of an unlocked company (free), one page at a time.
@@ -130,7 +130,7 @@ export { prospectProfile as PROSPECT_PROFILE } from './features/prospect-functio
  * @return {Array<Array<string>>} A header row and one row per contact.
  * @customfunction
  */
-export { prospectContacts as PROSPECT_CONTACTS } from './features/prospect-functions';
+export { prospectContacts as PROSPECT_CONTACTS } from './features/prospecting/prospect-functions';
 
 /**
  * Tells whether phone numbers are registered on the messaging platform. A range gives the same shape back:
@@ -145,7 +145,7 @@ export { prospectContacts as PROSPECT_CONTACTS } from './features/prospect-funct
  * @return {boolean|string|Array<Array<boolean|string>>} TRUE, FALSE or a text per number.
  * @customfunction
  */
-export { phoneCheckFunction as PHONE_CHECK } from './features/phone-functions';
+export { phoneCheckFunction as PHONE_CHECK } from './features/phone/phone-functions';
 
 /**
  * The phone-check credits left on the account of the API key saved in Extensions › Outreach › Settings.
@@ -153,7 +153,7 @@ export { phoneCheckFunction as PHONE_CHECK } from './features/phone-functions';
  * @return {number} Credits left (1 credit per phone number checked).
  * @customfunction
  */
-export { phoneCreditsFunction as PHONE_CREDITS } from './features/phone-functions';
+export { phoneCreditsFunction as PHONE_CREDITS } from './features/phone/phone-functions';
 
 /**
  * The status and counts of an e-mail task this account sent (refreshed at most every minute).
@@ -163,4 +163,4 @@ export { phoneCreditsFunction as PHONE_CREDITS } from './features/phone-function
  *     created, completed.
  * @customfunction
  */
-export { prospectTask as PROSPECT_TASK } from './features/prospect-functions';
+export { prospectTask as PROSPECT_TASK } from './features/prospecting/prospect-functions';

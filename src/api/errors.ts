@@ -110,6 +110,3 @@ export class ApiError extends Error {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
-
-// platform/rate-budget.ts builds its deadline error from here.
-export { deadlineInit } from './error-texts';

@@ -1,14 +1,14 @@
 // Public surface of the API layer: features import from here.
 export * from './errors';
 export * from './error-texts';
-export * from './problem';
-export * from './phone-codes';
-export * from './redact';
-export * from './outreach-schemas';
-export * from './email-schemas';
-export { charCount, LIMITS } from './schema-parts';
-export * from './phone-schemas';
-export * from './phone-number';
+export * from './outreach/problem';
+export * from './phone/phone-codes';
+export * from './transport/redact';
+export * from './outreach/outreach-schemas';
+export * from './outreach/email-schemas';
+export { charCount, LIMITS } from './outreach/schema-parts';
+export * from './phone/phone-schemas';
+export * from './phone/phone-number';
 export {
   OutreachClient,
   OUTREACH_PATHS,
@@ -16,7 +16,7 @@ export {
   type OutreachClientOptions,
   type ProfileEmailsOptions,
   type CompanyWithEmails,
-} from './outreach-client';
+} from './outreach/outreach-client';
 export {
   PhoneClient,
   PHONE_PATHS,
@@ -24,5 +24,5 @@ export {
   type PhoneCheckResult,
   type PhoneCheckManyResult,
   type PhoneClientOptions,
-} from './phone-client';
-export type { Outcome } from './request-spec';
+} from './phone/phone-client';
+export type { Outcome } from './transport/request-spec';

@@ -1,17 +1,17 @@
 // The entry points that need a guard (entry-guards.ts), each under a name of its own: src/index.ts
 // re-exports them under the names Apps Script calls. A declaration named like the feature it guards would
 // make the bundler rename one of them (continueJob$1).
-import { getComposeState, previewMail, saveTemplate, sendTestMail, showComposeDialog } from './compose';
-import { continueJob, jobProgress } from './continuation';
+import { getComposeState, previewMail, saveTemplate, sendTestMail, showComposeDialog } from './mail/compose';
+import { continueJob, jobProgress } from './jobs/continuation';
 import { menuAction, pageEndpoint } from './entry-guards';
-import { checkSelectedPhones } from './phone-check';
-import { searchCompanies } from './search';
-import { sendAllUnsentRows, sendSelectedRows } from './send';
+import { checkSelectedPhones } from './phone/phone-check';
+import { searchCompanies } from './prospecting/search';
+import { sendAllUnsentRows, sendSelectedRows } from './mail/send';
 import { getSettingsView, saveSettingsFromDialog, testConnection } from './settings';
-import { refreshTracking } from './tracking';
-import { setAutoRefresh, toggleAutoRefresh } from './tracking-auto';
-import { showMailDetail } from './tracking-mail';
-import { unlockSelectedCompanies } from './unlock';
+import { refreshTracking } from './tracking/tracking';
+import { setAutoRefresh, toggleAutoRefresh } from './tracking/tracking-auto';
+import { showMailDetail } from './tracking/tracking-mail';
+import { unlockSelectedCompanies } from './prospecting/unlock';
 
 // Menu actions.
 export const unlockFromMenu = menuAction('Unlock companies', unlockSelectedCompanies);

@@ -19,9 +19,23 @@
 // budgets), only makes the budget optimistic; the transport still waits and retries on a 429.
 //
 // Waiting: reserve(n, deadline) sleeps (Utilities.sleep, never while holding the lock) until n slots are
-// free; when that moment is after the deadline it throws ApiError kind 'rate-limit' at once, without
-// sleeping, and the feature continues later.
-import { ApiError, type ApiService, deadlineInit } from '../api/errors';
+// free; when that moment is after the deadline it throws RateDeadlineError at once, without sleeping (the
+// transport turns it into ApiError kind 'rate-limit'), and the feature continues later.
+
+/** The services whose rate limits are kept (their names, as the API layer uses them). */
+export type ApiService = 'outreach' | 'phone';
+
+/** No slot before the deadline: the wait it would take, and the limit in words. */
+export class RateDeadlineError extends Error {
+  constructor(
+    readonly service: ApiService,
+    readonly waitMs: number,
+    readonly limitText: string,
+  ) {
+    super(`No ${service} rate-limit slot before the deadline (${limitText})`);
+    this.name = 'RateDeadlineError';
+  }
+}
 
 export interface RateLimit {
   limit: number;
@@ -144,7 +158,7 @@ export class RateBudget {
     return Math.min(60_000, Math.max(1000, log[0] + this.holdMs - now));
   }
 
-  /** Takes n slots, sleeping until they are free. Throws ApiError 'rate-limit' if that is after deadlineMs. */
+  /** Takes n slots, sleeping until they are free. Throws RateDeadlineError if that is after deadlineMs. */
   reserve(n: number, deadlineMs?: number): void {
     if (!(n >= 1 && n <= this.limit)) throw new RangeError(`reserve(${n}): 1 to ${this.limit} slots`);
     this.take(n, n, deadlineMs);
@@ -183,7 +197,7 @@ export class RateBudget {
       });
       if (granted) return granted;
       if (deadlineMs !== undefined && Date.now() + waitMs > deadlineMs) {
-        throw new ApiError(deadlineInit(this.service, waitMs, this.describe()));
+        throw new RateDeadlineError(this.service, waitMs, this.describe());
       }
       Utilities.sleep(Math.min(Math.ceil(waitMs), MAX_SLEEP_MS));
     }

@@ -1,13 +1,13 @@
 // The clients and the transport over faked Apps Script services: retry rules, typed errors, batching,
 // headers. The same rules are exercised end to end against the sandbox in sandbox.test.js.
 import { ApiError } from '../../src/api/errors';
-import { parseFundsDetail } from '../../src/api/problem';
-import { parseRetryAfter } from '../../src/api/answers';
-import { buildQuery } from '../../src/api/request-spec';
-import { OutreachClient } from '../../src/api/outreach-client';
-import { PhoneClient } from '../../src/api/phone-client';
+import { parseFundsDetail } from '../../src/api/outreach/problem';
+import { parseRetryAfter } from '../../src/api/transport/answers';
+import { buildQuery } from '../../src/api/transport/request-spec';
+import { OutreachClient } from '../../src/api/outreach/outreach-client';
+import { PhoneClient } from '../../src/api/phone/phone-client';
 import { attributionHeaders } from '../../src/platform/attribution';
-import { forgetExecutionMemory } from '../../src/platform/rate-budget';
+import { RateBudget, forgetExecutionMemory } from '../../src/platform/rate-budget';
 import { type Gas, START, installGas, json, pathOf, problem, queryOf } from './gas-fakes';
 
 const KEY = 'live-key-0123456789abcdef';
@@ -418,6 +418,14 @@ describe('retry rules', () => {
     expect(e.kind).toBe('rate-limit');
     expect(gas.requests).toHaveLength(1);
     expect(Date.now()).toBeLessThanOrEqual(START + 10_000);
+  });
+
+  test('no budget slot before the deadline: rate-limit with "continue later", no request', () => {
+    new RateBudget({ service: 'outreach', apiKey: KEY }).reserve(60);
+    const e = caught(() => outreach({ deadlineMs: START + 10_000 }).balance());
+    expect(e).toMatchObject({ kind: 'rate-limit', action: 'Continue later: the work done so far is kept.' });
+    expect(gas.requests).toHaveLength(0);
+    expect(gas.sleeps).toEqual([]);
   });
 });
 

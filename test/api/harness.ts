@@ -2,15 +2,15 @@
 // with the same plugins as dist/Code.js: thin functions over the real clients, run in the Apps Script
 // emulator against the sandbox. Each answers plain JSON: {ok: true, value} or {ok: false, error}.
 import { ApiError } from '../../src/api/errors';
-import type { OutreachClient } from '../../src/api/outreach-client';
+import type { OutreachClient } from '../../src/api/outreach/outreach-client';
 import type {
   MailListQuery,
   SendBatchRequest,
   SendPersonalizedRequest,
   TaskListQuery,
-} from '../../src/api/email-schemas';
-import type { SearchRequest } from '../../src/api/outreach-schemas';
-import type { PhoneClient } from '../../src/api/phone-client';
+} from '../../src/api/outreach/email-schemas';
+import type { SearchRequest } from '../../src/api/outreach/outreach-schemas';
+import type { PhoneClient } from '../../src/api/phone/phone-client';
 import { outreachClient, phoneClient } from '../../src/features/clients';
 import { saveSettings, type Settings } from '../../src/platform/settings';
 

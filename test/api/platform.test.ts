@@ -1,7 +1,6 @@
 // Rate budget, attribution headers and the version constant.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ApiError } from '../../src/api/errors';
 import {
   ATTRIBUTION_HEADERS,
   CHANNEL_PROPERTY,
@@ -11,6 +10,7 @@ import {
 } from '../../src/platform/attribution';
 import {
   RateBudget,
+  RateDeadlineError,
   decodeLog,
   encodeLog,
   forgetExecutionMemory,
@@ -66,7 +66,7 @@ describe('rate budget', () => {
     expect(new RateBudget({ service: 'outreach', apiKey: 'other' }).available()).toBe(60);
   });
 
-  test('never sleeps past the deadline: throws rate-limit at once', () => {
+  test('never sleeps past the deadline: throws RateDeadlineError at once', () => {
     const budget = new RateBudget({ service: 'outreach', apiKey: 'k' });
     budget.reserve(60);
     let error: unknown;
@@ -75,10 +75,9 @@ describe('rate budget', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).kind).toBe('rate-limit');
-    expect((error as ApiError).retryAfterMs).toBe(61_000);
-    expect((error as ApiError).action).toMatch(/Continue later/);
+    expect(error).toBeInstanceOf(RateDeadlineError);
+    expect((error as RateDeadlineError).waitMs).toBe(61_000);
+    expect((error as RateDeadlineError).limitText).toMatch(/60 requests/);
     expect(gas.sleeps).toEqual([]);
   });
 
@@ -115,7 +114,7 @@ describe('rate budget', () => {
     expect(budget.available()).toBe(0);
   });
 
-  test('a lock busy until after the deadline: rate-limit (continue later), nothing taken', () => {
+  test('a lock busy until after the deadline: no slot before the deadline, nothing taken', () => {
     gas.lockBusyUntil = START + 60_000;
     const budget = new RateBudget({ service: 'outreach', apiKey: 'k' });
     let error: unknown;
@@ -124,8 +123,7 @@ describe('rate budget', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).kind).toBe('rate-limit');
+    expect(error).toBeInstanceOf(RateDeadlineError);
     expect(gas.unlockedCacheWrites).toBe(0);
     expect(gas.cache.size).toBe(0);
     expect(Date.now()).toBeLessThanOrEqual(START + 12_000);

@@ -1,7 +1,7 @@
 // Request checks made before sending, response schemas, the phone normaliser and task_subject cleaning.
 import { ApiError } from '../../src/api/errors';
-import { checkRequest } from '../../src/api/requests';
-import { parseWith } from '../../src/api/schema-util';
+import { checkRequest } from '../../src/api/transport/requests';
+import { parseWith } from '../../src/api/transport/schema-util';
 import {
   BalanceSchema,
   CompanyProfileSchema,
@@ -9,7 +9,7 @@ import {
   SearchRequestSchema,
   SearchResponseSchema,
   UnlockRequestSchema,
-} from '../../src/api/outreach-schemas';
+} from '../../src/api/outreach/outreach-schemas';
 import {
   MailListQuerySchema,
   SendBatchRequestSchema,
@@ -18,9 +18,9 @@ import {
   TaskListQuerySchema,
   cleanTaskSubject,
   isValidEmail,
-} from '../../src/api/email-schemas';
-import { charCount } from '../../src/api/schema-parts';
-import { normalizePhone } from '../../src/api/phone-number';
+} from '../../src/api/outreach/email-schemas';
+import { charCount } from '../../src/api/outreach/schema-parts';
+import { normalizePhone } from '../../src/api/phone/phone-number';
 
 function rejected(schema: Parameters<typeof checkRequest>[2], data: unknown): ApiError {
   try {

@@ -3,8 +3,8 @@
 // validated answer or throws ApiError. Costs: unlock 1 point on a first unlock; sends 1 EDM per recipient or
 // e-mail; every other call is free.
 import * as z from 'zod/mini';
-import { badRequestInit, invalidResponseInit } from './error-texts';
-import { Transport, type TransportOptions } from './http';
+import { badRequestInit, invalidResponseInit } from '../error-texts';
+import { Transport, type TransportOptions } from '../transport/http';
 import { OUTREACH_PATHS } from './outreach-paths';
 import {
   type CompanyWithEmails,
@@ -15,7 +15,7 @@ import {
   profileSpec,
   readProfilesWithEmails,
 } from './profiles-with-emails';
-import type { QueryValue, RequestSpec } from './request-spec';
+import type { QueryValue, RequestSpec } from '../transport/request-spec';
 import {
   BalanceSchema,
   type Balance,
@@ -53,7 +53,7 @@ import {
   TaskListQuerySchema,
   TaskListSchema,
 } from './email-schemas';
-import type { RateBudget } from '../platform/rate-budget';
+import type { RateBudget } from '../../platform/rate-budget';
 
 export { OUTREACH_PATHS } from './outreach-paths';
 export {

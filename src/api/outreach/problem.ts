@@ -1,6 +1,6 @@
 // RFC 7807 problem bodies of the outreach service: lenient parsing, and the mapping of a non-2xx answer to
 // an error. The HTTP status decides the kind; the problem's slug refines it (quota, upstream-error).
-import type { ApiErrorInit, FundsUnit } from './errors';
+import type { ApiErrorInit, FundsUnit } from '../errors';
 import {
   type UnsafeOperation,
   GONE_ACTION,
@@ -9,9 +9,9 @@ import {
   SETTINGS_ACTION,
   invalidResponseInit,
   outcomeUnknownInit,
-} from './error-texts';
+} from '../error-texts';
 import { quotaExceededInit } from './quota-exceeded';
-import { isProblemBody, wrongAddressInit } from './wrong-address';
+import { isProblemBody, wrongAddressInit } from '../transport/wrong-address';
 
 export interface Problem {
   type?: string;

@@ -5,9 +5,9 @@
 // hundred pages). One company's failure (a 404: not unlocked) does not fail the others. A refused key, a
 // used-up quota, or no rate-budget slot before the deadline stops the run: the companies not done carry that
 // error (continue later).
-import type { ApiError } from './errors';
-import { missingKeyInit } from './error-texts';
-import type { Transport } from './http';
+import type { ApiError } from '../errors';
+import { missingKeyInit } from '../error-texts';
+import type { Transport } from '../transport/http';
 import {
   type CompanyProfile,
   CompanyProfileSchema,
@@ -16,7 +16,7 @@ import {
   ProfileEmailsPageSchema,
 } from './outreach-schemas';
 import { OUTREACH_PATHS } from './outreach-paths';
-import type { RequestSpec } from './request-spec';
+import type { RequestSpec } from '../transport/request-spec';
 
 /** Page size used to read every contact of a company (the spec's maximum; its default is not shown). */
 export const PROFILE_EMAILS_PAGE_SIZE = 100;

@@ -2,8 +2,8 @@
 // `x-api-key` header; the answer's {code, message} decides the outcome whatever the HTTP status. Every
 // check may cost credits: callers cache results (custom functions re-run) and numbers are checked once per
 // run even when they repeat.
-import type { ApiError, ApiErrorInit } from './errors';
-import { Transport, type TransportOptions } from './http';
+import type { ApiError, ApiErrorInit } from '../errors';
+import { Transport, type TransportOptions } from '../transport/http';
 import { normalizePhone } from './phone-number';
 import {
   type CreditsResponse,
@@ -11,8 +11,8 @@ import {
   type PhoneCheckResponse,
   PhoneCheckResponseSchema,
 } from './phone-schemas';
-import type { Outcome, RequestSpec } from './request-spec';
-import type { RateBudget } from '../platform/rate-budget';
+import type { Outcome, RequestSpec } from '../transport/request-spec';
+import type { RateBudget } from '../../platform/rate-budget';
 
 export const PHONE_PATHS = {
   check: '/api/wa/check',

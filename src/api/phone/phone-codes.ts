@@ -1,6 +1,6 @@
 // Phone-service codes: the body's {code, message} is authoritative, whatever the HTTP status.
-import type { ApiErrorInit, ApiErrorKind } from './errors';
-import { CONTINUE_LATER_ACTION, SETTINGS_ACTION } from './error-texts';
+import type { ApiErrorInit, ApiErrorKind } from '../errors';
+import { CONTINUE_LATER_ACTION, SETTINGS_ACTION } from '../error-texts';
 
 export const PHONE_CODES = {
   INTERNAL: 1000,

@@ -1,11 +1,11 @@
 // Reading an answer: the status, body and headers UrlFetchApp returned become the validated value or the
 // ApiErrorInit of the failure (outreach: the HTTP status and the RFC 7807 body; phone: the {code} envelope).
 // A paid call (unlock, sends) whose answer cannot be read has an unknown outcome.
-import { type ApiErrorInit, type ApiService } from './errors';
-import { invalidResponseInit, networkInit, outcomeUnknownInit } from './error-texts';
-import { phoneCodeInit } from './phone-codes';
-import { PhoneEnvelopeSchema } from './phone-schemas';
-import { outreachProblemInit } from './problem';
+import { type ApiErrorInit, type ApiService } from '../errors';
+import { invalidResponseInit, networkInit, outcomeUnknownInit } from '../error-texts';
+import { phoneCodeInit } from '../phone/phone-codes';
+import { PhoneEnvelopeSchema } from '../phone/phone-schemas';
+import { outreachProblemInit } from '../outreach/problem';
 import { endpointOf, type RequestSpec } from './request-spec';
 import { parseWith } from './schema-util';
 import { isProblemBody, wrongAddressInit } from './wrong-address';

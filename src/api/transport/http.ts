@@ -22,8 +22,8 @@
 // Redirects are not followed (the key must not travel to another host); a 3xx is an unexpected answer.
 // Secrets: the key is only ever in the Authorization / x-api-key header; every error is redacted.
 import type * as z from 'zod/mini';
-import { ApiError, type ApiErrorInit, type ApiService } from './errors';
-import { addressNotAllowedInit, missingKeyInit, timeUpInit, tooLongInit } from './error-texts';
+import { ApiError, type ApiErrorInit, type ApiService } from '../errors';
+import { addressNotAllowedInit, deadlineInit, missingKeyInit, timeUpInit, tooLongInit } from '../error-texts';
 import {
   type Interpreted,
   type RawResponse,
@@ -35,8 +35,8 @@ import {
 import { redactInit } from './redact';
 import { buildQuery, endpointOf, type Outcome, type RequestSpec } from './request-spec';
 import { checkRequest } from './requests';
-import { RateBudget } from '../platform/rate-budget';
-import { allowedPrefixesText, isAllowedBaseUrl } from '../platform/url-allowlist';
+import { RateBudget, RateDeadlineError } from '../../platform/rate-budget';
+import { allowedPrefixesText, isAllowedBaseUrl } from '../../platform/url-allowlist';
 
 export interface BatchResult<T> {
   /** One entry per request, in order; undefined when the run stopped before the request got an answer. */
@@ -220,8 +220,8 @@ export class Transport {
     try {
       return batch.slice(0, this.budget.reserveUpTo(batch.length, run.deadline - this.longestBatchMs));
     } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      run.stopped = this.error(error.toJSON());
+      if (!(error instanceof RateDeadlineError)) throw error;
+      run.stopped = this.error(deadlineInit(this.service, error.waitMs, error.limitText));
       return [];
     }
   }

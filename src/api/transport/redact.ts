@@ -1,5 +1,5 @@
 // Redaction: no API key may reach a message, a log line or an error field.
-import type { ApiErrorInit } from './errors';
+import type { ApiErrorInit } from '../errors';
 
 const REDACTED = '[redacted]';
 

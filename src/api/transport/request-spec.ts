@@ -1,8 +1,8 @@
 // What the clients ask the transport for: one request as data (method, path, query, body, the schema of a
 // good answer, what a 404 means, whether it is a paid call), and what comes back.
 import type * as z from 'zod/mini';
-import type { ApiError } from './errors';
-import type { UnsafeOperation } from './error-texts';
+import type { ApiError } from '../errors';
+import type { UnsafeOperation } from '../error-texts';
 
 export type QueryValue = string | number | boolean | undefined | null | readonly (string | number)[];
 

@@ -2,8 +2,8 @@
 // with the offending `field`, the `index` of the recipient or e-mail of a send, and a message saying what to
 // fix (`Recipient 3 (bob@@x): e-mail address is not valid`).
 import type * as z from 'zod/mini';
-import { ApiError, type ApiService } from './errors';
-import { badRequestInit } from './error-texts';
+import { ApiError, type ApiService } from '../errors';
+import { badRequestInit } from '../error-texts';
 import { redactInit } from './redact';
 import { formatPath, issueText, issuesOf, valueAt } from './schema-util';
 

@@ -1,7 +1,7 @@
 // A service address that points at something else (the other service, a web server, a path with `/api/v1`
 // added) answers 404s and bodies of another shape. Reporting those as "company not unlocked" or "key
 // refused" names the wrong fix: the error names the address instead.
-import type { ApiErrorInit, ApiService } from './errors';
+import type { ApiErrorInit, ApiService } from '../errors';
 
 const API_NAME: Record<ApiService, string> = { outreach: 'Outreach API', phone: 'phone-check API' };
 

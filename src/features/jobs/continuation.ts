@@ -1,10 +1,10 @@
 // One endpoint drives every long job from the progress dialog; each kind registers its job here.
-import { JobProgress, readProgress } from '../platform/jobs';
+import { JobProgress, readProgress } from '../../platform/jobs';
 import { continueSavedJob, DIALOG_REPORTER, JobDefinition } from './job-runner';
-import { PHONE_JOB } from './phone-job';
-import { SEND_JOB } from './send-job';
-import { UNLOCK_JOB } from './unlock-job';
-import { TRACKING_JOB } from './tracking-job';
+import { PHONE_JOB } from '../phone/phone-job';
+import { SEND_JOB } from '../mail/send-job';
+import { UNLOCK_JOB } from '../prospecting/unlock-job';
+import { TRACKING_JOB } from '../tracking/tracking-job';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const JOBS: Record<string, JobDefinition<any, any, any>> = {

@@ -10,12 +10,12 @@
 //     the same job runs from a menu (toasts, alerts, the dialog) and from a trigger (no UI at all).
 // A job supplies its units (planned before the first step), the work of a unit, and how a finished unit is
 // recorded (sheet, stores, counters); a recorded unit may add follow-up units (unlock → contacts).
-import { ApiError } from '../api/errors';
-import { Deadline } from '../platform/deadline';
-import { clearJob, JobProgress, loadJob, saveJob, saveProgress, withJobLease } from '../platform/jobs';
-import { describe } from './settings';
+import { ApiError } from '../../api/errors';
+import { Deadline } from '../../platform/deadline';
+import { clearJob, JobProgress, loadJob, saveJob, saveProgress, withJobLease } from '../../platform/jobs';
+import { describe } from '../settings';
 
-export type { JobProgress } from '../platform/jobs';
+export type { JobProgress } from '../../platform/jobs';
 
 /** Ends the job now with a message for the user (funds used up, key refused, sheet gone…). */
 export class JobStop extends Error {

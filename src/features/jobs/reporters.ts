@@ -2,8 +2,8 @@
 // goes on past this execution, an alert when it stopped, a toast when it is done. From a time-driven
 // trigger there is no UI (getUi() throws there): the outcome is kept in document properties, and the feature
 // shows it where the user looks later (the Tracking sheet's summary, the menu action's confirmation).
-import { JobProgress } from '../platform/jobs';
-import { inform, showProgressDialog, toast } from '../ui/dialogs';
+import { JobProgress } from '../../platform/jobs';
+import { inform, showProgressDialog, toast } from '../../ui/dialogs';
 import type { JobLabels, Reporter } from './job-runner';
 
 export const MENU_REPORTER: Reporter = {

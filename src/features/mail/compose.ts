@@ -1,19 +1,19 @@
 // The compose dialog: one template per sheet (campaign, subject, body, text or HTML), the sheet's headers
 // to insert from, a preview of any row exactly as it will be sent, and a test mail to an address the user
 // types (1 EDM). The dialog saves before previewing, so the preview is what a send would use.
-import { outreachClient } from './clients';
-import { isValidEmail } from '../api/email-schemas';
-import { loadTemplate, StoredTemplate, storeTemplate } from '../platform/mail-templates';
-import { closeChunk, JournalChunk, newTag } from '../platform/send-journal';
-import { MAIL_COLUMNS } from '../sheets/layouts';
-import { MailingList } from '../sheets/mailing-list';
-import { normalizeHeader } from '../sheets/table';
-import { showDialogFile } from '../ui/dialogs';
-import { UserError } from './inputs';
+import { outreachClient } from '../clients';
+import { isValidEmail } from '../../api/outreach/email-schemas';
+import { loadTemplate, StoredTemplate, storeTemplate } from './mail-templates';
+import { closeChunk, JournalChunk, newTag } from './send-journal';
+import { MAIL_COLUMNS } from '../../sheets/layouts';
+import { MailingList } from '../../sheets/mailing-list';
+import { normalizeHeader } from '../../sheets/table';
+import { showDialogFile } from '../../ui/dialogs';
+import { UserError } from '../inputs';
 import { BodyFormat, MailTemplate, MAX_CAMPAIGN, renderMail, templateProblems } from './mail-template';
 import { postChunk } from './send-chunk';
 import { openMailingList, rowProblem } from './send-plan';
-import { describe, ensureKey } from './settings';
+import { describe, ensureKey } from '../settings';
 
 export interface ComposeState {
   sheetName: string;

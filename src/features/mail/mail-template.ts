@@ -2,8 +2,8 @@
 // when the cell is empty. Headers match as the user sees them, ignoring case and extra spaces. In an HTML
 // body the inserted values are HTML-escaped: a contact name holding <script> is sent as text. Pure code: no
 // service is called here.
-import { charCount, LIMITS } from '../api/schema-parts';
-import { normalizeHeader } from '../sheets/table';
+import { charCount, LIMITS } from '../../api/outreach/schema-parts';
+import { normalizeHeader } from '../../sheets/table';
 
 export type BodyFormat = 'text' | 'html';
 

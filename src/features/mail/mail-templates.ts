@@ -1,6 +1,6 @@
 // One mail template per sheet, in document properties (every editor of the document sends with it). A
 // 50,000-character body is larger than one property value (9 KB): large-property splits it.
-import { readLarge, writeLarge } from './large-property';
+import { readLarge, writeLarge } from '../../platform/large-property';
 
 export interface StoredTemplate {
   campaign: string;

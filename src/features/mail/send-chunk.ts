@@ -3,10 +3,10 @@
 // never came is settled by its tag: the service is asked for the task whose task_subject carries the tag;
 // found → its mail ids are taken; surely absent (the look-up answered, with no such task) → it may be posted
 // again. Nothing is posted while an earlier chunk is in doubt.
-import { ApiError } from '../api/errors';
-import type { OutreachClient } from '../api/outreach-client';
-import type { PersonalizedEmail } from '../api/email-schemas';
-import { closeChunk, JournalChunk, openChunks, writeChunk } from '../platform/send-journal';
+import { ApiError } from '../../api/errors';
+import type { OutreachClient } from '../../api/outreach/outreach-client';
+import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
+import { closeChunk, JournalChunk, openChunks, writeChunk } from './send-journal';
 import { taskSubject } from './mail-template';
 
 /** Posts of one chunk at most (a refunded 502 is tried again after settling). */

@@ -2,21 +2,21 @@
 // rows "Queued", each unit takes the first queued rows as they stand now (a sort or an inserted row changes
 // nothing), renders each row's mail, posts the chunk exactly once (send-chunk.ts), and writes task id, mail
 // id, status and time on those rows, by recipient, in one block write per column, at once.
-import { ApiError } from '../api/errors';
-import type { OutreachClient } from '../api/outreach-client';
-import { outreachClient } from './clients';
-import type { PersonalizedEmail } from '../api/email-schemas';
-import { loadTemplate } from '../platform/mail-templates';
-import { closeChunk, JournalChunk, newTag } from '../platform/send-journal';
-import { CellValue } from '../sheets/cells';
-import { MAIL_STATUS } from '../sheets/layouts';
-import { ListRow, MailingList } from '../sheets/mailing-list';
-import { JobDefinition, JobPause, JobState, JobStop } from './job-runner';
+import { ApiError } from '../../api/errors';
+import type { OutreachClient } from '../../api/outreach/outreach-client';
+import { outreachClient } from '../clients';
+import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
+import { loadTemplate } from './mail-templates';
+import { closeChunk, JournalChunk, newTag } from './send-journal';
+import { CellValue } from '../../sheets/cells';
+import { MAIL_STATUS } from '../../sheets/layouts';
+import { ListRow, MailingList } from '../../sheets/mailing-list';
+import { JobDefinition, JobPause, JobState, JobStop } from '../jobs/job-runner';
 import { renderMail } from './mail-template';
 import { postChunk, PostOutcome, settleOpenChunks } from './send-chunk';
 import { isQueued, openMailingList, rowProblem } from './send-plan';
-import { describe } from './settings';
-import { neededText } from './words';
+import { describe } from '../settings';
+import { neededText } from '../words';
 
 export const SEND_CHUNK = 100;
 

@@ -5,7 +5,7 @@
 // the execution killed): before anything else is sent, it is settled by looking its tag up at the service.
 // Settled chunks leave a small record per task (the task list this document sent), which tracking reads.
 // Kept in document properties: every editor's executions see the same journal.
-import { deleteLarge, readLarge, writeLarge } from './large-property';
+import { deleteLarge, readLarge, writeLarge } from '../../platform/large-property';
 
 export interface ChunkRecipient {
   /** Recipient address as sent (lower-case key of the row). */

@@ -1,10 +1,10 @@
 // Before any request, every row of a send is checked; what cannot be sent gets its reason in "Mail status"
 // with no charge: no or an invalid address, a subject or body too long after filling in, a recipient already
 // in an earlier row of the same send. Rows already sent or in flight are left as they are.
-import { isValidEmail } from '../api/email-schemas';
-import { MAIL_STATUS } from '../sheets/layouts';
-import { ListRow, MailingList, RecipientColumnMissing } from '../sheets/mailing-list';
-import { UserError } from './inputs';
+import { isValidEmail } from '../../api/outreach/email-schemas';
+import { MAIL_STATUS } from '../../sheets/layouts';
+import { ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
+import { UserError } from '../inputs';
 import { mailProblem, MailTemplate, renderMail } from './mail-template';
 
 export interface SendPlan {

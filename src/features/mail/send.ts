@@ -2,25 +2,25 @@
 // checked before any request; the confirmation states the mails to send, the rows skipped and why, the EDM
 // cost and the usable EDM of both buckets; too little EDM is said before anything is sent. The work is the
 // send job (send-job.ts) on the job runner: thousands of rows go on across executions in the progress dialog.
-import { outreachClient } from './clients';
-import { Deadline } from '../platform/deadline';
-import { BUSY_MESSAGE, clearJob, withJobLease } from '../platform/jobs';
-import { loadTemplate } from '../platform/mail-templates';
-import { CellValue } from '../sheets/cells';
-import { MAIL_STATUS } from '../sheets/layouts';
-import { ListRow, MailingList } from '../sheets/mailing-list';
-import { hiddenRows, selectedRows } from '../sheets/selection';
-import { confirm, inform } from '../ui/dialogs';
+import { outreachClient } from '../clients';
+import { Deadline } from '../../platform/deadline';
+import { BUSY_MESSAGE, clearJob, withJobLease } from '../../platform/jobs';
+import { loadTemplate } from './mail-templates';
+import { CellValue } from '../../sheets/cells';
+import { MAIL_STATUS } from '../../sheets/layouts';
+import { ListRow, MailingList } from '../../sheets/mailing-list';
+import { hiddenRows, selectedRows } from '../../sheets/selection';
+import { confirm, inform } from '../../ui/dialogs';
 import { showComposeDialog } from './compose';
-import { UserError } from './inputs';
-import { newJobState, runStep, savedJob, startJob } from './job-runner';
+import { UserError } from '../inputs';
+import { newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { templateProblems } from './mail-template';
-import { MENU_REPORTER } from './reporters';
+import { MENU_REPORTER } from '../jobs/reporters';
 import { settleOpenChunks } from './send-chunk';
 import { SEND_CHUNK, SEND_JOB, SendData, SendUnit, sendingSheet, writeIds } from './send-job';
 import { isQueued, openMailingList, planSend, skippedLines } from './send-plan';
-import { ensureKey } from './settings';
-import { count } from './words';
+import { ensureKey } from '../settings';
+import { count } from '../words';
 
 type Scope = 'selected' | 'all';
 

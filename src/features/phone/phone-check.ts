@@ -1,6 +1,6 @@
 // Menu: Check phone numbers in selection: which numbers of the selected cells are registered on the
 // messaging platform. Each distinct number is checked once and paid for once: results are kept per
-// normalised number in the document (platform/phone-results.ts), so a second run, a resumed run or
+// normalised number in the document (phone-results.ts), so a second run, a resumed run or
 // =PHONE_CHECK never pays twice.
 //   1. plan from the selection (phone-plan.ts): the columns of numbers, their results columns, the cells;
 //   2. count cells, distinct numbers, known numbers (free) and checks needed; ask before inserting a
@@ -10,14 +10,14 @@
 //      (phone-job.ts) on the job runner: the progress dialog's steps (continueJob('phone')) go on with it.
 // Running the action again on the same selection resumes an unfinished check (or says when a paused one
 // may go on).
-import { phoneClient } from './clients';
-import { Deadline } from '../platform/deadline';
-import { BUSY_MESSAGE, clearJob, withJobLease } from '../platform/jobs';
-import { PhoneResults } from '../platform/phone-results';
-import { activeSelection, hiddenRows, Selection } from '../sheets/selection';
-import { HeaderMovedError, TableRow } from '../sheets/table';
-import { confirm, inform, toast } from '../ui/dialogs';
-import { JobState, newJobState, runStep, savedJob, startJob } from './job-runner';
+import { phoneClient } from '../clients';
+import { Deadline } from '../../platform/deadline';
+import { BUSY_MESSAGE, clearJob, withJobLease } from '../../platform/jobs';
+import { PhoneResults } from './phone-results';
+import { activeSelection, hiddenRows, Selection } from '../../sheets/selection';
+import { HeaderMovedError, TableRow } from '../../sheets/table';
+import { confirm, inform, toast } from '../../ui/dialogs';
+import { JobState, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { PHONE_JOB, PhoneData, PhoneUnit } from './phone-job';
 import {
   ColumnPlan,
@@ -39,8 +39,8 @@ import {
   writeBefore,
 } from './phone-sheet';
 import { costQuestion, insertQuestion, invalidResultText, isResultText, RESULT_TEXT } from './phone-texts';
-import { MENU_REPORTER } from './reporters';
-import { describe, ensureKey } from './settings';
+import { MENU_REPORTER } from '../jobs/reporters';
+import { describe, ensureKey } from '../settings';
 
 const TITLE = 'Check phone numbers';
 

@@ -1,5 +1,5 @@
 // =PHONE_CHECK(range) and =PHONE_CREDITS(). Sheets recalculates formulas on edits, copies and re-opens, so a
-// number is answered from the document's result store (platform/phone-results.ts, shared with the menu action) once
+// number is answered from the document's result store (phone-results.ts, shared with the menu action) once
 // it has been checked: a recalculation never pays twice. Custom functions get 30 s, no UI and no set* calls;
 // they run with the spreadsheet owner's user properties (their phone-check key), which is never shown, so
 // a number nobody checked yet is paid for only where the owner allowed formulas to spend (Settings).
@@ -14,12 +14,12 @@ import {
   type PhoneCheckManyResult,
   type PhoneCheckResult,
   type PhoneNormalization,
-} from '../api';
-import { phoneClient } from './clients';
-import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../platform/deadline';
-import { formulasMaySpend } from '../platform/formula-consent';
-import { readSettings } from '../platform/settings';
-import { PhoneResults } from '../platform/phone-results';
+} from '../../api';
+import { phoneClient } from '../clients';
+import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../../platform/deadline';
+import { formulasMaySpend } from '../../platform/formula-consent';
+import { readSettings } from '../../platform/settings';
+import { PhoneResults } from './phone-results';
 import { errorText, invalidNumberText } from './phone-texts';
 
 export const NOT_CHECKED_YET = 'not checked yet — recalculate';

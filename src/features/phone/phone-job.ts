@@ -1,16 +1,16 @@
 // The phone check as a job on the runner (job-runner.ts). A unit is up to CHUNK_SIZE distinct numbers that
 // had no known result when the check was planned. work: claim them (a number another execution is
 // checking right now is its to pay for: wait for its result) and check them; record: keep the results in
-// the document's store (platform/phone-results.ts), then write them next to their numbers. The store
+// the document's store (phone-results.ts), then write them next to their numbers. The store
 // first, then the sheet: a cut-off in between never loses a paid result, and a redone unit pays for nothing
 // twice (claim() skips numbers with a stored result).
 // 1004 (no credits) and 1001/1003 (key) stop the run with what to do; cells of unchecked numbers stay blank
 // (never stale). 1005: the client waits within the hourly budget; a wait that fits in this execution is
 // waited out, a longer one pauses the job and tells the user when to go on.
-import { ApiError, type PhoneCheckManyResult } from '../api';
-import { phoneClient } from './clients';
-import { PhoneResults } from '../platform/phone-results';
-import { JobDefinition, JobPause, JobState, JobStop, StepContext } from './job-runner';
+import { ApiError, type PhoneCheckManyResult } from '../../api';
+import { phoneClient } from '../clients';
+import { PhoneResults } from './phone-results';
+import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { PhoneTarget } from './phone-plan';
 import { openTarget, writeResults } from './phone-sheet';
 import {
@@ -22,7 +22,7 @@ import {
   RunCounts,
   summaryText,
 } from './phone-texts';
-import { describe } from './settings';
+import { describe } from '../settings';
 
 export type PhoneUnit = string[];
 

@@ -3,10 +3,10 @@
 // insert and delete rows while numbers are on the wire, so results are written through the shared
 // Table.updateByKey: the block is read again and each result goes to the rows whose number cell holds that
 // number now. The results columns are found again by their header; a moved one stops the run.
-import { CellValue, textCell } from '../sheets/cells';
-import { a1Notation, hiddenRows, SelectedArea, Selection } from '../sheets/selection';
-import { HeaderMovedError, PlacedColumn, Table, TableRow } from '../sheets/table';
-import { JobStop } from './job-runner';
+import { CellValue, textCell } from '../../sheets/cells';
+import { a1Notation, hiddenRows, SelectedArea, Selection } from '../../sheets/selection';
+import { HeaderMovedError, PlacedColumn, Table, TableRow } from '../../sheets/table';
+import { JobStop } from '../jobs/job-runner';
 import {
   ColumnPlan,
   Entry,

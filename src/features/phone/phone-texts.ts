@@ -1,9 +1,9 @@
 // What the phone check tells the user: the cost confirmation, progress, the final summary and why a run
 // stopped or paused. Every text names what the user can do next.
-import { count } from './words';
-import type { ApiError } from '../api';
-import { PhoneStatus, RECHECK_AFTER_DAYS } from '../platform/phone-results';
-import { columnName } from '../sheets/selection';
+import { count } from '../words';
+import type { ApiError } from '../../api';
+import { PhoneStatus, RECHECK_AFTER_DAYS } from './phone-results';
+import { columnName } from '../../sheets/selection';
 
 /** Header of a results column; a column with this header right of the numbers is reused. */
 export const RESULT_HEADER = 'Phone check';

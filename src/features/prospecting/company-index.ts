@@ -3,8 +3,8 @@
 // (a ShardedStore: `companyIndex.0` … `companyIndex.31`, each `{"<row id>":[domain, country, savedAt]}`)
 // and drops the oldest entries past MAX_ENTRIES (the store's whole quota is 500 KB and other features
 // share it).
-import { withDocumentLock } from './locks';
-import { parseObject, type ShardFormat, ShardedStore, type StoredEntry } from './sharded-store';
+import { withDocumentLock } from '../../platform/locks';
+import { parseObject, type ShardFormat, ShardedStore, type StoredEntry } from '../../platform/sharded-store';
 
 export interface CompanyKey {
   domain: string;

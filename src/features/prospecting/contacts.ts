@@ -1,13 +1,13 @@
 // Profiles and contacts of unlocked companies: fetched in parallel (fetchAll in the client), written as one
 // upsert of the Profiles sheet and one append to the Contacts sheet per chunk. Contacts already on the sheet
 // (same company and e-mail) are not added again, so re-running never duplicates.
-import { ApiError } from '../api/errors';
-import type { CompanyWithEmails, OutreachClient } from '../api/outreach-client';
-import type { CompanyProfile as Profile, ContactEmail } from '../api/outreach-schemas';
-import { cellText, CellValue, numberCell, textCell } from '../sheets/cells';
-import { CONTACTS, PROFILES } from '../sheets/layouts';
-import { Table } from '../sheets/table';
-import { describe } from './settings';
+import { ApiError } from '../../api/errors';
+import type { CompanyWithEmails, OutreachClient } from '../../api/outreach/outreach-client';
+import type { CompanyProfile as Profile, ContactEmail } from '../../api/outreach/outreach-schemas';
+import { cellText, CellValue, numberCell, textCell } from '../../sheets/cells';
+import { CONTACTS, PROFILES } from '../../sheets/layouts';
+import { Table } from '../../sheets/table';
+import { describe } from '../settings';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

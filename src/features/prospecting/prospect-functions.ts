@@ -1,18 +1,18 @@
 // Custom functions of the prospecting service: free look-ups only (never unlock or send), answered from a
 // short cache so recalculation does not hammer the service. Each returns one 2-D array with a header row.
 // Values are returned as plain values: a custom function's result is never parsed as a formula.
-import { ApiError } from '../api/errors';
-import { outreachClient } from './clients';
-import type { CompanyProfile as Profile, SearchRow } from '../api/outreach-schemas';
-import { cacheKey, cached } from '../platform/cache';
-import { Deadline } from '../platform/deadline';
-import { readSettings } from '../platform/settings';
-import { wholeNumberOf } from '../sheets/cells';
+import { ApiError } from '../../api/errors';
+import { outreachClient } from '../clients';
+import type { CompanyProfile as Profile, SearchRow } from '../../api/outreach/outreach-schemas';
+import { cacheKey, cached } from '../../platform/cache';
+import { Deadline } from '../../platform/deadline';
+import { readSettings } from '../../platform/settings';
+import { wholeNumberOf } from '../../sheets/cells';
 import { tradeSummary } from './contacts';
-import { parseWholeNumber, UserError } from './inputs';
+import { parseWholeNumber, UserError } from '../inputs';
 import { buildSearchRequest, companyName, withoutDomain } from './search';
-import { describe } from './settings';
-import { campaignOf, capitalized } from './tracking-rows';
+import { describe } from '../settings';
+import { campaignOf, capitalized } from '../tracking/tracking-rows';
 
 type Cell = string | number | boolean | Date;
 

@@ -1,14 +1,21 @@
 // Company search: sidebar form → service → Companies sheet. Rows are appended, never duplicated (by search
 // row id); the domain each row carries goes to the company index only, never to the sheet.
-import { outreachClient } from './clients';
-import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../api/outreach-schemas';
-import { CompanyIndex } from '../platform/company-index';
-import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../sheets/cells';
-import { COMPANIES } from '../sheets/layouts';
-import { Table } from '../sheets/table';
-import { COUNTRY_ALIASES, parseCountries, parseFlag, parseList, parseWholeNumber, UserError } from './inputs';
-import { ensureKey } from './settings';
-import { scriptJson, showSidebarFile } from '../ui/dialogs';
+import { outreachClient } from '../clients';
+import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../../api/outreach/outreach-schemas';
+import { CompanyIndex } from './company-index';
+import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../../sheets/cells';
+import { COMPANIES } from '../../sheets/layouts';
+import { Table } from '../../sheets/table';
+import {
+  COUNTRY_ALIASES,
+  parseCountries,
+  parseFlag,
+  parseList,
+  parseWholeNumber,
+  UserError,
+} from '../inputs';
+import { ensureKey } from '../settings';
+import { scriptJson, showSidebarFile } from '../../ui/dialogs';
 
 export const MAX_PAGE_SIZE = 50;
 

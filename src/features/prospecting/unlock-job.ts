@@ -2,18 +2,18 @@
 // are fetched. A row that has its companyHashId is never unlocked again; results are written to the rows by
 // search id after each unit, so a cut-off run loses at most one unit, which the next run settles for free (a
 // repeat unlock within 30 days costs nothing).
-import { ApiError } from '../api/errors';
-import type { OutreachClient } from '../api/outreach-client';
-import { outreachClient } from './clients';
-import { CompanyIndex } from '../platform/company-index';
-import { cellText, CellValue, textCell } from '../sheets/cells';
-import { COMPANIES } from '../sheets/layouts';
-import { Table, TableRow } from '../sheets/table';
+import { ApiError } from '../../api/errors';
+import type { OutreachClient } from '../../api/outreach/outreach-client';
+import { outreachClient } from '../clients';
+import { CompanyIndex } from './company-index';
+import { cellText, CellValue, textCell } from '../../sheets/cells';
+import { COMPANIES } from '../../sheets/layouts';
+import { Table, TableRow } from '../../sheets/table';
 import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
-import { JobDefinition, JobState, JobStop, StepContext } from './job-runner';
+import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { NAME_HIDDEN, unlockedName } from './search';
-import { describe } from './settings';
-import { neededText } from './words';
+import { describe } from '../settings';
+import { neededText } from '../words';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
 export const UNLOCK_CHUNK = 10;

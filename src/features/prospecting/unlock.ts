@@ -1,19 +1,19 @@
 // Menu: Unlock selected companies. Money is irreversible: the cost and the balance are stated before
 // anything is charged. The work itself is the unlock job (unlock-job.ts) on the job runner.
-import { outreachClient } from './clients';
-import { CompanyIndex } from '../platform/company-index';
-import { BUSY_MESSAGE, clearJob, withJobLease } from '../platform/jobs';
-import { cellText } from '../sheets/cells';
-import { COMPANIES } from '../sheets/layouts';
-import { hiddenRows, selectedRows } from '../sheets/selection';
-import { Table, TableRow } from '../sheets/table';
-import { confirm, inform } from '../ui/dialogs';
-import { UserError } from './inputs';
-import { chunks, newJobState, savedJob, startJob, runStep } from './job-runner';
-import { MENU_REPORTER } from './reporters';
-import { ensureKey } from './settings';
+import { outreachClient } from '../clients';
+import { CompanyIndex } from './company-index';
+import { BUSY_MESSAGE, clearJob, withJobLease } from '../../platform/jobs';
+import { cellText } from '../../sheets/cells';
+import { COMPANIES } from '../../sheets/layouts';
+import { hiddenRows, selectedRows } from '../../sheets/selection';
+import { Table, TableRow } from '../../sheets/table';
+import { confirm, inform } from '../../ui/dialogs';
+import { UserError } from '../inputs';
+import { chunks, newJobState, savedJob, startJob, runStep } from '../jobs/job-runner';
+import { MENU_REPORTER } from '../jobs/reporters';
+import { ensureKey } from '../settings';
 import { CONTACT_CHUNK, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
-import { Deadline } from '../platform/deadline';
+import { Deadline } from '../../platform/deadline';
 
 export interface UnlockPlan {
   toUnlock: string[];

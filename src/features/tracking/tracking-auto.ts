@@ -4,22 +4,22 @@
 // UI, and that they send no failure e-mails: so every outcome is written to the summary sheet and document
 // properties, and the trigger removes itself rather than fail hourly in the background — when every task
 // and mail is final, after 30 days, when the key is missing or refused, or after repeated failures.
-import { sentTasks } from '../platform/send-journal';
-import { readSettings } from '../platform/settings';
-import { JobProgress, withJobLease } from '../platform/jobs';
-import { autoRefresh, AutoRefresh, lastRefreshOutcome, saveAutoRefresh } from '../platform/tracking-store';
+import { sentTasks } from '../mail/send-journal';
+import { readSettings } from '../../platform/settings';
+import { JobProgress, withJobLease } from '../../platform/jobs';
+import { autoRefresh, AutoRefresh, lastRefreshOutcome, saveAutoRefresh } from './tracking-store';
 import {
   clockTriggers,
   ensureHourlyTrigger,
   removeClockTriggers,
   removeTriggerById,
-} from '../platform/triggers';
-import { TRACKING_SUMMARY } from '../sheets/layouts';
-import { Table } from '../sheets/table';
-import { confirm, toast } from '../ui/dialogs';
-import { UserError } from './inputs';
-import { lastRun, recordLastRun, unattendedReporter } from './reporters';
-import { describe } from './settings';
+} from '../../platform/triggers';
+import { TRACKING_SUMMARY } from '../../sheets/layouts';
+import { Table } from '../../sheets/table';
+import { confirm, toast } from '../../ui/dialogs';
+import { UserError } from '../inputs';
+import { lastRun, recordLastRun, unattendedReporter } from '../jobs/reporters';
+import { describe } from '../settings';
 import { runRefresh } from './tracking';
 import { writeStatusBlock } from './tracking-summary';
 

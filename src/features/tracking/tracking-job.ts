@@ -3,17 +3,23 @@
 // statuses move), PAGES_PER_UNIT pages per sheet write, then the summary. Everything is free and read-only
 // at the service, so a cut-off unit is simply read again by the next step (the menu's progress dialog, or
 // the trigger's next run). Tasks whose mails were all final at the last refresh are not read again.
-import { ApiError } from '../api/errors';
-import type { MailRecord, Task } from '../api/email-schemas';
-import { TASK_STATUSES } from '../api/email-schemas';
-import { outreachClient } from './clients';
-import { RefreshOrigin, saveRefreshOutcome, settledTasks } from '../platform/tracking-store';
-import { cellText, CellValue, dateCell, textCell } from '../sheets/cells';
-import { TRACKING, TRACKING_SUMMARY } from '../sheets/layouts';
-import { Table } from '../sheets/table';
-import { JobDefinition, JobState, JobStop, StepContext } from './job-runner';
-import { describe } from './settings';
-import { SendingSheet, TASKS_PER_REQUEST } from './tracking-plan';
+import { ApiError } from '../../api/errors';
+import type { MailRecord, Task } from '../../api/outreach/email-schemas';
+import { TASK_STATUSES } from '../../api/outreach/email-schemas';
+import { outreachClient } from '../clients';
+import { RefreshOrigin, saveRefreshOutcome, settledTasks } from './tracking-store';
+import { cellText, CellValue, dateCell, textCell } from '../../sheets/cells';
+import { TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
+import { Table } from '../../sheets/table';
+import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
+import { describe } from '../settings';
+import {
+  MAIL_PAGE_SIZE,
+  PAGES_PER_UNIT,
+  TASKS_PER_REQUEST,
+  type TrackingData,
+  type TrackingUnit,
+} from './tracking-data';
 import {
   campaignOf,
   capitalized,
@@ -23,34 +29,6 @@ import {
   writeTrackingRows,
 } from './tracking-rows';
 import { writeMailCounts, writeStatusBlock } from './tracking-summary';
-
-/** Mails per page (the spec's maximum). */
-export const MAIL_PAGE_SIZE = 100;
-/** Mail pages read per sheet write (1,000 mails): a cut-off step loses at most this much reading. */
-export const PAGES_PER_UNIT = 10;
-
-export type TrackingUnit =
-  | { tasks: number[] }
-  /** Pages `page`..`last` of the mails of these tasks. */
-  | { mails: number[]; page: number; last: number }
-  | { summary: true };
-
-export interface TrackingData {
-  origin: RefreshOrigin;
-  sheets: SendingSheet[];
-  /** Task id → [campaign index, status index in TASK_STATUSES, number of mails]. */
-  tasks: Record<string, [number, number, number]>;
-  campaigns: string[];
-  /** Task ids the service did not return (deleted, or sent with another key). */
-  missing: number;
-  /** Tasks not final yet. */
-  openTasks: number;
-  mailsRead: number;
-  /** Sending-sheet rows whose Mail status moved. */
-  rowsUpdated: number;
-  /** Mails of tasks already final at the last refresh, not read again. */
-  settledSkipped: number;
-}
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
 

@@ -1,13 +1,13 @@
 // Menu: Show mail. The mail of the selected row (any sheet with a "Mail ID" column: Tracking, or the
 // mailing list that sent it), or of a mail id the user types, from GET /api/v1/emails/mails/:mailId, in a
 // dialog that shows the body as its bodyFormat says (mail.html: text escaped, HTML in a sandboxed frame).
-import { ApiError } from '../api/errors';
-import type { MailDetail } from '../api/email-schemas';
-import { outreachClient } from './clients';
-import { normalizeHeader } from '../sheets/table';
-import { ask, inform, scriptJson, showDialogFile } from '../ui/dialogs';
-import { UserError } from './inputs';
-import { ensureKey } from './settings';
+import { ApiError } from '../../api/errors';
+import type { MailDetail } from '../../api/outreach/email-schemas';
+import { outreachClient } from '../clients';
+import { normalizeHeader } from '../../sheets/table';
+import { ask, inform, scriptJson, showDialogFile } from '../../ui/dialogs';
+import { UserError } from '../inputs';
+import { ensureKey } from '../settings';
 import { mailState } from './tracking-rows';
 
 export interface MailView {

@@ -1,25 +1,16 @@
 // What a refresh reads: the tasks this document sent, from the send journal and from the Task ID column of
 // every sheet that has the mailing-list columns (rows keep their ids even if the journal lost a task), and
 // which sheet holds each task's rows, so that a mail's status goes back to its row by Mail ID.
-import { sentTasks } from '../platform/send-journal';
-import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY } from '../sheets/layouts';
-import { normalizeHeader } from '../sheets/table';
-import { chunks } from './job-runner';
-import type { TrackingData, TrackingUnit } from './tracking-job';
-import type { RefreshOrigin } from '../platform/tracking-store';
+import { sentTasks } from '../mail/send-journal';
+import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
+import { normalizeHeader } from '../../sheets/table';
+import { chunks } from '../jobs/job-runner';
+import type { SendingSheet, TrackingData, TrackingUnit } from './tracking-data';
+import { TASKS_PER_REQUEST } from './tracking-data';
+import type { RefreshOrigin } from './tracking-store';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-
-/** Task ids per GET /api/v1/emails/tasks and per mail query (the page size's maximum). */
-export const TASKS_PER_REQUEST = 100;
-
-/** A sheet whose rows were sent: the tasks it holds. */
-export interface SendingSheet {
-  id: number;
-  name: string;
-  tasks: number[];
-}
 
 export interface TrackedTasks {
   taskIds: number[];

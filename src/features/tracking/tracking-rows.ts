@@ -1,11 +1,11 @@
 // The sheets a refresh writes: the Tracking sheet (one row per mail, upserted by Mail ID) and the "Mail
 // status" of the rows that were sent (found by Mail ID on their sending sheet, never by position). Each is
 // one block read and one block write per chunk of mails, however many rows the sheets hold.
-import type { MailRecord, Task, TaskStatus } from '../api/email-schemas';
-import { cellText, CellValue, dateCell, textCell } from '../sheets/cells';
-import { MAIL_COLUMNS, MAIL_STATUS, TRACKING } from '../sheets/layouts';
-import { Table, TableLayout, TableRow } from '../sheets/table';
-import type { SendingSheet } from './tracking-plan';
+import type { MailRecord, Task, TaskStatus } from '../../api/outreach/email-schemas';
+import { cellText, CellValue, dateCell, textCell } from '../../sheets/cells';
+import { MAIL_COLUMNS, MAIL_STATUS, TRACKING } from '../../sheets/layouts';
+import { Table, TableLayout, TableRow } from '../../sheets/table';
+import type { SendingSheet } from './tracking-data';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

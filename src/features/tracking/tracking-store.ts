@@ -1,7 +1,7 @@
 // What tracking keeps between executions, in document properties (every editor's executions and the
 // hourly trigger see the same): the outcome of the last refresh, the auto-refresh switch, and the tasks
 // whose mails were all final at the last refresh (their mails are not read again).
-import { readLarge, writeLarge } from './large-property';
+import { readLarge, writeLarge } from '../../platform/large-property';
 
 export type RefreshOrigin = 'menu' | 'timer';
 

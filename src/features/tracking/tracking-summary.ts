@@ -2,14 +2,14 @@
 // switch and its last run: what a trigger could not say in a dialog), the mails per status with a pie chart
 // of them (one chart, updated on each refresh, never a second one), and one row per task from row 8 (written
 // by the refresh as it reads the tasks).
-import { autoRefresh, lastRefreshOutcome, saveSettledTasks } from '../platform/tracking-store';
-import { cellText, textCell } from '../sheets/cells';
-import { TRACKING, TRACKING_SUMMARY } from '../sheets/layouts';
-import { Table } from '../sheets/table';
-import { lastRun } from './reporters';
-import type { TrackingData } from './tracking-job';
+import { autoRefresh, lastRefreshOutcome, saveSettledTasks } from './tracking-store';
+import { cellText, textCell } from '../../sheets/cells';
+import { TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
+import { Table } from '../../sheets/table';
+import { lastRun } from '../jobs/reporters';
+import type { TrackingData } from './tracking-data';
 import { MAIL_STATE } from './tracking-rows';
-import { TASK_STATUSES } from '../api/email-schemas';
+import { TASK_STATUSES } from '../../api/outreach/email-schemas';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -1,14 +1,15 @@
 // Menu: Refresh tracking. Reads the tasks this document sent and all their mails into the Tracking sheet
 // and the summary, and moves the Mail status of the rows that sent them. Free and read-only at the service:
 // a refresh cut off by the 6-minute limit goes on in the progress dialog, or at the trigger's next run.
-import { Deadline } from '../platform/deadline';
-import { BUSY_MESSAGE, JobProgress, withJobLease } from '../platform/jobs';
-import type { RefreshOrigin } from '../platform/tracking-store';
-import { inform } from '../ui/dialogs';
-import { newJobState, Reporter, runStep, savedJob, startJob } from './job-runner';
-import { MENU_REPORTER } from './reporters';
-import { ensureKey } from './settings';
-import { TRACKING_JOB, TrackingData, TrackingUnit } from './tracking-job';
+import { Deadline } from '../../platform/deadline';
+import { BUSY_MESSAGE, JobProgress, withJobLease } from '../../platform/jobs';
+import type { RefreshOrigin } from './tracking-store';
+import { inform } from '../../ui/dialogs';
+import { newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
+import { MENU_REPORTER } from '../jobs/reporters';
+import { ensureKey } from '../settings';
+import type { TrackingData, TrackingUnit } from './tracking-data';
+import { TRACKING_JOB } from './tracking-job';
 import { newTrackingData, planUnits, trackedTasks } from './tracking-plan';
 
 export const NOTHING_TO_TRACK =

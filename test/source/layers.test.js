@@ -1,0 +1,126 @@
+// The source tree's shape (the developers' guide and the README's layout): imports run one way
+// (index.ts → features/ → api/, sheets/, ui/ → platform/), no import cycle between files (type-only
+// imports included), small files, and features/ grouped into a folder per capability.
+const fs = require('node:fs');
+const path = require('node:path');
+
+const SRC = path.join(__dirname, '../../src');
+
+function sourceFiles(dir = SRC) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Relative imports of a file (`import`, `import type`, `export … from`), resolved to files of src/. */
+function importsOf(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+'(\.[^']+)'/g)].map(
+    (m) => m[1],
+  );
+  return specs.map((spec) => {
+    const base = path.resolve(path.dirname(file), spec);
+    const candidates = [`${base}.ts`, path.join(base, 'index.ts')];
+    const found = candidates.find((candidate) => fs.existsSync(candidate));
+    if (!found) throw new Error(`${rel(file)} imports ${spec}, which is not a file of src/`);
+    return found;
+  });
+}
+
+const rel = (file) => path.relative(SRC, file).split(path.sep).join('/');
+const layerOf = (file) => (rel(file) === 'index.ts' ? 'index' : rel(file).split('/')[0]);
+
+/** What each layer may import besides itself. */
+const ALLOWED = {
+  index: ['features', 'ui'],
+  features: ['api', 'sheets', 'ui', 'platform'],
+  api: ['platform'],
+  sheets: ['platform'],
+  ui: ['platform'],
+  platform: [],
+};
+
+const files = sourceFiles();
+const graph = new Map(files.map((file) => [file, importsOf(file)]));
+
+/** Every cycle's files, found with Tarjan's strongly connected components. */
+function cycles() {
+  let index = 0;
+  const stack = [];
+  const meta = new Map();
+  const found = [];
+  const visit = (file) => {
+    meta.set(file, { index, low: index, onStack: true });
+    index++;
+    stack.push(file);
+    for (const next of graph.get(file)) {
+      if (!meta.has(next)) {
+        visit(next);
+        meta.get(file).low = Math.min(meta.get(file).low, meta.get(next).low);
+      } else if (meta.get(next).onStack) {
+        meta.get(file).low = Math.min(meta.get(file).low, meta.get(next).index);
+      }
+    }
+    if (meta.get(file).low === meta.get(file).index) {
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        meta.get(member).onStack = false;
+        component.push(rel(member));
+      } while (member !== file);
+      if (component.length > 1 || graph.get(file).includes(file)) found.push(component.sort());
+    }
+  };
+  for (const file of files) if (!meta.has(file)) visit(file);
+  return found;
+}
+
+describe('the source tree', () => {
+  test('has no import cycle between files, type-only imports included', () => {
+    expect(cycles()).toEqual([]);
+  });
+
+  test('imports run one way: index.ts → features/ → api/, sheets/, ui/ → platform/', () => {
+    const against = [];
+    for (const [file, imports] of graph) {
+      for (const target of imports) {
+        const from = layerOf(file);
+        const to = layerOf(target);
+        if (from !== to && !ALLOWED[from].includes(to)) against.push(`${rel(file)} → ${rel(target)}`);
+      }
+    }
+    expect(against).toEqual([]);
+  });
+
+  test('keeps every file of src/ at 350 lines or fewer', () => {
+    const long = files
+      .map((file) => [rel(file), fs.readFileSync(file, 'utf8').split('\n').length - 1])
+      .filter(([, lines]) => lines > 350);
+    expect(long).toEqual([]);
+  });
+
+  test('groups features/ into a folder per capability, with at most ten shared files at its top', () => {
+    const entries = fs.readdirSync(path.join(SRC, 'features'), { withFileTypes: true });
+    const folders = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const topFiles = entries.filter((entry) => entry.isFile() && entry.name.endsWith('.ts'));
+    expect(folders).toEqual(expect.arrayContaining(['jobs', 'mail', 'phone', 'prospecting', 'tracking']));
+    expect(topFiles.length).toBeLessThanOrEqual(10);
+  });
+
+  test('opens every folder of features/ and api/ with a README line saying what it owns', () => {
+    const folders = ['features', 'api'].flatMap((layer) =>
+      fs
+        .readdirSync(path.join(SRC, layer), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => path.join(SRC, layer, entry.name)),
+    );
+    const without = folders.filter((folder) => {
+      const readme = path.join(folder, 'README.md');
+      return !fs.existsSync(readme) || fs.readFileSync(readme, 'utf8').trim().length < 20;
+    });
+    expect(without.map(rel)).toEqual([]);
+  });
+});
