@@ -1,0 +1,87 @@
+'use strict';
+/* global document, DataTransfer, ClipboardEvent */ // inside page.evaluate callbacks
+// The compose dialog as a new user meets it (issue 21): the preview of an HTML mail loads nothing from
+// outside (a tracking pixel in the preview would count as an open).
+const http = require('node:http');
+const {
+  openPlayground,
+  closePlayground,
+  screenshot,
+  clickMenuItem,
+  waitForCell,
+  waitIdle,
+} = require('./helpers');
+
+let env;
+let page;
+let pixel; // a server standing for a mail tracker: counts what asks it for anything
+const requests = [];
+
+beforeAll(async () => {
+  pixel = http.createServer((req, res) => {
+    requests.push(req.url);
+    res.writeHead(200, { 'content-type': 'image/gif', 'access-control-allow-origin': '*' });
+    res.end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64'));
+  });
+  await new Promise((resolve) => pixel.listen(0, '127.0.0.1', resolve));
+  env = await openPlayground();
+  page = env.page;
+}, 60000);
+afterAll(async () => {
+  await closePlayground(env);
+  await new Promise((resolve) => pixel.close(resolve));
+});
+
+async function paste(text) {
+  await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
+  await page.keyboard.press('Control+Home');
+  await page.evaluate((value) => {
+    const data = new DataTransfer();
+    data.setData('text', value);
+    document.getElementById('grid-wrap').focus();
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+  }, text);
+}
+
+test('the preview of an HTML mail loads no remote image, style, font or page: a tracker sees nothing', async () => {
+  const tracker = `http://127.0.0.1:${pixel.address().port}`;
+  await paste(['Name\tEmail', 'Jane\tjane@example.com', 'Bob\tbob@example.com'].join('\n'));
+  await waitForCell(page, 'B3', 'bob@example.com');
+  await clickMenuItem(page, 'Compose e-mail…');
+  const dialog = page.frameLocator('#html-dialog-frame');
+  await dialog.locator('#campaign').fill('Pixel check');
+  await dialog.locator('#subject').fill('Hello {{Name}}');
+  await dialog.locator('#formatHtml').check();
+  await dialog
+    .locator('#body')
+    .fill(
+      [
+        `<meta http-equiv="refresh" content="0;url=${tracker}/refresh">`,
+        `<link rel="stylesheet" href="${tracker}/style.css">`,
+        `<style>@import url("${tracker}/import.css"); p { background: url("${tracker}/background.gif"); }</style>`,
+        `<p>Hi {{Name}}</p><img id="pixel" src="${tracker}/pixel?to={{Email}}" width="1" height="1">`,
+        `<iframe src="${tracker}/frame"></iframe><video poster="${tracker}/poster.gif"></video>`,
+      ].join('\n'),
+    );
+  await dialog.locator('#save').click();
+  await dialog.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+  const body = dialog.frameLocator('#htmlBody');
+  await body.locator('p', { hasText: 'Hi Jane' }).waitFor();
+  // The mail is there, tracker and all: only its remote parts are not fetched.
+  await expect(body.locator('#pixel').getAttribute('src')).resolves.toBe(
+    `${tracker}/pixel?to=jane@example.com`,
+  );
+  await dialog.locator('#next').click();
+  await body.locator('p', { hasText: 'Hi Bob' }).waitFor();
+  await new Promise((resolve) => setTimeout(resolve, 1500)); // a refresh or a late image would come by now
+  await screenshot(page, 'compose-01-html-preview-no-remote');
+  expect(requests).toEqual([]);
+  await expect(dialog.locator('#htmlBody').getAttribute('sandbox')).resolves.toBe('');
+
+  // The tracker is reachable from this page: nothing but the preview's policy kept the requests away.
+  await page.evaluate((url) => fetch(url, { mode: 'no-cors' }).then(() => true), `${tracker}/control`);
+  expect(requests).toEqual(['/control']);
+  await dialog.locator('#close').click();
+  await waitIdle(page);
+  expect(env.consoleErrors).toEqual([]);
+}, 60000);
