@@ -1,31 +1,37 @@
 #!/usr/bin/env node
 'use strict';
-// `npm run sandbox [-- --port N] [--seed S] [--host H]`: outreach on N (default 8787), phone on N+1.
+// `npm run sandbox [-- --port N] [--seed S] [--host H] [--task-shape per-mail]`: outreach on N (default 8787),
+// phone on N+1.
 
 const { startSandbox, DEMO_KEYS } = require('./index');
 const { Clock } = require('../clock');
 
 function parseArgs(argv) {
-  const options = { port: 8787, seed: 42, host: '127.0.0.1' };
+  const options = { port: 8787, seed: 42, host: '127.0.0.1', taskShape: 'per-request' };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=');
     const value = inline ?? argv[++i];
     if (flag === '--port') options.port = Number(value);
     else if (flag === '--seed') options.seed = Number(value);
     else if (flag === '--host') options.host = value;
+    else if (flag === '--task-shape') options.taskShape = value;
     else if (flag === '--help' || flag === '-h') options.help = true;
     else throw new Error(`unknown option ${argv[i]}`);
   }
   if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65534)
     throw new Error('bad --port');
   if (!Number.isInteger(options.seed)) throw new Error('bad --seed');
+  if (!['per-request', 'per-mail'].includes(options.taskShape))
+    throw new Error('bad --task-shape (per-request or per-mail)');
   return options;
 }
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (options.help) {
-    console.log('usage: node dev/sandbox/cli.js [--port 8787] [--seed 42] [--host 127.0.0.1]');
+    console.log(
+      'usage: node dev/sandbox/cli.js [--port 8787] [--seed 42] [--host 127.0.0.1] [--task-shape per-request|per-mail]',
+    );
     return;
   }
   const sandbox = await startSandbox({
@@ -33,6 +39,7 @@ async function main() {
     phonePort: options.port === 0 ? 0 : options.port + 1,
     host: options.host,
     seed: options.seed,
+    taskShape: options.taskShape,
     clock: Clock.real(),
   });
   console.log(`Outreach service: ${sandbox.outreachUrl}   (Authorization: ApiKey <key>)`);
@@ -41,6 +48,9 @@ async function main() {
   for (const [name, key] of Object.entries(DEMO_KEYS)) console.log(`  ${name.padEnd(11)} ${key}`);
   console.log(
     `Controls: ${sandbox.outreachUrl}/__sandbox/{reset,clock,faults,mails,unlocks,stats,accounts,fixtures}`,
+  );
+  console.log(
+    `Personalized sends: ${options.taskShape === 'per-mail' ? 'one task per mail' : 'one task per request'}`,
   );
   console.log('Press Ctrl-C to stop.');
   const stop = async () => {

@@ -17,8 +17,8 @@ function baseUrlOf(host, port) {
 
 /**
  * Starts both services in this thread.
- * @param {{port?: number, phonePort?: number, host?: string, clock?: Clock, seed?: number}} [options]
- *   port/phonePort 0 = a free port each.
+ * @param {{port?: number, phonePort?: number, host?: string, clock?: Clock, seed?: number, taskShape?: string}} [options]
+ *   port/phonePort 0 = a free port each; taskShape 'per-request' (default) or 'per-mail' (see setTaskShape).
  * @returns {Promise<{outreachUrl: string, phoneUrl: string, state: SandboxState, close(): Promise<void>}>}
  */
 async function startSandbox({
@@ -27,8 +27,9 @@ async function startSandbox({
   host = '127.0.0.1',
   clock = Clock.real(),
   seed = 42,
+  taskShape = 'per-request',
 } = {}) {
-  const state = new SandboxState({ clock, seed });
+  const state = new SandboxState({ clock, seed, taskShape });
   let outreachUrl = '';
   let phoneUrl = '';
   const outreach = createServiceServer(state, 'outreach', () => outreachUrl);
@@ -64,9 +65,10 @@ function startSandboxInWorker({
   phonePort = 0,
   seed = 42,
   host = '127.0.0.1',
+  taskShape = 'per-request',
 } = {}) {
   const worker = new Worker(path.join(__dirname, 'worker.js'), {
-    workerData: { buffer: clock.buffer, port, phonePort, seed, host },
+    workerData: { buffer: clock.buffer, port, phonePort, seed, host, taskShape },
   });
   const exited = new Promise((resolve) => worker.once('exit', resolve));
   return new Promise((resolve, reject) => {

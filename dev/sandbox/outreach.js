@@ -437,22 +437,29 @@ function sendPersonalized(state, ctx, account) {
     return vars;
   });
   chargeEdm(state, ctx, account, body.emails.length);
-  const task = state.createTask({
-    key: account.key,
-    kind: 'personalized',
-    taskSubject,
-    content: '',
-    bodyFormat: body.emails[0].body_format,
-    mails: body.emails.map((e, i) => mailFor(e, e.content, e.body_format, variables[i])),
-  });
+  const mails = body.emails.map((e, i) => mailFor(e, e.content, e.body_format, variables[i]));
+  // One task for the request, or one per mail (state.taskShape): the answer lists each mail's own task.
+  const groups = state.taskShape === 'per-mail' ? mails.map((m) => [m]) : [mails];
+  const tasks = groups.map((group) =>
+    state.createTask({
+      key: account.key,
+      kind: 'personalized',
+      taskSubject,
+      content: '',
+      bodyFormat: group[0].bodyFormat,
+      mails: group,
+    }),
+  );
   return ok(
     {
-      total: task.mailIds.length,
-      tasks: task.mailIds.map((mailId) => ({
-        task_id: task.taskId,
-        mail_id: mailId,
-        email: state.mails.get(mailId).recipientEmail,
-      })),
+      total: mails.length,
+      tasks: tasks.flatMap((task) =>
+        task.mailIds.map((mailId) => ({
+          task_id: task.taskId,
+          mail_id: mailId,
+          email: state.mails.get(mailId).recipientEmail,
+        })),
+      ),
     },
     201,
   );

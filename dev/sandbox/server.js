@@ -119,6 +119,11 @@ function control(state, method, path, query, rawBody) {
       case 'POST /accounts':
         state.patchAccount(body);
         return json(state.accountsView());
+      case 'GET /task-shape':
+        return json({ taskShape: state.taskShape });
+      case 'POST /task-shape':
+        state.setTaskShape(body.taskShape);
+        return json({ taskShape: state.taskShape });
       case 'GET /fixtures':
         return json({ seed: state.seed, companyCount: state.companies.length, fixtures: state.fixtures });
       default:

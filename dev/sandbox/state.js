@@ -19,9 +19,12 @@ const FAULT_KINDS = ['status', 'phone-code', 'delay', 'malformed', 'drop', 'lost
 
 class SandboxState {
   /** @param {{clock: import('../clock').Clock, seed?: number}} options */
-  constructor({ clock, seed = 42 }) {
+  constructor({ clock, seed = 42, taskShape = 'per-request' }) {
     this.clock = clock;
     this.seed = seed;
+    this.setTaskShape(taskShape);
+    /** The shape given at start: reset() goes back to it. */
+    this.initialTaskShape = taskShape;
     const dataset = generateDataset(seed);
     this.companies = dataset.companies;
     this.byDomain = dataset.byDomain;
@@ -38,6 +41,7 @@ class SandboxState {
   /** Back to the initial accounts and balances: no tasks, no unlocks, no rate history, no faults, no stats. */
   reset() {
     const now = this.now();
+    if (this.initialTaskShape) this.taskShape = this.initialTaskShape;
     this.accounts = {};
     for (const [key, template] of Object.entries(OUTREACH_ACCOUNTS)) {
       this.accounts[key] = {
@@ -229,6 +233,16 @@ class SandboxState {
   }
 
   // ------------------------------------------------------------------------------------------------ mail
+
+  /**
+   * How a personalized send is grouped into tasks: 'per-request' (one task for the request's mails) or
+   * 'per-mail' (one task per mail, each with the request's task_subject). Batch sends are one task either way.
+   */
+  setTaskShape(shape) {
+    if (shape !== 'per-request' && shape !== 'per-mail')
+      throw new Error("taskShape must be 'per-request' or 'per-mail'");
+    this.taskShape = shape;
+  }
 
   createTask({ key, kind, taskSubject, content, bodyFormat, mails }) {
     const now = this.now();

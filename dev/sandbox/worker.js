@@ -7,8 +7,8 @@ const { startSandbox } = require('./index');
 
 (async () => {
   try {
-    const { buffer, port, phonePort, seed, host } = workerData;
-    const sandbox = await startSandbox({ port, phonePort, seed, host, clock: new Clock(buffer) });
+    const { buffer, port, phonePort, seed, host, taskShape } = workerData;
+    const sandbox = await startSandbox({ port, phonePort, seed, host, taskShape, clock: new Clock(buffer) });
     parentPort.on('message', async (msg) => {
       if (msg && msg.type === 'stop') {
         await sandbox.close();

@@ -218,6 +218,35 @@ describe('personalized send', () => {
     expect(m2.json).toMatchObject({ content: '<p>Hi Zed</p>', bodyFormat: 'html', subject: 'S2' });
   });
 
+  test('task shape per-mail (control route): one task per mail, each with the task_subject; reset goes back', async () => {
+    expect((await t.control('GET', '/task-shape')).json).toEqual({ taskShape: 'per-request' });
+    expect((await t.control('POST', '/task-shape', { taskShape: 'per-mail' })).json).toEqual({
+      taskShape: 'per-mail',
+    });
+    const res = await personalized({ task_subject: 'Launch · #abc', emails: [email(1), email(2), email(3)] });
+    expect(res.status).toBe(201);
+    const taskIds = res.json.tasks.map((m) => m.task_id);
+    expect(new Set(taskIds).size).toBe(3);
+    expect(res.json.tasks.map((m) => m.email)).toEqual([
+      'p1@example.com',
+      'p2@example.com',
+      'p3@example.com',
+    ]);
+    for (const [i, { task_id: taskId, mail_id: mailId }] of res.json.tasks.entries()) {
+      const task = await t.api('GET', `/api/v1/emails/tasks/${taskId}`);
+      expect(task.json).toMatchObject({ totalCount: 1, taskSubject: 'Launch · #abc' });
+      expect(task.json.mails.map((m) => [m.mailId, m.recipientEmail])).toEqual([
+        [mailId, `p${i + 1}@example.com`],
+      ]);
+    }
+    const bySubject = await t.api('GET', '/api/v1/emails/tasks?task_subject=%23abc&page_size=100');
+    expect(bySubject.json.total).toBe(3);
+    expect(await balance()).toMatchObject({ monthlyEdm: 997 });
+    expect((await t.control('POST', '/task-shape', { taskShape: 'per-chunk' })).status).toBe(400);
+    t.sb.state.reset();
+    expect((await t.control('GET', '/task-shape')).json).toEqual({ taskShape: 'per-request' });
+  });
+
   test('402 when the quota runs out part-way: nothing deducted, nothing sent', async () => {
     await t.control('POST', '/accounts', { key: DEMO_KEYS.low, monthlyEdm: 2, addonEdm: 1 });
     const res = await personalized({ emails: [email(1), email(2), email(3), email(4)] }, DEMO_KEYS.low);
