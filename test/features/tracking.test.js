@@ -174,7 +174,7 @@ describe('Refresh tracking', () => {
   test('tasks are found from the Task ID column too; final tasks are not read again unless rows are missing', async () => {
     emu = newAddon(services);
     sendFromSheet(emu, ['amy@example.com', 'ben@example.com'], { sheetName: 'List B' });
-    emu.properties.document.deleteProperty('send.tasks'); // the journal lost them: the Task ID column has them
+    // The Task ID column is the record of what was sent (no task list is kept in properties).
     services.clock.advance(20_000);
     refresh();
     expect(tracking().map((r) => r['Mail status'])).toEqual(['Delivered', 'Delivered']);
@@ -292,7 +292,7 @@ describe('Auto-refresh (hourly trigger)', () => {
       'tracking.auto',
       JSON.stringify({ ...auto, since: services.clock.now() - 31 * 24 * HOUR }),
     );
-    emu.properties.document.setProperty('send.tasks', '[]'); // nothing sent in the last 30 days either
+    emu.properties.document.setProperty('send.lastAt', String(services.clock.now() - 31 * 24 * HOUR)); // nor sent since
     emu.advanceTime(HOUR);
     expect(clockTriggers()).toHaveLength(0);
     expect(emu.fetchLog).toHaveLength(0);

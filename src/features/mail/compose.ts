@@ -4,7 +4,7 @@
 import { outreachClient } from '../clients';
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { loadTemplate, StoredTemplate, storeTemplate } from './mail-templates';
-import { closeChunk, JournalChunk, newTag } from './send-journal';
+import { closeChunk, idsOf, JournalChunk, newTag } from './send-journal';
 import { MAIL_COLUMNS } from '../../sheets/layouts';
 import { MailingList } from '../../sheets/mailing-list';
 import { normalizeHeader } from '../../sheets/table';
@@ -150,7 +150,9 @@ export function sendTestMail(rowNumber: number, address: string): string {
   ]);
   if (!outcome.sent) throw new UserError(`The test was not sent: ${describe(outcome.error)}`);
   closeChunk(outcome.chunk);
-  return `Test of row ${preview.rowNumber} sent to ${to} (task ${outcome.chunk.taskId}): 1 EDM used.`;
+  const ids = idsOf(outcome.chunk, to.toLowerCase());
+  const which = ids ? ` (mail ${ids.mailId}, task ${ids.taskId})` : '';
+  return `Test of row ${preview.rowNumber} sent to ${to}${which}: 1 EDM used.`;
 }
 
 function current(): {

@@ -43,9 +43,9 @@ export function postChunk(
         task_subject: taskSubject(chunk.campaign, chunk.tag),
         emails,
       });
-      chunk.taskId = answer.tasks.length ? answer.tasks[0].task_id : undefined;
-      chunk.mailIds = {};
-      for (const mail of answer.tasks) chunk.mailIds[mail.email.toLowerCase()] = mail.mail_id;
+      // Each mail's own task: one task per chunk, one per mail, or anything between.
+      chunk.ids = {};
+      for (const mail of answer.tasks) chunk.ids[mail.email.toLowerCase()] = [mail.task_id, mail.mail_id];
       writeChunk(chunk);
       return { sent: true, chunk };
     } catch (error) {
@@ -66,21 +66,31 @@ export function postChunk(
 /**
  * Looks the chunk up by its tag. True when the service has it (ids now in the chunk and the journal);
  * false when the look-up answered without it (surely not sent). A failed look-up throws: still in doubt.
+ * The chunk may be one task or up to one task per mail (at most 100 either way): every task carrying the
+ * tag is taken, and each mail keeps its own task id.
  */
 export function settleChunk(client: OutreachClient, chunk: JournalChunk): boolean {
-  if (chunk.taskId !== undefined && chunk.mailIds) return true;
+  if (chunk.ids) return true;
   const tasks = client
     .listTasks({ task_subject: chunk.tag, page_size: 100 })
     .data.filter((task) => (task.taskSubject || '').endsWith(chunk.tag));
   if (tasks.length === 0) return false;
-  const ids: Record<string, number> = {};
-  for (let page = 1; page <= 10; page++) {
-    const mails = client.listMails({ task_ids: tasks.map((t) => t.taskId), page, page_size: 100 });
-    for (const mail of mails.data) ids[mail.recipientEmail.toLowerCase()] = mail.mailId;
-    if (mails.data.length < 100 || Object.keys(ids).length >= mails.total) break;
+  const ids: Record<string, [number, number]> = {};
+  const taskIds = tasks.map((t) => t.taskId);
+  const expected = tasks.reduce((n, t) => n + t.totalCount, 0);
+  for (let page = 1, read = 0; page <= 10; page++) {
+    const mails = client.listMails({
+      task_ids: taskIds,
+      page,
+      page_size: 100,
+      sort_by: 'mail_id',
+      sort_order: 'asc',
+    });
+    for (const mail of mails.data) ids[mail.recipientEmail.toLowerCase()] = [mail.taskId, mail.mailId];
+    read += mails.data.length;
+    if (mails.data.length < 100 || read >= Math.min(expected, mails.total)) break;
   }
-  chunk.taskId = tasks[0].taskId;
-  chunk.mailIds = ids;
+  chunk.ids = ids;
   writeChunk(chunk);
   return true;
 }

@@ -7,7 +7,7 @@ import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
 import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
 import { loadTemplate } from './mail-templates';
-import { closeChunk, JournalChunk, newTag } from './send-journal';
+import { closeChunk, idsOf, JournalChunk, newTag } from './send-journal';
 import { CellValue } from '../../sheets/cells';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
@@ -124,10 +124,9 @@ function recordChunk(result: ChunkResult, state: SendState): void {
   for (const [key, status] of skipped) changes.set(key, { mailStatus: status });
   state.data.skipped += skipped.size;
   if (outcome && outcome.sent) {
-    const ids = outcome.chunk.mailIds || {};
     for (const { email } of outcome.chunk.recipients) {
-      changes.set(email, idCells(outcome.chunk, ids[email]));
-      if (ids[email] !== undefined) state.data.sent++;
+      changes.set(email, idCells(outcome.chunk, email));
+      if (idsOf(outcome.chunk, email)) state.data.sent++;
       else state.data.notSent++;
     }
   } else if (outcome) {
@@ -150,14 +149,15 @@ function recordChunk(result: ChunkResult, state: SendState): void {
 }
 
 /** The cells of a row whose mail the service took (or did not list: then it says so). */
-function idCells(chunk: JournalChunk, mailId: number | undefined): Record<string, CellValue> {
-  if (mailId === undefined) {
+function idCells(chunk: JournalChunk, email: string): Record<string, CellValue> {
+  const ids = idsOf(chunk, email);
+  if (!ids) {
     return { mailStatus: `${MAIL_STATUS.notSent}: the service did not list this address in its answer` };
   }
   return {
     mailStatus: MAIL_STATUS.accepted,
-    taskId: chunk.taskId ?? '',
-    mailId,
+    taskId: ids.taskId,
+    mailId: ids.mailId,
     sentAt: new Date(chunk.postedAt),
   };
 }
@@ -166,7 +166,7 @@ function idCells(chunk: JournalChunk, mailId: number | undefined): Record<string
 export function writeIds(list: MailingList, chunk: JournalChunk): void {
   if (chunk.test || chunk.sheetId !== list.sheet.getSheetId()) return;
   const changes = new Map<string, Record<string, CellValue>>();
-  for (const { email } of chunk.recipients) changes.set(email, idCells(chunk, (chunk.mailIds || {})[email]));
+  for (const { email } of chunk.recipients) changes.set(email, idCells(chunk, email));
   list.writeByRecipient(changes, isQueued);
 }
 

@@ -3,8 +3,10 @@
 // written here, with its recipients, BEFORE it is posted; the ids are written here when the answer arrives,
 // then onto the rows. A chunk still here without ids is "in doubt" (the answer never came: network, time-out,
 // the execution killed): before anything else is sent, it is settled by looking its tag up at the service.
-// Settled chunks leave a small record per task (the task list this document sent), which tracking reads.
-// Kept in document properties: every editor's executions see the same journal.
+// A chunk leaves the journal once its ids are on its rows: the sending rows (Task ID, Mail ID) are the
+// record of what was sent, so nothing here grows with the mails ever sent — only the chunks in flight (one,
+// or a few after failures) and the time of the last send. Kept in document properties: every editor's
+// executions see the same journal.
 import { deleteLarge, readLarge, writeLarge } from '../../platform/large-property';
 
 export interface ChunkRecipient {
@@ -22,31 +24,20 @@ export interface JournalChunk {
   recipients: ChunkRecipient[];
   /** When the post was started (ms). */
   postedAt: number;
-  /** Set when the service answered: the task and each recipient's mail id. */
-  taskId?: number;
-  mailIds?: Record<string, number>;
+  /**
+   * Set when the service answered (or the chunk was found by its tag): recipient → [task id, mail id]. Each
+   * mail has its own task id: the service may make one task per chunk, one per mail, or anything between.
+   */
+  ids?: Record<string, [number, number]>;
   /** Posts tried for this chunk (a refunded 502 is tried again a bounded number of times). */
   attempts: number;
   /** A test mail: not on any row. */
   test?: boolean;
 }
 
-export interface SentTask {
-  taskId: number;
-  tag: string;
-  campaign: string;
-  sheetId: number;
-  sheetName: string;
-  /** When it was sent (ms). */
-  at: number;
-  count: number;
-  test?: boolean;
-}
-
 const CHUNK_PREFIX = 'send.chunk.';
-const TASKS = 'send.tasks';
-/** Tasks remembered for tracking; the oldest are dropped past this (tracking stops after 30 days). */
-export const MAX_TASKS = 1000;
+/** When this document last sent (ms): auto-refresh runs for 30 days after it. One small value. */
+const LAST_SEND = 'send.lastAt';
 
 type Properties = GoogleAppsScript.Properties.Properties;
 
@@ -70,38 +61,26 @@ export function writeChunk(chunk: JournalChunk): void {
   writeLarge(store(), CHUNK_PREFIX + chunk.tag, chunk);
 }
 
-/** The chunk's ids are on its rows (or it is known not sent): it leaves the journal, its task is kept. */
+/** The chunk's ids are on its rows (or it is known not sent): it leaves the journal. */
 export function closeChunk(chunk: JournalChunk): void {
-  if (chunk.taskId !== undefined) {
-    addTasks([
-      {
-        taskId: chunk.taskId,
-        tag: chunk.tag,
-        campaign: chunk.campaign,
-        sheetId: chunk.sheetId,
-        sheetName: chunk.sheetName,
-        at: chunk.postedAt,
-        count: Object.keys(chunk.mailIds || {}).length,
-        ...(chunk.test ? { test: true } : {}),
-      },
-    ]);
+  if (chunk.ids && Object.keys(chunk.ids).length > 0 && !chunk.test) {
+    store().setProperty(LAST_SEND, String(Math.max(lastSendAt(), chunk.postedAt)));
   }
   deleteLarge(store(), CHUNK_PREFIX + chunk.tag);
 }
 
-/** Every task this document sent (newest last), for tracking. */
-export function sentTasks(): SentTask[] {
-  return readLarge<SentTask[]>(store().getProperties(), TASKS) || [];
+/** When this document last sent mails from a sheet (ms), 0 when never. */
+export function lastSendAt(): number {
+  return Number(store().getProperty(LAST_SEND)) || 0;
 }
 
-export function addTasks(tasks: SentTask[]): void {
-  const known = sentTasks();
-  const ids = new Set(known.map((t) => t.taskId));
-  const all = [...known, ...tasks.filter((t) => !ids.has(t.taskId))];
-  writeLarge(store(), TASKS, all.slice(-MAX_TASKS));
+/** The task id of a recipient's mail in a chunk, and its mail id. */
+export function idsOf(chunk: JournalChunk, email: string): { taskId: number; mailId: number } | null {
+  const pair = chunk.ids && chunk.ids[email];
+  return pair ? { taskId: pair[0], mailId: pair[1] } : null;
 }
 
-/** A tag no earlier chunk has: 8 characters of a UUID, searchable without false matches. */
+/** A tag no earlier chunk has: 10 hex characters of a UUID, searchable without false matches. */
 export function newTag(): string {
   return `#${Utilities.getUuid().replace(/-/g, '').slice(0, 10)}`;
 }

@@ -4,7 +4,7 @@
 // UI, and that they send no failure e-mails: so every outcome is written to the summary sheet and document
 // properties, and the trigger removes itself rather than fail hourly in the background — when every task
 // and mail is final, after 30 days, when the key is missing or refused, or after repeated failures.
-import { sentTasks } from '../mail/send-journal';
+import { lastSendAt } from '../mail/send-journal';
 import { readSettings } from '../../platform/settings';
 import { JobProgress, withJobLease } from '../../platform/jobs';
 import { autoRefresh, AutoRefresh, lastRefreshOutcome, saveAutoRefresh } from './tracking-store';
@@ -165,7 +165,7 @@ function reasonToStop(auto: AutoRefresh): { text: string; error?: string } | nul
     const text = 'no outreach API key is saved: add it in Settings, then turn auto-refresh on again.';
     return { text, error: `No outreach API key: ${text}` };
   }
-  const newest = Math.max(auto.since, ...sentTasks().map((t) => t.at || 0));
+  const newest = Math.max(auto.since, lastSendAt());
   if (Date.now() > newest + AUTO_REFRESH_DAYS * DAY_MS) {
     return { text: `${AUTO_REFRESH_DAYS} days have passed since it was turned on and since the last send.` };
   }

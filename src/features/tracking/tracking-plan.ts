@@ -1,7 +1,7 @@
-// What a refresh reads: the tasks this document sent, from the send journal and from the Task ID column of
-// every sheet that has the mailing-list columns (rows keep their ids even if the journal lost a task), and
-// which sheet holds each task's rows, so that a mail's status goes back to its row by Mail ID.
-import { sentTasks } from '../mail/send-journal';
+// What a refresh reads: the tasks this document sent, from the Task ID column of every sheet that has the
+// mailing-list columns (the sending rows are the record of what was sent), and which sheet holds each task's
+// rows, so that a mail's status goes back to its row by Mail ID.
+import { lastSendAt } from '../mail/send-journal';
 import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { normalizeHeader } from '../../sheets/table';
 import { chunks } from '../jobs/job-runner';
@@ -15,7 +15,7 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 export interface TrackedTasks {
   taskIds: number[];
   sheets: SendingSheet[];
-  /** When the newest task of the journal was sent (ms), 0 when none. */
+  /** When this document last sent (ms), 0 when never. */
   newestAt: number;
 }
 
@@ -32,12 +32,7 @@ export function trackedTasks(spreadsheet: Spreadsheet): TrackedTasks {
     if (!entry.tasks.includes(taskId)) entry.tasks.push(taskId);
     sheets.set(id, entry);
   };
-  let newestAt = 0;
-  for (const task of sentTasks()) {
-    ids.add(task.taskId);
-    newestAt = Math.max(newestAt, task.at || 0);
-    if (!task.test && byId.has(task.sheetId)) addTo(task.sheetId, task.taskId);
-  }
+  const newestAt = lastSendAt();
   for (const [id, { sheet, name }] of byId) {
     for (const taskId of taskIdsOnSheet(sheet, name)) {
       ids.add(taskId);
