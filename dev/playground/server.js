@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
+const { fontsCss, fontFile } = require('./fonts');
 
 const PUBLIC_DIR = path.join(__dirname, 'public');
 const STATIC = {
@@ -62,6 +63,10 @@ function createPlaygroundServer(host, { info }) {
       const body = await fs.promises.readFile(path.join(PUBLIC_DIR, file));
       res.writeHead(200, { 'Content-Type': type, ...SECURITY_HEADERS });
       res.end(body);
+      return;
+    }
+    if (req.method === 'GET' && (route === '/fonts.css' || route.startsWith('/fonts/'))) {
+      await sendFont(res, route);
       return;
     }
     if (req.method === 'GET' && route === '/favicon.ico') {
@@ -142,6 +147,25 @@ function createPlaygroundServer(host, { info }) {
       });
     },
   };
+}
+
+// The add-on's frames are sandboxed (an opaque origin), and a font is a CORS request: it needs the
+// Access-Control-Allow-Origin header to load there.
+async function sendFont(res, route) {
+  const headers = { ...SECURITY_HEADERS, 'Access-Control-Allow-Origin': '*' };
+  if (route === '/fonts.css') {
+    res.writeHead(200, { 'Content-Type': 'text/css; charset=utf-8', ...headers });
+    res.end(fontsCss());
+    return;
+  }
+  const file = fontFile(route.slice('/fonts/'.length));
+  if (!file) {
+    sendJson(res, 404, { ok: false, error: { name: 'Error', message: `No font ${route}` } });
+    return;
+  }
+  const body = await fs.promises.readFile(file);
+  res.writeHead(200, { 'Content-Type': 'font/woff2', ...headers, 'Cache-Control': 'max-age=3600' });
+  res.end(body);
 }
 
 function pick(object, keys) {

@@ -123,6 +123,28 @@ test('Settings shows every line at the size Sheets gives it: on opening, after T
   await screenshot(page, 'screens-03-settings-two-errors');
 });
 
+test('the dialogs are drawn in Arial as Sheets users see it, from the font the playground brings, not the machine', async () => {
+  const dialog = await openSettings();
+  const fonts = await dialog.locator('body').evaluate(async () => {
+    await document.fonts.ready;
+    return [...document.fonts].filter((f) => f.status === 'loaded').map((f) => `${f.family} ${f.weight}`);
+  });
+  expect(fonts).toEqual(expect.arrayContaining(['Arial 400', 'Arial 700']));
+});
+
+test("a dialog whose content is taller in the user's fonts than the size Sheets gives it grows to fit, on opening", async () => {
+  const dialog = await openSettings();
+  const frame = page.locator('#html-dialog-frame');
+  const before = (await frame.boundingBox()).height;
+  // A font larger than the one the dialog's size was chosen for (a user's own fonts or zoom).
+  await dialog.locator('body').evaluate((body) => {
+    body.style.fontSize = '16px';
+  });
+  expect(await waitUntilNothingClipped(dialog)).toEqual([]);
+  expect((await frame.boundingBox()).height).toBeGreaterThan(before);
+  await screenshot(page, 'screens-02b-settings-larger-font');
+});
+
 test('Settings: a new action clears the old error and the old balances', async () => {
   const dialog = await openSettings();
   await testConnection(dialog);

@@ -864,7 +864,11 @@
       'script><script>' +
       bridgeSource.replace(/<\/script/gi, '<\\/script') +
       '</' +
-      'script>';
+      'script>' +
+      // Arial as Sheets users have it, whatever fonts this machine has (dev/playground/fonts.js).
+      '<link rel="stylesheet" href="' +
+      location.origin +
+      '/fonts.css" />';
     var source = String(html || '');
     var head = /<head\b[^>]*>/i.exec(source);
     if (head)
