@@ -1,4 +1,5 @@
 'use strict';
+/* global document */ // inside evaluate callbacks, which run in the browser
 // What the sidebar, the dialogs and the playground show is the current state and fits on screen (issue 15):
 // each new action clears what it replaces, a dialog shows all it holds at the size Sheets gives it, what
 // the add-on can check itself is checked before the round trip, and the status line follows Settings.
