@@ -33,11 +33,13 @@ function phoneMinimum(distinctUnknown) {
 }
 
 /**
- * Refreshing tracking: the tasks in requests of 100 ids, then their mails in pages of 100 (the spec's largest
- * page_size), asked for by the same ≤ 100 task ids.
+ * Refreshing tracking (nothing final yet): the mails by Mail ID, 100 ids a request (the spec's largest
+ * page_size), then their tasks by task id, 100 a request, per unit of 1,000 mails. With at most 100 tasks in
+ * each 1,000 mails (one task per chunk of 100) that is one task request per 1,000 mails.
  */
 function trackingMinimum(tasks, mails) {
-  return Math.ceil(tasks / 100) + Math.ceil(mails / 100);
+  const units = Math.ceil(mails / 1000);
+  return Math.ceil(mails / 100) + Math.max(units, Math.ceil(tasks / 100));
 }
 
 /**

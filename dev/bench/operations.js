@@ -33,7 +33,7 @@ function chunkSizes(source, note = () => {}) {
     unlock: read('UNLOCK_CHUNK', 10),
     contacts: read('CONTACT_CHUNK', 10),
     phone: read('CHUNK_SIZE', 50),
-    trackingPages: read('PAGES_PER_UNIT', 10),
+    trackingPages: read('MAILS_PER_UNIT', 1000) / 100,
   };
 }
 
@@ -358,7 +358,7 @@ const trackingRefresh = {
     const pages = Math.ceil(count / 100);
     const row = await m.finish({
       minimum: { outreach: trackingMinimum(taskIds.length, count) },
-      minimumFormula: `ceil(${taskIds.length} tasks / 100) task requests + ceil(${count} mails / 100) mail pages`,
+      minimumFormula: `ceil(${count} mails / 100) mail requests + one task request per 1,000 mails (${taskIds.length} tasks)`,
       chunks: Math.ceil(pages / ctx.chunkSizes.trackingPages),
       details: {
         progressSteps: steps,

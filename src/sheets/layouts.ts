@@ -84,7 +84,11 @@ export const MAIL_STATUS = {
   notSent: 'Not sent',
 } as const;
 
-/** One row per mail this document sent, upserted by Mail ID (users may sort and filter it). */
+/**
+ * One row per mail this document sent, upserted by Mail ID (users may sort and filter it). Opened: "Yes" or
+ * "No" where the mail's task holds that one mail (the task's openedCount is the mail's), "per campaign only"
+ * where it holds many; Task opens: the task's openedCount (the summary adds them up per campaign).
+ */
 export const TRACKING: TableLayout = {
   sheetName: 'Tracking',
   columns: [
@@ -96,6 +100,8 @@ export const TRACKING: TableLayout = {
     { key: 'nickname', header: 'Nickname' },
     { key: 'subject', header: 'Subject' },
     { key: 'mailStatus', header: 'Mail status' },
+    { key: 'opened', header: 'Opened' },
+    { key: 'taskOpens', header: 'Task opens', format: '0' },
     { key: 'sentAt', header: 'Sent at', format: 'yyyy-mm-dd hh:mm:ss' },
     { key: 'confirmedAt', header: 'Delivery confirmed at', format: 'yyyy-mm-dd hh:mm:ss' },
     { key: 'failureReason', header: 'Failure reason' },
@@ -103,19 +109,24 @@ export const TRACKING: TableLayout = {
   ],
 };
 
-/** The campaign summary: a status block and the chart above (rows 1–6), one row per task from row 9. */
+/**
+ * The campaign summary: a status block and the chart above (rows 1–7), one row per campaign from row 9,
+ * counted from every mail on the Tracking sheet (whatever the service grouped into tasks).
+ */
 export const TRACKING_SUMMARY: TableLayout = {
   sheetName: 'Tracking summary',
   headerRow: 8,
   columns: [
-    { key: 'taskId', header: 'Task ID', format: '0' },
     { key: 'campaign', header: 'Campaign' },
-    { key: 'status', header: 'Status' },
-    { key: 'total', header: 'Total', format: '0' },
+    { key: 'tasks', header: 'Tasks', format: '0' },
+    { key: 'mails', header: 'Mails', format: '0' },
+    { key: 'waiting', header: 'Waiting', format: '0' },
     { key: 'sent', header: 'Sent', format: '0' },
+    { key: 'delivered', header: 'Delivered', format: '0' },
     { key: 'failed', header: 'Failed', format: '0' },
+    { key: 'otherKey', header: 'Sent with another key', format: '0' },
     { key: 'opened', header: 'Opened', format: '0' },
-    { key: 'createdAt', header: 'Created', format: 'yyyy-mm-dd hh:mm:ss' },
-    { key: 'completedAt', header: 'Completed', format: 'yyyy-mm-dd hh:mm:ss' },
+    { key: 'firstSent', header: 'First sent', format: 'yyyy-mm-dd hh:mm:ss' },
+    { key: 'lastSent', header: 'Last sent', format: 'yyyy-mm-dd hh:mm:ss' },
   ],
 };

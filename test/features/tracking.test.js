@@ -3,7 +3,7 @@
 // its chart, the Mail status of the rows sent, the hourly trigger and its rules, Show mail, PROSPECT_TASK,
 // and a refresh of 10,000 mails across executions. Mails are sent through the add-on's own sender.
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
-const { sendFromSheet, sendAtSandboxToSheet } = require('../support/sent-mail');
+const { sendFromSheet, sendAtSandboxToSheet, topUpEdm } = require('../support/sent-mail');
 
 const services = useServices();
 let emu;
@@ -31,15 +31,15 @@ const clockTriggers = () => emu.triggers.filter((t) => t.handler === 'refreshTra
 
 /** A small campaign sent from sheet "Outreach": one normal, one bouncing and one opening recipient. */
 function smallCampaign() {
-  const { sent, taskIds } = sendFromSheet(emu, [
-    'jane@example.com',
-    'bounce.bob@example.com',
-    'open.ann@example.com',
-  ]);
-  return { taskId: taskIds[0], mails: sent };
+  const { sent } = sendFromSheet(emu, ['jane@example.com', 'bounce.bob@example.com', 'open.ann@example.com']);
+  return { mails: sent };
 }
 
-describe('Refresh tracking', () => {
+// The service may group a send's mails into one task or make one task per mail: the refresh, the summary,
+// Show mail and PROSPECT_TASK are run against the sandbox in both shapes.
+describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', (taskShape) => {
+  beforeEach(() => control(services.sandbox.outreachUrl, 'POST', '/task-shape', { taskShape }));
+
   test('statuses move from pending to sent and delivered as the clock advances; failures carry their reason', async () => {
     emu = newAddon(services);
     const send = smallCampaign();
@@ -53,7 +53,7 @@ describe('Refresh tracking', () => {
       'open.ann@example.com',
     ]);
     expect(rows['jane@example.com']).toMatchObject({
-      'Task ID': send.taskId,
+      'Task ID': send.mails[0].taskId,
       Campaign: 'Spring launch',
       'Task status': 'Pending',
       'Mail ID': send.mails[0].mailId,
@@ -65,12 +65,12 @@ describe('Refresh tracking', () => {
     });
     expect(rows['jane@example.com']['Refreshed at']).toBeInstanceOf(Date);
     expect(rowsOf('Outreach').map((r) => r['Mail status'])).toEqual(['Accepted', 'Accepted', 'Accepted']);
-    // One task request and one page of mails (task ids, 100 per page, in mail-id order).
-    expect(requests('/api/v1/emails/tasks')).toBe(1);
+    // One request for the mails (by Mail ID, 100 a request, in mail-id order) and one for their tasks.
     expect(requests('/api/v1/emails/mails')).toBe(1);
+    expect(requests('/api/v1/emails/tasks')).toBe(1);
     const mailsUrl = new URL(emu.fetchLog.find((r) => r.url.includes('/emails/mails')).url);
     expect(Object.fromEntries(mailsUrl.searchParams)).toMatchObject({
-      task_ids: String(send.taskId),
+      mail_ids: send.mails.map((m) => m.mailId).join(','),
       page_size: '100',
       sort_by: 'mail_id',
       sort_order: 'asc',
@@ -99,7 +99,10 @@ describe('Refresh tracking', () => {
     services.clock.advance(10_000);
     refresh();
     rows = byRecipient(tracking());
-    expect(rows['jane@example.com']).toMatchObject({ 'Mail status': 'Delivered', 'Task status': 'Partial' });
+    expect(rows['jane@example.com']).toMatchObject({
+      'Mail status': 'Delivered',
+      'Task status': taskShape === 'per-mail' ? 'Completed' : 'Partial',
+    });
     expect(rows['jane@example.com']['Delivery confirmed at']).toBeInstanceOf(Date);
     expect(rows['jane@example.com']['Delivery confirmed at'].getTime()).toBe(
       rows['jane@example.com']['Sent at'].getTime() + 3000,
@@ -109,41 +112,94 @@ describe('Refresh tracking', () => {
     expect(list['bounce.bob@example.com']['Mail status']).toBe(
       'Failed: Mailbox unavailable (550 hard bounce)',
     );
-    expect(emu.ui.toasts.at(-1).message).toMatch(/Tracking refreshed: 3 mails of 1 task read/);
+    expect(emu.ui.toasts.at(-1).message).toMatch(
+      taskShape === 'per-mail'
+        ? /Tracking refreshed: 2 mails of 2 tasks read, 1 final mails not read again/
+        : /Tracking refreshed: 2 mails of 1 task read, 1 final mails not read again/,
+    ); // the failed one was final at the last refresh
   });
 
-  test('the summary: a row per task, the mails per status and one chart, updated and never duplicated', async () => {
+  test('the summary: a row per campaign counted from the Tracking sheet, the mails per status and one chart', async () => {
     emu = newAddon(services);
-    const send = smallCampaign();
+    smallCampaign();
     refresh();
     services.clock.advance(70_000); // final, and the opening recipient has opened
     refresh();
     expect(rowsOf('Tracking summary', 8)).toEqual([
       {
-        'Task ID': send.taskId,
         Campaign: 'Spring launch',
-        Status: 'Partial',
-        Total: 3,
-        Sent: 2,
+        Tasks: taskShape === 'per-mail' ? 3 : 1,
+        Mails: 3,
+        Waiting: 0,
+        Sent: 0,
+        Delivered: 2,
         Failed: 1,
+        'Sent with another key': 0,
         Opened: 1,
-        Created: expect.any(Date),
-        Completed: expect.any(Date),
+        'First sent': expect.any(Date),
+        'Last sent': expect.any(Date),
       },
     ]);
-    expect(sheet('Tracking summary').getRange('D1:E5').getValues()).toEqual([
+    // Opens per mail where a task holds one mail; "per campaign only" where it holds many.
+    const opened = Object.fromEntries(tracking().map((r) => [r.Recipient, r.Opened]));
+    expect(opened).toEqual(
+      taskShape === 'per-mail'
+        ? { 'jane@example.com': 'No', 'bounce.bob@example.com': 'No', 'open.ann@example.com': 'Yes' }
+        : {
+            'jane@example.com': 'per campaign only',
+            'bounce.bob@example.com': 'per campaign only',
+            'open.ann@example.com': 'per campaign only',
+          },
+    );
+    expect(sheet('Tracking summary').getRange('D1:E6').getValues()).toEqual([
       ['Mail status', 'Mails'],
       ['Waiting to be sent', 0],
       ['Sent (delivery not confirmed yet)', 0],
       ['Delivered (confirmed)', 2],
       ['Failed', 1],
+      ['Sent with another key', 0],
     ]);
     const charts = sheet('Tracking summary').getCharts();
     expect(charts).toHaveLength(1);
-    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['D1:E5']);
+    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['D1:E6']);
     expect(charts[0].getOptions().get('title')).toBe('Mails by status (3)');
-    expect(summaryCell('Result')).toMatch(/Tracking refreshed: 3 mails of 1 task read/);
+    expect(summaryCell('Result')).toMatch(/Tracking refreshed: 3 mails of/);
     expect(summaryCell('Auto-refresh')).toMatch(/^Off/);
+    // The Tracking sheet has only its own columns (a new sheet has 26).
+    expect(sheet('Tracking').getMaxColumns()).toBe(14);
+  });
+
+  test('counts survive a refresh with another key, which labels its mails "sent with another key"', async () => {
+    emu = newAddon(services);
+    smallCampaign();
+    services.clock.advance(4000); // requested: not final yet
+    refresh();
+    sendFromSheet(emu, ['amy@example.com', 'ben@example.com'], { sheetName: 'List B' });
+    // A colleague (or a rotated key) refreshes: the service returns none of these mails to that key.
+    await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
+      key: 'sandbox-colleague',
+      addonEdm: 10,
+    });
+    emu.run('saveSettings', [{ outreachApiKey: 'sandbox-colleague' }], { kind: 'webapp' });
+    services.clock.advance(20_000);
+    refresh();
+    const firstThree = tracking().filter((r) => r.Recipient !== '');
+    expect(firstThree.map((r) => r['Mail status'])).toEqual(['Requested', 'Requested', 'Requested']); // kept
+    const added = tracking().filter((r) => r['Mail status'] === 'Sent with another key');
+    expect(added).toHaveLength(2);
+    expect(sheet('Tracking summary').getRange('E2:E6').getValues().flat()).toEqual([3, 0, 0, 0, 2]);
+    expect(sheet('Tracking summary').getCharts()[0].getOptions().get('title')).toBe('Mails by status (5)');
+    expect(summaryCell('Result')).toMatch(/5 mails sent with another API key/);
+    expect(summaryCell('Result')).not.toMatch(/not found/);
+    // Back with the key that sent them: everything moves on.
+    emu.run('saveSettings', [{ outreachApiKey: DEMO_KEYS.paid }], { kind: 'webapp' });
+    refresh();
+    expect(
+      tracking()
+        .map((r) => r['Mail status'])
+        .sort(),
+    ).toEqual(['Delivered', 'Delivered', 'Delivered', 'Delivered', 'Failed']);
+    expect(sheet('Tracking summary').getRange('E2:E6').getValues().flat()).toEqual([0, 0, 4, 1, 0]);
   });
 
   test('a re-refresh updates rows in place after the user sorted the Tracking sheet and the mailing list', async () => {
@@ -171,22 +227,20 @@ describe('Refresh tracking', () => {
     ]);
   });
 
-  test('tasks are found from the Task ID column too; final tasks are not read again unless rows are missing', async () => {
+  test('final mails are not read again: a refresh when all is final makes no request; a lost row comes back', async () => {
     emu = newAddon(services);
     sendFromSheet(emu, ['amy@example.com', 'ben@example.com'], { sheetName: 'List B' });
-    // The Task ID column is the record of what was sent (no task list is kept in properties).
     services.clock.advance(20_000);
     refresh();
     expect(tracking().map((r) => r['Mail status'])).toEqual(['Delivered', 'Delivered']);
     expect(rowsOf('List B').map((r) => r['Mail status'])).toEqual(['Delivered', 'Delivered']);
 
     emu.fetchLog.length = 0;
-    refresh(); // all final: the task is read, its mails are not
-    expect(requests('/api/v1/emails/tasks')).toBe(1);
-    expect(requests('/api/v1/emails/mails')).toBe(0);
+    refresh(); // all final
+    expect(emu.fetchLog).toHaveLength(0);
     expect(emu.ui.toasts.at(-1).message).toMatch(/2 final mails not read again/);
 
-    sheet('Tracking').deleteRow(2); // a row the user deleted comes back
+    sheet('Tracking').deleteRow(2); // a row the user deleted comes back: its Mail ID is on List B
     refresh();
     expect(requests('/api/v1/emails/mails')).toBe(1);
     expect(tracking()).toHaveLength(2);
@@ -313,7 +367,9 @@ describe('Auto-refresh (hourly trigger)', () => {
   });
 });
 
-describe('Show mail and PROSPECT_TASK', () => {
+describe.each(['per-request', 'per-mail'])('Show mail and PROSPECT_TASK (task shape: %s)', (taskShape) => {
+  beforeEach(() => control(services.sandbox.outreachUrl, 'POST', '/task-shape', { taskShape }));
+
   test("the selected row's mail: an HTML body goes into a sandboxed frame, scripts escaped, never run", async () => {
     emu = newAddon(services);
     const { sent } = sendFromSheet(emu, ['jane@example.com'], { html: true });
@@ -367,12 +423,75 @@ describe('Show mail and PROSPECT_TASK', () => {
       'Created',
       'Completed',
     ]);
-    expect(result[1].slice(0, 7)).toEqual([send.taskId, 'Spring launch', 'Partial', 2, 1, 1, 0]);
+    expect(result[1].slice(0, 7)).toEqual(
+      taskShape === 'per-mail'
+        ? [send.taskId, 'Spring launch', 'Completed', 1, 1, 0, 0] // jane's own task
+        : [send.taskId, 'Spring launch', 'Partial', 2, 1, 1, 0],
+    );
     expect(result[1][7]).toBeInstanceOf(Date);
     expect(emu.runCustomFunction('PROSPECT_TASK', [String(send.taskId)])).toEqual(result); // from the cache
     expect(requests('/api/v1/emails/tasks/')).toBe(1);
     expect(() => emu.runCustomFunction('PROSPECT_TASK', [999999])).toThrow(/Task 999999 was not found/);
     expect(() => emu.runCustomFunction('PROSPECT_TASK', ['x'])).toThrow(/"x" is not a Task ID/);
+  });
+});
+
+describe('One task per mail at volume', () => {
+  jest.setTimeout(120_000);
+  beforeEach(() => control(services.sandbox.outreachUrl, 'POST', '/task-shape', { taskShape: 'per-mail' }));
+
+  test('1,200 mails in three sends: own Task ID and Mail ID on every row, all tracked once, then nothing to read', async () => {
+    emu = newAddon(services);
+    await topUpEdm(services, 1200);
+    const sends = ['First', 'Second', 'Third'].map((name, s) =>
+      sendFromSheet(
+        emu,
+        Array.from({ length: 400 }, (_, i) => `${i % 50 === 0 ? 'bounce.' : ''}p${s}x${i}@example.com`),
+        { sheetName: name, campaign: `Кампания ${name}` },
+      ),
+    );
+    const sent = sends.flatMap((send) => send.sent);
+    const atSandbox = new Map(
+      (await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`)).mails.map((m) => [
+        m.recipientEmail,
+        m,
+      ]),
+    );
+    expect(atSandbox.size).toBe(1200);
+    for (const row of sent)
+      expect([row.taskId, row.mailId]).toEqual([
+        atSandbox.get(row.email).taskId,
+        atSandbox.get(row.email).mailId,
+      ]);
+    expect(new Set(sent.map((r) => r.taskId)).size).toBe(1200);
+
+    services.clock.advance(20_000);
+    emu.fetchLog.length = 0;
+    refresh();
+    const rows = tracking();
+    expect(rows).toHaveLength(1200);
+    expect(new Set(rows.map((r) => r['Mail ID'])).size).toBe(1200);
+    expect(rows.every((r) => r['Task ID'] === atSandbox.get(r.Recipient).taskId)).toBe(true);
+    for (const name of ['First', 'Second', 'Third']) {
+      expect(rowsOf(name).every((r) => /^(Sent|Delivered|Failed: )/.test(r['Mail status']))).toBe(true);
+      expect(rowsOf(name).filter((r) => r['Mail status'] === 'Delivered')).toHaveLength(392);
+    }
+    // 12 requests for the mails (100 ids each) and 12 for their 1,200 one-mail tasks.
+    expect(requests('/api/v1/emails/mails')).toBe(12);
+    expect(requests('/api/v1/emails/tasks')).toBe(12);
+    expect(
+      rowsOf('Tracking summary', 8).map((r) => [r.Campaign, r.Tasks, r.Mails, r.Delivered, r.Failed]),
+    ).toEqual([
+      ['Кампания First', 400, 400, 392, 8],
+      ['Кампания Second', 400, 400, 392, 8],
+      ['Кампания Third', 400, 400, 392, 8],
+    ]);
+
+    emu.fetchLog.length = 0;
+    refresh(); // everything is final: at most one request (in fact none)
+    expect(emu.fetchLog.length).toBeLessThanOrEqual(1);
+    expect(tracking()).toHaveLength(1200);
+    expect(emu.ui.toasts.at(-1).message).toMatch(/1200 final mails not read again/);
   });
 });
 
@@ -395,9 +514,9 @@ describe('Scale', () => {
     expect(new Set(rows.map((r) => r['Mail ID'])).size).toBe(10_000);
     expect(rows.every((r) => r['Mail status'] === 'Delivered')).toBe(true);
     expect(rowsOf('Big list').every((r) => r['Mail status'] === 'Delivered')).toBe(true);
-    // The minimum: 1 request for the 100 tasks, 100 pages of mails; never a 429.
-    expect(requests('/api/v1/emails/tasks')).toBe(1);
+    // 100 requests for the mails (100 ids each), one for the 10 tasks of each 1,000; never a 429.
     expect(requests('/api/v1/emails/mails')).toBe(100);
+    expect(requests('/api/v1/emails/tasks')).toBe(10);
     expect(emu.fetchLog.filter((r) => r.status === 429)).toHaveLength(0);
   }
 

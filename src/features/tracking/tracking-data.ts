@@ -1,41 +1,39 @@
 // The shapes a tracking refresh keeps between its steps (the job's state), shared by the plan, the job, the
-// rows and the summary.
+// rows and the summary. The state is a cursor and counters: it never lists the mails or tasks to read (the
+// sheets are the record; each step finds its next mails there), so it stays the same size at 100 mails or
+// 100,000.
 import type { RefreshOrigin } from './tracking-store';
 
-/** Task ids per GET /api/v1/emails/tasks and per mail query (the page size's maximum). */
-export const TASKS_PER_REQUEST = 100;
+/** Ids per GET /api/v1/emails/mails?mail_ids=… and per GET /api/v1/emails/tasks?task_ids=… (the maximum). */
+export const IDS_PER_REQUEST = 100;
 
-/** A sheet whose rows were sent: the tasks it holds. */
-export interface SendingSheet {
-  id: number;
-  name: string;
-  tasks: number[];
+/** Mails read per unit (one block write of Tracking and of each sending sheet): a cut-off loses at most this. */
+export const MAILS_PER_UNIT = 1000;
+
+/** A sent row's mail: the sheet that sent it and its task. */
+export interface SentMail {
+  sheetId: number;
+  taskId: number;
 }
 
-/** Mails per page (the spec's maximum). */
-export const MAIL_PAGE_SIZE = 100;
-/** Mail pages read per sheet write (1,000 mails): a cut-off step loses at most this much reading. */
-export const PAGES_PER_UNIT = 10;
-
-export type TrackingUnit =
-  | { tasks: number[] }
-  /** Pages `page`..`last` of the mails of these tasks. */
-  | { mails: number[]; page: number; last: number }
-  | { summary: true };
+/**
+ * The next mails that can still change, with a Mail ID above `after`, in mail-id order; `left`: how many
+ * there were when the unit was planned (the progress shown). The unit that finds no more writes the summary.
+ */
+export type TrackingUnit = { after: number; left: number };
 
 export interface TrackingData {
   origin: RefreshOrigin;
-  sheets: SendingSheet[];
-  /** Task id → [campaign index, status index in TASK_STATUSES, number of mails]. */
-  tasks: Record<string, [number, number, number]>;
-  campaigns: string[];
-  /** Task ids the service did not return (deleted, or sent with another key). */
-  missing: number;
-  /** Tasks not final yet. */
-  openTasks: number;
   mailsRead: number;
+  tasksRead: number;
+  /** Mails asked for that the service did not return with this key (sent with another key). */
+  otherKey: number;
+  /** Mails final at the last refresh (delivered or failed), not read again. */
+  finalSkipped: number;
   /** Sending-sheet rows whose Mail status moved. */
   rowsUpdated: number;
-  /** Mails of tasks already final at the last refresh, not read again. */
-  settledSkipped: number;
+}
+
+export function newTrackingData(origin: RefreshOrigin): TrackingData {
+  return { origin, mailsRead: 0, tasksRead: 0, otherKey: 0, finalSkipped: 0, rowsUpdated: 0 };
 }

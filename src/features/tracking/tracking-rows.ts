@@ -1,27 +1,39 @@
 // The sheets a refresh writes: the Tracking sheet (one row per mail, upserted by Mail ID) and the "Mail
 // status" of the rows that were sent (found by Mail ID on their sending sheet, never by position). Each is
 // one block read and one block write per chunk of mails, however many rows the sheets hold.
-import type { MailRecord, Task, TaskStatus } from '../../api/outreach/email-schemas';
+import type { MailRecord, Task } from '../../api/outreach/email-schemas';
 import { cellText, CellValue, dateCell, textCell } from '../../sheets/cells';
 import { MAIL_COLUMNS, MAIL_STATUS, TRACKING } from '../../sheets/layouts';
 import { Table, TableLayout, TableRow } from '../../sheets/table';
-import type { SendingSheet } from './tracking-data';
+import type { SentMail } from './tracking-data';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-const FINAL_TASK_STATUSES: readonly TaskStatus[] = ['completed', 'partial', 'failed'];
-
-/** What the Tracking sheet says of a mail. Final: Delivered and Failed (nothing changes after them). */
+/**
+ * What the Tracking sheet says of a mail. Final: Delivered and Failed (nothing changes after them). "Sent
+ * with another key": the service does not return it with the key of this refresh (a colleague's key, or a
+ * key since replaced); it is read again by later refreshes, and shown as it was.
+ */
 export const MAIL_STATE = {
   pending: 'Pending',
   requested: 'Requested',
   sent: 'Sent',
   delivered: 'Delivered',
   failed: 'Failed',
+  otherKey: 'Sent with another key',
 } as const;
 
-export function isFinalTask(status: TaskStatus): boolean {
-  return FINAL_TASK_STATUSES.includes(status);
+/** A mail the Tracking sheet shows as final is not read again. */
+export function isFinalState(state: string): boolean {
+  return state === MAIL_STATE.delivered || state === MAIL_STATE.failed;
+}
+
+/** What the Opened column says: the task's opens are the mail's only when the task holds that one mail. */
+export const OPENED = { yes: 'Yes', no: 'No', perCampaign: 'per campaign only' } as const;
+
+export function openedText(task: Pick<Task, 'totalCount' | 'openedCount'>): string {
+  if (task.totalCount !== 1) return OPENED.perCampaign;
+  return task.openedCount > 0 ? OPENED.yes : OPENED.no;
 }
 
 export function capitalized(text: string): string {
@@ -47,26 +59,26 @@ export function rowStatus(mail: MailRecord): string | null {
   return mail.callbackReceivedAt ? MAIL_STATUS.delivered : MAIL_STATUS.sent;
 }
 
-export interface TaskInfo {
-  campaign: string;
-  status: TaskStatus;
-}
-
-/** Upserts the mails on the Tracking sheet by Mail ID (one read, one write per run of columns). */
+/**
+ * Upserts the mails on the Tracking sheet by Mail ID (one read, one write per run of columns). `tasks`: the
+ * tasks read with them (campaign, task status, opens); a mail whose task was not returned keeps those cells.
+ * `otherKey`: mails the service did not return with this key and that Tracking does not show yet: a row says
+ * "Sent with another key" (rows already there keep what they showed).
+ */
 export function writeTrackingRows(
   spreadsheet: Spreadsheet,
   mails: MailRecord[],
-  taskOf: (taskId: number) => TaskInfo | undefined,
+  tasks: Map<number, Task>,
+  otherKey: Array<{ mailId: number; taskId: number }> = [],
 ): void {
-  if (mails.length === 0) return;
+  if (mails.length === 0 && otherKey.length === 0) return;
   const now = new Date();
   const records = new Map<string, Record<string, CellValue>>();
   for (const mail of mails) {
-    const task = taskOf(mail.taskId);
+    const task = tasks.get(mail.taskId);
     records.set(String(mail.mailId), {
       taskId: mail.taskId,
-      campaign: textCell(task ? task.campaign : ''),
-      taskStatus: task ? capitalized(task.status) : '',
+      ...(task ? taskCells(task) : {}),
       mailId: mail.mailId,
       recipient: textCell(mail.recipientEmail),
       nickname: textCell(mail.recipientNickname),
@@ -78,32 +90,46 @@ export function writeTrackingRows(
       refreshedAt: now,
     });
   }
+  for (const { mailId, taskId } of otherKey) {
+    records.set(String(mailId), { taskId, mailId, mailStatus: MAIL_STATE.otherKey, refreshedAt: now });
+  }
   Table.open(spreadsheet, TRACKING).upsertByKey(mailIdOf, records);
 }
 
+function taskCells(task: Task): Record<string, CellValue> {
+  return {
+    campaign: textCell(campaignOf(task)),
+    taskStatus: capitalized(task.status),
+    opened: openedText(task),
+    taskOpens: task.openedCount,
+  };
+}
+
 /**
- * Moves the "Mail status" of the rows that sent these mails, on the sheets that hold their tasks. Only
- * cells whose status changes are counted; returns that count.
+ * Moves the "Mail status" of the rows that sent these mails, on the sheets that sent them (`sent`: mail id →
+ * sheet). Only cells whose status changes are counted; returns that count.
  */
 export function writeRowStatuses(
   spreadsheet: Spreadsheet,
-  sheets: SendingSheet[],
+  sent: Map<number, SentMail>,
   mails: MailRecord[],
 ): number {
+  const bySheet = new Map<number, Map<string, string>>();
+  for (const mail of mails) {
+    const where = sent.get(mail.mailId);
+    const status = rowStatus(mail);
+    if (!where || !status) continue;
+    const wanted = bySheet.get(where.sheetId) || new Map<string, string>();
+    wanted.set(String(mail.mailId), status);
+    bySheet.set(where.sheetId, wanted);
+  }
   let changed = 0;
-  for (const entry of sheets) {
-    const mine = mails.filter((m) => entry.tasks.includes(m.taskId));
-    if (mine.length === 0) continue;
-    const sheet = spreadsheet.getSheetById(entry.id);
+  for (const [sheetId, wanted] of bySheet) {
+    const sheet = spreadsheet.getSheetById(sheetId);
     if (!sheet) continue; // the sheet was deleted: the Tracking sheet still has the mails
     const layout: TableLayout = { sheetName: sheet.getName(), columns: MAIL_COLUMNS };
     const table = Table.find(spreadsheet, layout);
     if (!table || !table.column('mailId') || !table.column('mailStatus')) continue;
-    const wanted = new Map<string, string>();
-    for (const mail of mine) {
-      const status = rowStatus(mail);
-      if (status) wanted.set(String(mail.mailId), status);
-    }
     const rows = table.readAll();
     const changes = new Map<number, Record<string, CellValue>>();
     for (const row of rows) {
@@ -115,6 +141,15 @@ export function writeRowStatuses(
     changed += changes.size;
   }
   return changed;
+}
+
+/** Deletes the empty columns right of the Tracking sheet's own (a new sheet has 26): fewer cells. */
+export function trimTrackingColumns(spreadsheet: Spreadsheet): void {
+  const sheet = spreadsheet.getSheetByName(TRACKING.sheetName);
+  if (!sheet) return;
+  const used = sheet.getLastColumn();
+  const max = sheet.getMaxColumns();
+  if (used >= TRACKING.columns.length && max > used) sheet.deleteColumns(used + 1, max - used);
 }
 
 export function mailIdOf(row: TableRow): string {

@@ -1,7 +1,6 @@
 // What tracking keeps between executions, in document properties (every editor's executions and the
-// hourly trigger see the same): the outcome of the last refresh, the auto-refresh switch, and the tasks
-// whose mails were all final at the last refresh (their mails are not read again).
-import { readLarge, writeLarge } from '../../platform/large-property';
+// hourly trigger see the same): the outcome of the last refresh and the auto-refresh switch. Which mails are
+// final is on the Tracking sheet, not here: nothing kept grows with the mails sent.
 
 export type RefreshOrigin = 'menu' | 'timer';
 
@@ -31,7 +30,6 @@ export interface AutoRefresh {
 
 const OUTCOME = 'tracking.outcome';
 const AUTO = 'tracking.auto';
-const SETTLED = 'tracking.settled';
 
 function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getDocumentProperties();
@@ -60,13 +58,4 @@ export function autoRefresh(): AutoRefresh | null {
 
 export function saveAutoRefresh(state: AutoRefresh): void {
   store().setProperty(AUTO, JSON.stringify(state));
-}
-
-/** Task id → its number of mails, for the tasks whose mails were all final at the last refresh. */
-export function settledTasks(): Record<string, number> {
-  return readLarge<Record<string, number>>(store().getProperties(), SETTLED) || {};
-}
-
-export function saveSettledTasks(settled: Record<string, number>): void {
-  writeLarge(store(), SETTLED, settled);
 }

@@ -1,62 +1,126 @@
 // The "Tracking summary" sheet: a status block (last refresh, its result, the last error, the auto-refresh
 // switch and its last run: what a trigger could not say in a dialog), the mails per status with a pie chart
-// of them (one chart, updated on each refresh, never a second one), and one row per task from row 8 (written
-// by the refresh as it reads the tasks).
-import { autoRefresh, lastRefreshOutcome, saveSettledTasks } from './tracking-store';
-import { cellText, textCell } from '../../sheets/cells';
+// of them (one chart, updated on each refresh, never a second one), and one row per campaign from row 9.
+// Every count comes from every mail on the Tracking sheet, not from what one refresh read: a refresh with
+// another key, or one that reads nothing, leaves them as they are.
+import { autoRefresh, lastRefreshOutcome } from './tracking-store';
+import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
-import type { TrackingData } from './tracking-data';
-import { MAIL_STATE } from './tracking-rows';
-import { TASK_STATUSES } from '../../api/outreach/email-schemas';
+import { isFinalState, MAIL_STATE } from './tracking-rows';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 /** Where the mails-per-status block is: the chart's data. */
-const COUNTS_A1 = 'D1:E5';
-/** The chart's top-left cell: row 1, right of the task table. */
+const COUNTS_A1 = 'D1:E6';
+/** The chart's top-left cell: row 1, right of the counts. */
 const CHART_ROW = 1;
-const CHART_COLUMN = 11;
+const CHART_COLUMN = 13;
 
 export interface MailCounts {
   waiting: number;
   sent: number;
   delivered: number;
   failed: number;
+  otherKey: number;
+}
+
+interface CampaignRow extends MailCounts {
+  tasks: Set<string>;
+  mails: number;
+  /** Task id → its opens (the task's openedCount, the same on each of its rows). */
+  opens: Map<string, number>;
+  firstSent?: Date;
+  lastSent?: Date;
+}
+
+const emptyCounts = (): MailCounts => ({ waiting: 0, sent: 0, delivered: 0, failed: 0, otherKey: 0 });
+
+function countOf(state: string): keyof MailCounts {
+  if (state === MAIL_STATE.delivered) return 'delivered';
+  if (state === MAIL_STATE.failed) return 'failed';
+  if (state === MAIL_STATE.sent) return 'sent';
+  if (state === MAIL_STATE.otherKey) return 'otherKey';
+  return 'waiting';
 }
 
 /**
- * Counts the mails of the tracked tasks on the Tracking sheet, writes the counts and the chart, and keeps
- * the tasks whose mails are all final (not read again next time). Returns whether everything is final.
+ * Counts every mail on the Tracking sheet, writes the counts, the chart and the campaign rows. Returns whether
+ * every mail there is final (nothing will change any more).
  */
-export function writeMailCounts(spreadsheet: Spreadsheet, data: TrackingData): { allFinal: boolean } {
-  const counts: MailCounts = { waiting: 0, sent: 0, delivered: 0, failed: 0 };
-  const perTask = new Map<string, { rows: number; final: number }>();
+export function writeMailCounts(spreadsheet: Spreadsheet): { allFinal: boolean } {
+  const counts = emptyCounts();
+  const campaigns = new Map<string, CampaignRow>();
   const table = Table.find(spreadsheet, TRACKING);
+  let allFinal = true;
   for (const row of table ? table.readAll() : []) {
-    const taskId = cellText(row.values.taskId);
-    if (!data.tasks[taskId]) continue;
+    if (cellText(row.values.mailId) === '') continue;
     const state = cellText(row.values.mailStatus);
-    const final = state === MAIL_STATE.delivered || state === MAIL_STATE.failed;
-    if (state === MAIL_STATE.delivered) counts.delivered++;
-    else if (state === MAIL_STATE.failed) counts.failed++;
-    else if (state === MAIL_STATE.sent) counts.sent++;
-    else counts.waiting++;
-    const entry = perTask.get(taskId) || { rows: 0, final: 0 };
-    entry.rows++;
-    if (final) entry.final++;
-    perTask.set(taskId, entry);
+    if (!isFinalState(state)) allFinal = false;
+    counts[countOf(state)]++;
+    addToCampaign(campaigns, row.values, countOf(state));
   }
-  const settled: Record<string, number> = {};
-  for (const [taskId, [, status, total]] of Object.entries(data.tasks)) {
-    const entry = perTask.get(taskId);
-    const taskFinal = ['completed', 'partial', 'failed'].includes(TASK_STATUSES[status]);
-    if (taskFinal && entry && entry.rows === total && entry.final === total) settled[taskId] = total;
-  }
-  saveSettledTasks(settled);
   writeCountsAndChart(spreadsheet, counts);
-  return { allFinal: Object.keys(settled).length === Object.keys(data.tasks).length };
+  writeCampaignRows(spreadsheet, campaigns);
+  return { allFinal };
+}
+
+function addToCampaign(
+  campaigns: Map<string, CampaignRow>,
+  values: Record<string, unknown>,
+  which: keyof MailCounts,
+): void {
+  const name = cellText(values.campaign);
+  const campaign: CampaignRow = campaigns.get(name) || {
+    ...emptyCounts(),
+    tasks: new Set(),
+    mails: 0,
+    opens: new Map(),
+  };
+  campaign[which]++;
+  campaign.mails++;
+  const taskId = cellText(values.taskId);
+  campaign.tasks.add(taskId);
+  const opens = Number(values.taskOpens);
+  if (values.taskOpens !== '' && Number.isFinite(opens)) campaign.opens.set(taskId, opens);
+  const sentAt = values.sentAt;
+  if (sentAt instanceof Date) {
+    if (!campaign.firstSent || sentAt < campaign.firstSent) campaign.firstSent = sentAt;
+    if (!campaign.lastSent || sentAt > campaign.lastSent) campaign.lastSent = sentAt;
+  }
+  campaigns.set(name, campaign);
+}
+
+function writeCampaignRows(spreadsheet: Spreadsheet, campaigns: Map<string, CampaignRow>): void {
+  const sheet = Table.open(spreadsheet, TRACKING_SUMMARY).sheet;
+  const headerRow = TRACKING_SUMMARY.headerRow || 1;
+  const columns = TRACKING_SUMMARY.columns;
+  sheet.getRange(headerRow, 1, 1, columns.length).setValues([columns.map((c) => c.header)]);
+  const grid: CellValue[][] = [...campaigns].map(([name, c]) => {
+    const opened = [...c.opens.values()].reduce((n, v) => n + v, 0);
+    const record: Record<string, CellValue> = {
+      campaign: textCell(name || '(no campaign name)'),
+      tasks: c.tasks.size,
+      mails: c.mails,
+      waiting: c.waiting,
+      sent: c.sent,
+      delivered: c.delivered,
+      failed: c.failed,
+      otherKey: c.otherKey,
+      opened,
+      firstSent: c.firstSent || '',
+      lastSent: c.lastSent || '',
+    };
+    return columns.map((column) => record[column.key]);
+  });
+  const old = sheet.getLastRow() - headerRow;
+  if (old > grid.length)
+    sheet.getRange(headerRow + 1 + grid.length, 1, old - grid.length, columns.length).clearContent();
+  if (grid.length === 0) return;
+  const range = sheet.getRange(headerRow + 1, 1, grid.length, columns.length);
+  range.setNumberFormats(grid.map(() => columns.map((c) => c.format || 'General')));
+  range.setValues(grid);
 }
 
 function writeCountsAndChart(spreadsheet: Spreadsheet, counts: MailCounts): void {
@@ -68,11 +132,12 @@ function writeCountsAndChart(spreadsheet: Spreadsheet, counts: MailCounts): void
     ['Sent (delivery not confirmed yet)', counts.sent],
     ['Delivered (confirmed)', counts.delivered],
     ['Failed', counts.failed],
+    ['Sent with another key', counts.otherKey],
   ]);
-  const total = counts.waiting + counts.sent + counts.delivered + counts.failed;
+  const total = counts.waiting + counts.sent + counts.delivered + counts.failed + counts.otherKey;
   const existing = sheet
     .getCharts()
-    .find((chart) => chart.getRanges().some((r) => r.getA1Notation() === COUNTS_A1));
+    .find((chart) => chart.getRanges().some((r) => /^D1:E\d$/.test(r.getA1Notation())));
   const chart = (existing ? existing.modify() : sheet.newChart())
     .setChartType(Charts.ChartType.PIE)
     .clearRanges()

@@ -8,12 +8,12 @@ import { inform } from '../../ui/dialogs';
 import { newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { MENU_REPORTER } from '../jobs/reporters';
 import { ensureKey } from '../settings';
-import type { TrackingData, TrackingUnit } from './tracking-data';
+import { newTrackingData, type TrackingData, type TrackingUnit } from './tracking-data';
 import { TRACKING_JOB } from './tracking-job';
-import { newTrackingData, planUnits, trackedTasks } from './tracking-plan';
+import { readMailIndex } from './tracking-plan';
 
 export const NOTHING_TO_TRACK =
-  'This document has not sent any e-mail yet: no task in its send journal and no Task ID on a mailing list. Send e-mails first, then refresh.';
+  'This document has not sent any e-mail yet: no Mail ID on a mailing list and no Tracking sheet. Send e-mails first, then refresh.';
 
 /** Menu: Refresh tracking. One refresh at a time per document (the menu, the dialog and the trigger). */
 export function refreshTracking(): void {
@@ -37,8 +37,9 @@ export function runRefresh(origin: RefreshOrigin, reporter: Reporter): JobProgre
     saved.data.origin = origin;
     return runStep(TRACKING_JOB, saved, reporter, Deadline.forExecution());
   }
-  const tracked = trackedTasks(SpreadsheetApp.getActiveSpreadsheet());
-  if (tracked.taskIds.length === 0) return null;
-  const state = newJobState(TRACKING_JOB, planUnits(tracked), newTrackingData(tracked, origin));
+  const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet());
+  if (index.sent.size === 0 && index.tracked.size === 0) return null;
+  const units: TrackingUnit[] = [{ after: 0, left: Math.max(1, index.open.length) }];
+  const state = newJobState(TRACKING_JOB, units, newTrackingData(origin));
   return startJob(TRACKING_JOB, state, reporter);
 }
