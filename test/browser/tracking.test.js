@@ -96,7 +96,7 @@ async function steps() {
   await refreshTracking();
   await waitForCell(page, 'H2', 'Delivered');
   await waitForCell(page, 'H3', 'Failed');
-  await waitForCell(page, 'K3', 'Mailbox unavailable (550 hard bounce)');
+  await waitForCell(page, 'M3', 'Mailbox unavailable (550 hard bounce)');
   await waitForCell(page, 'H4', 'Delivered');
   await screenshot(page, 'tracking-03-delivered');
 
