@@ -45,13 +45,25 @@ export { autoRefreshFromMenu as toggleAutoRefresh } from './features/entry-point
 /** Menu: Show mail (the selected row's mail, or a Mail ID typed in). */
 export { showMailFromMenu as showMailDetail } from './features/entry-points';
 
+/** Menu: Add selected to Do not contact (the selected rows' addresses; the sheet is made on first use). */
+export { doNotContactFromMenu as addToDoNotContact } from './features/entry-points';
+
+/** Menu: Cancel a waiting or scheduled send (a send waiting for the quota, sends scheduled for later). */
+export { cancelTimedSendFromMenu as cancelTimedSend } from './features/entry-points';
+
 /** Turns the hourly tracking refresh on or off for the current user in this document. */
 export { setAutoRefreshForPage as setAutoRefresh } from './features/entry-points';
 
 // ── Triggers ───────────────────────────────────────────────────────────────────────────────────────────
 
-/** Time-driven trigger (hourly, made by setAutoRefresh): refreshes tracking without UI. */
-export { refreshOnTimer as refreshTrackingOnTimer } from './features/tracking/tracking-auto';
+/**
+ * Time-driven trigger (hourly, one per user and document): this user's auto-refresh, scheduled sends and a
+ * send waiting for the sending quota, without UI.
+ */
+export { onHourlyTimer } from './features/schedule/timer-handler';
+
+/** The same, under the name the triggers of earlier versions (auto-refresh only) call. */
+export { onHourlyTimer as refreshTrackingOnTimer } from './features/schedule/timer-handler';
 
 // ── google.script.run endpoints ────────────────────────────────────────────────────────────────────────
 
@@ -84,6 +96,12 @@ export { sendTestMailForPage as sendTestMail } from './features/entry-points';
 
 /** Progress dialog: what the running step of a job has done so far (polled while continueJob works). */
 export { jobProgressForPage as getJobProgress } from './features/entry-points';
+
+/** Compose dialog: schedules "Send to all unsent rows" of the active sheet at `when` (ISO 8601 date-time). */
+export { scheduleSendForPage as scheduleSend } from './features/entry-points';
+
+/** Compose dialog: cancels the active sheet's scheduled send. */
+export { cancelScheduledSendForPage as cancelScheduledSend } from './features/entry-points';
 
 // ── Custom functions ───────────────────────────────────────────────────────────────────────────────────
 

@@ -388,8 +388,21 @@ function requireSendingPlan(account) {
 }
 
 function chargeEdm(state, ctx, account, count) {
+  const day = Math.floor(state.now() / DAY);
+  if (account.dailySendLimit != null && account.sentDay !== day) {
+    account.sentDay = day;
+    account.sentToday = 0;
+  }
+  // The daily sending quota (a control): a send that would pass it is refused whole, nothing charged.
+  if (account.dailySendLimit != null && account.sentToday + count > account.dailySendLimit) {
+    state.stats.quotaExceeded++;
+    throw new ProblemError(429, 'quota-exceeded', 'Daily quota exceeded; it resets at 00:00 UTC', {
+      headers: { 'Retry-After': String(secondsToUtcMidnight(state.now())) },
+    });
+  }
   const charge = state.charge(account, 'Edm', count);
   if (!charge.ok) throw insufficient(state, ctx, 'EDM quota', charge);
+  if (account.dailySendLimit != null) account.sentToday += count;
   return charge;
 }
 

@@ -364,6 +364,8 @@ class SandboxState {
         plan: a.plan,
         revoked: a.revoked,
         dailyQuotaExhausted: a.dailyQuotaExhausted,
+        dailySendLimit: a.dailySendLimit == null ? null : a.dailySendLimit,
+        sentToday: a.sentToday || 0,
         storedMonthlyPoints: a.monthlyPoints,
         storedMonthlyEdm: a.monthlyEdm,
         unlockedDomains: a.unlocked.size,
@@ -410,6 +412,14 @@ class SandboxState {
     }
     if ('revoked' in fields) account.revoked = Boolean(fields.revoked);
     if ('dailyQuotaExhausted' in fields) account.dailyQuotaExhausted = Boolean(fields.dailyQuotaExhausted);
+    if ('dailySendLimit' in fields) {
+      const limit = fields.dailySendLimit;
+      if (limit !== null && (!Number.isInteger(limit) || limit < 0))
+        throw new Error('dailySendLimit must be a non-negative integer or null');
+      account.dailySendLimit = limit;
+      account.sentDay = Math.floor(this.now() / (24 * 3600 * 1000));
+      account.sentToday = 0;
+    }
     if ('monthlyExpiresAt' in fields) {
       const ms =
         typeof fields.monthlyExpiresAt === 'number'

@@ -12,6 +12,9 @@ import { refreshTracking } from './tracking/tracking';
 import { setAutoRefresh, toggleAutoRefresh } from './tracking/tracking-auto';
 import { showMailDetail } from './tracking/tracking-mail';
 import { unlockSelectedCompanies } from './prospecting/unlock';
+import { addSelectedToDoNotContact } from './mail/do-not-contact';
+import { cancelScheduledSend, scheduleSend } from './schedule/send-later';
+import { cancelTimedSend } from './schedule/cancel';
 
 // Menu actions.
 export const unlockFromMenu = menuAction('Unlock companies', unlockSelectedCompanies);
@@ -22,6 +25,8 @@ export const sendAllUnsentFromMenu = menuAction('Send e-mails', sendAllUnsentRow
 export const refreshTrackingFromMenu = menuAction('Refresh tracking', refreshTracking);
 export const autoRefreshFromMenu = menuAction('Auto-refresh tracking', toggleAutoRefresh);
 export const showMailFromMenu = menuAction('Show mail', showMailDetail);
+export const doNotContactFromMenu = menuAction('Do not contact', addSelectedToDoNotContact);
+export const cancelTimedSendFromMenu = menuAction('Cancel a waiting or scheduled send', cancelTimedSend);
 
 // google.script.run endpoints.
 export const settingsForPage = pageEndpoint(getSettingsView);
@@ -34,5 +39,7 @@ export const saveTemplateForPage = pageEndpoint(saveTemplate);
 export const previewMailForPage = pageEndpoint(previewMail);
 export const sendTestMailForPage = pageEndpoint(sendTestMail);
 export const jobProgressForPage = pageEndpoint(jobProgress);
+export const scheduleSendForPage = pageEndpoint(scheduleSend);
+export const cancelScheduledSendForPage = pageEndpoint(cancelScheduledSend);
 /** Only a true turns auto-refresh on. */
 export const setAutoRefreshForPage = pageEndpoint((on: unknown) => setAutoRefresh(on === true));

@@ -25,7 +25,7 @@ export interface SettingsDialogPatch extends SettingsPatch {
 export function showSettingsDialog(reason: unknown = ''): void {
   ensureInstallId(); // a menu execution may write user properties; custom functions may not
   const shown = typeof reason === 'string' ? reason : '';
-  showDialogFile('settings', 'Outreach settings', { reason: scriptJson(shown) }, { width: 420, height: 560 });
+  showDialogFile('settings', 'Outreach settings', { reason: scriptJson(shown) }, { width: 420, height: 620 });
 }
 
 export function getSettingsView(): SettingsDialogView {
@@ -34,7 +34,14 @@ export function getSettingsView(): SettingsDialogView {
 
 export function saveSettingsFromDialog(patch: SettingsDialogPatch): SettingsDialogView {
   const clean: SettingsPatch = {};
-  for (const field of ['outreachApiKey', 'outreachBaseUrl', 'phoneApiKey', 'phoneBaseUrl'] as const) {
+  const fields = [
+    'outreachApiKey',
+    'outreachBaseUrl',
+    'phoneApiKey',
+    'phoneBaseUrl',
+    'unsubscribeAddress',
+  ] as const;
+  for (const field of fields) {
     if (patch && typeof patch[field] === 'string') clean[field] = patch[field];
   }
   saveSettings(clean);

@@ -7,6 +7,8 @@ export interface Settings {
   outreachBaseUrl: string;
   phoneApiKey: string;
   phoneBaseUrl: string;
+  /** Where recipients write to unsubscribe: the {{Unsubscribe}} line of a mail ('' when not set). */
+  unsubscribeAddress: string;
 }
 
 /** What the Settings dialog may show: keys masked, never the key itself. */
@@ -17,6 +19,7 @@ export interface SettingsView {
   phoneBaseUrl: string;
   outreachKeySet: boolean;
   phoneKeySet: boolean;
+  unsubscribeAddress: string;
 }
 
 export type SettingsPatch = Partial<Settings>;
@@ -30,6 +33,7 @@ const PROPERTY: Record<keyof Settings, string> = {
   outreachBaseUrl: 'settings.outreachBaseUrl',
   phoneApiKey: 'settings.phoneApiKey',
   phoneBaseUrl: 'settings.phoneBaseUrl',
+  unsubscribeAddress: 'settings.unsubscribeAddress',
 };
 
 export class SettingsError extends Error {
@@ -49,6 +53,7 @@ export function readSettings(): Settings {
     outreachBaseUrl: props[PROPERTY.outreachBaseUrl] || DEFAULT_OUTREACH_BASE_URL,
     phoneApiKey: props[PROPERTY.phoneApiKey] || '',
     phoneBaseUrl: props[PROPERTY.phoneBaseUrl] || DEFAULT_PHONE_BASE_URL,
+    unsubscribeAddress: props[PROPERTY.unsubscribeAddress] || '',
   };
 }
 
@@ -60,6 +65,7 @@ export function viewSettings(settings: Settings = readSettings()): SettingsView 
     phoneBaseUrl: settings.phoneBaseUrl,
     outreachKeySet: settings.outreachApiKey !== '',
     phoneKeySet: settings.phoneApiKey !== '',
+    unsubscribeAddress: settings.unsubscribeAddress,
   };
 }
 
@@ -83,6 +89,17 @@ export function saveSettings(patch: SettingsPatch): SettingsView {
     const value = patch[field];
     if (value === undefined || value === null) continue;
     updates[PROPERTY[field]] = validateBaseUrl(String(value), field);
+  }
+  const unsubscribe = patch.unsubscribeAddress;
+  if (unsubscribe !== undefined && unsubscribe !== null) {
+    const address = String(unsubscribe).trim();
+    if (address === '') removals.push(PROPERTY.unsubscribeAddress);
+    else if (!/^[^\s@<>"]+@[^\s@<>"]+\.[^\s@<>"]+$/.test(address) || address.length > 254) {
+      throw new SettingsError(
+        'Unsubscribe address: enter one e-mail address, such as unsubscribe@example.com.',
+        'unsubscribeAddress',
+      );
+    } else updates[PROPERTY.unsubscribeAddress] = address;
   }
   const store = PropertiesService.getUserProperties();
   if (Object.keys(updates).length > 0) store.setProperties(updates);

@@ -82,7 +82,21 @@ export const MAIL_STATUS = {
   failed: 'Failed',
   skipped: 'Skipped',
   notSent: 'Not sent',
+  /** A send stopped by the sending quota: the hourly trigger sends the row when the quota is back. */
+  waiting: 'Waiting for the sending quota',
 } as const;
+
+/**
+ * Addresses and whole domains (`@example.com`) no send of this document ever mails, with an optional
+ * reason. Created from the menu on first use; the user adds and removes rows freely.
+ */
+export const DO_NOT_CONTACT: TableLayout = {
+  sheetName: 'Do not contact',
+  columns: [
+    { key: 'email', header: 'E-mail', format: TEXT },
+    { key: 'reason', header: 'Reason', format: TEXT },
+  ],
+};
 
 /**
  * One row per mail this document sent, upserted by Mail ID (users may sort and filter it). Opened: "Yes" or

@@ -23,6 +23,13 @@ export interface ListRow {
   status: string;
   mailId: string;
   taskId: string;
+  /** When the row's mail was sent (the chunk's time), or null. */
+  sentAt: Date | null;
+}
+
+/** Whether a header names the recipient column ("E-mail", "Email", "Email address", any case). */
+export function isRecipientHeader(header: unknown): boolean {
+  return RECIPIENT_HEADERS.includes(normalizeHeader(header).replace(/[\s_-]+/g, ''));
 }
 
 export class MailingList {
@@ -83,6 +90,7 @@ export class MailingList {
         status: at(cells, column('mailStatus')),
         mailId: at(cells, column('mailId')),
         taskId: at(cells, column('taskId')),
+        sentAt: dateAt(cells, column('sentAt')),
       });
     });
     return rows;
@@ -108,6 +116,11 @@ export class MailingList {
       changes,
     );
   }
+}
+
+function dateAt(cells: unknown[], col: number | undefined): Date | null {
+  const value = col ? cells[col - 1] : null;
+  return value instanceof Date ? value : null;
 }
 
 export class RecipientColumnMissing extends Error {

@@ -9,6 +9,8 @@ export function buildMenu(): void {
     .addSeparator()
     .addItem('Compose e-mail…', 'showComposeDialog')
     .addItem('Send e-mails to selected rows', 'sendSelectedRows')
+    .addItem('Add selected to Do not contact', 'addToDoNotContact')
+    .addItem('Cancel a waiting or scheduled send', 'cancelTimedSend')
     .addSeparator()
     .addItem('Refresh tracking', 'refreshTracking')
     .addItem('Auto-refresh tracking: on / off', 'toggleAutoRefresh')

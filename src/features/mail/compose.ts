@@ -10,7 +10,17 @@ import { MailingList } from '../../sheets/mailing-list';
 import { normalizeHeader } from '../../sheets/table';
 import { showDialogFile } from '../../ui/dialogs';
 import { UserError } from '../inputs';
-import { BodyFormat, MailTemplate, MAX_CAMPAIGN, renderMail, templateProblems } from './mail-template';
+import {
+  BodyFormat,
+  MailTemplate,
+  MAX_CAMPAIGN,
+  renderMail,
+  templateProblems,
+  templateWarnings,
+} from './mail-template';
+import { listedReason, listedText, readDoNotContact } from './do-not-contact';
+import { readSettings } from '../../platform/settings';
+import { scheduleView, ScheduleView } from '../schedule/schedules';
 import { postChunk } from './send-chunk';
 import { openMailingList, rowProblem } from './send-plan';
 import { describe, ensureKey } from '../settings';
@@ -22,9 +32,15 @@ export interface ComposeState {
   template: MailTemplate;
   saved: boolean;
   problems: string[];
+  /** Advice that does not stop a send (no unsubscribe line). */
+  warnings: string[];
   firstRow: number;
   lastRow: number;
   maxCampaign: number;
+  /** The sheet's send scheduled for later, if any. */
+  schedule: ScheduleView | null;
+  /** The spreadsheet's time zone: the dialog's times are in it. */
+  timeZone: string;
 }
 
 export interface MailPreview {
@@ -60,7 +76,7 @@ export function getComposeState(): ComposeState {
   try {
     const list = openMailingList(sheet, false);
     headers = list.headers.filter((h) => h.trim() && !own.has(normalizeHeader(h)));
-    if (stored) problems.push(...templateProblems(template, list.headers));
+    if (stored) problems.push(...templateProblems(template, list.headers, readSettings().unsubscribeAddress));
   } catch (error) {
     problems.push(describe(error));
   }
@@ -70,9 +86,12 @@ export function getComposeState(): ComposeState {
     template: plain(template),
     saved: !!stored,
     problems,
+    warnings: stored ? templateWarnings(template) : [],
     firstRow: 2,
     lastRow: Math.max(sheet.getLastRow(), 2),
     maxCampaign: MAX_CAMPAIGN,
+    schedule: scheduleView(sheet),
+    timeZone: sheet.getParent().getSpreadsheetTimeZone(),
   };
 }
 
@@ -98,12 +117,13 @@ export function previewMail(rowNumber: number): MailPreview {
   const last = Math.max(sheet.getLastRow(), 2);
   const row = Math.min(Math.max(Math.floor(Number(rowNumber)) || 2, 2), last);
   const found = list.readRows(new Set([row]))[0];
-  const problems = templateProblems(template, list.headers);
+  const unsubscribe = readSettings().unsubscribeAddress;
+  const problems = templateProblems(template, list.headers, unsubscribe);
   if (!found) {
     return { ...emptyPreview(row, last, template.bodyFormat), problems: [...problems, 'This row is empty.'] };
   }
-  const mail = renderMail(template, found.display);
-  const problem = rowProblem(template, found);
+  const mail = renderMail(template, found.display, unsubscribe);
+  const problem = rowProblem(template, found, unsubscribe);
   if (problem) problems.push(`Row ${row}: ${problem.reason}.`);
   return {
     rowNumber: row,
@@ -124,6 +144,8 @@ export function sendTestMail(rowNumber: number, address: string): string {
   const to = String(address || '').trim();
   if (!isValidEmail(to))
     throw new UserError(`"${to}" is not a valid e-mail address: type the address to send the test to.`);
+  const listed = listedReason(readDoNotContact(SpreadsheetApp.getActiveSpreadsheet()), to);
+  if (listed !== null) throw new UserError(`${to} is ${listedText(listed)}: the test was not sent.`);
   const preview = previewMail(rowNumber);
   const blocking = preview.problems.filter((p) => !p.includes('e-mail address'));
   if (blocking.length) throw new UserError(blocking.join(' '));

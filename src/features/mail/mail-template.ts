@@ -1,7 +1,9 @@
 // Mail templates: {{Header}} inserts the value of that column of the row, {{Header|fallback}} the fallback
 // when the cell is empty. Headers match as the user sees them, ignoring case and extra spaces. In an HTML
-// body the inserted values are HTML-escaped: a contact name holding <script> is sent as text. Pure code: no
-// service is called here.
+// body the inserted values are HTML-escaped: a contact name holding <script> is sent as text.
+// {{Unsubscribe}} is the unsubscribe line: a mailto: link (HTML) or a line (text) to the address set in
+// Settings, subject "Unsubscribe" (the service has no unsubscribe endpoint: the user receives the replies
+// and adds the senders to the Do not contact sheet). Pure code: no service is called here.
 import { charCount, LIMITS } from '../../api/outreach/schema-parts';
 import { normalizeHeader } from '../../sheets/table';
 
@@ -26,8 +28,36 @@ const PLACEHOLDER = /\{\{\s*([^{}|]*?)\s*(?:\|([^{}]*))?\}\}/g;
 export const TAG_ROOM = 14;
 export const MAX_CAMPAIGN = LIMITS.taskSubjectMax - TAG_ROOM;
 
-/** Problems of the template itself, found before any row is looked at (placeholders naming no header…). */
-export function templateProblems(template: MailTemplate, headers: string[]): string[] {
+const UNSUBSCRIBE = 'unsubscribe';
+
+/** The {{Unsubscribe}} line in an HTML or a text body. */
+export function unsubscribeLine(address: string, format: BodyFormat): string {
+  const mailto = `mailto:${address}?subject=Unsubscribe`;
+  if (format === 'html') return `<a href="${escapeHtml(mailto)}">Unsubscribe</a>`;
+  return `To unsubscribe, reply to ${address} with the subject "Unsubscribe" (${mailto}).`;
+}
+
+function usesUnsubscribe(template: MailTemplate): boolean {
+  return [...template.body.matchAll(PLACEHOLDER)].some((m) => normalizeHeader(m[1]) === UNSUBSCRIBE);
+}
+
+/** Advice that does not stop a send: a campaign without an unsubscribe line. */
+export function templateWarnings(template: MailTemplate): string[] {
+  if (!template.body.trim() || usesUnsubscribe(template)) return [];
+  return [
+    'This mail has no unsubscribe line: add {{Unsubscribe}} to the body (a link to the unsubscribe address set in Settings). Recipients who reply "Unsubscribe" reach you: add them to the Do not contact sheet.',
+  ];
+}
+
+/**
+ * Problems of the template itself, found before any row is looked at (placeholders naming no header…).
+ * `unsubscribeAddress` (when given) is checked for a body that uses {{Unsubscribe}}.
+ */
+export function templateProblems(
+  template: MailTemplate,
+  headers: string[],
+  unsubscribeAddress?: string,
+): string[] {
   const problems: string[] = [];
   if (!template.campaign.trim()) problems.push('Give the campaign a name.');
   else if (charCount(template.campaign.trim()) > MAX_CAMPAIGN) {
@@ -35,7 +65,10 @@ export function templateProblems(template: MailTemplate, headers: string[]): str
   }
   if (!template.subject.trim()) problems.push('Write a subject.');
   if (!template.body.trim()) problems.push('Write the body of the mail.');
-  const known = new Set(headers.map(normalizeHeader).filter(Boolean));
+  const known = new Set([...headers.map(normalizeHeader).filter(Boolean), UNSUBSCRIBE]);
+  if (unsubscribeAddress === '' && usesUnsubscribe(template)) {
+    problems.push('{{Unsubscribe}} needs an unsubscribe address: set it in Settings.');
+  }
   const unknown = new Set<string>();
   for (const text of [template.subject, template.body]) {
     for (const match of text.matchAll(PLACEHOLDER)) {
@@ -52,9 +85,16 @@ export function templateProblems(template: MailTemplate, headers: string[]): str
 }
 
 /** The mail of one row: `values` maps each normalised header to the cell as displayed. */
-export function renderMail(template: MailTemplate, values: Map<string, string>): RenderedMail {
+export function renderMail(
+  template: MailTemplate,
+  values: Map<string, string>,
+  unsubscribeAddress = '',
+): RenderedMail {
   const fill = (text: string, escape: boolean) =>
     text.replace(PLACEHOLDER, (_all, name: string, fallback: string | undefined) => {
+      if (normalizeHeader(name) === UNSUBSCRIBE && unsubscribeAddress) {
+        return unsubscribeLine(unsubscribeAddress, escape ? 'html' : 'text');
+      }
       const value = values.get(normalizeHeader(name)) || '';
       const shown = value.trim() === '' ? (fallback ?? '') : value;
       return escape ? escapeHtml(shown) : shown;

@@ -1,7 +1,9 @@
 // The send job: units of up to 100 queued rows of one sheet. The sheet is the queue: planning marks the
 // rows "Queued", each unit takes the first queued rows as they stand now (a sort or an inserted row changes
 // nothing), renders each row's mail, posts the chunk exactly once (send-chunk.ts), and writes task id, mail
-// id, status and time on those rows, by recipient, in one block write per column, at once.
+// id, status and time on those rows, by recipient, in one block write per column, at once. A 429
+// quota-exceeded does not end the send: its rows wait ("Waiting for the sending quota (…)"), the job pauses,
+// and the hourly trigger of the user who sent it (schedule/) tries again each hour, for 7 days at most.
 import { ApiError } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
@@ -15,6 +17,9 @@ import { JobDefinition, JobPause, JobState, JobStop } from '../jobs/job-runner';
 import { renderMail } from './mail-template';
 import { postChunk, PostOutcome, settleOpenChunks } from './send-chunk';
 import { isQueued, openMailingList, rowProblem } from './send-plan';
+import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
+import { readSettings } from '../../platform/settings';
+import { ensureTimer } from '../schedule/timer';
 import { describe } from '../settings';
 import { neededText } from '../words';
 
@@ -30,10 +35,20 @@ export interface SendData {
   templateSavedAt: number;
   /** Where to buy more EDM, said when the quota runs out. */
   pricing: string;
+  /** The token of the user who started it (schedule/timer-store): their trigger carries a waiting send on. */
+  owner?: string;
+  /** Set while the send waits for the sending quota: since when, and what the service said. */
+  waiting?: { since: number; detail: string };
   sent: number;
   notSent: number;
   skipped: number;
 }
+
+/** A send waiting for the quota is tried hourly for this long, then given up. */
+export const QUOTA_WAIT_DAYS = 7;
+const WAIT_MS = QUOTA_WAIT_DAYS * 24 * 3600 * 1000;
+/** The next try: just under an hour, so the next hourly run of the trigger makes it. */
+const RETRY_MS = 50 * 60 * 1000;
 
 type SendState = JobState<SendUnit, SendData>;
 
@@ -68,10 +83,14 @@ function sendChunk(unit: SendUnit, state: SendState, client: OutreachClient): Ch
   }
   const skipped = new Map<string, string>();
   const rows: ListRow[] = [];
+  const doNotContact = readDoNotContact(list.sheet.getParent()); // the list may have grown since the plan
+  const unsubscribe = readSettings().unsubscribeAddress;
   for (const row of list.readRows()) {
     if (rows.length >= Math.min(unit.n, SEND_CHUNK) || !isQueued(row.status)) continue;
-    const problem = rowProblem(template, row);
-    if (problem) skipped.set(row.key, `${MAIL_STATUS.skipped}: ${problem.reason}`);
+    const problem = rowProblem(template, row, unsubscribe);
+    const listed = listedReason(doNotContact, row.key);
+    if (listed !== null) skipped.set(row.key, listedStatus(listed));
+    else if (problem) skipped.set(row.key, `${MAIL_STATUS.skipped}: ${problem.reason}`);
     else if (rows.some((r) => r.key === row.key))
       skipped.set(row.key, `${MAIL_STATUS.skipped}: duplicate recipient`);
     else rows.push(row);
@@ -79,7 +98,7 @@ function sendChunk(unit: SendUnit, state: SendState, client: OutreachClient): Ch
   const keys = rows.map((row) => row.key);
   if (rows.length === 0) return { list, skipped, keys };
   const emails: PersonalizedEmail[] = rows.map((row) => {
-    const mail = renderMail(template, row.display);
+    const mail = renderMail(template, row.display, unsubscribe);
     return {
       email: row.email,
       subject: mail.subject,
@@ -123,7 +142,11 @@ function recordChunk(result: ChunkResult, state: SendState): void {
   const changes = new Map<string, Record<string, CellValue>>();
   for (const [key, status] of skipped) changes.set(key, { mailStatus: status });
   state.data.skipped += skipped.size;
+  if (outcome && !outcome.sent && outcome.error.kind === 'quota') {
+    waitForQuota(list, changes, outcome.error, state); // throws JobPause, or JobStop after 7 days
+  }
   if (outcome && outcome.sent) {
+    state.data.waiting = undefined; // the quota is back
     for (const { email } of outcome.chunk.recipients) {
       changes.set(email, idCells(outcome.chunk, email));
       if (idsOf(outcome.chunk, email)) state.data.sent++;
@@ -146,6 +169,49 @@ function recordChunk(result: ChunkResult, state: SendState): void {
   list.writeByRecipient(changes, isQueued);
   if (outcome && outcome.sent) closeChunk(outcome.chunk);
   if (outcome && !outcome.sent && outcome.stop) throw new JobStop(stopText(outcome.error, state.data));
+}
+
+/**
+ * The quota is used up: nothing more is posted now. Every row still queued (this chunk's too) says it waits
+ * with what the service said; the job pauses until the next hourly run of the sender's trigger, which tries
+ * again. After 7 days of waiting the send is given up, and the rows say so.
+ */
+function waitForQuota(
+  list: MailingList,
+  changes: Map<string, Record<string, CellValue>>,
+  error: ApiError,
+  state: SendState,
+): never {
+  const detail = (error.detail || error.userMessage).trim().replace(/\.$/, '');
+  const since = state.data.waiting ? state.data.waiting.since : Date.now();
+  const expired = Date.now() - since >= WAIT_MS;
+  const status = expired
+    ? `${MAIL_STATUS.notSent}: gave up waiting for the sending quota after ${QUOTA_WAIT_DAYS} days (${detail})`
+    : `${MAIL_STATUS.waiting} (${detail})`;
+  for (const row of list.readRows()) if (isQueued(row.status)) changes.set(row.key, { mailStatus: status });
+  list.writeByRecipient(changes, isQueued);
+  const left = state.units.reduce((n, u) => n + u.n, 0);
+  if (expired) {
+    state.data.waiting = undefined;
+    throw new JobStop(
+      `Gave up waiting for the sending quota after ${QUOTA_WAIT_DAYS} days (${detail}). ${sentText(state.data)}`,
+    );
+  }
+  state.data.waiting = { since, detail };
+  let retry = 'The add-on tries again every hour';
+  try {
+    ensureTimer();
+  } catch (timerError) {
+    retry = `The hourly retry could not be set up (${describe(timerError)}): run the send again later`;
+  }
+  throw new JobPause(
+    `The sending quota is used up (${detail}). ${sentText(state.data)} The ${left} e-mail${left === 1 ? '' : 's'} left wait for it: ${retry}, for ${QUOTA_WAIT_DAYS} days, and sends each of them once when it is back. Cancel from the menu: Cancel a waiting or scheduled send.`,
+    Date.now() + RETRY_MS,
+  );
+}
+
+function sentText(data: SendData): string {
+  return `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded.`;
 }
 
 /** The cells of a row whose mail the service took (or did not list: then it says so). */

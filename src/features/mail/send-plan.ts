@@ -1,11 +1,29 @@
 // Before any request, every row of a send is checked; what cannot be sent gets its reason in "Mail status"
 // with no charge: no or an invalid address, a subject or body too long after filling in, a recipient already
-// in an earlier row of the same send. Rows already sent or in flight are left as they are.
+// in an earlier row of the same send, an address on the do-not-contact list, an address whose earlier mail
+// from this document failed (the user who selected such rows is asked first). Rows already sent or in
+// flight are left as they are.
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
 import { UserError } from '../inputs';
+import { DoNotContact, listedReason, listedStatus } from './do-not-contact';
+import { EarlierFailure, failureText } from './earlier-failures';
 import { mailProblem, MailTemplate, renderMail } from './mail-template';
+
+/** What a plan checks rows against besides the rows themselves. */
+export interface PlanContext {
+  doNotContact: DoNotContact;
+  failures: Map<string, EarlierFailure>;
+  zone: string;
+  unsubscribeAddress: string;
+}
+
+/** A row whose address failed before, with the status it gets when left out. */
+export interface FailedBefore {
+  row: ListRow;
+  status: string;
+}
 
 export interface SendPlan {
   /** Rows to send, in sheet order. */
@@ -15,8 +33,10 @@ export interface SendPlan {
   /** Reason label → rows, for the confirmation. */
   reasons: Map<string, number>;
   alreadySent: number;
-  /** Rows whose earlier mail failed (a bounce): "all unsent" leaves them; selecting them sends again. */
+  /** Rows whose own earlier mail failed (a bounce): "all unsent" leaves them as they are. */
   failedEarlier: number;
+  /** Selected rows whose address failed before: sent only if the user says so (see send.ts). */
+  failedBefore: FailedBefore[];
 }
 
 /** A row whose mail is with the service (ids written) and did not fail: never sent again by "all unsent". */
@@ -25,7 +45,7 @@ export function isSent(row: Pick<ListRow, 'mailId' | 'status'>): boolean {
 }
 
 export function isQueued(status: string): boolean {
-  return status === MAIL_STATUS.queued;
+  return status === MAIL_STATUS.queued || status.startsWith(MAIL_STATUS.waiting);
 }
 
 /** Checks the rows of a send (`candidates`, among all the sheet's `rows`). */
@@ -34,19 +54,11 @@ export function planSend(
   candidates: ListRow[],
   rows: ListRow[],
   retryFailed: boolean,
+  context: PlanContext,
 ): SendPlan {
-  const plan: SendPlan = {
-    rows: [],
-    skipped: new Map(),
-    reasons: new Map(),
-    alreadySent: 0,
-    failedEarlier: 0,
-  };
+  const plan = emptyPlan();
   const firstRowOf = new Map<string, number>();
-  // An address this sheet already sent to (in any row) is not mailed again by another row.
-  const sentTo = new Map<string, number>();
-  for (const row of rows)
-    if (isSent(row) && row.key && !sentTo.has(row.key)) sentTo.set(row.key, row.rowNumber);
+  const sentTo = sentAddresses(rows);
   const skip = (row: ListRow, label: string, reason: string) => {
     plan.skipped.set(row.rowNumber, `${MAIL_STATUS.skipped}: ${reason}`);
     plan.reasons.set(label, (plan.reasons.get(label) || 0) + 1);
@@ -56,11 +68,17 @@ export function planSend(
       plan.alreadySent++;
       continue;
     }
-    if (!retryFailed && row.mailId !== '') {
-      plan.failedEarlier++; // a bounced address charged again would most likely bounce again
+    const listed = row.key ? listedReason(context.doNotContact, row.key) : null;
+    if (listed !== null) {
+      skip(row, 'do not contact', '');
+      plan.skipped.set(row.rowNumber, listedStatus(listed));
       continue;
     }
-    const problem = rowProblem(template, row);
+    if (!retryFailed && row.mailId !== '') {
+      plan.failedEarlier++; // its own mail failed: "Failed: <reason>" stays on the row
+      continue;
+    }
+    const problem = rowProblem(template, row, context.unsubscribeAddress);
     if (problem) {
       skip(row, problem.label, problem.reason);
       continue;
@@ -76,18 +94,65 @@ export function planSend(
       continue;
     }
     firstRowOf.set(row.key, row.rowNumber);
+    const failure = context.failures.get(row.key);
+    if (failure) {
+      const status = `${MAIL_STATUS.skipped}: ${failureText(failure, context.zone)}`;
+      if (retryFailed) plan.failedBefore.push({ row, status });
+      else skip(row, 'failed before', failureText(failure, context.zone));
+      continue;
+    }
     plan.rows.push(row);
   }
   return plan;
 }
 
+function emptyPlan(): SendPlan {
+  return {
+    rows: [],
+    skipped: new Map(),
+    reasons: new Map(),
+    alreadySent: 0,
+    failedEarlier: 0,
+    failedBefore: [],
+  };
+}
+
+/** An address this sheet already sent to (in any row) is not mailed again by another row. */
+function sentAddresses(rows: ListRow[]): Map<string, number> {
+  const sentTo = new Map<string, number>();
+  for (const row of rows)
+    if (isSent(row) && row.key && !sentTo.has(row.key)) sentTo.set(row.key, row.rowNumber);
+  return sentTo;
+}
+
+/** The user said No to the rows that failed before: they are skipped with that reason. */
+export function skipFailedBefore(plan: SendPlan): void {
+  for (const { row, status } of plan.failedBefore) {
+    plan.skipped.set(row.rowNumber, status);
+    plan.reasons.set('failed before', (plan.reasons.get('failed before') || 0) + 1);
+  }
+  plan.failedBefore = [];
+}
+
+/** The user said Yes: the rows that failed before are sent too, in sheet order. */
+export function includeFailedBefore(plan: SendPlan): void {
+  plan.rows = [...plan.rows, ...plan.failedBefore.map((f) => f.row)].sort(
+    (a, b) => a.rowNumber - b.rowNumber,
+  );
+  plan.failedBefore = [];
+}
+
 /** What is wrong with this row's mail, if anything (the same checks as the preview). */
-export function rowProblem(template: MailTemplate, row: ListRow): { label: string; reason: string } | null {
+export function rowProblem(
+  template: MailTemplate,
+  row: ListRow,
+  unsubscribeAddress = '',
+): { label: string; reason: string } | null {
   if (!row.email) return { label: 'no e-mail address', reason: 'no e-mail address' };
   if (!isValidEmail(row.email) || row.email.length > 254) {
     return { label: 'invalid address', reason: `"${row.email}" is not a valid e-mail address` };
   }
-  const problem = mailProblem(renderMail(template, row.display));
+  const problem = mailProblem(renderMail(template, row.display, unsubscribeAddress));
   if (problem) return { label: problem.startsWith('the subject') ? 'subject' : 'body', reason: problem };
   return null;
 }
@@ -104,6 +169,7 @@ export function skippedLines(plan: SendPlan, hidden: number): string[] {
       `${plan.failedEarlier} failed earlier (see "Mail status"): not sent again; select them and use "Send e-mails to selected rows" to retry.`,
     );
   }
+
   if (hidden) lines.push(`${hidden} hidden by a filter: skipped.`);
   return lines;
 }
@@ -112,6 +178,8 @@ const REASON_TEXT: Record<string, string> = {
   'no e-mail address': 'without an e-mail address',
   'invalid address': 'with an invalid address',
   'duplicate recipient': 'duplicate recipients',
+  'do not contact': 'on the do-not-contact list',
+  'failed before': 'whose address failed in an earlier mail',
   subject: 'with a subject too long or empty',
   body: 'with a body too long',
 };

@@ -1,11 +1,15 @@
 // Menu: "Send e-mails to selected rows", and "Send to all unsent rows" (compose dialog). Every row is
 // checked before any request; the confirmation states the mails to send, the rows skipped and why, the EDM
-// cost and the usable EDM of both buckets; too little EDM is said before anything is sent. The work is the
-// send job (send-job.ts) on the job runner: thousands of rows go on across executions in the progress dialog.
+// cost and the usable EDM of both buckets; too little EDM is said before anything is sent. Selected rows
+// whose address failed before are named in a question of their own. The work is the send job
+// (send-job.ts) on the job runner: thousands of rows go on across executions in the progress dialog. A send
+// scheduled for later plans the same way (prepareSend) without UI.
+import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
 import { Deadline } from '../../platform/deadline';
 import { BUSY_MESSAGE, clearJob, withJobLease } from '../../platform/jobs';
-import { loadTemplate } from './mail-templates';
+import { readSettings } from '../../platform/settings';
+import { loadTemplate, StoredTemplate } from './mail-templates';
 import { CellValue } from '../../sheets/cells';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
@@ -13,16 +17,28 @@ import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { confirm, inform } from '../../ui/dialogs';
 import { showComposeDialog } from './compose';
 import { UserError } from '../inputs';
-import { newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
+import { newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { templateProblems } from './mail-template';
 import { MENU_REPORTER } from '../jobs/reporters';
 import { settleOpenChunks } from './send-chunk';
 import { SEND_CHUNK, SEND_JOB, SendData, SendUnit, sendingSheet, writeIds } from './send-job';
-import { isQueued, openMailingList, planSend, skippedLines } from './send-plan';
+import {
+  includeFailedBefore,
+  isQueued,
+  openMailingList,
+  planSend,
+  SendPlan,
+  skipFailedBefore,
+  skippedLines,
+} from './send-plan';
+import { readDoNotContact } from './do-not-contact';
+import { earlierFailures } from './earlier-failures';
 import { ensureKey } from '../settings';
+import { userToken } from '../schedule/timer-store';
 import { count } from '../words';
 
 type Scope = 'selected' | 'all';
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 export function sendSelectedRows(): void {
   sendRows('selected');
@@ -41,34 +57,48 @@ function sendRows(scope: Scope): void {
   );
 }
 
-function planAndSend(scope: Scope): void {
-  if (resumeUnfinished()) return;
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const sheet = spreadsheet.getActiveSheet();
-  const template = loadTemplate(sheet.getSheetId());
-  if (!template) {
-    showComposeDialog(`Write the mail for the sheet "${sheet.getName()}" first, then send.`);
-    return;
-  }
-  const list = openMailingList(sheet);
-  const problems = templateProblems(template, list.headers);
-  if (problems.length) throw new UserError(`Fix the mail first (Compose e-mail…): ${problems.join(' ')}`);
-  const client = outreachClient();
-  settleOpenChunks(client, (chunk) => writeIds(list, chunk));
+/** A send planned and checked, ready to be confirmed. */
+export interface PreparedSend {
+  sheet: Sheet;
+  list: MailingList;
+  template: StoredTemplate;
+  plan: SendPlan;
+  client: OutreachClient;
+  hiddenCount: number;
+}
 
+/**
+ * Reads and checks the rows of a send (the template, the do-not-contact list, earlier failures, filters);
+ * settles chunks left in doubt first. Null when the sheet has no template yet.
+ */
+export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient()): PreparedSend | null {
+  const spreadsheet = sheet.getParent();
+  const template = loadTemplate(sheet.getSheetId());
+  if (!template) return null;
+  const list = openMailingList(sheet);
+  const unsubscribeAddress = readSettings().unsubscribeAddress;
+  const problems = templateProblems(template, list.headers, unsubscribeAddress);
+  if (problems.length) throw new UserError(`Fix the mail first (Compose e-mail…): ${problems.join(' ')}`);
+  settleOpenChunks(client, (chunk) => writeIds(list, chunk));
   const hidden = hiddenRows(sheet);
   const only = scope === 'selected' ? selectedRows(spreadsheet, sheet) : undefined;
   if (only && only.size === 0) throw new UserError('Select the rows to send to (row 1 holds the headers).');
   const rows = list.readRows();
   const candidates = rows.filter((row) => (!only || only.has(row.rowNumber)) && !hidden.has(row.rowNumber));
   const hiddenCount = only ? [...only].filter((r) => hidden.has(r)).length : hidden.size;
-  const plan = planSend(template, candidates, rows, scope === 'selected');
-  writeStatuses(list, plan.skipped);
-  const lines = skippedLines(plan, hiddenCount);
-  if (plan.rows.length === 0) {
-    inform('Nothing to send', lines.join('\n') || 'There are no rows with an e-mail address to send to.');
-    return;
-  }
+  const plan = planSend(template, candidates, rows, scope === 'selected', {
+    doNotContact: readDoNotContact(spreadsheet),
+    failures: earlierFailures(spreadsheet, { sheetId: sheet.getSheetId(), rows }),
+    zone: spreadsheet.getSpreadsheetTimeZone(),
+    unsubscribeAddress,
+  });
+  return { sheet, list, template, plan, client, hiddenCount };
+}
+
+/** The confirmation's lines: what is sent, what is skipped and why, the cost and the usable EDM. */
+export function costLines(prepared: PreparedSend): { lines: string[]; usable: number } {
+  const { plan, sheet, template, client } = prepared;
+  const lines = skippedLines(plan, prepared.hiddenCount);
   const n = plan.rows.length;
   const balance = client.balance();
   const usable = balance.monthlyEdm + balance.addonEdm;
@@ -77,14 +107,61 @@ function planAndSend(scope: Scope): void {
     `Cost: ${n} EDM (1 per e-mail).`,
     `Usable EDM: ${usable} (${balance.monthlyEdm} monthly + ${balance.addonEdm} add-on).`,
   );
-  if (usable < n) {
+  return { lines, usable };
+}
+
+function planAndSend(scope: Scope): void {
+  if (resumeUnfinished()) return;
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  const prepared = prepareSend(sheet, scope);
+  if (!prepared) {
+    showComposeDialog(`Write the mail for the sheet "${sheet.getName()}" first, then send.`);
+    return;
+  }
+  const { plan, list } = prepared;
+  if (plan.failedBefore.length) askAboutFailedBefore(plan);
+  writeStatuses(list, plan.skipped);
+  if (plan.rows.length === 0) {
+    const lines = skippedLines(plan, prepared.hiddenCount);
+    inform('Nothing to send', lines.join('\n') || 'There are no rows with an e-mail address to send to.');
+    return;
+  }
+  const { lines, usable } = costLines(prepared);
+  if (usable < plan.rows.length) {
     inform(
       'Not enough e-mail quota',
-      `${lines.join('\n')}\n\nNothing was sent. Buy an add-on pack (2000 EDM) at ${client.pricingUrl}, or select fewer rows.`,
+      `${lines.join('\n')}\n\nNothing was sent. Buy an add-on pack (2000 EDM) at ${prepared.client.pricingUrl}, or select fewer rows.`,
     );
     return;
   }
   if (!confirm('Send e-mails', `${lines.join('\n')}\n\nSend now?`)) return;
+  launchSend(prepared, MENU_REPORTER);
+}
+
+/** The question about selected rows whose address failed before: Yes sends them too, No skips them. */
+function askAboutFailedBefore(plan: SendPlan): void {
+  const shown = plan.failedBefore.slice(0, 10).map(({ row, status }) => {
+    const why = status.replace(`${MAIL_STATUS.skipped}: an earlier mail to this address failed `, '');
+    return `Row ${row.rowNumber}: ${row.email} ${why}`;
+  });
+  const more = plan.failedBefore.length - shown.length;
+  if (more > 0) shown.push(`… and ${more} more.`);
+  const n = plan.failedBefore.length;
+  const question =
+    `${n === 1 ? 'An earlier mail to this address' : `Earlier mails to these ${n} addresses`} from this document failed:\n` +
+    `${shown.join('\n')}\n\nSend to ${n === 1 ? 'it' : 'them'} anyway (1 EDM each; it will most likely fail again)?\n\n` +
+    `No: ${n === 1 ? 'it is' : 'they are'} skipped with that reason and the other rows are sent.`;
+  if (confirm('Addresses that failed before', question)) includeFailedBefore(plan);
+  else skipFailedBefore(plan);
+}
+
+/** Queues the plan's rows and starts the send job (its first step runs now). */
+export function launchSend(
+  prepared: PreparedSend,
+  reporter: Reporter,
+  deadline = Deadline.forExecution(),
+): void {
+  const { plan, list, sheet, template, client } = prepared;
   queue(list, plan.rows);
   const data: SendData = {
     sheetId: sheet.getSheetId(),
@@ -92,13 +169,15 @@ function planAndSend(scope: Scope): void {
     campaign: template.campaign,
     templateSavedAt: template.savedAt,
     pricing: client.pricingUrl,
+    owner: userToken(),
     sent: 0,
     notSent: 0,
     skipped: 0,
   };
   const units: SendUnit[] = [];
-  for (let left = n; left > 0; left -= SEND_CHUNK) units.push({ n: Math.min(SEND_CHUNK, left) });
-  startJob(SEND_JOB, newJobState(SEND_JOB, units, data), MENU_REPORTER);
+  for (let left = plan.rows.length; left > 0; left -= SEND_CHUNK)
+    units.push({ n: Math.min(SEND_CHUNK, left) });
+  startJob(SEND_JOB, newJobState(SEND_JOB, units, data), reporter, deadline);
 }
 
 /** An interrupted send is continued, or dropped with its queued rows released. True when continued. */
@@ -106,23 +185,31 @@ function resumeUnfinished(): boolean {
   const previous = savedJob<SendUnit, SendData>(SEND_JOB.kind);
   if (!previous || previous.stopped || previous.units.length === 0) return false;
   const left = previous.units.reduce((n, u) => n + u.n, 0);
+  const waiting = previous.data.waiting ? ' (it waits for the sending quota)' : '';
   const question =
-    `The last send from "${previous.data.sheetName}" was interrupted with ${count(left, 'e-mail')} left. ` +
+    `The last send from "${previous.data.sheetName}" was interrupted with ${count(left, 'e-mail')} left${waiting}. ` +
     'Continue it now?\n\n(No: those rows are not sent and can be sent again later.)';
   if (confirm('Unfinished send', question)) {
+    previous.pausedUntil = undefined; // the user asks for it now
     runStep(SEND_JOB, previous, MENU_REPORTER, Deadline.forExecution());
     return true;
   }
-  try {
-    const list = openMailingList(sendingSheet(previous.data));
-    const release = new Map<number, string>();
-    for (const row of list.readRows()) if (isQueued(row.status)) release.set(row.rowNumber, '');
-    writeStatuses(list, release);
-  } catch {
-    // The sheet is gone: nothing to release.
-  }
+  releaseQueued(previous.data, '');
   clearJob(SEND_JOB.kind);
   return false;
+}
+
+/** The rows a dropped send left queued or waiting get `status` ('' = as if never planned). */
+export function releaseQueued(data: Pick<SendData, 'sheetId' | 'sheetName'>, status: string): number {
+  try {
+    const list = openMailingList(sendingSheet(data));
+    const release = new Map<number, string>();
+    for (const row of list.readRows()) if (isQueued(row.status)) release.set(row.rowNumber, status);
+    writeStatuses(list, release);
+    return release.size;
+  } catch {
+    return 0; // the sheet is gone: nothing to release
+  }
 }
 
 function queue(list: MailingList, rows: ListRow[]): void {
@@ -130,7 +217,7 @@ function queue(list: MailingList, rows: ListRow[]): void {
 }
 
 /** One block write of "Mail status" for rows read in this execution. */
-function writeStatuses(list: MailingList, statuses: Map<number, string>): void {
+export function writeStatuses(list: MailingList, statuses: Map<number, string>): void {
   const changes = new Map<number, Record<string, CellValue>>();
   for (const [row, status] of statuses) changes.set(row, { mailStatus: status });
   list.writeRows([], changes);

@@ -1,19 +1,17 @@
-// Auto-refresh: one hourly time-driven trigger per user and document (the add-on limits), whose handler
-// refreshes with the UI-free reporter. Google documents that an add-on's installable triggers run in
-// AuthMode.FULL with access to the document they were made in (spreadsheets.currentonly covers it), with no
-// UI, and that they send no failure e-mails: so every outcome is written to the summary sheet and document
-// properties, and the trigger removes itself rather than fail hourly in the background — when every task
-// and mail is final, after 30 days, when the key is missing or refused, or after repeated failures.
+// Auto-refresh: the hourly refresh of one user in one document, run by that user's hourly trigger
+// (schedule/timer.ts: one trigger per user and document serves every timed job). Triggers run as the user
+// who made them, with that user's key, so the switch, its state and its last run are the user's own
+// (schedule/timer-store.ts): another editor's switch neither shows nor changes it. Google documents that
+// an add-on's installable triggers run in AuthMode.FULL with no UI and send no failure e-mails: every
+// outcome goes to the summary sheet, and auto-refresh turns itself off rather than fail hourly in the
+// background — when every task and mail is final, after 30 days, when the key is missing or refused, or
+// after repeated failures.
 import { lastSendAt } from '../mail/send-journal';
 import { readSettings } from '../../platform/settings';
 import { JobProgress, withJobLease } from '../../platform/jobs';
-import { autoRefresh, AutoRefresh, lastRefreshOutcome, saveAutoRefresh } from './tracking-store';
-import {
-  clockTriggers,
-  ensureHourlyTrigger,
-  removeClockTriggers,
-  removeTriggerById,
-} from '../../platform/triggers';
+import { lastRefreshOutcome } from './tracking-store';
+import { ensureTimer, releaseTimerIfIdle } from '../schedule/timer';
+import { AutoRefresh, myTimer, saveMyTimer } from '../schedule/timer-store';
 import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { confirm, toast } from '../../ui/dialogs';
@@ -23,15 +21,11 @@ import { describe } from '../settings';
 import { runRefresh } from './tracking';
 import { writeStatusBlock } from './tracking-summary';
 
-type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
-
-/** The trigger's handler (a top-level function of index.ts). */
-export const TIMER_HANDLER = 'refreshTrackingOnTimer';
 const KIND = 'tracking';
 const DAY_MS = 24 * 3600 * 1000;
 /** Auto-refresh stops this long after it was turned on or after the last send, whichever is later. */
 export const AUTO_REFRESH_DAYS = 30;
-/** Unexpected failures in a row after which the trigger turns itself off. */
+/** Unexpected failures in a row after which it turns itself off. */
 const MAX_FAILURES = 3;
 
 export interface AutoRefreshView {
@@ -40,35 +34,40 @@ export interface AutoRefreshView {
 }
 
 const ON_TEXT =
-  'Auto-refresh is on: the Tracking sheet is refreshed about every hour. It turns itself off when every mail is final, after 30 days, or if the API key is refused; the summary sheet shows each run.';
+  'Auto-refresh is on for you: the Tracking sheet is refreshed about every hour with your key. It turns itself off when every mail is final, after 30 days, or if the API key is refused; the summary sheet shows each run.';
 
-/** Turns auto-refresh on or off for the current user in this document; turning it on twice keeps one trigger. */
+/** Turns auto-refresh on or off for the current user in this document; other users' switches are untouched. */
 export function setAutoRefresh(on: boolean): AutoRefreshView {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const previous = autoRefresh();
+  const previous = myTimer().auto || null;
   let view: AutoRefreshView;
   if (on) {
     if (!readSettings().outreachApiKey)
       throw new UserError('Add your outreach API key in Settings first, then turn auto-refresh on.');
     try {
-      ensureHourlyTrigger(spreadsheet, TIMER_HANDLER);
+      ensureTimer();
     } catch (error) {
       throw new UserError(`Auto-refresh could not be turned on: ${describe(error)}`);
     }
-    saveAutoRefresh({ on: true, since: Date.now(), failures: 0 });
+    saveAuto({ on: true, since: Date.now(), failures: 0 });
     view = { on: true, message: ON_TEXT };
   } else {
-    removeClockTriggers(spreadsheet, TIMER_HANDLER);
-    saveAutoRefresh(offState(previous, 'turned off from the menu.'));
-    view = { on: false, message: 'Auto-refresh is off. Use Refresh tracking to refresh by hand.' };
+    saveAuto(offState(previous, 'turned off from the menu.'));
+    releaseTimerIfIdle();
+    view = { on: false, message: 'Auto-refresh is off for you. Use Refresh tracking to refresh by hand.' };
   }
   if (Table.find(spreadsheet, TRACKING_SUMMARY)) writeStatusBlock(spreadsheet);
   return view;
 }
 
+function saveAuto(auto: AutoRefresh): void {
+  saveMyTimer({ ...myTimer(), auto });
+}
+
 /** Menu: Auto-refresh tracking: on / off. States the current setting and the last automatic run first. */
 export function toggleAutoRefresh(): void {
-  const on = clockTriggers(SpreadsheetApp.getActiveSpreadsheet(), TIMER_HANDLER).length > 0;
+  const auto = myTimer().auto;
+  const on = !!(auto && auto.on);
   const question = on
     ? 'Turn it off?'
     : 'Turn it on? The Tracking sheet will be refreshed about every hour (the most Google allows an add-on), without this window open.';
@@ -81,8 +80,9 @@ export function toggleAutoRefresh(): void {
 
 /** "Last automatic run: …" with its result and error, for the confirmation. */
 export function lastRunText(): string {
-  const run = lastRun(KIND);
-  const auto = autoRefresh();
+  const record = myTimer();
+  const run = record.lastRun || null;
+  const auto = record.auto;
   const lines = [];
   if (!run) lines.push('No automatic run yet.');
   else {
@@ -98,40 +98,26 @@ export function lastRunText(): string {
   return lines.join('\n');
 }
 
-/** The trigger's handler: a refresh step without UI, then whether the trigger is still needed. */
-export function refreshOnTimer(event?: { triggerUid?: string }): void {
-  const uid = event && event.triggerUid;
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  if (!spreadsheet) {
-    removeTriggerById(uid); // no document to refresh: nothing this trigger could ever do
-    return;
-  }
-  const auto = autoRefresh();
-  if (!auto || !auto.on) {
-    turnOff(spreadsheet, uid, auto, (auto && auto.offReason) || 'turned off in this document.');
-    return;
-  }
+/** The auto-refresh part of this user's hourly run: a refresh step without UI, or turning itself off. */
+export function autoRefreshOnTimer(): void {
+  const auto = myTimer().auto;
+  if (!auto || !auto.on) return;
   const started = Date.now();
   try {
     const reason = reasonToStop(auto);
-    if (reason) turnOff(spreadsheet, uid, auto, reason.text, reason.error);
-    else timerStep(spreadsheet, uid, auto, started);
+    if (reason) turnOff(auto, reason.text, reason.error);
+    else timerStep(auto, started);
   } catch (error) {
     const failures = auto.failures + 1;
     recordLastRun(KIND, { message: 'The automatic refresh failed.', error: describe(error), finished: true });
-    if (failures >= MAX_FAILURES)
-      turnOff(spreadsheet, uid, auto, `it failed ${failures} times in a row (${describe(error)}).`);
-    else saveAutoRefresh({ ...auto, failures });
+    if (failures >= MAX_FAILURES) turnOff(auto, `it failed ${failures} times in a row (${describe(error)}).`);
+    else saveAuto({ ...auto, failures });
   }
-  writeStatusBlock(spreadsheet);
+  const run = lastRun(KIND);
+  if (run && run.at >= started) saveMyTimer({ ...myTimer(), lastRun: run });
 }
 
-function timerStep(
-  spreadsheet: Spreadsheet,
-  uid: string | undefined,
-  auto: AutoRefresh,
-  started: number,
-): void {
+function timerStep(auto: AutoRefresh, started: number): void {
   const progress = withJobLease<JobProgress | 'nothing' | 'busy'>(
     KIND,
     () => runRefresh('timer', unattendedReporter(KIND)) || 'nothing',
@@ -142,22 +128,20 @@ function timerStep(
     return;
   }
   if (progress === 'nothing') {
-    turnOff(spreadsheet, uid, auto, 'this document has not sent any e-mail.');
+    turnOff(auto, 'this document has not sent any e-mail.');
     return;
   }
   const outcome = lastRefreshOutcome();
   const mine = outcome && outcome.at >= started ? outcome : null;
   if (progress.error && mine && (mine.stopKind === 'auth' || mine.stopKind === 'missing-key')) {
     turnOff(
-      spreadsheet,
-      uid,
       auto,
       'the API key was refused: check it in Settings, then turn auto-refresh on again.',
       progress.error,
     );
   } else if (progress.finished && !progress.error && mine && mine.allFinal) {
-    turnOff(spreadsheet, uid, auto, 'every task and every mail is final; nothing will change any more.');
-  } else saveAutoRefresh({ ...auto, failures: 0 });
+    turnOff(auto, 'every task and every mail is final; nothing will change any more.');
+  } else saveAuto({ ...auto, failures: 0 });
 }
 
 function reasonToStop(auto: AutoRefresh): { text: string; error?: string } | null {
@@ -172,16 +156,8 @@ function reasonToStop(auto: AutoRefresh): { text: string; error?: string } | nul
   return null;
 }
 
-function turnOff(
-  spreadsheet: Spreadsheet,
-  uid: string | undefined,
-  auto: AutoRefresh | null,
-  reason: string,
-  error?: string,
-): void {
-  removeClockTriggers(spreadsheet, TIMER_HANDLER);
-  removeTriggerById(uid);
-  saveAutoRefresh(offState(auto, reason));
+function turnOff(auto: AutoRefresh | null, reason: string, error?: string): void {
+  saveAuto(offState(auto, reason));
   const run = { message: `Auto-refresh turned itself off: ${reason}`, finished: true };
   recordLastRun(KIND, error ? { ...run, error } : run);
 }

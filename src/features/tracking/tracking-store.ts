@@ -1,6 +1,6 @@
 // What tracking keeps between executions, in document properties (every editor's executions and the
-// hourly trigger see the same): the outcome of the last refresh and the auto-refresh switch. Which mails are
-// final is on the Tracking sheet, not here: nothing kept grows with the mails sent.
+// hourly triggers see the same): the outcome of the last refresh. Which mails are final is on the Tracking
+// sheet, not here: nothing kept grows with the mails sent. Each user's auto-refresh switch is in schedule/.
 
 export type RefreshOrigin = 'menu' | 'timer';
 
@@ -16,20 +16,7 @@ export interface RefreshOutcome {
   allFinal?: boolean;
 }
 
-/** The auto-refresh switch of this document. */
-export interface AutoRefresh {
-  on: boolean;
-  /** When it was turned on (ms). */
-  since: number;
-  /** Trigger runs in a row that failed with an unexpected error. */
-  failures: number;
-  /** When and why it turned itself off. */
-  offAt?: number;
-  offReason?: string;
-}
-
 const OUTCOME = 'tracking.outcome';
-const AUTO = 'tracking.auto';
 
 function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getDocumentProperties();
@@ -50,12 +37,4 @@ export function saveRefreshOutcome(outcome: RefreshOutcome): void {
 
 export function lastRefreshOutcome(): RefreshOutcome | null {
   return readJson<RefreshOutcome>(OUTCOME);
-}
-
-export function autoRefresh(): AutoRefresh | null {
-  return readJson<AutoRefresh>(AUTO);
-}
-
-export function saveAutoRefresh(state: AutoRefresh): void {
-  store().setProperty(AUTO, JSON.stringify(state));
 }

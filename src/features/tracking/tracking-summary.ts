@@ -3,7 +3,8 @@
 // of them (one chart, updated on each refresh, never a second one), and one row per campaign from row 9.
 // Every count comes from every mail on the Tracking sheet, not from what one refresh read: a refresh with
 // another key, or one that reads nothing, leaves them as they are.
-import { autoRefresh, lastRefreshOutcome } from './tracking-store';
+import { lastRefreshOutcome } from './tracking-store';
+import { timedStatus } from '../schedule/timer-status';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
@@ -149,18 +150,17 @@ function writeCountsAndChart(spreadsheet: Spreadsheet, counts: MailCounts): void
   else sheet.insertChart(chart);
 }
 
-/** The status block (A1:B6): last refresh, result, last error, auto-refresh and its last run. */
+/**
+ * The status block (A1:B7): last refresh, result, last error, auto-refresh (every editor's own switch) and
+ * its last run, and the sends scheduled or waiting for the quota.
+ */
 export function writeStatusBlock(spreadsheet: Spreadsheet): void {
   const zone = spreadsheet.getSpreadsheetTimeZone();
   const time = (ms: number) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd HH:mm');
   const outcome = lastRefreshOutcome();
-  const auto = autoRefresh();
+  const timed = timedStatus(zone);
   const run = lastRun('tracking');
   const lastError = (run && run.error) || (outcome && outcome.error) || '';
-  let autoText = 'Off (Extensions › Outreach › Auto-refresh tracking: on / off).';
-  if (auto && auto.on) {
-    autoText = `On since ${time(auto.since)}: about every hour; it turns itself off when every mail is final, after 30 days, or if the API key is refused.`;
-  } else if (auto && auto.offAt) autoText = `Off since ${time(auto.offAt)}: ${auto.offReason || ''}`;
   const rows = [
     ['Tracking', ''],
     [
@@ -171,13 +171,14 @@ export function writeStatusBlock(spreadsheet: Spreadsheet): void {
     ],
     ['Result', outcome ? outcome.message : ''],
     ['Last error', lastError],
-    ['Auto-refresh', autoText],
+    ['Auto-refresh', timed.autoRefresh],
     [
       'Last automatic run',
       run
         ? `${time(run.at)}: ${[run.message, run.error].filter((t, i, all) => t && all.indexOf(t) === i).join(' ')}`
         : 'none yet',
     ],
+    ['Timed sends', timed.timedSends],
   ];
   const sheet = Table.open(spreadsheet, TRACKING_SUMMARY).sheet;
   sheet.getRange(1, 1, rows.length, 2).setValues(rows.map(([label, value]) => [label, textCell(value)]));

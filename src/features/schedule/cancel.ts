@@ -1,0 +1,55 @@
+// Menu: "Cancel a waiting or scheduled send". A send waiting for the sending quota is dropped (its rows say
+// so and can be sent again later); sends scheduled for later are cancelled one by one after a question.
+// The hourly trigger is removed when nothing is left for it.
+import { clearJob, withJobLease } from '../../platform/jobs';
+import { savedJob } from '../jobs/job-runner';
+import { releaseQueued } from '../mail/send';
+import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
+import { MAIL_STATUS } from '../../sheets/layouts';
+import { confirm, inform, toast } from '../../ui/dialogs';
+import { allSchedules, deleteSchedule } from './schedules';
+import { startWindowText } from './send-later-time';
+import { releaseTimerIfIdle } from './timer';
+
+const TITLE = 'Cancel a waiting or scheduled send';
+
+export function cancelTimedSend(): void {
+  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+  let asked = cancelWaitingSend();
+  for (const schedule of allSchedules()) {
+    asked = true;
+    const question = `A send of "${schedule.sheetName}" is scheduled to start ${startWindowText(schedule.at, zone)}. Cancel it?`;
+    if (!confirm(TITLE, question)) continue;
+    deleteSchedule(schedule.sheetId);
+    toast(`The scheduled send of "${schedule.sheetName}" was cancelled.`, TITLE, 5);
+  }
+  if (!asked) inform(TITLE, 'No send waits for the sending quota and none is scheduled in this document.');
+  releaseTimerIfIdle();
+}
+
+/** Asks about the send waiting for the quota, if any; true when there was one. */
+function cancelWaitingSend(): boolean {
+  return withJobLease(
+    SEND_JOB.kind,
+    () => {
+      const job = savedJob<SendUnit, SendData>(SEND_JOB.kind);
+      if (!job || job.stopped || !job.data.waiting) return false;
+      const left = job.units.reduce((n, u) => n + u.n, 0);
+      const question =
+        `The send from "${job.data.sheetName}" waits for the sending quota (${job.data.waiting.detail}) with ${left} e-mail${left === 1 ? '' : 's'} left; ` +
+        `${job.data.sent} were sent. Cancel it? The rows left are not sent and can be sent again later.`;
+      if (!confirm(TITLE, question)) return true;
+      const released = releaseQueued(
+        job.data,
+        `${MAIL_STATUS.notSent}: the send waiting for the sending quota was cancelled`,
+      );
+      clearJob(SEND_JOB.kind);
+      toast(`The waiting send was cancelled: ${released} rows not sent.`, TITLE, 10);
+      return true;
+    },
+    () => {
+      inform(TITLE, 'The waiting send is being tried right now: try again in a few minutes.');
+      return true;
+    },
+  );
+}

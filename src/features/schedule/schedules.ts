@@ -1,0 +1,91 @@
+// The sends scheduled for later: one per sheet (document property `schedule.<sheetId>`), made by one user,
+// whose hourly trigger starts it (with that user's key) in the first run at or after its time. A schedule
+// is taken out of the store under the document lock before its send starts, so it never starts twice.
+import { withDocumentLock } from '../../platform/locks';
+import { startWindowText } from './send-later-time';
+import { userToken } from './timer-store';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+export interface ScheduledSend {
+  sheetId: number;
+  sheetName: string;
+  /** When the send may start (ms). */
+  at: number;
+  /** The token of the user whose trigger runs it. */
+  owner: string;
+  savedAt: number;
+}
+
+const PREFIX = 'schedule.';
+
+function parse(text: string | null | undefined): ScheduledSend | null {
+  try {
+    const value = text ? (JSON.parse(text) as ScheduledSend) : null;
+    return value && typeof value.at === 'number' ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function scheduleOf(sheetId: number): ScheduledSend | null {
+  return parse(PropertiesService.getDocumentProperties().getProperty(PREFIX + sheetId));
+}
+
+export function saveSchedule(schedule: ScheduledSend): void {
+  PropertiesService.getDocumentProperties().setProperty(PREFIX + schedule.sheetId, JSON.stringify(schedule));
+}
+
+export function deleteSchedule(sheetId: number): void {
+  PropertiesService.getDocumentProperties().deleteProperty(PREFIX + sheetId);
+}
+
+/** Every schedule of the document (from properties already read, or read now). */
+export function allSchedules(properties?: Record<string, string>): ScheduledSend[] {
+  const props = properties || PropertiesService.getDocumentProperties().getProperties();
+  return Object.keys(props)
+    .filter((key) => key.startsWith(PREFIX))
+    .map((key) => parse(props[key]))
+    .filter((s): s is ScheduledSend => s !== null)
+    .sort((a, b) => a.at - b.at);
+}
+
+/** The schedules the current user's trigger runs. */
+export function mySchedules(properties?: Record<string, string>): ScheduledSend[] {
+  const me = userToken();
+  return allSchedules(properties).filter((s) => s.owner === me);
+}
+
+/** Takes a due schedule of this user out of the store; null when it is gone (cancelled, or taken). */
+export function claimSchedule(sheetId: number): ScheduledSend | null {
+  return withDocumentLock(
+    10_000,
+    () => {
+      const schedule = scheduleOf(sheetId);
+      if (!schedule || schedule.owner !== userToken() || schedule.at > Date.now()) return null;
+      deleteSchedule(sheetId);
+      return schedule;
+    },
+    () => null,
+    { flush: false },
+  );
+}
+
+export interface ScheduleView {
+  /** The time given, as a wall time in the spreadsheet's zone (for the dialog's date-time field). */
+  when: string;
+  text: string;
+  zone: string;
+}
+
+/** The active sheet's scheduled send, for the compose dialog. */
+export function scheduleView(sheet: Sheet): ScheduleView | null {
+  const schedule = scheduleOf(sheet.getSheetId());
+  if (!schedule) return null;
+  const zone = sheet.getParent().getSpreadsheetTimeZone();
+  return {
+    when: Utilities.formatDate(new Date(schedule.at), zone, "yyyy-MM-dd'T'HH:mm"),
+    text: `"Send to all unsent rows" is scheduled to start ${startWindowText(schedule.at, zone)}.`,
+    zone,
+  };
+}

@@ -1,0 +1,65 @@
+// The hourly trigger's handler: this user's timed work in this document, with no UI. It first checks
+// ScriptApp.getAuthorizationInfo (a trigger keeps firing when the add-on needs the user's authorization
+// again): then it only records that on the Tracking summary, where the user sees it, and waits. Otherwise:
+// a send waiting for the quota (or cut off by the time limit) goes on, the scheduled sends that are due
+// start, the auto-refresh runs; the summary says what happened; the trigger removes itself when nothing
+// is left for it.
+import { JobProgress } from '../../platform/jobs';
+import { needsReauthorization } from '../../platform/triggers';
+import { continueSavedJob, savedJob } from '../jobs/job-runner';
+import { recordLastRun, unattendedReporter } from '../jobs/reporters';
+import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
+import { describe } from '../settings';
+import { autoRefreshOnTimer } from '../tracking/tracking-auto';
+import { writeStatusBlock } from '../tracking/tracking-summary';
+import { runDueSchedules } from './send-later';
+import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from './timer';
+import { myTimer, saveMyTimer, userToken } from './timer-store';
+
+export function onHourlyTimer(event?: { triggerUid?: string }): void {
+  const uid = event && event.triggerUid;
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  if (!spreadsheet) {
+    removeMyTimer(uid); // no document: nothing this trigger could ever do
+    return;
+  }
+  adoptRunningTrigger(uid);
+  if (needsReauthorization()) {
+    noteReauthorization(spreadsheet);
+    return;
+  }
+  const record = myTimer();
+  if (record.reauthAt) saveMyTimer({ ...record, reauthAt: undefined });
+  guarded('The waiting send could not go on.', continueMySend);
+  guarded('A scheduled send could not start.', runDueSchedules);
+  autoRefreshOnTimer();
+  writeStatusBlock(spreadsheet);
+  releaseTimerIfIdle(uid);
+}
+
+/** This user's send that waits for the quota, or was cut off by the time limit, goes on. */
+function continueMySend(): JobProgress | null {
+  const job = savedJob<SendUnit, SendData>(SEND_JOB.kind);
+  if (!job || job.stopped || job.units.length === 0 || job.data.owner !== userToken()) return null;
+  return continueSavedJob(SEND_JOB, unattendedReporter('send'));
+}
+
+function guarded(message: string, work: () => unknown): void {
+  try {
+    work();
+  } catch (error) {
+    recordLastRun('send', { message, error: describe(error), finished: true });
+  }
+}
+
+/** Recorded once per episode, where the user looks (the summary); the trigger stays and tries hourly. */
+function noteReauthorization(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): void {
+  const record = myTimer();
+  if (record.reauthAt) return;
+  saveMyTimer({ ...record, reauthAt: Date.now() });
+  try {
+    writeStatusBlock(spreadsheet);
+  } catch {
+    // Without the document's permission the summary cannot be written: the menu says it instead.
+  }
+}

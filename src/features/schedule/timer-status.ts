@@ -1,0 +1,73 @@
+// What the Tracking summary says about the timed work of every user of the document: whose auto-refresh is
+// on (each user's own switch), an hourly run that needs re-authorization, the sends scheduled for later and
+// a send waiting for the sending quota. A trigger has no UI and its failures are mailed to nobody: this is
+// where its user sees them.
+import { loadJob } from '../../platform/jobs';
+import { lastRun } from '../jobs/reporters';
+import { allSchedules } from './schedules';
+import { startWindowText } from './send-later-time';
+import { allTimers } from './timer-store';
+
+/** The part of a saved send job this status reads (mail/send-job.ts owns the type). */
+interface WaitingJob {
+  units?: { n: number }[];
+  data?: { sheetName?: string; waiting?: { since: number; detail: string } };
+}
+
+export interface TimedStatus {
+  autoRefresh: string;
+  timedSends: string;
+}
+
+export function timedStatus(zone: string): TimedStatus {
+  const properties = PropertiesService.getDocumentProperties().getProperties();
+  const time = (ms: number) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd HH:mm');
+  return {
+    autoRefresh: autoRefreshText(properties, time),
+    timedSends: timedSendsText(properties, zone, time),
+  };
+}
+
+function autoRefreshText(properties: Record<string, string>, time: (ms: number) => string): string {
+  const records = allTimers(properties);
+  const on = records.filter((r) => r.auto && r.auto.on);
+  let text = 'Off (Extensions › Outreach › Auto-refresh tracking: on / off; each editor has their own).';
+  if (on.length) {
+    const since = Math.min(...on.map((r) => (r.auto ? r.auto.since : Date.now())));
+    text =
+      `On for ${on.length === 1 ? '1 editor' : `${on.length} editors`} of this document (each editor's own switch), ` +
+      `since ${time(since)}: about every hour; it turns itself off when every mail is final, after 30 days, or if the API key is refused.`;
+  } else {
+    const off = records
+      .map((r) => r.auto)
+      .filter((a) => a && a.offAt)
+      .sort((a, b) => (b && b.offAt ? b.offAt : 0) - (a && a.offAt ? a.offAt : 0))[0];
+    if (off && off.offAt) text = `Off since ${time(off.offAt)}: ${off.offReason || ''}`;
+  }
+  const reauth = records.filter((r) => r.reauthAt).map((r) => r.reauthAt as number);
+  if (reauth.length) {
+    text += ` Needs re-authorization since ${time(Math.min(...reauth))}: the hourly run of an editor did nothing because the add-on needs that editor's permission again. That editor opens Extensions › Outreach in this spreadsheet and picks any item to grant it.`;
+  }
+  return text;
+}
+
+function timedSendsText(
+  properties: Record<string, string>,
+  zone: string,
+  time: (ms: number) => string,
+): string {
+  const parts = allSchedules(properties).map(
+    (s) => `"${s.sheetName}" is scheduled to start ${startWindowText(s.at, zone)}.`,
+  );
+  const job = loadJob<WaitingJob>('send');
+  if (job && job.data && job.data.waiting) {
+    const left = (job.units || []).reduce((n, u) => n + u.n, 0);
+    parts.push(
+      `"${job.data.sheetName}": ${left} e-mail${left === 1 ? '' : 's'} wait for the sending quota since ${time(job.data.waiting.since)} (${job.data.waiting.detail}); tried every hour for 7 days.`,
+    );
+  }
+  const run = lastRun('send');
+  if (run)
+    parts.push(`Last timed send ${time(run.at)}: ${[run.message, run.error].filter(Boolean).join(' ')}`);
+  return parts.join(' ') || 'None (Compose e-mail… › Send later).';
+}

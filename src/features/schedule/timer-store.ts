@@ -1,0 +1,68 @@
+// What the hourly timer keeps per user and document. Triggers run as the user who made them, so each
+// user's switch, trigger id and last run are that user's own: a record `timer.user.<token>` in document
+// properties, where `<token>` is a random id kept in the user's own properties (no e-mail address is
+// stored, and the add-on does not ask for the scope that reads it). Each user writes only their record, so
+// two editors never change each other's; one record per user who ever used a timed feature here, a few
+// hundred characters each, however much is sent.
+import type { LastRun } from '../jobs/reporters';
+
+/** A user's auto-refresh switch in this document. */
+export interface AutoRefresh {
+  on: boolean;
+  /** When it was turned on (ms). */
+  since: number;
+  /** Trigger runs in a row that failed with an unexpected error. */
+  failures: number;
+  /** When and why it turned itself off. */
+  offAt?: number;
+  offReason?: string;
+}
+
+export interface TimerRecord {
+  /** getUniqueId() of the trigger this user made in this document. */
+  triggerId?: string;
+  auto?: AutoRefresh;
+  /** This user's last automatic run (refresh, scheduled or waiting send). */
+  lastRun?: LastRun;
+  /** When a run found that the add-on needs this user's re-authorization (cleared by the next good run). */
+  reauthAt?: number;
+}
+
+const TOKEN = 'timer.userToken';
+const PREFIX = 'timer.user.';
+
+/** This user's random token (made once, kept in their user properties). */
+export function userToken(): string {
+  const props = PropertiesService.getUserProperties();
+  let token = props.getProperty(TOKEN);
+  if (!token) {
+    token = Utilities.getUuid().replace(/-/g, '').slice(0, 16);
+    props.setProperty(TOKEN, token);
+  }
+  return token;
+}
+
+function parse(text: string | null | undefined): TimerRecord {
+  try {
+    return text ? (JSON.parse(text) as TimerRecord) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The current user's record in this document ({} when none). */
+export function myTimer(): TimerRecord {
+  return parse(PropertiesService.getDocumentProperties().getProperty(PREFIX + userToken()));
+}
+
+/** Replaces the current user's record (only theirs: other users' records are never written here). */
+export function saveMyTimer(record: TimerRecord): void {
+  PropertiesService.getDocumentProperties().setProperty(PREFIX + userToken(), JSON.stringify(record));
+}
+
+/** Every user's record in this document, from properties already read (for the summary). */
+export function allTimers(properties: Record<string, string>): TimerRecord[] {
+  return Object.keys(properties)
+    .filter((key) => key.startsWith(PREFIX))
+    .map((key) => parse(properties[key]));
+}

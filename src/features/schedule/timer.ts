@@ -1,0 +1,81 @@
+// The one time-driven trigger a user may have in a document (Google's "Triggers for Editor add-ons": at most
+// hourly, one per user per document). Auto-refresh, the sends scheduled for later and a send waiting for
+// the sending quota all ride on it: turning one on while another is on keeps the trigger, and it is removed
+// only when none of them is left. The trigger is found by the id stored when it was made (platform/
+// triggers.ts), so it works whether or not getUserTriggers(spreadsheet) lists time-driven triggers.
+import { loadJob } from '../../platform/jobs';
+import {
+  createHourlyTrigger,
+  deleteTriggers,
+  listedClockTrigger,
+  triggerById,
+} from '../../platform/triggers';
+import { mySchedules } from './schedules';
+import { myTimer, saveMyTimer, userToken } from './timer-store';
+
+type Trigger = GoogleAppsScript.Script.Trigger;
+
+/** The handler every hourly trigger of the add-on runs (a top-level function of index.ts). */
+export const TIMER_HANDLER = 'onHourlyTimer';
+/** The handler of the triggers earlier versions made (auto-refresh only); it runs the same work. */
+export const LEGACY_HANDLER = 'refreshTrackingOnTimer';
+
+export const ADOPT_LATER =
+  'You already have an hourly trigger of this add-on in this document that could not be found by its id: it takes over at its next run (within the hour). Try again after that.';
+
+/** This user's hourly trigger in this document, made when missing; 'kept' when it was already there. */
+export function ensureTimer(): 'created' | 'kept' | 'adopted' {
+  const record = myTimer();
+  if (triggerById(record.triggerId)) return 'kept';
+  let trigger: Trigger;
+  let how: 'created' | 'adopted' = 'created';
+  try {
+    trigger = createHourlyTrigger(TIMER_HANDLER);
+  } catch (error) {
+    // "Too many time-based triggers": this user has one here that was not recorded (an earlier version's).
+    const unrecorded = listedClockTrigger(SpreadsheetApp.getActiveSpreadsheet(), [
+      TIMER_HANDLER,
+      LEGACY_HANDLER,
+    ]);
+    if (!unrecorded) throw new Error(ADOPT_LATER, { cause: error });
+    trigger = unrecorded;
+    how = 'adopted';
+  }
+  saveMyTimer({ ...myTimer(), triggerId: trigger.getUniqueId() });
+  return how;
+}
+
+/** The trigger that runs this execution is this user's timer here (it may have been made before ids were kept). */
+export function adoptRunningTrigger(uid: string | undefined): void {
+  const record = myTimer();
+  if (uid && record.triggerId !== uid) saveMyTimer({ ...record, triggerId: uid });
+}
+
+/** Deletes this user's trigger in this document (found by its stored id, or the running one's). */
+export function removeMyTimer(runningUid?: string): boolean {
+  const record = myTimer();
+  const removed = deleteTriggers([record.triggerId, runningUid].filter((id): id is string => !!id));
+  if (record.triggerId) {
+    delete record.triggerId;
+    saveMyTimer(record);
+  }
+  return removed > 0;
+}
+
+/** What this user's trigger still has to do here. */
+export function myPendingWork(): { autoRefresh: boolean; scheduled: number; waitingSend: boolean } {
+  const job = loadJob<{ data?: { owner?: string; waiting?: unknown } }>('send');
+  const auto = myTimer().auto;
+  return {
+    autoRefresh: !!(auto && auto.on),
+    scheduled: mySchedules().length,
+    waitingSend: !!(job && job.data && job.data.waiting && job.data.owner === userToken()),
+  };
+}
+
+/** Removes this user's trigger when nothing is left for it; true when removed. */
+export function releaseTimerIfIdle(runningUid?: string): boolean {
+  const work = myPendingWork();
+  if (work.autoRefresh || work.scheduled > 0 || work.waitingSend) return false;
+  return removeMyTimer(runningUid);
+}
