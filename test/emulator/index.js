@@ -144,6 +144,10 @@ class AppsScriptEmulator {
     this.addonName = options.addonName || 'Add-on';
     this.scriptId = options.scriptId || '1EmuLatedScriptId0000000000000000000000000000000000000';
     this.authorizationRequired = !!options.authorizationRequired;
+    // Google documents getUserTriggers(spreadsheet) as the user's triggers "in the given spreadsheet"; a
+    // time-driven trigger has no source document (getTriggerSourceId() is null), so whether it is listed is
+    // not documented: tests can run both ways.
+    this.userTriggersListClock = options.userTriggersListClock !== false;
     this._random = mulberry32(options.seed === undefined ? 1 : options.seed);
 
     this._model = new SpreadsheetModel({

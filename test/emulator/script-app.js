@@ -322,6 +322,7 @@ class ScriptAppService {
     const id = document && document.getId ? document.getId() : String(document);
     return this._own()
       .filter((t) => t.documentId === id)
+      .filter((t) => t.eventType !== 'CLOCK' || this._env.emu.userTriggersListClock)
       .map((t) => new Trigger(this._env, t));
   }
   deleteTrigger(trigger) {

@@ -22,12 +22,15 @@ const requests = (part) => emu.fetchLog.filter((r) => r.url.includes(part)).leng
 const refresh = () => emu.run('refreshTracking', [], { kind: 'menu' });
 const summaryCell = (label) => {
   const row = sheet('Tracking summary')
-    .getRange('A1:B6')
+    .getRange('A1:B7')
     .getValues()
     .find((r) => r[0] === label);
   return row ? row[1] : undefined;
 };
-const clockTriggers = () => emu.triggers.filter((t) => t.handler === 'refreshTrackingOnTimer');
+const clockTriggers = () => emu.triggers.filter((t) => t.eventType === 'CLOCK');
+/** The current user's timer record in this document (their own switch, trigger id and last run). */
+const myTimerKey = () => `timer.user.${emu.properties.user.getProperty('timer.userToken')}`;
+const myAuto = () => JSON.parse(emu.properties.document.getProperty(myTimerKey())).auto;
 
 /** A small campaign sent from sheet "Outreach": one normal, one bouncing and one opening recipient. */
 function smallCampaign() {
@@ -281,7 +284,7 @@ describe('Auto-refresh (hourly trigger)', () => {
     sendFromSheet(emu, ['late@example.com'], { sheetName: 'Late' });
     emu.ui.reset();
     const [first] = emu.advanceTime(1000);
-    expect(first).toMatchObject({ handler: 'refreshTrackingOnTimer', status: 'completed' });
+    expect(first).toMatchObject({ handler: 'onHourlyTimer', status: 'completed' });
     expect(emu.executions.at(-1)).toMatchObject({ kind: 'trigger', status: 'completed' });
     expect(emu.ui.alerts).toHaveLength(0);
     expect(emu.ui.dialogs).toHaveLength(0);
@@ -334,23 +337,19 @@ describe('Auto-refresh (hourly trigger)', () => {
     emu.advanceTime(HOUR);
     expect(clockTriggers()).toHaveLength(0);
     expect(emu.fetchLog).toHaveLength(0);
-    expect(JSON.parse(emu.properties.document.getProperty('tracking.auto')).offReason).toMatch(
-      /no outreach API key/,
-    );
+    expect(myAuto().offReason).toMatch(/no outreach API key/);
 
     emu.properties.user.setProperty('settings.outreachApiKey', DEMO_KEYS.paid);
     emu.run('setAutoRefresh', [true], { kind: 'menu' });
     emu.fetchLog.length = 0;
-    const auto = JSON.parse(emu.properties.document.getProperty('tracking.auto'));
-    emu.properties.document.setProperty(
-      'tracking.auto',
-      JSON.stringify({ ...auto, since: services.clock.now() - 31 * 24 * HOUR }),
-    );
+    const record = JSON.parse(emu.properties.document.getProperty(myTimerKey()));
+    record.auto.since = services.clock.now() - 31 * 24 * HOUR;
+    emu.properties.document.setProperty(myTimerKey(), JSON.stringify(record));
     emu.properties.document.setProperty('send.lastAt', String(services.clock.now() - 31 * 24 * HOUR)); // nor sent since
     emu.advanceTime(HOUR);
     expect(clockTriggers()).toHaveLength(0);
     expect(emu.fetchLog).toHaveLength(0);
-    expect(JSON.parse(emu.properties.document.getProperty('tracking.auto')).offReason).toMatch(/30 days/);
+    expect(myAuto().offReason).toMatch(/30 days/);
   });
 
   test('turning it off removes the trigger; another user keeps their own', async () => {

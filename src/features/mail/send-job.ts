@@ -198,7 +198,7 @@ function waitForQuota(
     );
   }
   state.data.waiting = { since, detail };
-  let retry = 'The add-on tries again every hour';
+  let retry = 'the add-on tries again every hour';
   try {
     ensureTimer();
   } catch (timerError) {

@@ -172,7 +172,7 @@ export function launchSend(
     owner: userToken(),
     sent: 0,
     notSent: 0,
-    skipped: 0,
+    skipped: plan.skipped.size,
   };
   const units: SendUnit[] = [];
   for (let left = plan.rows.length; left > 0; left -= SEND_CHUNK)
