@@ -126,9 +126,9 @@ async function steps() {
   // Auto-refresh on; an hour passes and the trigger runs by itself; everything final: it turns itself off.
   await clickMenuItem(page, 'Auto-refresh tracking: on / off');
   await answerAlert('YES', /Auto-refresh is OFF/);
-  await page.locator('#clock-next', { hasText: 'refreshTrackingOnTimer' }).waitFor();
+  await page.locator('#clock-next', { hasText: 'onHourlyTimer' }).waitFor();
   await advance('+1 hour');
-  await page.locator('#toasts .toast', { hasText: 'refreshTrackingOnTimer: completed' }).waitFor();
+  await page.locator('#toasts .toast', { hasText: 'onHourlyTimer: completed' }).waitFor();
   await openTab(page, 'Tracking summary');
   await waitForCell(page, 'B5', /^Off since .*every task and every mail is final/);
   expect(await page.locator('#clock-next').textContent()).toBe('');
