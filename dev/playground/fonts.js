@@ -7,9 +7,17 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const FILES = path.join(path.dirname(require.resolve('@fontsource/arimo/400.css')), 'files');
+const FILES = path.join(path.dirname(resolveFontPackage()), 'files');
 const STYLES = ['400.css', '700.css', '400-italic.css', '700-italic.css'];
 const FILE_NAME = /^arimo-[a-z-]+-[47]00-(normal|italic)\.woff2$/;
+
+function resolveFontPackage() {
+  try {
+    return require.resolve('@fontsource/arimo/400.css');
+  } catch {
+    throw new Error('The playground needs the devDependency @fontsource/arimo: run `npm ci`.');
+  }
+}
 
 /** The @font-face rules of the package (every script subset), renamed, pointing at /fonts/. */
 function fontsCss() {

@@ -24,9 +24,11 @@ export interface SettingsView {
 
 export type SettingsPatch = Partial<Settings>;
 
-// Production addresses; a deployment for other hosts edits these and appsscript.json's urlFetchWhitelist.
-export const DEFAULT_OUTREACH_BASE_URL = 'https://api.outreach.example.com';
-export const DEFAULT_PHONE_BASE_URL = 'https://api.phonecheck.example.com';
+// The addresses the build was made for: OUTREACH_BASE_URL and PHONE_BASE_URL at `npm run build`, else the
+// example hosts (dev/build/service-addresses.mjs); the same build puts their prefixes in the manifest.
+declare const SERVICE_ADDRESSES: { readonly outreach: string; readonly phone: string };
+export const DEFAULT_OUTREACH_BASE_URL = SERVICE_ADDRESSES.outreach;
+export const DEFAULT_PHONE_BASE_URL = SERVICE_ADDRESSES.phone;
 
 const PROPERTY: Record<keyof Settings, string> = {
   outreachApiKey: 'settings.outreachApiKey',

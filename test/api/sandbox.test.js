@@ -287,7 +287,7 @@ describe("the manifest's URL allowlist", () => {
     ]) {
       expect(out.error).toMatchObject({ kind: 'address-not-allowed', retryable: false });
       expect(out.error.userMessage).toContain(`address ${outside} is not allowed`);
-      expect(out.error.userMessage).toContain('https://api.outreach.example.com/');
+      expect(out.error.userMessage).toContain(emu.urlFetchAllowlist.prefixes[0]); // the outreach service's
     }
     expect(emu.callCount('UrlFetchApp.fetch') + emu.callCount('UrlFetchApp.fetchAll')).toBe(0);
   });

@@ -11,7 +11,10 @@ const { useServices, newAddon, DEMO_KEYS, ROOT, LOCAL_DIST } = require('../suppo
 const DIST = path.join(ROOT, 'dist');
 const manifestOf = (dir) => JSON.parse(fs.readFileSync(path.join(dir, 'appsscript.json'), 'utf8'));
 const DEPLOYED = manifestOf(DIST).urlFetchWhitelist;
-const PRODUCTION = 'https://api.outreach.example.com';
+// The addresses dist/ was built for (the example hosts, or OUTREACH_BASE_URL and PHONE_BASE_URL: see
+// service-addresses.test.js), so these tests pass in `npm run deploy` too.
+const [OUTREACH, PHONE] = DEPLOYED.map((prefix) => prefix.replace(/\/$/, ''));
+const HOST = new URL(OUTREACH).hostname;
 
 const services = useServices();
 let emu;
@@ -33,19 +36,20 @@ describe('the deployed build (dist/)', () => {
     for (const url of [
       services.sandbox.outreachUrl,
       'http://localhost:8787',
-      'https://api.outreach.example.com.evil.net',
-      'https://evil.net/api.outreach.example.com',
-      'http://api.outreach.example.com',
-      'https://api.outreach.example.com:8443',
+      `https://${HOST}.evil.net`,
+      `https://evil.net/${HOST}`,
+      OUTREACH.replace(/^https:/, 'http:'),
+      `https://${HOST}:8443`,
     ]) {
       expect(() => save({ outreachBaseUrl: url })).toThrow(
         `Outreach service address: ${url} is not allowed. Apps Script lets this add-on reach only addresses under ${DEPLOYED[0]} or ${DEPLOYED[1]}.`,
       );
     }
     expect(emu.properties.user.getProperty('settings.outreachBaseUrl')).toBeNull();
-    expect(
-      save({ outreachBaseUrl: `${PRODUCTION}/`, phoneBaseUrl: 'https://api.phonecheck.example.com' }),
-    ).toMatchObject({ outreachBaseUrl: PRODUCTION, phoneBaseUrl: 'https://api.phonecheck.example.com' });
+    expect(save({ outreachBaseUrl: `${OUTREACH}/`, phoneBaseUrl: PHONE })).toMatchObject({
+      outreachBaseUrl: OUTREACH,
+      phoneBaseUrl: PHONE,
+    });
   });
 
   test('dist/ and dist-local/ are one build: only the allowlist differs', () => {
@@ -65,7 +69,7 @@ describe('the deployed build (dist/)', () => {
 describe('an address saved outside the allowlist (an older version, or settings edited elsewhere)', () => {
   const OUTSIDE = 'https://api.elsewhere.example.net';
   const NOT_ALLOWED = new RegExp(
-    `address ${OUTSIDE.replace(/\./g, '\\.')} is not allowed: Apps Script lets this add-on reach only addresses under https://api\\.outreach\\.example\\.com/.*Settings: nothing was sent`,
+    `address ${OUTSIDE.replace(/\./g, '\\.')} is not allowed: Apps Script lets this add-on reach only addresses under ${DEPLOYED[0].replace(/\./g, '\\.')}.*Settings: nothing was sent`,
   );
 
   function addonWith(field) {

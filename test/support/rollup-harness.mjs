@@ -10,9 +10,11 @@ import {
   LOOPBACK_URL_PREFIXES,
   manifestAllowlist,
 } from '../../dev/build/apps-script-entry-points.mjs';
+import { serviceAddresses } from '../../dev/build/service-addresses.mjs';
 
-// As in dist-local/: the manifest's prefixes and the loopback sandbox.
-const ALLOWLIST = [...manifestAllowlist('appsscript.json'), ...LOOPBACK_URL_PREFIXES];
+// As in dist-local/: the service addresses' prefixes and the loopback sandbox.
+const { addresses, allowlist } = serviceAddresses(process.env, manifestAllowlist('appsscript.json'));
+const ALLOWLIST = [...allowlist, ...LOOPBACK_URL_PREFIXES];
 
 /**
  * @param {{ input: string, output: string, tsconfig: string }} options The harness module, the bundle to
@@ -32,7 +34,7 @@ export function harnessConfig({ input, output, tsconfig }) {
     plugins: [
       resolve({ browser: true }),
       typescript({ tsconfig, noEmitOnError: true }),
-      appsScriptEntryPoints({ index: input, urlFetchAllowlist: ALLOWLIST }),
+      appsScriptEntryPoints({ index: input, urlFetchAllowlist: ALLOWLIST, serviceAddresses: addresses }),
       appsScriptAssets({
         manifest: 'appsscript.json',
         uiDir: input.replace(/\/[^/]+$/, ''),
