@@ -60,6 +60,22 @@ describe('PropertiesService', () => {
     );
     expect(emu.properties.script.bytes).toBeLessThanOrEqual(500 * 1024);
   });
+
+  test('the document store holds 500 KB counted in UTF-8 bytes (a Chinese character is 3); past it nothing is written', () => {
+    const emu = make(`${code}
+      function cjk(prefix, n, chars) { var p = PropertiesService.getDocumentProperties();
+        for (var i = 0; i < n; i++) p.setProperty(prefix + i, new Array(chars + 1).join('中')); }`);
+    emu.run('cjk', ['a', 55, 3000]); // 55 × (3 + 9,000 bytes) = 495,155 bytes: fits
+    const before = emu.properties.document.bytes;
+    expect(before).toBeGreaterThan(480 * 1024);
+    expect(before).toBeLessThanOrEqual(500 * 1024);
+    expect(() => emu.run('cjk', ['b', 1, 3000])).toThrow(
+      'You have exceeded the property storage quota. Please remove some properties and try again.',
+    );
+    expect(emu.properties.document.bytes).toBe(before);
+    expect(emu.properties.document.getProperty('b0')).toBeNull();
+    expect(() => emu.run('cjk', ['c', 1, 3072])).toThrow('Argument too large: value'); // 9,216 bytes + key
+  });
 });
 
 describe('CacheService', () => {
