@@ -65,7 +65,7 @@ describe('PropertiesService', () => {
     const emu = make(`${code}
       function cjk(prefix, n, chars) { var p = PropertiesService.getDocumentProperties();
         for (var i = 0; i < n; i++) p.setProperty(prefix + i, new Array(chars + 1).join('中')); }`);
-    emu.run('cjk', ['a', 55, 3000]); // 55 × (3 + 9,000 bytes) = 495,155 bytes: fits
+    emu.run('cjk', ['a', 56, 3000]); // 56 × (3 + 9,000 bytes) = 504,168 bytes: fits under 512,000
     const before = emu.properties.document.bytes;
     expect(before).toBeGreaterThan(480 * 1024);
     expect(before).toBeLessThanOrEqual(500 * 1024);
