@@ -107,13 +107,28 @@ describe('Compose', () => {
     expect(emu.fetchLog.filter((r) => r.url.includes('/emails/'))).toHaveLength(0);
   });
 
-  test('a 50,000-character body survives in document properties', () => {
+  test('a 50,000-character Chinese body survives, kept in a hidden sheet of the document, not in its properties', () => {
     emu = newAddon(services);
     makeList(1);
-    const body = `Dear {{Name}}, ${'é'.repeat(49_000)}`;
-    saveTemplate({ body });
+    const body = `={{Name}}, ${'您好世界'.repeat(12_499)}`.slice(0, 50_000);
+    saveTemplate({ body, campaign: 'Весенняя кампания' });
     const state = emu.run('getComposeState', [], { kind: 'webapp' });
-    expect(state.template.body).toBe(body);
+    expect(state.template).toMatchObject({ body, campaign: 'Весенняя кампания' });
+    const stored = emu.spreadsheet.getSheetByName('Outreach templates');
+    expect(stored.isSheetHidden()).toBe(true);
+    expect(emu.properties.document.bytes).toBeLessThan(2000);
+    expect(emu.spreadsheet.getActiveSheet().getName()).toBe(LIST);
+    // A shorter text replaces it entirely; a template an older version kept in properties is still read.
+    saveTemplate({ body: 'Short' });
+    expect(emu.run('getComposeState', [], { kind: 'webapp' }).template.body).toBe('Short');
+    const id = sheet().getSheetId();
+    emu.spreadsheet.deleteSheet(stored);
+    const legacy = { campaign: 'Old', subject: 'Hi', body: 'Old body', bodyFormat: 'text', savedAt: 1 };
+    emu.properties.document.setProperty(`template.${id}`, JSON.stringify(legacy));
+    expect(emu.run('getComposeState', [], { kind: 'webapp' }).template).toMatchObject({ body: 'Old body' });
+    saveTemplate({ body: 'New body' });
+    expect(emu.properties.document.getProperty(`template.${id}`)).toBeNull();
+    expect(emu.run('getComposeState', [], { kind: 'webapp' }).template.body).toBe('New body');
   });
 
   test('an HTML body escapes inserted values: a <script> name is sent as text', async () => {

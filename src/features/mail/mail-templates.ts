@@ -1,6 +1,12 @@
-// One mail template per sheet, in document properties (every editor of the document sends with it). A
-// 50,000-character body is larger than one property value (9 KB): large-property splits it.
-import { readLarge, writeLarge } from '../../platform/large-property';
+// One mail template per sheet, kept in the document itself: a hidden sheet "Outreach templates", one row per
+// mailing list (its sheet id, campaign, subject, format, when saved, and the body over as many cells as it
+// needs, BODY_PART characters each: a cell holds 50,000). Every editor of the document sends with it. Not in
+// document properties: a template may be 50,000 characters (150 KB of UTF-8 in Chinese) and a document may
+// have a template on any number of sheets, while the property store has 500 KB for everything. Templates
+// saved by an older version in document properties (`template.<sheet id>`) are still read, and moved here
+// the next time they are saved.
+import { deleteLarge, readLarge } from '../../platform/large-property';
+import { textCell } from '../../sheets/cells';
 
 export interface StoredTemplate {
   campaign: string;
@@ -10,14 +16,79 @@ export interface StoredTemplate {
   savedAt: number;
 }
 
-const key = (sheetId: number) => `template.${sheetId}`;
+export const TEMPLATES_SHEET = 'Outreach templates';
+/** Characters of the body per cell (under the 50,000 a cell holds, with room for the quote prefix). */
+const BODY_PART = 40_000;
+const HEADERS = ['Sheet ID', 'Campaign', 'Subject', 'Format', 'Saved at', 'Body'];
+const BODY_COLUMN = 6;
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+const legacyKey = (sheetId: number) => `template.${sheetId}`;
+
+function templatesSheet(create: boolean): Sheet | null {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const found = spreadsheet.getSheetByName(TEMPLATES_SHEET);
+  if (found || !create) return found;
+  const selection = spreadsheet.getActiveRangeList(); // insertSheet activates the new sheet: stay where we were
+  const sheet = spreadsheet.insertSheet(TEMPLATES_SHEET, spreadsheet.getNumSheets());
+  sheet.getRange(1, 1, 1, HEADERS.length).setValues([HEADERS]);
+  sheet.hideSheet();
+  if (selection) selection.activate();
+  return sheet;
+}
+
+/** The rows of the templates sheet (one getValues), or [] when there is none. */
+function readRows(sheet: Sheet | null): unknown[][] {
+  if (!sheet || sheet.getLastRow() < 2) return [];
+  return sheet
+    .getRange(2, 1, sheet.getLastRow() - 1, Math.max(sheet.getLastColumn(), BODY_COLUMN))
+    .getValues();
+}
 
 export function loadTemplate(sheetId: number): StoredTemplate | null {
-  return readLarge<StoredTemplate>(PropertiesService.getDocumentProperties().getProperties(), key(sheetId));
+  const row = readRows(templatesSheet(false)).find((r) => Number(r[0]) === sheetId);
+  if (!row)
+    return readLarge<StoredTemplate>(
+      PropertiesService.getDocumentProperties().getProperties(),
+      legacyKey(sheetId),
+    );
+  return {
+    campaign: String(row[1]),
+    subject: String(row[2]),
+    bodyFormat: row[3] === 'html' ? 'html' : 'text',
+    savedAt: Number(row[4]) || 0,
+    body: row
+      .slice(BODY_COLUMN - 1)
+      .map((part) => String(part))
+      .join(''),
+  };
 }
 
 export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 'savedAt'>): StoredTemplate {
   const stored: StoredTemplate = { ...template, savedAt: Date.now() };
-  writeLarge(PropertiesService.getDocumentProperties(), key(sheetId), stored);
+  const sheet = templatesSheet(true)!;
+  const rows = readRows(sheet);
+  const index = rows.findIndex((r) => Number(r[0]) === sheetId);
+  const rowNumber = index >= 0 ? index + 2 : Math.max(sheet.getLastRow(), 1) + 1;
+  const parts: string[] = [];
+  for (let at = 0; at < stored.body.length || parts.length === 0; at += BODY_PART)
+    parts.push(stored.body.slice(at, at + BODY_PART));
+  const width = Math.max(sheet.getLastColumn(), BODY_COLUMN - 1 + parts.length);
+  const cells: Array<string | number> = [
+    sheetId,
+    textCell(stored.campaign),
+    textCell(stored.subject),
+    stored.bodyFormat,
+    stored.savedAt,
+    ...parts.map(textCell),
+  ];
+  while (cells.length < width) cells.push(''); // a shorter body clears the parts of a longer one
+  if (sheet.getMaxColumns() < width)
+    sheet.insertColumnsAfter(sheet.getMaxColumns(), width - sheet.getMaxColumns());
+  const range = sheet.getRange(rowNumber, 1, 1, width);
+  range.setValues([cells]);
+  const properties = PropertiesService.getDocumentProperties();
+  if (properties.getProperty(legacyKey(sheetId)) !== null) deleteLarge(properties, legacyKey(sheetId));
   return stored;
 }
