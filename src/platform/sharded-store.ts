@@ -21,7 +21,10 @@
 //   StoreFullError and write nothing (entries that must not be lost). A value larger than one shard never
 //   fits: one large value goes to large-property.ts, split into parts under one key.
 // - The shard text format is the store's: JSON `{"key":[value,at]}` by default; the company index and the
-//   phone results keep their own compact formats (ShardFormat).
+//   phone results keep their own compact formats (ShardFormat). A shard is stored gzip-compressed (base64,
+//   packed-text.ts) when that is smaller: the shard limits count the text, the store the bytes kept.
+
+import { packText, unpackText } from './packed-text';
 
 export interface StoredEntry<V> {
   value: V;
@@ -123,7 +126,7 @@ export class ShardedStore<V> {
       const text = all[this.options.prefix + i] || '';
       if (this.shards[i] && this.texts[i] === text) continue;
       this.texts[i] = text;
-      this.shards[i] = new Map(text ? this.format.parse(text) : []);
+      this.shards[i] = new Map(text ? this.format.parse(unpackText(text)) : []);
     }
     for (const [key, mine] of this.pending) {
       const shard = this.shards[this.shardOf(key)];
@@ -149,7 +152,7 @@ export class ShardedStore<V> {
     for (const index of this.keepMaxEntries()) changed.add(index);
     const updates: Record<string, string> = alsoWrite ? alsoWrite(stored) : {};
     for (const index of changed) {
-      updates[this.options.prefix + index] = this.texts[index] = this.fit(index);
+      updates[this.options.prefix + index] = this.texts[index] = packText(this.fit(index));
     }
     properties.setProperties(updates);
     this.pending.clear();

@@ -2,6 +2,7 @@
 // Utilities: virtual sleep, UUIDs, formatDate (Java SimpleDateFormat), base64 and digests over Java-style
 // signed byte arrays, blobs, CSV. Blob is shared with UrlFetchApp's HTTPResponse.getBlob().
 const crypto = require('node:crypto');
+const zlib = require('node:zlib');
 const { AppsScriptError, makeEnum } = require('./errors');
 const { instrument } = require('./execution');
 const { isDate } = require('./realm');
@@ -150,6 +151,24 @@ class UtilitiesImpl {
       contentType || null,
       name || null,
     );
+  }
+  /** gzip-compresses a blob (or bytes, or a string) into a new blob (application/x-gzip). */
+  gzip(data, name) {
+    const source = data && typeof data.getName === 'function' ? data.getName() : null;
+    return new Blob(
+      this._env,
+      zlib.gzipSync(toBuffer(data)),
+      'application/x-gzip',
+      name || (source ? `${source}.gz` : null),
+    );
+  }
+  /** Uncompresses a gzip blob; anything else throws, as Apps Script does. */
+  ungzip(data) {
+    try {
+      return new Blob(this._env, zlib.gunzipSync(toBuffer(data)), null, null);
+    } catch {
+      throw new AppsScriptError('Could not decompress gzip.');
+    }
   }
   parseCsv(csv, delimiter = ',') {
     const rows = [];

@@ -85,3 +85,18 @@ test('Logger and console land in emu.logs', () => {
   ]);
   expect(emu.logs.every((l) => l.executionId === 1)).toBe(true);
 });
+
+test('gzip and ungzip round-trip a blob (UTF-8 text included); ungzip of anything else throws', () => {
+  const emu = make(`function z(text) {
+    var packed = Utilities.gzip(Utilities.newBlob(text, 'text/plain', 'a.txt'));
+    var b64 = Utilities.base64Encode(packed.getBytes());
+    var back = Utilities.ungzip(Utilities.newBlob(Utilities.base64Decode(b64), 'application/x-gzip'));
+    return [packed.getContentType(), packed.getName(), b64.length, back.getDataAsString()];
+  }
+  function bad() { return Utilities.ungzip(Utilities.newBlob('not gzip')); }`);
+  const text = `Весна 春天 ${'abc'.repeat(1000)}`;
+  const [type, name, size, back] = emu.run('z', [text]);
+  expect([type, name, back]).toEqual(['application/x-gzip', 'a.txt.gz', text]);
+  expect(size).toBeLessThan(text.length / 10);
+  expect(() => emu.run('bad')).toThrow('Could not decompress gzip.');
+});
