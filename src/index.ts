@@ -103,6 +103,12 @@ export { scheduleSendForPage as scheduleSend } from './features/entry-points';
 /** Compose dialog: cancels the active sheet's scheduled send. */
 export { cancelScheduledSendForPage as cancelScheduledSend } from './features/entry-points';
 
+/** Progress dialog: Stop ends the job after the unit under way (callable while a step works); rows left say "Stopped". */
+export { stopJobForPage as stopJob } from './features/entry-points';
+
+/** Progress dialog: the job's end was shown (the next menu action need not report it again). */
+export { jobEndShownForPage as jobEndShown } from './features/entry-points';
+
 // ── Custom functions ───────────────────────────────────────────────────────────────────────────────────
 
 /**

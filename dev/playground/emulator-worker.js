@@ -3,6 +3,8 @@
 // operation at a time from the main thread: run an entry point, select a range, edit cells, report state.
 // ui.alert/prompt inside an execution are synchronous, as in Apps Script: the question is posted to the main
 // thread and this thread blocks (Atomics.wait) until the browser's answer arrives on `answerPort`.
+// google.script.run calls made while an execution runs arrive on `sidePort` (see host.js): each runs as an
+// execution of its own whenever the running one waits on the network, or right after it.
 const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { Clock } = require('../clock');
 const { AppsScriptEmulator } = require('../../test/emulator');
@@ -16,7 +18,7 @@ const {
   advanceClock,
 } = require('./emulator-state');
 
-const { clockBuffer, codePath, htmlDir, signal, answerPort } = workerData;
+const { clockBuffer, codePath, htmlDir, signal, answerPort, sidePort } = workerData;
 const flag = new Int32Array(signal);
 const clock = new Clock(clockBuffer);
 const emu = new AppsScriptEmulator({ codePath, htmlDir, clock, addonName: 'Outreach' });
@@ -43,6 +45,35 @@ function askBrowser(prompt) {
     }
   }
 }
+
+/** Runs the google.script.run calls waiting on sidePort, each as an execution of its own. */
+let runningAlongside = false;
+function runAlongside() {
+  if (runningAlongside) return;
+  runningAlongside = true;
+  try {
+    let received;
+    while ((received = receiveMessageOnPort(sidePort))) {
+      const { id, name, args } = received.message;
+      let reply;
+      try {
+        reply = { ok: true, result: jsonClone(emu.run(name, args || [], { kind: 'webapp' })) };
+      } catch (e) {
+        reply = { ok: false, error: errorOf(e) };
+      }
+      parentPort.postMessage({
+        type: 'side-reply',
+        id,
+        ...reply,
+        events: newUiEvents(emu, tracker),
+        state: buildState(emu, tracker),
+      });
+    }
+  } finally {
+    runningAlongside = false;
+  }
+}
+emu.onFetch = runAlongside;
 
 emu.ui.respond((request) => {
   const buttons = buttonsOf(request);
@@ -136,6 +167,8 @@ function handle(message) {
       }
     case 'state':
       return { ok: true };
+    case 'side':
+      return { ok: true }; // the calls beside are run below, before the reply
     default:
       return { ok: false, error: { name: 'Error', message: `unknown operation ${message.op}` } };
   }
@@ -148,6 +181,7 @@ parentPort.on('message', (message) => {
   } catch (e) {
     reply = { ok: false, error: errorOf(e) };
   }
+  runAlongside(); // calls that came while this operation ran and found no network wait to run in
   let events = [];
   let state = null;
   try {

@@ -2,7 +2,11 @@
 // The main-thread side of the emulator worker. The add-on runs synchronously inside the worker; when it
 // shows an alert or a prompt the worker posts the question here and blocks (Atomics.wait) until the browser
 // answers: answer() puts the reply on a MessagePort and wakes the worker, which reads it synchronously
-// (receiveMessageOnPort). Operations are queued and sent one at a time, as one user works one thing at a time.
+// (receiveMessageOnPort). Operations are queued and sent one at a time, as one user works one thing at a time,
+// except a google.script.run call that comes while an execution runs: in Apps Script each call is an execution
+// of its own that runs at once (the progress dialog's Stop and polls, while its step works), so it goes to the
+// worker on a second port and runs there as a separate execution when the running one next waits on the
+// network (the emulator's onFetch), or as soon as it ends.
 const path = require('node:path');
 const { EventEmitter } = require('node:events');
 const { Worker, MessageChannel } = require('node:worker_threads');
@@ -21,6 +25,7 @@ class EmulatorHost extends EventEmitter {
     this.htmlDir = htmlDir;
     this.queue = [];
     this.current = null; // the operation the worker is running
+    this.alongside = new Map(); // id -> google.script.run call sent to run beside the current execution
     this.prompts = new Map(); // id -> prompt waiting for the browser
     this.state = null;
     this.uiSeq = 0;
@@ -29,6 +34,8 @@ class EmulatorHost extends EventEmitter {
     this.signal = new Int32Array(new SharedArrayBuffer(4));
     const channel = new MessageChannel();
     this.answerPort = channel.port1;
+    const side = new MessageChannel();
+    this.sidePort = side.port1;
     this.worker = new Worker(WORKER, {
       workerData: {
         clockBuffer: clock.buffer,
@@ -36,8 +43,9 @@ class EmulatorHost extends EventEmitter {
         htmlDir,
         signal: this.signal.buffer,
         answerPort: channel.port2,
+        sidePort: side.port2,
       },
-      transferList: [channel.port2],
+      transferList: [channel.port2, side.port2],
     });
     this.exited = new Promise((resolve) => this.worker.once('exit', resolve));
     this.worker.on('message', (msg) => this._onMessage(msg));
@@ -51,9 +59,22 @@ class EmulatorHost extends EventEmitter {
   call(message) {
     if (this.stopped) return Promise.reject(new Error('the playground is stopped'));
     return new Promise((resolve, reject) => {
-      this.queue.push({ message: { ...message, id: this.nextId++ }, resolve, reject });
-      this._pump();
+      const item = { message: { ...message, id: this.nextId++ }, resolve, reject };
+      if (this._runsAlongside(item.message)) {
+        this.alongside.set(item.message.id, item);
+        this.sidePort.postMessage(item.message);
+      } else {
+        this.queue.push(item);
+        this._pump();
+      }
     });
+  }
+
+  /** A google.script.run call while an execution runs: an execution of its own, not queued behind it. */
+  _runsAlongside(message) {
+    return (
+      message.op === 'run' && message.kind === 'webapp' && !!this.current && this.current.message.op === 'run'
+    );
   }
 
   /** The browser's answer to an alert or prompt: { id, button: 'OK'|'CANCEL'|'YES'|'NO'|'CLOSE', text }. */
@@ -77,12 +98,15 @@ class EmulatorHost extends EventEmitter {
     // A blocked execution is released first (as if the user closed the dialog), then the worker ends.
     for (const id of [...this.prompts.keys()]) this.answer({ id, button: 'CLOSE' });
     this.stopped = true;
-    for (const item of this.queue.splice(0)) item.reject(new Error('the playground is stopped'));
+    for (const item of [...this.queue.splice(0), ...this.alongside.values()])
+      item.reject(new Error('the playground is stopped'));
+    this.alongside.clear();
     if (this.current) this.current.reject(new Error('the playground is stopped'));
     this.current = null;
     await this.worker.terminate();
     await this.exited;
     this.answerPort.close();
+    this.sidePort.close();
   }
 
   _pump() {
@@ -99,12 +123,20 @@ class EmulatorHost extends EventEmitter {
       this.emit('prompt', msg.prompt);
     } else if (msg.type === 'progress') {
       this._publish(msg);
+    } else if (msg.type === 'side-reply') {
+      const item = this.alongside.get(msg.id);
+      this.alongside.delete(msg.id);
+      this._publish(msg);
+      if (item) item.resolve(msg);
     } else if (msg.type === 'reply') {
       const item = this.current;
       this.current = null;
       this._publish(msg);
       if (item && runningName(item.message)) this.emit('busy', { running: null });
       if (item) item.resolve(msg);
+      // A call sent to run beside an execution that ended without waiting again: the worker runs it now.
+      if (this.alongside.size && !this.queue.some((q) => q.message.op === 'side'))
+        this.queue.push({ message: { op: 'side', id: this.nextId++ }, resolve() {}, reject() {} });
       this._pump();
     }
   }
@@ -124,7 +156,8 @@ class EmulatorHost extends EventEmitter {
   _fail(err) {
     if (this.stopped) return;
     this.stopped = true;
-    const items = [...this.queue.splice(0)];
+    const items = [...this.queue.splice(0), ...this.alongside.values()];
+    this.alongside.clear();
     if (this.current) items.push(this.current);
     this.current = null;
     for (const item of items) item.reject(err);

@@ -2,7 +2,7 @@
 // re-exports them under the names Apps Script calls. A declaration named like the feature it guards would
 // make the bundler rename one of them (continueJob$1).
 import { getComposeState, previewMail, saveTemplate, sendTestMail, showComposeDialog } from './mail/compose';
-import { continueJob, jobProgress } from './jobs/continuation';
+import { continueJob, jobEndShown, jobProgress, stopJob } from './jobs/continuation';
 import { menuAction, pageEndpoint } from './entry-guards';
 import { checkSelectedPhones } from './phone/phone-check';
 import { searchCompanies } from './prospecting/search';
@@ -41,5 +41,7 @@ export const sendTestMailForPage = pageEndpoint(sendTestMail);
 export const jobProgressForPage = pageEndpoint(jobProgress);
 export const scheduleSendForPage = pageEndpoint(scheduleSend);
 export const cancelScheduledSendForPage = pageEndpoint(cancelScheduledSend);
+export const stopJobForPage = pageEndpoint(stopJob);
+export const jobEndShownForPage = pageEndpoint(jobEndShown);
 /** Only a true turns auto-refresh on. */
 export const setAutoRefreshForPage = pageEndpoint((on: unknown) => setAutoRefresh(on === true));

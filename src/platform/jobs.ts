@@ -18,6 +18,10 @@ export interface JobProgress {
   paused?: boolean;
   /** When the running step saved this progress (ms), for the dialog's elapsed time. */
   at?: number;
+  /** The job ended because the user pressed Stop (said calmly: it is not an error). */
+  userStopped?: boolean;
+  /** Stop was asked for while a step works in another execution: it ends after the batch under way. */
+  stopping?: boolean;
 }
 
 const PREFIX = 'job.';
@@ -34,6 +38,44 @@ export function clearJob(kind: string): void {
   const properties = PropertiesService.getDocumentProperties();
   deleteLarge(properties, PREFIX + kind);
   properties.deleteProperty(`${PREFIX}${kind}.progress`);
+  properties.deleteProperty(`${PREFIX}${kind}.stop`);
+}
+
+/**
+ * Stop, asked for from the progress dialog while a step of the job works in another execution: that step
+ * reads it before each unit (one property read) and ends the job there.
+ */
+export function requestStop(kind: string): void {
+  PropertiesService.getDocumentProperties().setProperty(`${PREFIX}${kind}.stop`, String(Date.now()));
+}
+
+export function stopRequested(kind: string): boolean {
+  return !!PropertiesService.getDocumentProperties().getProperty(`${PREFIX}${kind}.stop`);
+}
+
+/** A new job of this kind starts: a stop asked for the one before is no longer meant. */
+export function forgetStop(kind: string): void {
+  PropertiesService.getDocumentProperties().deleteProperty(`${PREFIX}${kind}.stop`);
+}
+
+/**
+ * What a step driven by the progress dialog did, kept until the dialog says it showed it (or asks for the
+ * next step). A dialog closed while its step worked never does: the next menu action of the job says it.
+ */
+export function keepUnseenReport(kind: string, text: string): void {
+  PropertiesService.getDocumentProperties().setProperty(`${PREFIX}${kind}.unseen`, text);
+}
+
+export function forgetUnseenReport(kind: string): void {
+  PropertiesService.getDocumentProperties().deleteProperty(`${PREFIX}${kind}.unseen`);
+}
+
+/** The report nobody saw, once (it is deleted), or null. */
+export function takeUnseenReport(kind: string): string | null {
+  const properties = PropertiesService.getDocumentProperties();
+  const text = properties.getProperty(`${PREFIX}${kind}.unseen`);
+  if (text) properties.deleteProperty(`${PREFIX}${kind}.unseen`);
+  return text;
 }
 
 /** The running step's progress, for the dialog to poll. */

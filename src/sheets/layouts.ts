@@ -72,7 +72,8 @@ export const MAIL_COLUMNS: TableLayout['columns'] = [
 /**
  * What "Mail status" says. Queued: planned in a running send. Accepted: the service took the mail (ids
  * written). Tracking moves it on: Sent, Delivered, or "Failed: <reason>". "Skipped: …" (found by the checks,
- * nothing charged) and "Not sent: …" (the service refused the chunk) leave the row to be sent again.
+ * nothing charged), "Not sent: …" (the service refused the chunk) and "Stopped: …" (the user stopped the
+ * send before its chunk) leave the row to be sent again.
  */
 export const MAIL_STATUS = {
   queued: 'Queued',
@@ -84,6 +85,7 @@ export const MAIL_STATUS = {
   notSent: 'Not sent',
   /** A send stopped by the sending quota: the hourly trigger sends the row when the quota is back. */
   waiting: 'Waiting for the sending quota',
+  stopped: 'Stopped',
 } as const;
 
 /**

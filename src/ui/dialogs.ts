@@ -30,13 +30,13 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-/** The dialog that drives a long job to its end (see platform/jobs). */
-export function showProgressDialog(title: string, progress: JobProgress): void {
+/** The dialog that drives a long job to its end (see platform/jobs), with Stop and Close. */
+export function showProgressDialog(job: { title: string; action: string }, progress: JobProgress): void {
   showDialogFile(
     'progress',
-    title,
-    { kind: scriptJson(progress.kind), summary: progress.message },
-    { width: 380, height: 170 },
+    job.title,
+    { kind: scriptJson(progress.kind), summary: progress.message, action: job.action },
+    { width: 400, height: 270 },
   );
 }
 

@@ -7,12 +7,28 @@
 //     that was running, and the job's own work() is written so that redoing it is safe;
 //   - the deadline, counted from the start of the execution: a unit starts only when it fits before it;
 //   - progress for the dialog (polled while a step works) and the final summary, given to a reporter, so
-//     the same job runs from a menu (toasts, alerts, the dialog) and from a trigger (no UI at all).
+//     the same job runs from a menu (toasts, alerts, the dialog) and from a trigger (no UI at all);
+//   - Stop (the dialog's button, from another execution while a step works): the step ends the job before
+//     its next unit, so nothing more is paid for, and the job marks the rows it leaves "Stopped: …";
+//   - what a dialog's step did, kept until the dialog has shown it: a dialog closed while its step works
+//     leaves the step going on in the background, and the next menu action of the job says what it did.
 // A job supplies its units (planned before the first step), the work of a unit, and how a finished unit is
 // recorded (sheet, stores, counters); a recorded unit may add follow-up units (unlock → contacts).
 import { ApiError } from '../../api/errors';
 import { Deadline } from '../../platform/deadline';
-import { clearJob, JobProgress, loadJob, saveJob, saveProgress, withJobLease } from '../../platform/jobs';
+import {
+  clearJob,
+  forgetStop,
+  forgetUnseenReport,
+  JobProgress,
+  keepUnseenReport,
+  loadJob,
+  requestStop,
+  saveJob,
+  saveProgress,
+  stopRequested,
+  withJobLease,
+} from '../../platform/jobs';
 import { describe } from '../settings';
 
 export type { JobProgress } from '../../platform/jobs';
@@ -44,6 +60,8 @@ export interface JobState<U, D> {
   total: number;
   data: D;
   stopped?: string;
+  /** The user pressed Stop. */
+  userStopped?: boolean;
   pausedUntil?: number;
   pauseMessage?: string;
 }
@@ -60,6 +78,8 @@ export interface JobDefinition<U, D, R> {
   name: string;
   /** Title of the progress dialog, e.g. "Unlocking companies". */
   title: string;
+  /** The menu item that starts the job, and goes on with an unfinished one. */
+  action: string;
   /** Virtual ms a unit needs at most when nothing was measured yet (it starts only when that fits). */
   unitMs(unit: U, state: JobState<U, D>): number;
   /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first round). */
@@ -75,9 +95,16 @@ export interface JobDefinition<U, D, R> {
   size?(unit: U): number;
   /** One line for the user: "Sent 200 of 1,000 e-mails…" or the final summary. */
   summary(state: JobState<U, D>, finished: boolean): string;
+  /**
+   * Stop was pressed: marks the rows of the units left "Stopped: …" (never "Queued") and says what was
+   * left, e.g. "44 companies were not unlocked (nothing charged for them)…".
+   */
+  markStopped?(state: JobState<U, D>): string;
+  /** What the work between two saved states did, e.g. "unlocked 62 companies (62 points)"; "" for nothing. */
+  workDone?(before: D, after: D): string;
 }
 
-export type JobLabels = Pick<JobDefinition<unknown, unknown, unknown>, 'kind' | 'name' | 'title'>;
+export type JobLabels = Pick<JobDefinition<unknown, unknown, unknown>, 'kind' | 'name' | 'title' | 'action'>;
 
 /** Where a job tells the user what happened. A trigger's reporter never calls getUi(). */
 export interface Reporter {
@@ -110,6 +137,7 @@ export function startJob<U, D, R>(
   deadline = Deadline.forExecution(),
 ): JobProgress {
   saveJob(job.kind, state);
+  forgetStop(job.kind); // a Stop that came after the job before it ended
   return runStep(job, state, reporter, deadline);
 }
 
@@ -119,7 +147,10 @@ export function savedJob<U, D>(kind: string): JobState<U, D> | null {
   return state && state.v === 1 && Array.isArray(state.units) ? state : null;
 }
 
-/** One step of a saved job, under the lease; a second caller gets a "busy" progress. */
+/**
+ * One step of a saved job for the progress dialog, under the lease; a second caller gets a "busy"
+ * progress. What the step did is kept until the dialog asks for the next step or says it showed the end.
+ */
 export function continueSavedJob<U, D, R>(
   job: JobDefinition<U, D, R>,
   reporter: Reporter,
@@ -128,13 +159,77 @@ export function continueSavedJob<U, D, R>(
   return withJobLease(
     job.kind,
     () => {
+      forgetUnseenReport(job.kind); // the dialog asks for this step only after showing the one before
       const state = savedJob<U, D>(job.kind);
-      if (!state)
-        return { kind: job.kind, done: 0, total: 0, finished: true, message: 'Nothing left to do.' };
-      return runStep(job, state, reporter, deadline);
+      if (!state) return nothingLeft(job.kind);
+      const before = JSON.stringify(state.data);
+      const progress = runStep(job, state, reporter, deadline);
+      const report = backgroundReport(job, JSON.parse(before) as D, state, progress);
+      if (report) keepUnseenReport(job.kind, report);
+      return progress;
     },
     () => busyProgress(job.kind),
   );
+}
+
+/**
+ * The progress dialog's Stop. With no step working, the job ends now; while a step works in another
+ * execution, that step ends it after the unit under way (the answer says "stopping").
+ */
+export function stopSavedJob<U, D, R>(job: JobDefinition<U, D, R>): JobProgress {
+  return withJobLease(
+    job.kind,
+    () => {
+      const state = savedJob<U, D>(job.kind);
+      if (!state || state.stopped) return nothingLeft(job.kind);
+      stopByUser(job, state);
+      clearJob(job.kind);
+      return progressOf(job, state, true);
+    },
+    () => {
+      requestStop(job.kind);
+      return {
+        ...busyProgress(job.kind),
+        busy: false,
+        stopping: true,
+        message: 'Stopping after the batch under way: nothing more is charged.',
+      };
+    },
+  );
+}
+
+function nothingLeft(kind: string): JobProgress {
+  return { kind, done: 0, total: 0, finished: true, message: 'Nothing left to do.' };
+}
+
+function stopByUser<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): void {
+  let left: string;
+  try {
+    left = job.markStopped ? job.markStopped(state) : '';
+  } catch (error) {
+    left = `The rows left could not be marked (${describe(error)}).`; // the sheet is gone or was changed
+  }
+  state.stopped = `Stopped, as you asked.${left ? ` ${left}` : ''}`;
+  state.userStopped = true;
+}
+
+/** What a dialog's step did, said as the next menu action will say it if the dialog was closed meanwhile. */
+function backgroundReport<U, D, R>(
+  job: JobDefinition<U, D, R>,
+  before: D,
+  state: JobState<U, D>,
+  progress: JobProgress,
+): string {
+  const did = job.workDone ? job.workDone(before, state.data) : '';
+  if (!did) return '';
+  const outcome = progress.userStopped
+    ? progress.error
+    : progress.error
+      ? `Then it stopped: ${progress.error}`
+      : progress.finished && !progress.paused
+        ? `The ${job.name.toLowerCase()} has finished.`
+        : '';
+  return `The step that was working when the progress dialog closed went on in the background: it ${did}.${outcome ? ` ${outcome}` : ''}`;
 }
 
 /** Works on the state's units until none is left, the job stops, or the next unit would not fit. */
@@ -159,6 +254,10 @@ export function runStep<U, D, R>(
   };
   let longest = 0;
   while (state.units.length > 0 && !state.stopped) {
+    if (stopRequested(job.kind)) {
+      stopByUser(job, state);
+      break;
+    }
     const unit = state.units[0];
     if (deadline.remaining() < Math.max(longest, job.unitMs(unit, state)) + MARGIN_MS) break;
     if (job.fits && !job.fits(unit, state, context)) break;
@@ -219,6 +318,7 @@ function progressOf<U, D, R>(
     message: job.summary(state, finished),
   };
   if (state.stopped) progress.error = state.stopped;
+  if (state.userStopped) progress.userStopped = true;
   if (paused) {
     progress.paused = true;
     progress.error = state.pauseMessage;

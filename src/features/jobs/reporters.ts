@@ -2,7 +2,7 @@
 // goes on past this execution, an alert when it stopped, a toast when it is done. From a time-driven
 // trigger there is no UI (getUi() throws there): the outcome is kept in document properties, and the feature
 // shows it where the user looks later (the Tracking sheet's summary, the menu action's confirmation).
-import { JobProgress } from '../../platform/jobs';
+import { JobProgress, takeUnseenReport } from '../../platform/jobs';
 import { inform, showProgressDialog, toast } from '../../ui/dialogs';
 import type { JobLabels, Reporter } from './job-runner';
 
@@ -11,10 +11,20 @@ export const MENU_REPORTER: Reporter = {
   end: (job: JobLabels, progress) => {
     if (progress.error)
       inform(`${job.name} ${progress.paused ? 'paused' : 'stopped'}`, progressText(progress));
-    else if (!progress.finished) showProgressDialog(job.title, progress);
+    else if (!progress.finished) showProgressDialog(job, progress);
     else toast(progress.message, `${job.name} finished`, 10);
   },
 };
+
+/**
+ * At the start of a job's menu action: what a step did in the background after its progress dialog was
+ * closed, said once (before the action's own question or answer, which would otherwise seem to contradict
+ * it: "142 rows were already unlocked").
+ */
+export function reportBackgroundWork(job: JobLabels): void {
+  const report = takeUnseenReport(job.kind);
+  if (report) inform(`${job.name}: what happened after the dialog closed`, report);
+}
 
 function progressText(progress: JobProgress): string {
   return progress.message && progress.message !== progress.error

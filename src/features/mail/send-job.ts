@@ -9,7 +9,7 @@ import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
 import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
 import { loadTemplate } from './mail-templates';
-import { closeChunk, idsOf, JournalChunk, newTag } from './send-journal';
+import { closeChunk, idsOf, JournalChunk, newTag, openChunks } from './send-journal';
 import { CellValue } from '../../sheets/cells';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
@@ -21,7 +21,7 @@ import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
 import { readSettings } from '../../platform/settings';
 import { ensureTimer } from '../schedule/timer';
 import { describe } from '../settings';
-import { neededText } from '../words';
+import { count, neededText } from '../words';
 
 export const SEND_CHUNK = 100;
 
@@ -65,12 +65,50 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, ChunkResult> = {
   kind: 'send',
   name: 'Send',
   title: 'Sending e-mails',
+  action: 'Send e-mails',
   unitMs: () => 30_000,
   size: (unit) => unit.n,
   work: (unit, state, context) => sendChunk(unit, state, outreachClient({ deadlineMs: context.deadline.at })),
   record: (_unit, result, state) => recordChunk(result, state),
   summary: sendSummary,
+  markStopped: (state) => {
+    const left = releaseQueued(
+      state.data,
+      `${MAIL_STATUS.stopped}: not sent, nothing charged (the send was stopped)`,
+    );
+    if (left === 0) return '';
+    return `${count(left, 'e-mail')} ${left === 1 ? 'was' : 'were'} not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`;
+  },
+  workDone: (before, after) => {
+    const sent = after.sent - before.sent;
+    const parts = sent ? [`sent ${count(sent, 'e-mail')} (${sent} EDM)`] : [];
+    const notSent = after.notSent - before.notSent;
+    if (notSent) parts.push(`did not send ${notSent} (their rows say why)`);
+    return parts.join(' and ');
+  },
 };
+
+/**
+ * Gives the rows still queued (or waiting for the quota) for this send the status `status` ('' = as if never
+ * planned) when the send ends unfinished (stopped, dropped, cancelled); the rows of a chunk in doubt stay queued, so that the next send settles it first and never posts them twice. Returns
+ * how many rows changed.
+ */
+export function releaseQueued(data: Pick<SendData, 'sheetId' | 'sheetName'>, status: string): number {
+  let list: MailingList;
+  try {
+    list = openMailingList(sendingSheet(data));
+  } catch {
+    return 0; // the sheet is gone: nothing to release
+  }
+  const inDoubt = new Set<string>();
+  for (const chunk of openChunks())
+    if (chunk.sheetId === data.sheetId) chunk.recipients.forEach((r) => inDoubt.add(r.email));
+  const changes = new Map<string, Record<string, CellValue>>();
+  for (const row of list.readRows())
+    if (isQueued(row.status) && !inDoubt.has(row.key)) changes.set(row.key, { mailStatus: status });
+  list.writeByRecipient(changes, isQueued);
+  return changes.size;
+}
 
 function sendChunk(unit: SendUnit, state: SendState, client: OutreachClient): ChunkResult {
   const list = openMailingList(sendingSheet(state.data));

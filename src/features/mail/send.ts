@@ -19,12 +19,11 @@ import { showComposeDialog } from './compose';
 import { UserError } from '../inputs';
 import { newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { templateProblems } from './mail-template';
-import { MENU_REPORTER } from '../jobs/reporters';
+import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { settleOpenChunks } from './send-chunk';
-import { SEND_CHUNK, SEND_JOB, SendData, SendUnit, sendingSheet, writeIds } from './send-job';
+import { releaseQueued, SEND_CHUNK, SEND_JOB, SendData, SendUnit, writeIds } from './send-job';
 import {
   includeFailedBefore,
-  isQueued,
   openMailingList,
   planSend,
   SendPlan,
@@ -111,6 +110,7 @@ export function costLines(prepared: PreparedSend): { lines: string[]; usable: nu
 }
 
 function planAndSend(scope: Scope): void {
+  reportBackgroundWork(SEND_JOB);
   if (resumeUnfinished()) return;
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
   const prepared = prepareSend(sheet, scope);
@@ -197,19 +197,6 @@ function resumeUnfinished(): boolean {
   releaseQueued(previous.data, '');
   clearJob(SEND_JOB.kind);
   return false;
-}
-
-/** The rows a dropped send left queued or waiting get `status` ('' = as if never planned). */
-export function releaseQueued(data: Pick<SendData, 'sheetId' | 'sheetName'>, status: string): number {
-  try {
-    const list = openMailingList(sendingSheet(data));
-    const release = new Map<number, string>();
-    for (const row of list.readRows()) if (isQueued(row.status)) release.set(row.rowNumber, status);
-    writeStatuses(list, release);
-    return release.size;
-  } catch {
-    return 0; // the sheet is gone: nothing to release
-  }
 }
 
 function queue(list: MailingList, rows: ListRow[]): void {

@@ -39,7 +39,7 @@ import {
   writeBefore,
 } from './phone-sheet';
 import { costQuestion, insertQuestion, invalidResultText, isResultText, RESULT_TEXT } from './phone-texts';
-import { MENU_REPORTER } from '../jobs/reporters';
+import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { describe, ensureKey } from '../settings';
 
 const TITLE = 'Check phone numbers';
@@ -67,6 +67,7 @@ export function checkSelectedPhones(): void {
 
 function checkSelection(): void {
   const deadline = Deadline.forExecution();
+  reportBackgroundWork(PHONE_JOB);
   const selection = activeSelection(SpreadsheetApp.getActiveSpreadsheet());
   if (!selection) return inform(TITLE, 'Select the cells with the phone numbers first.');
   const previous = savedJob<PhoneUnit, PhoneData>(PHONE_JOB.kind);

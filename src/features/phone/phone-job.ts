@@ -23,6 +23,7 @@ import {
   summaryText,
 } from './phone-texts';
 import { describe } from '../settings';
+import { count } from '../words';
 
 export type PhoneUnit = string[];
 
@@ -53,13 +54,28 @@ export const PHONE_JOB: JobDefinition<PhoneUnit, PhoneData, Checked> = {
   kind: 'phone',
   name: 'Phone check',
   title: 'Checking phone numbers',
+  action: 'Check phone numbers in selection',
   // One fetchAll round; the runner then goes by the longest unit it measured.
   unitMs: () => 5000,
   size: (unit) => unit.length,
   work: checkUnit,
   record: recordUnit,
   summary: (state, finished) => (finished ? summaryText(countsOf(state)) : progressText(countsOf(state))),
+  markStopped: (state) => {
+    const left = state.units.flat();
+    if (left.length === 0) return '';
+    writeResults(state.data, new Map(left.map((phone) => [phone, STOPPED_TEXT])));
+    return `${count(left.length, 'number')} ${left.length === 1 ? 'was' : 'were'} not checked, nothing charged for them: their cells say "Stopped". Run the check again to check them.`;
+  },
+  workDone: (before, after) => {
+    const checked = after.done - before.done;
+    const charged = after.charged - before.charged;
+    return checked ? `checked ${count(checked, 'number')} (${count(charged, 'credit')})` : '';
+  },
 };
+
+/** The cell of a number Stop left unchecked (not a result: the next check of the selection checks it). */
+const STOPPED_TEXT = 'Stopped: not checked, nothing charged';
 
 function checkUnit(unit: PhoneUnit, state: PhoneState, context: StepContext): Checked {
   openTarget(state.data); // nothing is paid for numbers whose sheet is gone

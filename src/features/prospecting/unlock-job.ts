@@ -13,7 +13,7 @@ import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from '../settings';
-import { neededText } from '../words';
+import { count, neededText } from '../words';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
 export const UNLOCK_CHUNK = 10;
@@ -53,6 +53,7 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
   kind: 'unlock',
   name: 'Unlock',
   title: 'Unlocking companies',
+  action: 'Unlock selected companies',
   // 10 unlocks within the rate budget; a contacts unit is one round of profiles and first pages.
   unitMs: (unit) => ('unlock' in unit ? 15_000 : 20_000),
   // A contacts unit cut half-way would fetch its profiles again: start it only when its first round (a
@@ -70,7 +71,45 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
       ? recordUnlocks(result as UnlockOutcome, state)
       : recordContacts(result as FetchedContacts, state),
   summary: unlockSummary,
+  markStopped: markUnlocksStopped,
+  workDone: (before, after) => {
+    const unlocked = after.unlocked - before.unlocked;
+    const points = after.charged - before.charged;
+    const filled = after.companiesFilled - before.companiesFilled;
+    const added = after.contactsAdded - before.contactsAdded;
+    const parts: string[] = [];
+    if (unlocked) parts.push(`unlocked ${companies(unlocked)} (${count(points, 'point')})`);
+    if (filled) parts.push(`filled the contacts of ${companies(filled)} (${count(added, 'new contact')})`);
+    return parts.join(' and ');
+  },
 };
+
+/** What Stop leaves: the rows not unlocked say so; companies unlocked whose contacts were not fetched. */
+function markUnlocksStopped(state: UnlockState): string {
+  const ids = state.units.flatMap((unit) => ('unlock' in unit ? unit.unlock : []));
+  const contacts = state.units.reduce((n, unit) => n + ('contacts' in unit ? unit.contacts.length : 0), 0);
+  const parts: string[] = [];
+  if (ids.length) {
+    const status = { status: textCell(UNLOCK_STOPPED) };
+    const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
+    table.updateByKey((row) => cellText(row.values.id), new Map(ids.map((id) => [id, status])));
+    parts.push(
+      `${companies(ids.length)} ${ids.length === 1 ? 'was' : 'were'} not unlocked, nothing charged for them: their Unlock status says "Stopped".`,
+    );
+  }
+  if (contacts) {
+    parts.push(
+      `The contacts of ${companies(contacts)} already unlocked were not fetched: select them and run Unlock again (free).`,
+    );
+  }
+  return parts.join(' ');
+}
+
+const UNLOCK_STOPPED = 'Stopped: not unlocked, nothing charged. Select the row and run Unlock to unlock it.';
+
+function companies(n: number): string {
+  return n === 1 ? '1 company' : `${n} companies`;
+}
 
 function client(context: StepContext): OutreachClient {
   return outreachClient({ deadlineMs: context.deadline.at });

@@ -10,7 +10,7 @@ import { Table, TableRow } from '../../sheets/table';
 import { confirm, inform } from '../../ui/dialogs';
 import { UserError } from '../inputs';
 import { chunks, newJobState, savedJob, startJob, runStep } from '../jobs/job-runner';
-import { MENU_REPORTER } from '../jobs/reporters';
+import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { CONTACT_CHUNK, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
 import { Deadline } from '../../platform/deadline';
@@ -29,6 +29,7 @@ export function unlockSelectedCompanies(): void {
 }
 
 function unlockSelection(): void {
+  reportBackgroundWork(UNLOCK_JOB);
   if (resumeUnfinished()) return;
   const plan = planFromSelection();
   if (plan.toUnlock.length === 0 && plan.alreadyUnlocked.length === 0) {

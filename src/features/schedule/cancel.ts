@@ -3,8 +3,7 @@
 // The hourly trigger is removed when nothing is left for it.
 import { clearJob, withJobLease } from '../../platform/jobs';
 import { savedJob } from '../jobs/job-runner';
-import { releaseQueued } from '../mail/send';
-import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
+import { releaseQueued, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { confirm, inform, toast } from '../../ui/dialogs';
 import { allSchedules, deleteSchedule } from './schedules';

@@ -33,6 +33,7 @@ export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, MailsRead> 
   kind: 'tracking',
   name: 'Tracking refresh',
   title: 'Refreshing tracking',
+  action: 'Refresh tracking',
   unitMs: () => 30_000,
   size: (unit) => unit.left,
   work: (unit, state, context) => readMails(unit.after, state.data, context),

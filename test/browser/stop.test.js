@@ -1,0 +1,156 @@
+'use strict';
+// Stop means stop (issue 21), in a real browser: an unlock of 150 companies goes on in the progress dialog;
+// Stop, clicked while the dialog's step works, ends the job after the batch under way. The Stop call runs
+// as an execution of its own beside the step, as google.script.run calls do in Apps Script.
+const {
+  openPlayground,
+  closePlayground,
+  screenshot,
+  clickMenuItem,
+  waitForCell,
+  waitIdle,
+  openTab,
+  waitUntilNothingClipped,
+} = require('./helpers');
+const { control, DEMO_KEYS } = require('../support/harness');
+
+let env;
+let page;
+
+beforeAll(async () => {
+  env = await openPlayground();
+  page = env.page;
+}, 60000);
+afterAll(() => closePlayground(env));
+
+const ROWS = 150;
+
+async function unlockedAtSandbox() {
+  const url = env.playground.outreachUrl;
+  return (await control(url, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`)).unlocks.length;
+}
+
+test('Stop ends the unlock after the batch under way; Close lets the step go on, and the next Unlock says what it did', async () => {
+  try {
+    await steps();
+  } catch (error) {
+    await screenshot(page, 'stop-failure');
+    throw error;
+  }
+}, 180000);
+
+async function steps() {
+  const { emulator, outreachUrl } = env.playground;
+  for (let from = 0; from < ROWS; from += 50) {
+    const form = { products: 'a', operator: 'OR', industries: 'e', size: 50, from };
+    const reply = await emulator.call({ op: 'run', name: 'searchCompanies', kind: 'webapp', args: [form] });
+    expect(reply.ok).toBe(true);
+  }
+  await openTab(page, 'Companies');
+  await waitForCell(page, 'B151', /\S/);
+  await page.locator('#name-box').fill(`A2:C${ROWS + 1}`);
+  await page.locator('#name-box').press('Enter');
+  // A service that takes 300 ms per unlock: a batch of 10 takes 3 s, time enough to click Stop in it.
+  await control(outreachUrl, 'POST', '/faults', {
+    path: '/api/v1/companies/unlock',
+    kind: 'delay',
+    delayMs: 300,
+    count: 1000,
+  });
+
+  await clickMenuItem(page, 'Unlock selected companies');
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  expect(await page.locator('#alert-message').textContent()).toMatch(/^Unlock 150 companies/);
+  // The user thinks it over for five and a half minutes: the menu's execution has half a minute left, so
+  // the unlock goes on in the progress dialog.
+  emulator.clock.advance(330_000);
+  await page.locator('#alert-buttons button[data-button="YES"]').click();
+  await page.locator('#html-dialog-layer:not([hidden])').waitFor({ timeout: 60000 });
+  expect(await page.locator('#html-dialog-title').textContent()).toBe('Unlocking companies');
+  const dialog = page.frameLocator('#html-dialog-frame');
+  await expect(dialog.locator('#choices').textContent()).resolves.toMatch(
+    /Close hides this window: the step under way goes on in the background, and the next\s+“Unlock selected companies” says what it did/,
+  );
+  expect(await waitUntilNothingClipped(dialog)).toEqual([]);
+  await screenshot(page, 'stop-01-progress-dialog');
+
+  await dialog.locator('#stop').click();
+  await dialog.locator('#message', { hasText: 'Stopping after the batch under way' }).waitFor();
+  await screenshot(page, 'stop-02-stopping');
+  const message = dialog.locator('#message.info', { hasText: /^Stopped, as you asked\./ });
+  await message.waitFor({ timeout: 30000 });
+  const text = await message.textContent();
+  const left = Number(/(\d+) companies were not unlocked, nothing charged for them/.exec(text)[1]);
+  expect(left).toBeGreaterThan(0);
+  await expect(dialog.locator('#stop').isDisabled()).resolves.toBe(true);
+  await screenshot(page, 'stop-03-stopped');
+
+  // Nothing more is unlocked (no step goes on), and what was unlocked is what the sheet says.
+  const unlocked = await unlockedAtSandbox();
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  expect(await unlockedAtSandbox()).toBe(unlocked);
+  expect(unlocked + left).toBe(ROWS);
+  await dialog.locator('#close').click();
+  await waitIdle(page);
+  const statuses = await page.evaluate(() => {
+    /* global document */
+    const header = [...document.querySelectorAll('#grid td[data-r="1"]')].find(
+      (td) => td.textContent.trim() === 'Unlock status',
+    );
+    const col = header.dataset.c;
+    return [...document.querySelectorAll(`#grid td[data-c="${col}"]`)]
+      .filter((td) => Number(td.dataset.r) > 1)
+      .map((td) => td.textContent.trim());
+  });
+  expect(statuses.filter((s) => s.startsWith('Stopped: not unlocked'))).toHaveLength(left);
+  expect(statuses.filter((s) => s.startsWith('Unlocked'))).toHaveLength(unlocked);
+  await screenshot(page, 'stop-04-rows-stopped');
+
+  // Unlock the rows left, and Close the dialog while its step works: the step goes on in the background.
+  await control(outreachUrl, 'DELETE', '/faults');
+  await control(outreachUrl, 'POST', '/faults', {
+    path: '/api/v1/companies/unlock',
+    kind: 'delay',
+    delayMs: 100,
+    count: 1000,
+  });
+  await page.locator('#name-box').fill(`A2:C${ROWS + 1}`);
+  await page.locator('#name-box').press('Enter');
+  await clickMenuItem(page, 'Unlock selected companies');
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  expect(await page.locator('#alert-message').textContent()).toMatch(`Unlock ${left} companies`);
+  emulator.clock.advance(330_000);
+  await page.locator('#alert-buttons button[data-button="YES"]').click();
+  await page.locator('#html-dialog-layer:not([hidden])').waitFor({ timeout: 60000 });
+  await dialog.locator('#close').click();
+  await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
+  await waitIdle(page, 90000); // the background step ends (at its 6-minute limit, or done)
+  const background = (await unlockedAtSandbox()) - unlocked;
+  expect(background).toBeGreaterThan(0);
+
+  // The next Unlock first says what that step did.
+  await page.locator('#name-box').fill('A2');
+  await page.locator('#name-box').press('Enter');
+  await clickMenuItem(page, 'Unlock selected companies');
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  await expect(page.locator('#alert-title').textContent()).resolves.toBe(
+    'Unlock: what happened after the dialog closed',
+  );
+  await expect(page.locator('#alert-message').textContent()).resolves.toMatch(
+    new RegExp(
+      `^The step that was working when the progress dialog closed went on in the background: it unlocked ${background} companies \\(${background} points\\) and filled the contacts of \\d+ companies \\(\\d+ new contacts\\)\\.`,
+    ),
+  );
+  await screenshot(page, 'stop-05-background-report');
+  await page.locator('#alert-buttons button[data-button="OK"]').click();
+  if (background < left) {
+    // Then it offers the rest (the step stopped at its time limit).
+    await page.locator('#alert-title', { hasText: 'Unfinished unlock' }).waitFor();
+    await expect(page.locator('#alert-message').textContent()).resolves.toMatch(
+      /^The last unlock was interrupted with \d+ companies left\. Continue it now\?$/,
+    );
+    await page.locator('#alert-buttons button[data-button="NO"]').click();
+  }
+  await waitIdle(page, 60000);
+  expect(env.consoleErrors).toEqual([]);
+}
