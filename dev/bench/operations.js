@@ -47,7 +47,7 @@ async function freshAddon(ctx) {
     addonPoints: TOP_UP.points,
   });
   await control(outreachUrl, 'POST', '/accounts', { key: DEMO_KEYS.phone, credits: TOP_UP.credits });
-  const emu = newAddon(ctx.services, { allowPhoneFormulas: true });
+  const emu = newAddon(ctx.services, { allowPhoneFormulas: true, costModel: true });
   ctx.track(emu);
   return emu;
 }

@@ -27,6 +27,7 @@ class Execution {
     this.realm = null;
     this.depth = 0;
     this.heldLocks = new Set();
+    this.pendingSheetWrites = false; // cost model: writes in the write-back cache, not yet flushed
   }
 
   get isCustomFunction() {
@@ -102,6 +103,7 @@ function instrument(Class, spec) {
           exec.checkTime();
           if (spec.guard) spec.guard(exec, name, kind, this, args);
           exec.emu._count(spec.group || spec.label, label, kind);
+          exec.emu._charge(exec, spec.group || spec.label, label, kind);
           const result = raw.apply(this, args);
           return exec.realm.in(result);
         } catch (e) {

@@ -14,6 +14,7 @@ const vm = require('node:vm');
 const { Clock } = require('../../dev/clock');
 const { AppsScriptError, TIME_LIMIT_MESSAGE } = require('./errors');
 const { Execution } = require('./execution');
+const { CostModel, resolveCostModel } = require('./cost-model');
 const { Realm, fromRealm, isDate, isPlainObject } = require('./realm');
 const { SpreadsheetModel } = require('./sheet-model');
 const { SpreadsheetAppService, Spreadsheet, createChartsService, rangeFromA1 } = require('./spreadsheet');
@@ -58,7 +59,12 @@ function mulberry32(seed) {
 }
 
 function emptyStats() {
-  const stats = { urlFetch: { calls: 0, requests: 0 }, executions: 0, calls: {} };
+  const stats = {
+    urlFetch: { calls: 0, requests: 0 },
+    executions: 0,
+    calls: {},
+    cost: CostModel.emptyTotals(),
+  };
   for (const g of SERVICE_GROUPS) stats[g] = { calls: 0, reads: 0, writes: 0 };
   return stats;
 }
@@ -114,11 +120,15 @@ class AppsScriptEmulator {
    * @param {{owner?: string, active?: string}} [options.users]
    * @param {string} [options.timeZone] script and spreadsheet time zone (default: manifest's, else Etc/UTC)
    * @param {boolean} [options.enforceUrlFetchWhitelist=true] false: the manifest's urlFetchWhitelist is not enforced
+   * @param {boolean|object} [options.costModel] true (or overrides of its table): every service call moves the
+   *   virtual clock by its latency (cost-model.js); default off, or on with EMULATOR_COST_MODEL=1
    */
   constructor(options = {}) {
     this.options = options;
     this.clock = options.clock || Clock.virtual();
-    this.fetchLatencyMs = options.fetchLatencyMs === undefined ? 50 : options.fetchLatencyMs;
+    this.costModel = resolveCostModel(options.costModel);
+    const modelFetchMs = this.costModel ? this.costModel.costs['urlFetch.call'] : 50;
+    this.fetchLatencyMs = options.fetchLatencyMs === undefined ? modelFetchMs : options.fetchLatencyMs;
     this.fetchTimeoutMs = options.fetchTimeoutMs || 30000;
     this.realTimeoutMs = options.realTimeoutMs || 60000;
     this.codePath = options.codePath ? path.resolve(options.codePath) : null;
@@ -276,6 +286,18 @@ class AppsScriptEmulator {
     else if (kind === 'write') g.writes++;
   }
 
+  /** Cost model: charges one script call to its execution's virtual clock (may end it at its limit). */
+  _charge(exec, group, label, kind) {
+    if (!this.costModel) return;
+    const ms = this.costModel.record(this.stats.cost, this.costModel.chargeOf(exec, group, label, kind));
+    if (ms > 0) exec.spend(ms);
+  }
+
+  /** Cost model: time the script spent outside the table (a sleep, a fetch), for the totals only. */
+  _chargeTime(type, ms) {
+    if (this.costModel) CostModel.add(this.stats.cost, type, ms);
+  }
+
   resetStats() {
     this.stats = emptyStats();
   }
@@ -380,10 +402,18 @@ class AppsScriptEmulator {
       err.execution = record;
       throw err;
     } finally {
+      this._flushAtEnd(exec);
       record.endMs = this.clock.now();
       exec.heldLocks.clear();
       this.currentExecution = previous;
     }
+  }
+
+  /** Apps Script commits the write-back cache when an execution ends: the model charges that flush. */
+  _flushAtEnd(exec) {
+    if (!this.costModel || !exec.pendingSheetWrites) return;
+    exec.pendingSheetWrites = false;
+    this.clock.advance(this.costModel.record(this.stats.cost, ['spreadsheet.flush']));
   }
 
   _lookup(realm, name, kind) {

@@ -14,6 +14,12 @@ class PropertyStore {
   constructor(name) {
     this.name = name;
     this.data = new Map();
+    this.peakBytes = 0; // the largest size the store reached (resetPeak() starts a new measurement)
+  }
+  /** Starts a new peak measurement from the store's current size. */
+  resetPeak() {
+    this.peakBytes = this._size();
+    return this.peakBytes;
   }
   _size(map = this.data) {
     let n = 0;
@@ -28,12 +34,14 @@ class PropertyStore {
     map.set(k, v);
   }
   _commit(map) {
-    if (this._size(map) > MAX_STORE_BYTES) {
+    const size = this._size(map);
+    if (size > MAX_STORE_BYTES) {
       throw new AppsScriptError(
         'You have exceeded the property storage quota. Please remove some properties and try again.',
       );
     }
     this.data = map;
+    this.peakBytes = Math.max(this.peakBytes, size);
   }
   getProperty(key) {
     const v = this.data.get(String(key));

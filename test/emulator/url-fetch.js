@@ -189,6 +189,7 @@ class UrlFetchAppImpl {
       emu.fetchTimeoutMs,
     );
     emu.clock.advance(emu.fetchLatencyMs);
+    emu._chargeTime('urlFetch.call', emu.fetchLatencyMs);
     results.forEach((res, i) => {
       const req = requests[i];
       emu.fetchLog.push({

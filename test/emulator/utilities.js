@@ -84,6 +84,7 @@ class UtilitiesImpl {
     const { exec, emu } = this._env;
     if (exec) exec.spend(ms);
     else emu.clock.advance(ms);
+    emu._chargeTime('sleep', ms);
   }
   getUuid() {
     return this._env.emu._uuid();
