@@ -39,6 +39,12 @@ function repeatedGets(entries) {
   return [...counts].filter(([, n]) => n > 1).map(([request, times]) => ({ request, times }));
 }
 
+/** The cost model's totals by call kind, largest first: where the modelled time went. */
+function costByKind(cost) {
+  const entries = Object.entries((cost && cost.byKind) || {}).sort((a, b) => b[1].ms - a[1].ms);
+  return Object.fromEntries(entries);
+}
+
 /** Wraps an emulator instance so the main thread's heap is sampled after every execution. */
 function sampleAfterExecutions(emu, memory) {
   const run = emu.run;
@@ -74,6 +80,7 @@ class Measurement {
     this.statsBefore = await sandboxStats(ctx.services);
     emu.resetStats();
     this.fetchFrom = emu.fetchLog.length;
+    emu.properties.document.resetPeak();
     this.executionsFrom = emu.executions.length;
     ctx.memory.reset();
     this.restore = sampleAfterExecutions(emu, ctx.memory);
@@ -90,8 +97,9 @@ class Measurement {
    * @param {number} [spec.minExecutions] fewest executions possible (default: the rate floor cut into
    *   6-minute executions, at least 1)
    * @param {object} [spec.details] anything else worth keeping in the JSON
+   * @param {object} [spec.extra] more figures for the row itself (e.g. triggerMinutesPerDay)
    */
-  async finish({ minimum, minimumFormula, chunks = null, minExecutions, details = {} }) {
+  async finish({ minimum, minimumFormula, chunks = null, minExecutions, details = {}, extra = {} }) {
     const { ctx, emu } = this;
     const realMs = performance.now() - this.realFrom;
     const virtualMs = ctx.services.clock.now() - this.clockFrom;
@@ -126,8 +134,10 @@ class Measurement {
       spreadsheetWrites: spreadsheet.writes,
       chunks,
       callsPerChunk: chunks ? spreadsheet.calls / chunks : null,
+      modeledMs: virtualMs,
       virtualMs,
       floorMs,
+      documentPropertyBytes: emu.properties.document.peakBytes,
       executions: executions.length,
       minExecutions: minExecutions ?? Math.max(1, Math.ceil(floorMs / EXECUTION_LIMIT_MS)),
       executionsOverLimit: overLimit.length,
@@ -136,7 +146,13 @@ class Measurement {
       peakRssBytes: memory.rss,
       peakHeapUsedBytes: memory.heapUsed,
       realMs,
-      details: { requestsByPath: byPath(fetched), repeatedGets: repeatedGets(fetched), ...details },
+      ...extra,
+      details: {
+        requestsByPath: byPath(fetched),
+        repeatedGets: repeatedGets(fetched),
+        modeledCost: costByKind(emu.stats.cost),
+        ...details,
+      },
     };
   }
 }

@@ -56,12 +56,12 @@ describe('npm run bench -- --quick', () => {
       execFile(
         process.execPath,
         [path.join(ROOT, 'dev', 'bench', 'run.js'), '--quick', '--out', out],
-        { cwd: ROOT, timeout: 18_000 },
+        { cwd: ROOT, timeout: 60_000 },
         (error, stdout, stderr) => resolve({ code: error ? (error.code ?? 1) : 0, stdout, stderr }),
       );
     });
     if (fs.existsSync(out)) results = JSON.parse(fs.readFileSync(out, 'utf8'));
-  }, 20_000);
+  }, 65_000);
 
   test('exits 0 and prints the table', () => {
     expect(outcome.stderr).not.toMatch(/Error/);
@@ -88,24 +88,49 @@ describe('npm run bench -- --quick', () => {
         'executions',
         'no429',
         'perChunk',
+        'properties',
         'requests',
         'time',
+        'triggerDay',
       ]);
+      expect(row.documentPropertyBytes).toBeGreaterThan(0);
       expect(row.peakRssBytes).toBeGreaterThan(0);
       expect(row.executions).toBeGreaterThanOrEqual(1);
     }
   });
 
-  test('requests never fall below the minimum the specs allow', () => {
+  test('requests never fall below the minimum the specs allow; modelled time never below the floor', () => {
     for (const row of results.operations.filter((r) => !r.skipped)) {
       expect(row.requests).toBeGreaterThanOrEqual(row.minRequests);
-      expect(row.virtualMs).toBeGreaterThanOrEqual(row.floorMs);
+      if (row.triggerMinutesPerDay === undefined) expect(row.modeledMs).toBeGreaterThanOrEqual(row.floorMs);
     }
+  });
+
+  test('the cost model is on: every row that calls a service is charged for it', () => {
+    for (const row of results.operations.filter((r) => !r.skipped && r.spreadsheetCalls > 0)) {
+      expect(row.modeledMs).toBeGreaterThan(0);
+      const charged = Object.values(row.details.modeledCost).reduce((sum, k) => sum + k.ms, 0);
+      expect(charged).toBeGreaterThan(0);
+    }
+  });
+
+  test('the auto-refresh row reports its trigger minutes a day, from 24 hourly runs', () => {
+    const day = results.operations.find(
+      (r) => r.id === 'tracking-large' && r.triggerMinutesPerDay !== undefined,
+    );
+    expect(day).toBeDefined();
+    expect(day.details.triggerRuns).toBe(24);
+    expect(day.triggerMinutesPerDay).toBeGreaterThan(0);
+    expect(day.modeledMs).toBe(day.triggerMinutesPerDay * 60_000);
+    expect(typeof day.targets.triggerDay).toBe('boolean');
   });
 
   test('the quick run covers each operation the bundle has, at size 10 for unlock', () => {
     const ids = new Set(results.operations.map((r) => r.id));
-    for (const id of ['search', 'unlock', 'phone', 'phone-fn', 'prospect-fn']) expect(ids).toContain(id);
+    for (const id of ['search', 'unlock', 'phone', 'phone-fn', 'prospect-fn', 'send', 'send-filter']) {
+      expect(ids).toContain(id);
+    }
+    for (const id of ['tracking', 'tracking-large']) expect(ids).toContain(id);
     const unlock = results.operations.filter((r) => r.id === 'unlock');
     expect(unlock.map((r) => r.size)).toEqual([10]);
   });
@@ -118,5 +143,6 @@ describe('npm run bench -- --quick', () => {
     expect(b.evaluation.medianMs).toBeGreaterThan(0);
     expect(typeof b.targets.size).toBe('boolean');
     expect(typeof b.targets.globals).toBe('boolean');
+    expect(typeof b.targets.evaluation).toBe('boolean');
   });
 });

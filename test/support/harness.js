@@ -2,6 +2,7 @@
 // Shared set-up for tests that run the built add-on in the Apps Script emulator against the service sandbox,
 // on one virtual clock. The add-on is dist-local/: the same build as dist/, whose URL allowlist also has the
 // loopback sandbox; the emulator enforces that build's manifest urlFetchWhitelist, as Apps Script does.
+const http = require('node:http');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { Clock } = require('../../dev/clock');
@@ -30,14 +31,49 @@ function useServices() {
   return services;
 }
 
-/** A sandbox control call (async, from the test itself). */
+/**
+ * A sandbox control call (async, from the test itself). Each call opens its own connection (no keep-alive
+ * agent): a connection left idle while an execution blocked this thread for minutes may have been closed by
+ * the server ("other side closed"). A call that fails on the network is tried once more.
+ */
 async function control(baseUrl, method, route, body) {
-  const response = await fetch(`${baseUrl}/__sandbox${route}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  try {
+    return await controlOnce(baseUrl, method, route, body);
+  } catch (error) {
+    if (error && error.httpStatus) throw error;
+    return controlOnce(baseUrl, method, route, body);
+  }
+}
+
+function controlOnce(baseUrl, method, route, body) {
+  const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
+  const headers = { 'content-type': 'application/json', connection: 'close' };
+  if (payload) headers['content-length'] = payload.length;
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      `${baseUrl}/__sandbox${route}`,
+      { method, headers, agent: false },
+      (response) => {
+        const chunks = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve(JSON.parse(text));
+          } catch {
+            const error = new Error(
+              `sandbox ${method} ${route}: ${response.statusCode} ${text.slice(0, 200)}`,
+            );
+            error.httpStatus = response.statusCode;
+            reject(error);
+          }
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(payload || undefined);
   });
-  return response.json();
 }
 
 /**
