@@ -1,5 +1,7 @@
-// The user's selection as sheet rows, and the rows a filter hides. A filter is read once per execution
-// (one isRowHiddenByFilter call per row only inside the filter's range, and none without a filter).
+// The user's selection as sheet rows, and the rows a filter hides. A filter is read once per execution, in
+// blocks (filter-rows.ts), and not at all without one.
+import { filteredRows } from './filter-rows';
+
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -72,24 +74,16 @@ const hiddenBySheet = new Map<number, { lastRow: number; hidden: Set<number> }>(
 const idOf = new WeakMap<Sheet, number>();
 
 /**
- * Rows hidden by the sheet's filter, among rows 2..lastRow. Apps Script answers this one row at a time, so
- * it is asked once per sheet and execution (again only for a larger lastRow), and only for the rows inside
- * the filter's range.
+ * Rows hidden by the sheet's filter, among rows 2..lastRow: asked once per sheet and execution (again only
+ * for a larger lastRow), and only for the rows inside the filter's range.
  */
 export function hiddenRows(sheet: Sheet, lastRow = sheet.getLastRow()): Set<number> {
   let id = idOf.get(sheet);
   if (id === undefined) idOf.set(sheet, (id = sheet.getSheetId()));
   const known = hiddenBySheet.get(id);
   if (known && known.lastRow >= lastRow) return known.hidden;
-  const hidden = new Set<number>();
   const filter = sheet.getFilter();
-  if (filter) {
-    const area = filter.getRange();
-    const last = Math.min(lastRow, area.getLastRow());
-    for (let row = Math.max(2, area.getRow() + 1); row <= last; row++) {
-      if (sheet.isRowHiddenByFilter(row)) hidden.add(row);
-    }
-  }
+  const hidden = filter ? filteredRows(sheet, filter, lastRow) : new Set<number>();
   hiddenBySheet.set(id, { lastRow, hidden });
   return hidden;
 }

@@ -76,6 +76,10 @@ function callKind(group, label, kind) {
     if (method === 'flush') return 'spreadsheet.flush';
     if (method === 'insertSheet') return 'spreadsheet.insertSheet';
     if (SPREADSHEET_HANDLES.has(method)) return 'spreadsheet.handle';
+    // A range's own last row / column is arithmetic on its coordinates; the sheet's reads its content.
+    if (owner === 'Range' && (method === 'getLastRow' || method === 'getLastColumn')) {
+      return 'spreadsheet.handle';
+    }
     return kind === 'write' ? 'spreadsheet.write' : 'spreadsheet.read';
   }
   if (group === 'properties' && owner === 'Properties') {

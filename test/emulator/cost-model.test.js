@@ -140,6 +140,8 @@ describe('cost model', () => {
     expect(callKind('spreadsheet', 'Range.getValues', 'read')).toBe('spreadsheet.read');
     expect(callKind('spreadsheet', 'Sheet.isRowHiddenByFilter', 'read')).toBe('spreadsheet.read');
     expect(callKind('spreadsheet', 'Sheet.getRange', 'read')).toBe('spreadsheet.handle');
+    expect(callKind('spreadsheet', 'Range.getLastRow', 'read')).toBe('spreadsheet.handle');
+    expect(callKind('spreadsheet', 'Sheet.getLastRow', 'read')).toBe('spreadsheet.read');
     expect(callKind('spreadsheet', 'Range.setValues', 'write')).toBe('spreadsheet.write');
     expect(callKind('spreadsheet', 'SpreadsheetApp.flush', 'other')).toBe('spreadsheet.flush');
     expect(callKind('spreadsheet', 'Spreadsheet.insertSheet', 'write')).toBe('spreadsheet.insertSheet');
