@@ -73,7 +73,7 @@ function volumeOperations({ freshAddon, runJob, sheetRows, alertsText, TOP_UP })
     id: 'tracking-large',
     name: 'Tracking refresh',
     unit: 'mails',
-    requires: ['refreshTracking', 'continueJob', 'setAutoRefresh', 'refreshTrackingOnTimer'],
+    requires: ['refreshTracking', 'continueJob', 'setAutoRefresh'],
     sizes: { full: [100000], quick: [1000] },
     async run(ctx, count) {
       const emu = await freshAddon(ctx);
@@ -129,11 +129,12 @@ async function autoRefreshDay(ctx, emu, count) {
   for (let hour = 0; hour < 24; hour++) {
     appendRows(emu, LIST, await postMails(ctx.services, addresses(next, perHour), `h${hour}`));
     next += perHour;
-    if (!emu.triggers.some((t) => t.handler === 'refreshTrackingOnTimer')) {
+    if (!hourlyTrigger(emu)) {
       emu.run('setAutoRefresh', [true], { kind: 'webapp' });
       turnedOnAgain++;
     }
-    const trigger = emu.triggers.find((t) => t.handler === 'refreshTrackingOnTimer');
+    const trigger = hourlyTrigger(emu);
+    if (!trigger) throw new Error('auto-refresh is on but no time-driven trigger exists');
     ctx.services.clock.set(Math.max(ctx.services.clock.now(), trigger.nextRunMs));
     runs.push(...emu.fireDueTriggers());
   }
@@ -148,6 +149,7 @@ async function autoRefreshDay(ctx, emu, count) {
     details: {
       mailsPerHour: perHour,
       triggerRuns: runs.length,
+      handler: runs.length ? runs[0].handler : null,
       runStatuses: runs.map((r) => r.status),
       longestRunMs: triggerExecutions.reduce((mx, x) => Math.max(mx, x.endMs - x.startMs), 0),
       turnedOnAgain,
@@ -156,6 +158,11 @@ async function autoRefreshDay(ctx, emu, count) {
     extra: { modeledMs: triggerMs, triggerMinutesPerDay: triggerMs / 60_000 },
   });
   return row;
+}
+
+/** The add-on's one time-driven trigger (whatever its handler is called). */
+function hourlyTrigger(emu) {
+  return emu.triggers.find((t) => t.eventType === 'CLOCK');
 }
 
 module.exports = { volumeOperations };
