@@ -10,11 +10,11 @@ import { describe, showSettingsDialog } from './settings';
 import { inform } from '../ui/dialogs';
 
 /** A menu action: makes the install id, runs the action, shows what the user can act on in a dialog. */
-export function menuAction(title: string, action: () => void): () => void {
-  return function fromMenu(): void {
+export function menuAction<R>(title: string, action: () => R): () => R | undefined {
+  return function fromMenu(): R | undefined {
     ensureInstallId(); // a menu execution may write user properties; custom functions may not
     try {
-      action();
+      return action();
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'missing-key') {
         showSettingsDialog(`${error.userMessage} ${error.action}`);
@@ -22,6 +22,7 @@ export function menuAction(title: string, action: () => void): () => void {
         inform(title, describe(error));
       } else throw error;
     }
+    return undefined;
   };
 }
 

@@ -1,7 +1,8 @@
 'use strict';
 /* global document, DataTransfer, ClipboardEvent */ // inside page.evaluate callbacks
 // The compose dialog as a new user meets it (issue 21): the preview of an HTML mail loads nothing from
-// outside (a tracking pixel in the preview would count as an open).
+// outside (a tracking pixel in the preview would count as an open); "Send to all unsent rows…" shows how the
+// send ended in the dialog, not in a toast behind it.
 const http = require('node:http');
 const {
   openPlayground,
@@ -81,6 +82,34 @@ test('the preview of an HTML mail loads no remote image, style, font or page: a 
   // The tracker is reachable from this page: nothing but the preview's policy kept the requests away.
   await page.evaluate((url) => fetch(url, { mode: 'no-cors' }).then(() => true), `${tracker}/control`);
   expect(requests).toEqual(['/control']);
+  await dialog.locator('#close').click();
+  await waitIdle(page);
+  expect(env.consoleErrors).toEqual([]);
+}, 60000);
+
+test('Send to all unsent rows shows the outcome in the compose dialog: sent, skipped, EDM used', async () => {
+  // The list of the test before (Jane, Bob) plus a row without an address.
+  await page.locator('#name-box').fill('A4');
+  await page.locator('#name-box').press('Enter');
+  await page.keyboard.type('Nobody');
+  await page.keyboard.press('Enter');
+  await waitForCell(page, 'A4', 'Nobody');
+  await clickMenuItem(page, 'Compose e-mail…');
+  const dialog = page.frameLocator('#html-dialog-frame');
+  await dialog.locator('#campaign').fill('Outcome shown');
+  await dialog.locator('#formatText').check();
+  await dialog.locator('#body').fill('Hi {{Name}}');
+  await dialog.locator('#sendAll').click();
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  expect(await page.locator('#alert-message').textContent()).toMatch(/^Send 2 e-mails/);
+  await page.locator('#alert-buttons button[data-button="YES"]').click();
+  const outcome = dialog.locator('#message.ok');
+  await outcome.waitFor({ timeout: 30000 });
+  await expect(outcome.textContent()).resolves.toBe(
+    'Send finished: Sent 2 e-mails, 1 skipped (campaign "Outcome shown"). 2 EDM used. Each row\'s "Mail status" says what happened to it.',
+  );
+  await expect(page.locator('#toasts .toast').count()).resolves.toBe(0);
+  await screenshot(page, 'compose-02-send-outcome');
   await dialog.locator('#close').click();
   await waitIdle(page);
   expect(env.consoleErrors).toEqual([]);

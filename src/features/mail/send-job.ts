@@ -299,5 +299,6 @@ function sendSummary(state: SendState, finished: boolean): string {
   if (d.skipped) parts.push(`${d.skipped} skipped`);
   const left = state.units.reduce((n, u) => n + u.n, 0);
   if (!finished && left) parts.push(`${left} to go`);
-  return `${finished ? '' : 'Working: '}${parts.join(', ')} (campaign "${d.campaign}").`;
+  const cost = finished ? ` ${d.sent} EDM used.` : '';
+  return `${finished ? '' : 'Working: '}${parts.join(', ')} (campaign "${d.campaign}").${cost}`;
 }

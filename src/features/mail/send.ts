@@ -7,7 +7,7 @@
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
 import { Deadline } from '../../platform/deadline';
-import { BUSY_MESSAGE, clearJob, withJobLease } from '../../platform/jobs';
+import { BUSY_MESSAGE, clearJob, JobProgress, withJobLease } from '../../platform/jobs';
 import { readSettings } from '../../platform/settings';
 import { loadTemplate, StoredTemplate } from './mail-templates';
 import { CellValue } from '../../sheets/cells';
@@ -43,15 +43,37 @@ export function sendSelectedRows(): void {
   sendRows('selected');
 }
 
-export function sendAllUnsentRows(): void {
-  sendRows('all');
+/**
+ * The compose dialog's "Send to all unsent rows…". A send that ends in this execution answers its outcome,
+ * which the dialog shows (a toast would be hidden behind it); a longer one opens the progress dialog in its
+ * place; questions, refusals and a stop are alerts, shown above it.
+ */
+export function sendAllUnsentRows(): SendOutcome | null {
+  const outcome: { progress?: JobProgress } = {};
+  sendRows('all', {
+    progress: () => undefined,
+    end: (job, progress) => {
+      if (progress.finished) outcome.progress = progress;
+      // Unfinished: the progress dialog takes the compose dialog's place. Stopped or paused: an alert as well.
+      if (!progress.finished || progress.error) MENU_REPORTER.end(job, progress);
+    },
+  });
+  const end = outcome.progress;
+  if (!end) return null;
+  return end.error ? { message: end.message, error: end.error } : { message: end.message };
 }
 
-function sendRows(scope: Scope): void {
+/** How a send from the compose dialog ended: its summary (sent, not sent, skipped, EDM) and why it stopped. */
+export interface SendOutcome {
+  message: string;
+  error?: string;
+}
+
+function sendRows(scope: Scope, reporter: Reporter = MENU_REPORTER): void {
   if (!ensureKey('outreach')) return;
   withJobLease(
     SEND_JOB.kind,
-    () => planAndSend(scope),
+    () => planAndSend(scope, reporter),
     () => inform('Send e-mails', BUSY_MESSAGE),
   );
 }
@@ -109,9 +131,9 @@ export function costLines(prepared: PreparedSend): { lines: string[]; usable: nu
   return { lines, usable };
 }
 
-function planAndSend(scope: Scope): void {
+function planAndSend(scope: Scope, reporter: Reporter): void {
   reportBackgroundWork(SEND_JOB);
-  if (resumeUnfinished()) return;
+  if (resumeUnfinished(reporter)) return;
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
   const prepared = prepareSend(sheet, scope);
   if (!prepared) {
@@ -135,7 +157,7 @@ function planAndSend(scope: Scope): void {
     return;
   }
   if (!confirm('Send e-mails', `${lines.join('\n')}\n\nSend now?`)) return;
-  launchSend(prepared, MENU_REPORTER);
+  launchSend(prepared, reporter);
 }
 
 /** The question about selected rows whose address failed before: Yes sends them too, No skips them. */
@@ -181,7 +203,7 @@ export function launchSend(
 }
 
 /** An interrupted send is continued, or dropped with its queued rows released. True when continued. */
-function resumeUnfinished(): boolean {
+function resumeUnfinished(reporter: Reporter): boolean {
   const previous = savedJob<SendUnit, SendData>(SEND_JOB.kind);
   if (!previous || previous.stopped || previous.units.length === 0) return false;
   const left = previous.units.reduce((n, u) => n + u.n, 0);
@@ -191,7 +213,7 @@ function resumeUnfinished(): boolean {
     'Continue it now?\n\n(No: those rows are not sent and can be sent again later.)';
   if (confirm('Unfinished send', question)) {
     previous.pausedUntil = undefined; // the user asks for it now
-    runStep(SEND_JOB, previous, MENU_REPORTER, Deadline.forExecution());
+    runStep(SEND_JOB, previous, reporter, Deadline.forExecution());
     return true;
   }
   releaseQueued(previous.data, '');
