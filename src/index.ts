@@ -70,11 +70,17 @@ export { onHourlyTimer as refreshTrackingOnTimer } from './features/schedule/tim
 /** Settings dialog: the saved settings with keys masked. */
 export { settingsForPage as getSettings } from './features/entry-points';
 
-/** Settings dialog: saves {outreachApiKey, outreachBaseUrl, phoneApiKey, phoneBaseUrl}; absent fields are kept. */
+/**
+ * Settings dialog: saves {outreachApiKey, outreachBaseUrl, phoneApiKey, phoneBaseUrl}; absent fields are kept.
+ * Answers the masked view and `check`: the services to check with checkSavedKeys.
+ */
 export { saveSettingsForPage as saveSettings } from './features/entry-points';
 
 /** Settings dialog: balances of both services, or the exact error of each. */
 export { testConnectionForPage as testConnection } from './features/entry-points';
+
+/** Settings dialog, after a save: one free request per service whose key or address changed, and its answer. */
+export { checkSavedKeysForPage as checkSavedKeys } from './features/entry-points';
 
 /** Search sidebar: one page of results appended to the Companies sheet. */
 export { searchForPage as searchCompanies } from './features/entry-points';

@@ -5,7 +5,7 @@ import type { ApiErrorInit, ApiService } from './errors';
 
 export const SETTINGS_ACTION = 'Check the API key in Extensions › Outreach › Settings.';
 export const MISSING_KEY_ACTION = 'Enter the API key in Extensions › Outreach › Settings.';
-export const PLAN_ACTION = 'Your plan cannot send e-mail: upgrade the plan.';
+export const PLAN_ACTION = 'Upgrade the plan';
 export const PROFILE_NOT_FOUND_ACTION = 'Unlock the company first.';
 export const GONE_ACTION = 'Use unlock and profileEmails instead: the old contact search is retired.';
 export const CONTINUE_LATER_ACTION = 'Continue later: the work done so far is kept.';

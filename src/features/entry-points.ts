@@ -7,7 +7,8 @@ import { menuAction, pageEndpoint } from './entry-guards';
 import { checkSelectedPhones } from './phone/phone-check';
 import { searchCompanies } from './prospecting/search';
 import { sendAllUnsentRows, sendSelectedRows } from './mail/send';
-import { getSettingsView, saveSettingsFromDialog, testConnection } from './settings';
+import { getSettingsView, saveSettingsFromDialog } from './settings';
+import { checkSavedKeys, testConnection } from './settings-connection';
 import { refreshTracking } from './tracking/tracking';
 import { setAutoRefresh, toggleAutoRefresh } from './tracking/tracking-auto';
 import { showMailDetail } from './tracking/tracking-mail';
@@ -32,6 +33,7 @@ export const cancelTimedSendFromMenu = menuAction('Cancel a waiting or scheduled
 export const settingsForPage = pageEndpoint(getSettingsView);
 export const saveSettingsForPage = pageEndpoint(saveSettingsFromDialog);
 export const testConnectionForPage = pageEndpoint(testConnection);
+export const checkSavedKeysForPage = pageEndpoint(checkSavedKeys);
 export const searchForPage = pageEndpoint(searchCompanies);
 export const continueJobForPage = pageEndpoint(continueJob);
 export const composeStateForPage = pageEndpoint(getComposeState);

@@ -43,15 +43,26 @@ export function parseCountries(
   return [...new Set(codes)];
 }
 
-/** What is wrong with codes that are not ISO country codes ('' when none); the sidebar says the same. */
+/**
+ * What is wrong with codes that are not ISO country codes ('' when none), in the order they were typed:
+ * a sentence per misspelling (UK: use GB), the unknown codes together where the first of them stands. The
+ * sidebar says the same (search.html countriesError).
+ */
 export function countryCodesProblem(bad: readonly string[]): string {
-  const sentences = bad
-    .filter((code) => COUNTRY_ALIASES[code])
-    .map((code) => `"${code}" is not an ISO country code: use ${COUNTRY_ALIASES[code]}.`);
-  const unknown = bad.filter((code) => !COUNTRY_ALIASES[code]);
-  if (unknown.length > 0) {
+  const sentences: string[] = [];
+  const unknown: string[] = [];
+  let unknownAt = -1;
+  for (const code of new Set(bad)) {
+    if (COUNTRY_ALIASES[code])
+      sentences.push(`"${code}" is not an ISO country code: use ${COUNTRY_ALIASES[code]}.`);
+    else {
+      if (unknownAt < 0) unknownAt = sentences.push('') - 1;
+      unknown.push(code);
+    }
+  }
+  if (unknownAt >= 0) {
     const are = unknown.length === 1 ? 'is not an ISO country code' : 'are not ISO country codes';
-    sentences.push(`"${[...new Set(unknown)].join('", "')}" ${are} (two letters, e.g. DE, US).`);
+    sentences[unknownAt] = `"${unknown.join('", "')}" ${are} (two letters, e.g. DE, US).`;
   }
   return sentences.join(' ');
 }

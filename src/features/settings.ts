@@ -1,11 +1,16 @@
 // Settings dialog, "Test connection", and the guard every action uses: an action started before its key
 // is set opens Settings (saying why) instead of failing.
-import { outreachClient } from './clients';
-import { phoneClient } from './clients';
 import { ApiError } from '../api/errors';
 import { ensureInstallId } from '../platform/attribution';
 import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-consent';
-import { readSettings, saveSettings, SettingsPatch, SettingsView, viewSettings } from '../platform/settings';
+import {
+  readSettings,
+  saveSettings,
+  type Settings,
+  SettingsPatch,
+  SettingsView,
+  viewSettings,
+} from '../platform/settings';
 import { scriptJson, showDialogFile } from '../ui/dialogs';
 
 export type Service = 'outreach' | 'phone';
@@ -32,7 +37,12 @@ export function getSettingsView(): SettingsDialogView {
   return { ...viewSettings(), phoneFormulasAllowed: formulasMaySpend() };
 }
 
-export function saveSettingsFromDialog(patch: SettingsDialogPatch): SettingsDialogView {
+/** After a save: the view, and the services whose key or address changed (the dialog has them checked). */
+export interface SavedSettingsView extends SettingsDialogView {
+  check: Service[];
+}
+
+export function saveSettingsFromDialog(patch: SettingsDialogPatch): SavedSettingsView {
   const clean: SettingsPatch = {};
   const fields = [
     'outreachApiKey',
@@ -44,11 +54,21 @@ export function saveSettingsFromDialog(patch: SettingsDialogPatch): SettingsDial
   for (const field of fields) {
     if (patch && typeof patch[field] === 'string') clean[field] = patch[field];
   }
+  const before = readSettings();
   saveSettings(clean);
   if (patch && typeof patch.allowPhoneFormulas === 'boolean') setFormulasMaySpend(patch.allowPhoneFormulas);
   // Made here, where user properties may be written, so the owner's formulas send it too.
   ensureInstallId();
-  return getSettingsView();
+  const after = readSettings();
+  return { ...getSettingsView(), check: changedServices(before, after) };
+}
+
+/** The services with a key whose key or address differs between the two settings. */
+function changedServices(before: Settings, after: Settings): Service[] {
+  const changed = (key: 'outreach' | 'phone'): boolean =>
+    after[`${key}ApiKey`] !== '' &&
+    (after[`${key}ApiKey`] !== before[`${key}ApiKey`] || after[`${key}BaseUrl`] !== before[`${key}BaseUrl`]);
+  return (['outreach', 'phone'] as const).filter(changed);
 }
 
 /** True when the key is set; otherwise opens Settings saying what is missing. */
@@ -61,57 +81,8 @@ export function ensureKey(service: Service): boolean {
   return false;
 }
 
-export interface ConnectionReport {
-  ok: boolean;
-  message: string;
-  lines: Array<[string, string]>;
-}
-
-/** Balance of both services, or the exact error of each. */
-export function testConnection(): ConnectionReport {
-  const lines: Array<[string, string]> = [];
-  const problems: string[] = [];
-  const settings = readSettings();
-  if (!settings.outreachApiKey) problems.push('Outreach: no API key saved.');
-  else {
-    try {
-      const b = outreachClient({}, settings).balance();
-      lines.push([
-        'Search points',
-        `${b.monthlyPoints + b.addonPoints} (${b.monthlyPoints} monthly + ${b.addonPoints} add-on)`,
-      ]);
-      lines.push([
-        'E-mail quota',
-        `${b.monthlyEdm + b.addonEdm} (${b.monthlyEdm} monthly + ${b.addonEdm} add-on)`,
-      ]);
-      lines.push(['Monthly expiry', formatTimestamp(b.monthlyExpiresAt)]);
-    } catch (error) {
-      problems.push(`Outreach: ${describe(error)}`);
-    }
-  }
-  if (!settings.phoneApiKey) problems.push('Phone: no API key saved.');
-  else {
-    try {
-      lines.push(['Phone credits', String(phoneClient({}, settings).credits())]);
-    } catch (error) {
-      problems.push(`Phone: ${describe(error)}`);
-    }
-  }
-  return problems.length === 0
-    ? { ok: true, message: 'Both services answered.', lines }
-    : { ok: false, message: problems.join('\n'), lines };
-}
-
 export function describe(error: unknown): string {
   if (error instanceof ApiError)
     return error.action ? `${error.userMessage} ${error.action}` : error.userMessage;
   return error instanceof Error ? error.message : String(error);
-}
-
-function formatTimestamp(value: string | null | undefined): string {
-  if (!value) return 'not shown';
-  const date = new Date(value);
-  return Number.isNaN(date.getTime())
-    ? value
-    : Utilities.formatDate(date, Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm');
 }

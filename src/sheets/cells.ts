@@ -101,3 +101,11 @@ export function cellText(value: unknown): string {
 export function asShown(value: unknown, display: string): unknown {
   return typeof value === 'number' && /^\s*0/.test(display) ? display : value;
 }
+
+/**
+ * A cell that should hold text, as the user names it: text as it is (trimmed); anything else (a date, TRUE,
+ * a number) as the cell shows it, never as its raw value ("2024-01-05T00:00:00.000Z", "true").
+ */
+export function textAsShown(value: unknown, display: string): string {
+  return typeof value === 'string' ? value.trim() : display.trim();
+}

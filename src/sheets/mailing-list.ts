@@ -3,7 +3,7 @@
 // The add-on's own columns (MAIL_COLUMNS) are added at the right when missing and found by header afterwards.
 // Rows are read in one block (values for addresses and ids, display values for the template: a date or an
 // amount is inserted as the user sees it).
-import { cellText, CellValue } from './cells';
+import { cellText, CellValue, textAsShown } from './cells';
 import { MAIL_COLUMNS } from './layouts';
 import { normalizeHeader, Table, TableRow } from './table';
 
@@ -80,7 +80,8 @@ export class MailingList {
       headers.forEach((h, c) => {
         if (h && !shown.has(h)) shown.set(h, display[i][c]);
       });
-      const email = at(cells, this.recipientColumn);
+      const recipient = this.recipientColumn;
+      const email = recipient ? textAsShown(cells[recipient - 1], display[i][recipient - 1]) : '';
       rows.push({
         rowNumber,
         display: shown,

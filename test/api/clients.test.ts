@@ -169,7 +169,9 @@ describe('typed errors', () => {
       }),
     );
     expect(e.kind).toBe('plan');
-    expect(e.action).toMatch(/^Your plan cannot send e-mail: upgrade the plan/);
+    // Said once: 'Your plan has no permission to send e-mail. Upgrade the plan (…/pricing).'
+    expect(e.userMessage).toBe('Your plan has no permission to send e-mail.');
+    expect(e.action).toMatch(/^Upgrade the plan \(https:\/\/\S+\/pricing\)\.$/);
   });
 
   test('404 on profile and profileEmails → Unlock the company first', () => {

@@ -141,7 +141,9 @@ describe('typed errors', () => {
       recipients: [{ email: 'a@example.com', subject: 'Hi' }],
     });
     expect(out.error).toMatchObject({ kind: 'plan', status: 403 });
-    expect(out.error.action).toMatch(/^Your plan cannot send e-mail: upgrade the plan/);
+    expect(`${out.error.userMessage} ${out.error.action}`).toMatch(
+      /^Your plan has no permission to send e-mail\. Upgrade the plan \(http:\/\/127\.0\.0\.1:\d+\/pricing\)\.$/,
+    );
   });
 
   test('404: profile and contacts of a company not unlocked → Unlock the company first', () => {

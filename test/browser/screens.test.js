@@ -62,11 +62,12 @@ async function closeDialog(dialog) {
   await waitIdle(page);
 }
 
-/** Types into the Settings fields and saves; waits for "Saved.". */
+/** Types into the Settings fields and saves; waits for "Saved…" and what the service said of a new key. */
 async function saveSettings(dialog, fields) {
   for (const [id, value] of Object.entries(fields)) await dialog.locator(`#${id}`).fill(value);
   await dialog.locator('#save').click();
-  await dialog.locator('#message.ok', { hasText: 'Saved.' }).waitFor();
+  await dialog.locator('#message.ok, #message.error', { hasText: /^Saved/ }).waitFor();
+  return shown(dialog, 'message');
 }
 
 async function testConnection(dialog) {
@@ -146,6 +147,25 @@ test("a dialog whose content is taller in the user's fonts than the size Sheets 
   await screenshot(page, 'screens-02b-settings-larger-font');
 });
 
+test('saving a key the service refuses does not say "Saved." alone: the key is tried at once, free', async () => {
+  const dialog = await openSettings();
+  const before = await control(env.playground.outreachUrl, 'GET', '/stats');
+  const refused = await saveSettings(dialog, { outreachApiKey: DEMO_KEYS.revoked });
+  expect(refused).toBe(
+    'Saved, but:\nThe Outreach service refused the API key (missing, invalid or revoked). Check the API key above.',
+  );
+  await expect(dialog.locator('#message.error').count()).resolves.toBe(1);
+  await screenshot(page, 'screens-03b-settings-refused-key');
+
+  await expect(saveSettings(dialog, { outreachApiKey: DEMO_KEYS.paid })).resolves.toBe(
+    'Saved. The Outreach service accepted the key.',
+  );
+  const after = await control(env.playground.outreachUrl, 'GET', '/stats');
+  expect(after.total - before.total).toBe(2); // one balance request per save
+  // Nothing changed: nothing to try.
+  await expect(saveSettings(dialog, {})).resolves.toBe('Saved.');
+});
+
 test('Settings: a new action clears the old error and the old balances', async () => {
   const dialog = await openSettings();
   await testConnection(dialog);
@@ -187,6 +207,12 @@ test('the search sidebar checks country codes before sending, and each search cl
   await sidebar.locator('#search').click();
   await expect(shown(sidebar, 'includeCountries-error')).resolves.toBe(
     '"UK" is not an ISO country code: use GB.',
+  );
+  // Several: in the order typed, the same words as the server's check.
+  await sidebar.locator('#includeCountries').fill('XX UK YY');
+  await sidebar.locator('#search').click();
+  await expect(shown(sidebar, 'includeCountries-error')).resolves.toBe(
+    '"XX", "YY" are not ISO country codes (two letters, e.g. DE, US). "UK" is not an ISO country code: use GB.',
   );
   await expect(shown(sidebar, 'message')).resolves.toBe('');
   await expect(shown(sidebar, 'progress')).resolves.toBe('');

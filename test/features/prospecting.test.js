@@ -75,7 +75,7 @@ describe('Settings', () => {
     emu.run('saveSettings', [{ outreachApiKey: DEMO_KEYS.revoked }], { kind: 'webapp' });
     const bad = emu.run('testConnection', [], { kind: 'webapp' });
     expect(bad.ok).toBe(false);
-    expect(bad.message).toMatch(/Outreach: .*Settings/);
+    expect(bad.message).toMatch(/^Outreach: .* Check the API key above\.$/); // said where the key is
     expect(bad.message).not.toContain(DEMO_KEYS.revoked);
   });
 
@@ -84,18 +84,21 @@ describe('Settings', () => {
     const { outreachUrl, phoneUrl } = services.sandbox;
     const wrong = (api, url) =>
       `Nothing that speaks the ${api} answers at ${url}: check the service address. It is in Extensions › Outreach › Settings.`;
+    // In Settings itself: the field above.
+    const wrongHere = (api, url) =>
+      `Nothing that speaks the ${api} answers at ${url}: check the service address above.`;
     // Each service's address in the other's field.
     emu.run('saveSettings', [{ outreachBaseUrl: phoneUrl, phoneBaseUrl: outreachUrl }], { kind: 'webapp' });
     const swapped = emu.run('testConnection', [], { kind: 'webapp' });
     expect(swapped.message).toBe(
-      `Outreach: ${wrong('Outreach API', phoneUrl)}\nPhone: ${wrong('phone-check API', outreachUrl)}`,
+      `Outreach: ${wrongHere('Outreach API', phoneUrl)}\nPhone: ${wrongHere('phone-check API', outreachUrl)}`,
     );
     // A path added to the address.
     emu.run('saveSettings', [{ outreachBaseUrl: `${outreachUrl}/api/v1`, phoneBaseUrl: phoneUrl }], {
       kind: 'webapp',
     });
     const suffixed = emu.run('testConnection', [], { kind: 'webapp' });
-    expect(suffixed.message).toBe(`Outreach: ${wrong('Outreach API', `${outreachUrl}/api/v1`)}`);
+    expect(suffixed.message).toBe(`Outreach: ${wrongHere('Outreach API', `${outreachUrl}/api/v1`)}`);
     expect(suffixed.lines.map(([name]) => name)).toEqual(['Phone credits']);
     // The search sidebar and PROSPECT_SEARCH say the same.
     expect(() => search({ products: 'solar' })).toThrow(wrong('Outreach API', `${outreachUrl}/api/v1`));
@@ -163,6 +166,10 @@ describe('Search', () => {
     );
     expect(() => search({ products: 'solar', excludeCountries: 'uk; XX YY' })).toThrow(
       'Exclude countries: "UK" is not an ISO country code: use GB. "XX", "YY" are not ISO country codes (two letters, e.g. DE, US).',
+    );
+    // In the order they were typed.
+    expect(() => search({ products: 'solar', excludeCountries: 'XX, uk, YY el' })).toThrow(
+      'Exclude countries: "XX", "YY" are not ISO country codes (two letters, e.g. DE, US). "UK" is not an ISO country code: use GB. "EL" is not an ISO country code: use GR.',
     );
     expect(emu.fetchLog).toHaveLength(0);
     search({

@@ -298,16 +298,19 @@ describe('Auto-refresh (hourly trigger)', () => {
     expect(second.status).toBe('completed');
     expect(byRecipient(tracking())['late@example.com']['Mail status']).toBe('Delivered');
     expect(clockTriggers()).toHaveLength(0);
-    expect(summaryCell('Auto-refresh')).toMatch(/^Off since .*every task and every mail is final/);
+    expect(summaryCell('Auto-refresh')).toMatch(/^Off since .*every mail is delivered or failed/);
     expect(emu.advanceTime(3 * HOUR)).toEqual([]);
 
     // The menu's confirmation states the last automatic run.
     emu.ui.queue('NO');
     emu.run('toggleAutoRefresh', [], { kind: 'menu' });
     expect(emu.ui.alerts.at(-1).message).toMatch(/Auto-refresh is OFF/);
-    expect(emu.ui.alerts.at(-1).message).toMatch(
-      /Last automatic run: .*turned itself off: every task and every mail is final/,
+    const said = emu.ui.alerts.at(-1).message;
+    expect(said).toMatch(
+      /Last automatic run: .*turned itself off: every mail is delivered or failed, so no status will change; later opens show in =PROSPECT_TASK\(task ID\)\./,
     );
+    expect(said.split('every mail is delivered or failed')).toHaveLength(2); // said once
+    expect(said).not.toMatch(/nothing will change/); // opens can still come in
   });
 
   test('after a 401 the trigger removes itself and the error stays visible', async () => {

@@ -82,7 +82,10 @@ describe('an address saved outside the allowlist (an older version, or settings 
     addonWith('outreachBaseUrl');
     const report = emu.run('testConnection', [], { kind: 'webapp' });
     expect(report.ok).toBe(false);
-    expect(report.message).toMatch(new RegExp(`^Outreach: The Outreach service ${NOT_ALLOWED.source}`));
+    // Said in Settings: the field above, not a menu path to Settings.
+    expect(report.message).toMatch(
+      /^Outreach: The Outreach service address \S+ is not allowed: .+ Change the service address above: nothing was sent\.$/m,
+    );
     expect(report.lines).toEqual([['Phone credits', '1000']]); // the phone service still answers
     expect(emu.fetchLog.every((r) => r.url.startsWith(services.sandbox.phoneUrl))).toBe(true);
   });

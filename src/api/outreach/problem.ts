@@ -149,7 +149,7 @@ const BY_STATUS: Record<number, (a: Answered) => ApiErrorInit> = {
     kind: 'plan',
     message,
     userMessage: 'Your plan has no permission to send e-mail.',
-    action: `${PLAN_ACTION} (${ctx.baseUrl}/pricing)`,
+    action: `${PLAN_ACTION} (${ctx.baseUrl}/pricing).`,
     retryable: false,
   }),
   404: notFound,

@@ -33,6 +33,10 @@ export interface AutoRefreshView {
   message: string;
 }
 
+/** Why it stops when all is final: statuses stop moving, but a task's opens can still grow. */
+const FINAL_TEXT =
+  'every mail is delivered or failed, so no status will change; later opens show in =PROSPECT_TASK(task ID).';
+
 const ON_TEXT =
   'Auto-refresh is on for you: the Tracking sheet is refreshed about every hour with your key. It turns itself off when every mail is final, after 30 days, or if the API key is refused; the summary sheet shows each run.';
 
@@ -94,7 +98,9 @@ export function lastRunText(): string {
     lines.push(`Last automatic run: ${at}. ${run.message}`);
     if (run.error && run.error !== run.message) lines.push(`Error: ${run.error}`);
   }
-  if (auto && !auto.on && auto.offReason) lines.push(`It was turned off: ${auto.offReason}`);
+  // The run that turned it off already said why: say it once.
+  const saidByRun = run && auto && auto.offReason && run.message.includes(auto.offReason);
+  if (auto && !auto.on && auto.offReason && !saidByRun) lines.push(`It was turned off: ${auto.offReason}`);
   return lines.join('\n');
 }
 
@@ -140,7 +146,7 @@ function timerStep(auto: AutoRefresh, started: number): void {
       progress.error,
     );
   } else if (progress.finished && !progress.error && mine && mine.allFinal) {
-    turnOff(auto, 'every task and every mail is final; nothing will change any more.');
+    turnOff(auto, FINAL_TEXT);
   } else saveAuto({ ...auto, failures: 0 });
 }
 

@@ -26,9 +26,11 @@ export interface MailView {
 
 export function showMailDetail(): void {
   if (!ensureKey('outreach')) return;
-  let id = selectedMailId();
-  if (id === null) {
-    const typed = ask('Show mail', 'Select a row of the Tracking sheet first, or type a Mail ID:');
+  const selected = selectedMailId();
+  let id: number;
+  if (typeof selected === 'number') id = selected;
+  else {
+    const typed = ask('Show mail', `${selected} type a Mail ID:`);
     if (typed === null || typed === '') return;
     id = parseMailId(typed);
   }
@@ -48,17 +50,27 @@ export function showMailDetail(): void {
   showDialogFile('mail', `Mail ${id}`, { mailJson: scriptJson(mailView(mail)) }, { width: 640, height: 580 });
 }
 
-/** The Mail ID in the selected row of a sheet that has a "Mail ID" column, or null. */
-function selectedMailId(): number | null {
+const SELECT_A_ROW =
+  'Select a row with a Mail ID (on Tracking, or on a sheet you sent from) and use Show mail again, or';
+
+/**
+ * The Mail ID in the selected row of a sheet that has a "Mail ID" column; else what the selection lacks,
+ * said of the sheet the user is on (a row of a sending sheet without a Mail ID has not been sent).
+ */
+function selectedMailId(): number | string {
   const sheet = SpreadsheetApp.getActiveSheet();
   const range = sheet.getActiveRange();
   const width = sheet.getLastColumn();
-  if (!range || range.getRow() < 2 || width === 0) return null;
-  const headers = sheet.getRange(1, 1, 1, width).getValues()[0].map(normalizeHeader);
+  const headers = width === 0 ? [] : sheet.getRange(1, 1, 1, width).getValues()[0].map(normalizeHeader);
   const column = headers.indexOf(normalizeHeader('Mail ID')) + 1;
-  if (column === 0) return null;
-  const value = sheet.getRange(range.getRow(), column).getValue();
-  return value === '' ? null : parseMailId(value);
+  if (column === 0) return `The sheet "${sheet.getName()}" has no Mail ID column. ${SELECT_A_ROW}`;
+  if (!range || range.getRow() < 2) return `${SELECT_A_ROW}`;
+  const row = range.getRow();
+  const value = sheet.getRange(row, column).getValue();
+  if (value === '') {
+    return `Row ${row} of "${sheet.getName()}" has no Mail ID: its mail has not been sent yet (or the service refused it). Select a row that has one and use Show mail again, or`;
+  }
+  return parseMailId(value);
 }
 
 function parseMailId(value: unknown): number {

@@ -12,7 +12,7 @@ export interface RefreshOutcome {
   error?: string;
   /** ApiError kind that stopped it ('auth', 'missing-key', …). */
   stopKind?: string;
-  /** Every task and every mail tracked is final: nothing will change any more. */
+  /** Every task and every mail tracked is final: no status will change (a task's opens still can). */
   allFinal?: boolean;
 }
 

@@ -48,7 +48,7 @@ function countOf(state: string): keyof MailCounts {
 
 /**
  * Counts every mail on the Tracking sheet, writes the counts, the chart and the campaign rows. Returns whether
- * every mail there is final (nothing will change any more).
+ * every mail there is final (no status will change; opens can still grow).
  */
 export function writeMailCounts(spreadsheet: Spreadsheet): { allFinal: boolean } {
   const counts = emptyCounts();
