@@ -44,6 +44,7 @@ function settingsOf(c: Connection): Settings | undefined {
     outreachBaseUrl: c.outreachBaseUrl ?? '',
     phoneApiKey: c.phoneApiKey ?? '',
     phoneBaseUrl: c.phoneBaseUrl ?? '',
+    unsubscribeAddress: '',
   };
 }
 
