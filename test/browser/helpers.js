@@ -21,10 +21,11 @@ function builtEntryPoints() {
 }
 
 /**
- * Starts the playground (the built add-on, or `options.codePath`/`htmlDir`) and a browser page on it.
- * @param {{ codePath?: string, htmlDir?: string }} [options]
+ * Starts the playground (the built add-on, or `options.codePath`/`htmlDir`) and a browser page on it, in a
+ * browser window of `viewport` (default 1400×860).
+ * @param {{ codePath?: string, htmlDir?: string, viewport?: { width: number, height: number } }} [options]
  */
-async function openPlayground(options = {}) {
+async function openPlayground({ viewport = { width: 1400, height: 860 }, ...options } = {}) {
   const codePath = options.codePath || CODE;
   if (!fs.existsSync(codePath)) {
     throw new Error(
@@ -38,7 +39,7 @@ async function openPlayground(options = {}) {
   try {
     env.playground = await startPlayground({ port: 0, ...options });
     ({ context: env.context, browser: env.browser } = await launchChromium(userDataDir, {
-      viewport: { width: 1400, height: 860 },
+      viewport,
     }));
     env.page = env.context.pages()[0] || (await env.context.newPage());
     env.page.on('pageerror', (err) => env.consoleErrors.push(err.message));
@@ -161,6 +162,34 @@ async function clippedElements(frame, axis = 'xy') {
   }, axis.includes('y'));
 }
 
+/**
+ * Which of the elements (CSS selectors) of an add-on frame the user cannot see without scrolling or at all:
+ * ['#close ends at y 610 > 557', …] (the frame as the page shows it, clipped by the page's window).
+ */
+async function outOfView(page, frameSelector, selectors) {
+  const frame = page.locator(frameSelector);
+  const box = await frame.boundingBox();
+  const windowSize = page.viewportSize();
+  const visibleHeight = Math.min(box.height, windowSize.height - box.y);
+  const out = [];
+  for (const selector of selectors) {
+    const rect = await frame
+      .contentFrame()
+      .locator(selector)
+      .first()
+      .evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, right: r.right, width: window.innerWidth };
+      });
+    if (rect.top < 0) out.push(`${selector} starts at y ${Math.round(rect.top)} < 0`);
+    if (rect.bottom > visibleHeight + 0.5)
+      out.push(`${selector} ends at y ${Math.round(rect.bottom)} > ${Math.round(visibleHeight)}`);
+    if (rect.right > rect.width + 0.5)
+      out.push(`${selector} ends at x ${Math.round(rect.right)} > ${rect.width}`);
+  }
+  return out;
+}
+
 /** Waits (the frame may still be growing to fit) until nothing is clipped; returns what still is. */
 async function waitUntilNothingClipped(frame, axis = 'xy', timeout = 3000) {
   const until = Date.now() + timeout;
@@ -176,6 +205,7 @@ module.exports = {
   builtEntryPoints,
   clippedElements,
   waitUntilNothingClipped,
+  outOfView,
   openPlayground,
   closePlayground,
   screenshot,
