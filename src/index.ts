@@ -45,6 +45,9 @@ export { autoRefreshFromMenu as toggleAutoRefresh } from './features/entry-point
 /** Menu: Show mail (the selected row's mail, or a Mail ID typed in). */
 export { showMailFromMenu as showMailDetail } from './features/entry-points';
 
+/** Menu: Free add-on storage (states what the add-on's caches take and what dropping them costs, then asks). */
+export { freeStorageFromMenu as freeAddonStorage } from './features/entry-points';
+
 /** Menu: Add selected to Do not contact (the selected rows' addresses; the sheet is made on first use). */
 export { doNotContactFromMenu as addToDoNotContact } from './features/entry-points';
 

@@ -7,6 +7,7 @@ import { ApiError } from '../api/errors';
 import { ensureInstallId } from '../platform/attribution';
 import { UserError } from './inputs';
 import { describe, showSettingsDialog } from './settings';
+import { isStoreFull } from './storage';
 import { inform } from '../ui/dialogs';
 
 /** A menu action: makes the install id, runs the action, shows what the user can act on in a dialog. */
@@ -18,7 +19,7 @@ export function menuAction<R>(title: string, action: () => R): () => R | undefin
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'missing-key') {
         showSettingsDialog(`${error.userMessage} ${error.action}`);
-      } else if (error instanceof ApiError || error instanceof UserError) {
+      } else if (error instanceof ApiError || error instanceof UserError || isStoreFull(error)) {
         inform(title, describe(error));
       } else throw error;
     }
@@ -32,7 +33,7 @@ export function pageEndpoint<A extends unknown[], R>(endpoint: (...args: A) => R
     try {
       return endpoint(...args);
     } catch (error) {
-      if (error instanceof ApiError) throw new Error(describe(error), { cause: error });
+      if (error instanceof ApiError || isStoreFull(error)) throw new Error(describe(error), { cause: error });
       throw error;
     }
   };

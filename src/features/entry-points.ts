@@ -16,6 +16,7 @@ import { unlockSelectedCompanies } from './prospecting/unlock';
 import { addSelectedToDoNotContact } from './mail/do-not-contact';
 import { cancelScheduledSend, scheduleSend } from './schedule/send-later';
 import { cancelTimedSend } from './schedule/cancel';
+import { freeStorage } from './storage';
 
 // Menu actions.
 export const unlockFromMenu = menuAction('Unlock companies', unlockSelectedCompanies);
@@ -28,6 +29,7 @@ export const autoRefreshFromMenu = menuAction('Auto-refresh tracking', toggleAut
 export const showMailFromMenu = menuAction('Show mail', showMailDetail);
 export const doNotContactFromMenu = menuAction('Do not contact', addSelectedToDoNotContact);
 export const cancelTimedSendFromMenu = menuAction('Cancel a waiting or scheduled send', cancelTimedSend);
+export const freeStorageFromMenu = menuAction('Free add-on storage', freeStorage);
 
 // google.script.run endpoints.
 export const settingsForPage = pageEndpoint(getSettingsView);

@@ -1,5 +1,6 @@
 // Settings dialog, "Test connection", and the guard every action uses: an action started before its key
 // is set opens Settings (saying why) instead of failing.
+import { isStoreFull, STORE_FULL_TEXT } from './storage';
 import { ApiError } from '../api/errors';
 import { ensureInstallId } from '../platform/attribution';
 import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-consent';
@@ -82,6 +83,7 @@ export function ensureKey(service: Service): boolean {
 }
 
 export function describe(error: unknown): string {
+  if (isStoreFull(error)) return STORE_FULL_TEXT;
   if (error instanceof ApiError)
     return error.action ? `${error.userMessage} ${error.action}` : error.userMessage;
   return error instanceof Error ? error.message : String(error);

@@ -17,5 +17,6 @@ export function buildMenu(): void {
     .addItem('Show mail', 'showMailDetail')
     .addSeparator()
     .addItem('Settings…', 'showSettings')
+    .addItem('Free add-on storage', 'freeAddonStorage')
     .addToUi();
 }

@@ -63,10 +63,10 @@ export function writeChunk(chunk: JournalChunk): void {
 
 /** The chunk's ids are on its rows (or it is known not sent): it leaves the journal. */
 export function closeChunk(chunk: JournalChunk): void {
+  deleteLarge(store(), CHUNK_PREFIX + chunk.tag); // first: a delete never fails, even in a full store
   if (chunk.ids && Object.keys(chunk.ids).length > 0 && !chunk.test) {
     store().setProperty(LAST_SEND, String(Math.max(lastSendAt(), chunk.postedAt)));
   }
-  deleteLarge(store(), CHUNK_PREFIX + chunk.tag);
 }
 
 /** When this document last sent mails from a sheet (ms), 0 when never. */
