@@ -93,7 +93,27 @@ export function writeTrackingRows(
   for (const { mailId, taskId } of otherKey) {
     records.set(String(mailId), { taskId, mailId, mailStatus: MAIL_STATE.otherKey, refreshedAt: now });
   }
-  Table.open(spreadsheet, TRACKING).upsertByKey(mailIdOf, records);
+  upsertByMailId(Table.open(spreadsheet, TRACKING), records);
+}
+
+/**
+ * Upserts records by Mail ID, reading only the columns up to Mail ID to find the rows (not every column of
+ * every row: the Tracking sheet may hold 100,000 mails); updated rows are written over their span, the
+ * others appended below.
+ */
+function upsertByMailId(table: Table, records: Map<string, Record<string, CellValue>>): void {
+  const keys = Table.onColumns(table.sheet, { mailId: table.column('mailId')! }).readAll();
+  const byRow = new Map<number, Record<string, CellValue>>();
+  const found = new Set<string>();
+  for (const row of keys) {
+    const key = mailIdOf(row);
+    const record = key ? records.get(key) : undefined;
+    if (!record) continue;
+    byRow.set(row.rowNumber, record);
+    found.add(key);
+  }
+  table.update([], byRow, false);
+  table.append([...records].filter(([key]) => !found.has(key)).map(([, record]) => record));
 }
 
 function taskCells(task: Task): Record<string, CellValue> {
@@ -128,8 +148,12 @@ export function writeRowStatuses(
     const sheet = spreadsheet.getSheetById(sheetId);
     if (!sheet) continue; // the sheet was deleted: the Tracking sheet still has the mails
     const layout: TableLayout = { sheetName: sheet.getName(), columns: MAIL_COLUMNS };
-    const table = Table.find(spreadsheet, layout);
-    if (!table || !table.column('mailId') || !table.column('mailStatus')) continue;
+    const found = Table.find(spreadsheet, layout);
+    const mailId = found && found.column('mailId');
+    const mailStatus = found && found.column('mailStatus');
+    if (!mailId || !mailStatus) continue;
+    // Only the two columns used (a mailing list may have 100,000 rows and many columns of its own).
+    const table = Table.onColumns(sheet, { mailId, mailStatus });
     const rows = table.readAll();
     const changes = new Map<number, Record<string, CellValue>>();
     for (const row of rows) {
