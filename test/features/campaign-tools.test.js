@@ -462,7 +462,7 @@ describe('Waiting sends and the one trigger', () => {
     expect(summaryCell('Last refresh')).toMatch(/\(automatic\)$/);
     expect(timerRecord().auto).toMatchObject({
       on: false,
-      offReason: expect.stringMatching(/every mail is final/),
+      offReason: expect.stringMatching(/every mail is delivered or failed/),
     });
     expect(clockTriggers()).toHaveLength(0);
     emu.run('setAutoRefresh', [true], { kind: 'menu' });
