@@ -34,9 +34,34 @@ function formatter(tz) {
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
+/** The IANA names of UTC itself: no offset, no daylight saving (computed without Intl). */
+const UTC_NAMES = new Set([
+  'Etc/UTC',
+  'Etc/GMT',
+  'Etc/UCT',
+  'Etc/Universal',
+  'Etc/Zulu',
+  'UCT',
+  'Universal',
+  'Zulu',
+]);
+/** zonedParts is pure and Intl is slow (a 100,000-row sheet of dates): answers are kept, a bounded number. */
+const partsCache = new Map();
+const PARTS_CACHE_MAX = 50_000;
+
 /** Wall-clock parts of an instant in a zone: { year, month (1-12), day, hour, minute, second, ms, weekday (0=Sun), offsetMinutes }. */
 function zonedParts(ms, tz = 'Etc/UTC') {
-  const fixed = fixedOffset(tz);
+  const key = `${tz}|${ms}`;
+  const known = partsCache.get(key);
+  if (known) return { ...known };
+  const parts = computeZonedParts(ms, tz);
+  if (partsCache.size >= PARTS_CACHE_MAX) partsCache.clear();
+  partsCache.set(key, parts);
+  return { ...parts };
+}
+
+function computeZonedParts(ms, tz) {
+  const fixed = UTC_NAMES.has(tz) ? 0 : fixedOffset(tz);
   if (fixed !== null) {
     const d = new Date(ms + fixed * 60000);
     return {
