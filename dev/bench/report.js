@@ -50,8 +50,9 @@ const COLUMNS = [
  * that measure a day of trigger runs (triggerMinutesPerDay).
  */
 function timeTarget(row) {
+  if (row.triggerMinutesPerDay !== undefined) return null;
   if (row.floorMs > 0) return row.modeledMs <= row.floorMs * (1 + TOLERANCE.time);
-  if (row.customFunction || row.triggerMinutesPerDay !== undefined) return null;
+  if (row.customFunction) return null;
   return row.modeledMs <= LIMITS.noFloorMs;
 }
 

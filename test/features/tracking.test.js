@@ -523,7 +523,9 @@ describe('Scale', () => {
   }
 
   test('a refresh of 10,000 mails goes on across executions in the progress dialog', async () => {
-    emu = newAddon(services, { fetchLatencyMs: 4000 }); // a slow service: 101 requests take > 6 minutes
+    // A slow service: each fetch call (a fetchAll of a unit's pages, or its tasks) takes 20 s, so the ten units
+    // of 1,000 mails take more than 6 minutes.
+    emu = newAddon(services, { fetchLatencyMs: 20_000 });
     await bigCampaign();
     emu.resetStats();
     refresh();
@@ -549,7 +551,7 @@ describe('Scale', () => {
   });
 
   test('from the trigger, the next run goes on from where the last one stopped', async () => {
-    emu = newAddon(services, { fetchLatencyMs: 4000 });
+    emu = newAddon(services, { fetchLatencyMs: 20_000 });
     await bigCampaign();
     emu.run('setAutoRefresh', [true], { kind: 'menu' });
     const first = emu.advanceTime(HOUR);

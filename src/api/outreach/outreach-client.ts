@@ -3,7 +3,7 @@
 // validated answer or throws ApiError. Costs: unlock 1 point on a first unlock; sends 1 EDM per recipient or
 // e-mail; every other call is free.
 import * as z from 'zod/mini';
-import { badRequestInit, invalidResponseInit } from '../error-texts';
+import { badRequestInit, invalidResponseInit, missingKeyInit } from '../error-texts';
 import { Transport, type TransportOptions } from '../transport/http';
 import { OUTREACH_PATHS } from './outreach-paths';
 import {
@@ -199,6 +199,20 @@ export class OutreachClient {
     return this.list(OUTREACH_PATHS.mails, MailListQuerySchema, query, MailListSchema);
   }
 
+  /**
+   * GET /api/v1/emails/mails for many queries at once: UrlFetchApp.fetchAll in batches sized to the free rate
+   * budget (one reservation, one fetch call a batch, instead of one of each a request). Answers in order;
+   * the first error stops the run and is thrown (later queries are not sent).
+   */
+  listMailsAll(queries: readonly MailListQuery[]): MailList[] {
+    return this.listAll(OUTREACH_PATHS.mails, MailListQuerySchema, queries, MailListSchema);
+  }
+
+  /** GET /api/v1/emails/tasks for many queries at once, as listMailsAll. */
+  listTasksAll(queries: readonly TaskListQuery[]): TaskList[] {
+    return this.listAll(OUTREACH_PATHS.tasks, TaskListQuerySchema, queries, TaskListSchema);
+  }
+
   /** GET /api/v1/emails/mails/:mailId (free). */
   getMail(mailId: number): MailDetail {
     return this.byId(OUTREACH_PATHS.mail, 'mailId', mailId, MailDetailSchema, 'mail');
@@ -239,6 +253,28 @@ export class OutreachClient {
       path,
       query: checked as Record<string, QueryValue>,
       schema,
+    });
+  }
+
+  private listAll<S extends z.ZodMiniType, T>(
+    path: string,
+    querySchema: S,
+    queries: readonly object[],
+    schema: z.ZodMiniType<T>,
+  ): T[] {
+    const specs = queries.map((query) => ({
+      method: 'get' as const,
+      path,
+      query: this.transport.check(`GET ${path}`, querySchema, withoutUndefined(query)) as Record<
+        string,
+        QueryValue
+      >,
+      schema,
+    }));
+    const result = this.transport.requestAll(specs, () => true);
+    return result.outcomes.map((outcome) => {
+      if (outcome?.ok) return outcome.value;
+      throw outcome ? outcome.error : (result.stopped ?? this.transport.error(missingKeyInit('outreach')));
     });
   }
 

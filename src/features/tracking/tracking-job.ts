@@ -49,19 +49,22 @@ function readMails(after: number, data: TrackingData, context: StepContext): Mai
   const mails: MailRecord[] = [];
   const tasks = new Map<number, Task>();
   try {
-    for (const ids of chunks(asked, IDS_PER_REQUEST)) {
-      const answer = client.listMails({
-        mail_ids: ids,
-        page_size: IDS_PER_REQUEST,
-        sort_by: 'mail_id',
-        sort_order: 'asc',
-      });
-      mails.push(...answer.data);
-      context.progress(mails.length);
-    }
+    // The unit's pages at once (fetchAll in batches sized to the free rate budget), then their tasks.
+    const queries = chunks(asked, IDS_PER_REQUEST).map((ids) => ({
+      mail_ids: ids,
+      page_size: IDS_PER_REQUEST,
+      sort_by: 'mail_id' as const,
+      sort_order: 'asc' as const,
+    }));
+    for (const answer of client.listMailsAll(queries)) mails.push(...answer.data);
+    context.progress(mails.length);
     const taskIds = [...new Set(mails.map((m) => m.taskId))];
-    for (const ids of chunks(taskIds, IDS_PER_REQUEST)) {
-      const answer = client.listTasks({ task_ids: ids, page_size: IDS_PER_REQUEST, sort_by: 'task_id' });
+    const taskQueries = chunks(taskIds, IDS_PER_REQUEST).map((ids) => ({
+      task_ids: ids,
+      page_size: IDS_PER_REQUEST,
+      sort_by: 'task_id' as const,
+    }));
+    for (const answer of client.listTasksAll(taskQueries)) {
       for (const task of answer.data) tasks.set(task.taskId, task);
     }
   } catch (error) {
