@@ -5,6 +5,9 @@
 // dialogs), and user actions (select a range, type into cells) that are not executions of the add-on.
 const { splitSheet, parseRef, toA1, quoteSheetName } = require('../../test/emulator/a1');
 const { DEMO_KEYS } = require('../sandbox');
+const { EVALUATED_FUNCTIONS } = require('../../test/emulator/builtin-formulas');
+
+const EVALUATED = `It evaluates custom functions, & + - * /, and ${EVALUATED_FUNCTIONS.join(', ')}.`;
 
 const MAX_CELLS = 400000; // a sheet larger than this is cut (the page draws 1000 rows at a time anyway)
 
@@ -62,7 +65,19 @@ function sheetState(sheet) {
       if (formula) out.f = formula;
       // Text that would read as a formula or a number is shown in the editor with the apostrophe Sheets adds.
       if (typeof value === 'string' && !formula && /^[=+\-@']/.test(value)) out.e = `'${value}`;
-      const notes = [sheet.notes[r][c], error ? `Error: ${error}` : ''].filter(Boolean);
+      const unevaluated = sheet.unevaluated && sheet.unevaluated[r][c];
+      if (unevaluated) {
+        // Never a blank cell where Sheets would show a result: the formula, marked as not evaluated here.
+        out.t = formula;
+        out.k = 'unevaluated';
+      }
+      const notes = [
+        sheet.notes[r][c],
+        error ? `Error: ${error}` : '',
+        unevaluated
+          ? `The playground does not evaluate this formula (${unevaluated}): Sheets would show its result; the add-on reads an empty cell here. ${EVALUATED}`
+          : '',
+      ].filter(Boolean);
       if (notes.length) out.n = notes.join('\n');
       const style = styleOf(sheet.styles[r][c]);
       if (style) out.s = style;

@@ -183,3 +183,55 @@ test('typing in cells: Enter commits, a leading apostrophe keeps text, Delete cl
   await waitForCell(page, 'G2', 'typed in the bar');
   expect(await page.evaluate(() => document.activeElement.id)).toBe('grid-wrap');
 });
+
+test('the frozen header keeps its own row number when scrolled, and each tab keeps its own scroll', async () => {
+  await openTab(page, 'Fixture');
+  const wrap = page.locator('#grid-wrap');
+  await wrap.evaluate((w) => (w.scrollTop = 400));
+  // What is drawn where row 1's number stands: row 1's number, not one of a row scrolled under it.
+  const shownNumber = () =>
+    page.evaluate(() => {
+      const box = document.querySelector('#grid th.row-head[data-r="1"]').getBoundingClientRect();
+      return document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2).textContent;
+    });
+  await expect(shownNumber()).resolves.toBe('1');
+  await screenshot(page, 'mechanics-06-frozen-scrolled');
+
+  const left = await wrap.evaluate((w) => {
+    w.scrollLeft = 300;
+    return w.scrollLeft; // as far as the sheet goes
+  });
+  expect(left).toBeGreaterThan(0);
+  await openTab(page, 'Sheet1');
+  await expect(wrap.evaluate((w) => [w.scrollLeft, w.scrollTop])).resolves.toEqual([0, 0]);
+  await openTab(page, 'Fixture');
+  await expect(wrap.evaluate((w) => [w.scrollLeft, w.scrollTop])).resolves.toEqual([left, 400]);
+  await wrap.evaluate((w) => {
+    w.scrollLeft = 0;
+    w.scrollTop = 0;
+  });
+  await openTab(page, 'Sheet1');
+});
+
+test('text formulas show their result and follow their inputs; a formula the playground cannot evaluate shows as one', async () => {
+  await typeInCell(page, 'A12', 'Ann');
+  await typeInCell(page, 'B12', 'Acme Corp');
+  await typeInCell(page, 'C12', '=LOWER(A12)&"@"&SUBSTITUTE(LOWER(B12)," ","")&".com"');
+  await waitForCell(page, 'C12', 'ann@acmecorp.com');
+  await typeInCell(page, 'D12', '=CONCATENATE(PROPER("ann lee"), " <", C12, ">")');
+  await waitForCell(page, 'D12', 'Ann Lee <ann@acmecorp.com>');
+  await typeInCell(page, 'A12', 'Bob');
+  await waitForCell(page, 'C12', 'bob@acmecorp.com');
+  await waitForCell(page, 'D12', 'Ann Lee <bob@acmecorp.com>');
+
+  await typeInCell(page, 'E12', '=VLOOKUP(A12,A1:B2,2,FALSE)');
+  await waitForCell(page, 'E12', '=VLOOKUP(A12,A1:B2,2,FALSE)'); // never a blank cell
+  await expect(cell(page, 'E12').getAttribute('class')).resolves.toContain('unevaluated');
+  await expect(cell(page, 'E12').getAttribute('title')).resolves.toMatch(
+    /does not evaluate this formula \(VLOOKUP is not one of the functions it evaluates\)/,
+  );
+  await screenshot(page, 'mechanics-07-formulas');
+  await cell(page, 'E12').click();
+  await page.keyboard.press('Delete');
+  await waitForCell(page, 'E12', '');
+});

@@ -1,10 +1,12 @@
 'use strict';
 // Formulas as the emulator understands them: a formula that is one call of a script function with literal
 // and range arguments (=PHONE_CHECK(A2:A5), =PROSPECT_SEARCH("acme", 10)) is a custom-function call and is
-// evaluated the way Sheets does; every other formula is kept as text (its value stays '').
+// evaluated the way Sheets does; the common text formulas (=LOWER(A2)&"@acme.com", builtin-formulas.js) are
+// evaluated too; any other formula keeps the value '' and is marked `unevaluated`.
 // References in every formula follow inserted and deleted rows and columns.
 const { columnToLetters, lettersToColumn, splitSheet, parseRef, toA1, quoteSheetName } = require('./a1');
 const { isBlank } = require('./sheet-model');
+const { evaluateFormula, FormulaError, Unsupported } = require('./builtin-formulas');
 
 const SHEET_PREFIX = String.raw`(?:'(?:[^']|'')+'|[A-Za-z_][\w.]*)!`;
 const CELL = String.raw`\$?[A-Za-z]{1,3}\$?\d+`;
@@ -200,9 +202,56 @@ function recalculate(emu, { dirtyOnly = false } = {}) {
       }
     }
   }
+  evaluateBuiltins(emu, names);
   dirty.clear();
   ss.changes = [];
   return results;
+}
+
+/**
+ * Every built-in formula, each once, a formula's inputs before it (as Sheets recalculates what depends on
+ * a change): a value, or an error with its note (#VALUE!, a circular reference as #REF!), or `unevaluated`.
+ */
+function evaluateBuiltins(emu, names) {
+  const ss = emu._model;
+  const state = new Map(); // cell key → 'busy' while its inputs are evaluated, then 'done'
+  const isBuiltin = (cell) => {
+    if (!cell || !cell.f) return false;
+    const call = parseCall(cell.f);
+    return !(call && names.has(call.name.toUpperCase()));
+  };
+  const valueOf = (sheet, r, c) => {
+    const cell = sheet.cell(r, c);
+    if (!cell) return '';
+    if (isBuiltin(cell)) settle(sheet, r, c, cell);
+    if (cell.error) throw new FormulaError(/^#[A-Z0-9/!?]+$/.test(cell.v) ? cell.v : '#ERROR!', cell.error);
+    return cell.v;
+  };
+  const settle = (sheet, r, c, cell) => {
+    const key = `${sheet.sheetId}:${r}:${c}`;
+    if (state.get(key) === 'done') return;
+    if (state.get(key) === 'busy')
+      throw new FormulaError(
+        '#REF!',
+        'Circular dependency detected. To resolve with iterative calculation, see File > Settings.',
+      );
+    state.set(key, 'busy');
+    try {
+      const out = evaluateFormula(cell.f, { model: ss, sheet, valueOf, tz: ss.timeZone });
+      if (out.error) Object.assign(cell, { v: out.error.code, error: out.error.message, unevaluated: null });
+      else Object.assign(cell, { v: cellValue(out.value), error: null, unevaluated: null });
+    } catch (e) {
+      if (!(e instanceof Unsupported)) throw e;
+      Object.assign(cell, { v: '', error: null, unevaluated: e.message });
+    } finally {
+      state.set(key, 'done');
+    }
+  };
+  for (const sheet of ss.sheets) {
+    sheet.rows.forEach((row, i) => {
+      if (row) row.forEach((cell, j) => isBuiltin(cell) && settle(sheet, i + 1, j + 1, cell));
+    });
+  }
 }
 
 /** True when a written cell lies in one of the formula's input ranges or in its (wanted) spill area. */

@@ -135,3 +135,66 @@ test('editing an input cell re-runs the formulas that read it (dirtyOnly)', () =
   expect(emu.range('B2').getValue()).toBe(100);
   expect(emu.stats.executions).toBe(3);
 });
+
+describe('built-in text formulas (the ones a mailing list is built with)', () => {
+  const evaluate = (cells, formulas) => {
+    const emu = make();
+    for (const [a1, value] of Object.entries(cells)) emu.range(a1).setValue(value);
+    Object.entries(formulas).forEach(([a1, f]) => emu.setFormula(a1, f));
+    emu.recalculate();
+    const sheet = emu.snapshot().spreadsheet.sheets[0];
+    const at = (a1) => {
+      const r = Number(a1.slice(1)) - 1;
+      const c = a1.charCodeAt(0) - 65;
+      return {
+        value: emu.range(a1).getValue(),
+        error: sheet.errors[r][c],
+        unevaluated: sheet.unevaluated[r][c],
+      };
+    };
+    return Object.fromEntries(Object.keys(formulas).map((a1) => [a1, at(a1)]));
+  };
+
+  test('text functions, & and arithmetic evaluate; inputs first, whatever order the cells are in', () => {
+    const out = evaluate(
+      { A1: '  ann  LEE ', B1: 'Acme Corp', C1: 1234.5, A2: true, B2: new Date(Date.UTC(2024, 0, 5)) },
+      {
+        D1: '=E1&"@"&SUBSTITUTE(LOWER(B1)," ","")&".com"', // E1 is evaluated first
+        E1: '=LOWER(TRIM(A1))',
+        D2: '=PROPER(A1)',
+        D3: '=CONCATENATE(A1:B1, C1, A2)',
+        D4: '=LEFT(B1,4)&"|"&RIGHT(B1,4)&"|"&MID(B1,2,3)&"|"&LEN(B1)',
+        D5: '=TEXT(C1,"#,##0.00")&" "&TEXT(B2,"yyyy-mm-dd")&" "&B2',
+        D6: '=C1*2+1&"x"',
+        D7: '=SUBSTITUTE("a-b-c","-","+",2)',
+        D8: '=TEXTJOIN(", ",TRUE,A1:C1,"",A2)',
+      },
+    );
+    expect(out.E1.value).toBe('ann lee');
+    expect(out.D1.value).toBe('ann lee@acmecorp.com');
+    expect(out.D2.value).toBe('  Ann  Lee ');
+    expect(out.D3.value).toBe('  ann  LEE Acme Corp1234.5TRUE');
+    expect(out.D4.value).toBe('Acme|Corp|cme|9');
+    expect(out.D5.value).toBe('1,234.50 2024-01-05 45296'); // a date joins as its serial number
+    expect(out.D6.value).toBe('2470x'); // & binds less tightly than + and *
+    expect(out.D7.value).toBe('a-b+c');
+    expect(out.D8.value).toBe('  ann  LEE , Acme Corp, 1234.5, TRUE');
+  });
+
+  test('errors carry their note; a cycle is #REF!; an unknown function is unevaluated, not blank', () => {
+    const out = evaluate(
+      { A1: 'x' },
+      { B1: '="a"+1', B2: '=1/0', B3: '=B4', B4: '=B3', B5: '=UPPER(B1)', B6: '=VLOOKUP(A1,A1:A2,1,FALSE)' },
+    );
+    expect(out.B1).toMatchObject({ value: '#VALUE!', error: expect.stringMatching(/'a' is a text/) });
+    expect(out.B2).toMatchObject({ value: '#DIV/0!' });
+    expect(out.B3).toMatchObject({ value: '#REF!', error: expect.stringMatching(/^Circular dependency/) });
+    expect(out.B4).toMatchObject({ value: '#REF!' });
+    expect(out.B5).toMatchObject({ value: '#VALUE!' }); // an error in an input carries on
+    expect(out.B6).toEqual({
+      value: '',
+      error: null,
+      unevaluated: 'VLOOKUP is not one of the functions it evaluates',
+    });
+  });
+});

@@ -722,6 +722,8 @@ class AppsScriptEmulator {
         numberFormats: grid((cell) => (cell && cell.fmt) || 'General'),
         styles: grid((cell) => (cell && cell.style) || null),
         errors: grid((cell) => (cell && cell.error) || null),
+        // Formulas the emulator does not evaluate (value ''), with why: builtin-formulas.js.
+        unevaluated: grid((cell) => (cell && cell.f && cell.unevaluated) || null),
         checkboxes: grid((cell) => Boolean(cell && cell.validation === 'checkbox')),
         hiddenRows,
         filteredRows,

@@ -169,7 +169,7 @@
     var serverOwnsSelection = next.selectSeq >= selectSeq;
     if (serverOwnsSelection || !activeSheet || !findSheet(activeSheet)) {
       if (sheetChanged || activeSheet !== next.activeSheet) drawnRows = ROW_CHUNK;
-      activeSheet = next.activeSheet;
+      if (activeSheet !== next.activeSheet) enterSheet(next.activeSheet);
       var r = next.selection ? parseRange(next.selection.range) : null;
       var cur = next.selection && next.selection.current ? parseRange(next.selection.current) : null;
       if (r) {
@@ -231,10 +231,20 @@
     });
   }
 
+  // Each tab keeps its own scroll position: leaving a sheet scrolled right or down does not carry over.
+  var scrolls = {};
+  var scrollOnDraw = null;
+  function enterSheet(name) {
+    var wrap = $('grid-wrap');
+    if (activeSheet) scrolls[activeSheet] = { top: wrap.scrollTop, left: wrap.scrollLeft };
+    activeSheet = name;
+    scrollOnDraw = scrolls[name] || { top: 0, left: 0 };
+  }
+
   function switchSheet(name) {
     if (name === activeSheet) return;
     commitEditor(false);
-    activeSheet = name;
+    enterSheet(name);
     drawnRows = ROW_CHUNK;
     sel = { r1: 1, c1: 1, r2: 1, c2: 1, cr: 1, cc: 1 };
     renderTabs();
@@ -384,12 +394,18 @@
       more.appendChild(btn);
     }
     paintSelection();
+    if (scrollOnDraw) {
+      $('grid-wrap').scrollTop = scrollOnDraw.top;
+      $('grid-wrap').scrollLeft = scrollOnDraw.left;
+      scrollOnDraw = null;
+    }
   }
 
   function decorate(td, cell) {
     if (cell.k === 'number' || cell.k === 'date') td.classList.add('num');
     if (cell.k === 'boolean') td.classList.add('bool');
     if (cell.k === 'error') td.classList.add('err');
+    if (cell.k === 'unevaluated') td.classList.add('unevaluated');
     var tip = [];
     if (cell.n) {
       td.classList.add('has-note');
