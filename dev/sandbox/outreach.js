@@ -513,7 +513,11 @@ function listTasks(state, ctx, account) {
   const order = enumParam(ctx, 'sort_order', ['asc', 'desc'], 'desc');
   const now = state.now();
 
-  let rows = [...state.tasks.values()]
+  // Narrowed by task_ids first (a cheap look-up): the records below are computed from every mail's state.
+  const candidates = taskIds
+    ? [...taskIds].map((id) => state.tasks.get(id)).filter(Boolean)
+    : [...state.tasks.values()];
+  let rows = candidates
     .filter((t) => t.key === account.key)
     .map((t) => ({
       task: t,
@@ -583,8 +587,16 @@ function listMails(state, ctx, account) {
   const inRange = (v, lo, hi) =>
     (lo === null && hi === null) || (v !== null && (lo === null || v >= lo) && (hi === null || v <= hi));
 
-  const rows = [...state.mails.values()]
-    .filter((m) => m.key === account.key)
+  // Narrowed by mail_ids or task_ids first (cheap look-ups): a mail's state is computed for each candidate.
+  let candidates;
+  if (mailIds) candidates = [...mailIds].map((id) => state.mails.get(id));
+  else if (taskIds)
+    candidates = [...taskIds].flatMap((id) =>
+      (state.tasks.get(id) || { mailIds: [] }).mailIds.map((m) => state.mails.get(m)),
+    );
+  else candidates = [...state.mails.values()];
+  const rows = candidates
+    .filter((m) => m && m.key === account.key)
     .map((m) => ({ mail: m, s: state.mailState(m, now) }))
     .filter(
       ({ mail, s }) =>
