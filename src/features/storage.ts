@@ -4,7 +4,7 @@
 // company index (search rows → domains) and the phone results. Nothing else is dropped: settings, a send's
 // journal (a chunk in doubt must be settled, never forgotten), a running job.
 import { StoreFullError } from '../platform/sharded-store';
-import { utf8Bytes } from '../platform/packed-text';
+import { utf8Bytes } from '../platform/cache';
 import { confirm, toast } from '../ui/dialogs';
 
 export const STORE_FULL_TEXT =

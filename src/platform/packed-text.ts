@@ -3,6 +3,8 @@
 // repetitive text (domains, country codes, phone numbers, base-36 times) that gzip shrinks to about half even
 // after base64, so the caches the issue asks for (3,000 search rows, 5,000 numbers) fit in far less of the
 // document's 500 KB. Short texts are kept as they are (not worth a service call).
+import { utf8Bytes } from './cache';
+
 const MARK = 'gz:';
 const MIN_CHARS = 1500;
 
@@ -19,19 +21,4 @@ export function unpackText(stored: string): string {
   if (!stored.startsWith(MARK)) return stored;
   const bytes = Utilities.base64Decode(stored.slice(MARK.length));
   return Utilities.ungzip(Utilities.newBlob(bytes, 'application/x-gzip')).getDataAsString();
-}
-
-/** UTF-8 bytes of a string (what the property store counts). */
-export function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code < 0xdc00) {
-      bytes += 4; // a surrogate pair: one 4-byte character
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
