@@ -61,6 +61,21 @@ async function freshAddon(ctx) {
   return emu;
 }
 
+/** A fresh add-on with EDM topped up and `rows` (headers first) on its first sheet, grown to hold them. */
+async function mailingListAddon(ctx, rows) {
+  const emu = await freshAddon(ctx);
+  await control(ctx.services.sandbox.outreachUrl, 'POST', '/accounts', {
+    key: DEMO_KEYS.paid,
+    monthlyEdm: 0,
+    addonEdm: TOP_UP.points,
+  });
+  const sheet = emu.spreadsheet.getSheets()[0];
+  if (sheet.getMaxRows() < rows.length)
+    sheet.insertRowsAfter(sheet.getMaxRows(), rows.length - sheet.getMaxRows());
+  sheet.getRange(1, 1, rows.length, rows[0].length).setValues(rows);
+  return { emu, sheet };
+}
+
 /** Lets every rate window (the sandbox's and the add-on's own budget, which adds a 1 s guard) empty. */
 function clearRateWindows(ctx, windowMs) {
   ctx.services.clock.advance(windowMs + 2000);
@@ -324,18 +339,9 @@ const mailMerge = {
   requires: ['saveTemplate', 'sendAllUnsentRows', 'continueJob'],
   sizes: { full: [100, 10000], quick: [100] },
   async run(ctx, count) {
-    const emu = await freshAddon(ctx);
-    await control(ctx.services.sandbox.outreachUrl, 'POST', '/accounts', {
-      key: DEMO_KEYS.paid,
-      monthlyEdm: 0,
-      addonEdm: TOP_UP.points,
-    });
-    const sheet = emu.spreadsheet.getSheets()[0];
-    if (sheet.getMaxRows() < count + 1)
-      sheet.insertRowsAfter(sheet.getMaxRows(), count + 1 - sheet.getMaxRows());
     const rows = [['Name', 'E-mail', 'Company']];
     for (let i = 1; i <= count; i++) rows.push([`Person ${i}`, `person${i}@example.com`, `Company ${i % 9}`]);
-    sheet.getRange(1, 1, count + 1, 3).setValues(rows);
+    const { emu, sheet } = await mailingListAddon(ctx, rows);
     emu.spreadsheet.setActiveSheet(sheet);
     const template = {
       campaign: 'Bench',
@@ -409,7 +415,7 @@ const OPERATIONS = [
   prospectSearchFunction,
   mailMerge,
   trackingRefresh,
-  ...volumeOperations({ freshAddon, runJob, sheetRows, alertsText, TOP_UP }),
+  ...volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, alertsText }),
 ];
 
 module.exports = { OPERATIONS, chunkSizes, phoneCells, freshAddon, runJob, BROAD_SEARCH };

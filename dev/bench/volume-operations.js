@@ -1,7 +1,6 @@
 'use strict';
 // The bench rows at a real user's volume: a send over a filtered sheet, a refresh of a document that sent
 // 100,000 mails, and a day of hourly auto-refresh runs on it. See dev/bench/README.md.
-const { control, DEMO_KEYS } = require('../../test/support/harness');
 const { Measurement } = require('./measure');
 const { trackingMinimum } = require('./floors');
 const { addresses, postMails, appendRows } = require('./volume');
@@ -11,7 +10,7 @@ const LIST = 'Outreach';
 const FINAL_SHARE = 0.9;
 
 /** Operations share these with operations.js (passed in to keep one definition). */
-function volumeOperations({ freshAddon, runJob, sheetRows, alertsText, TOP_UP }) {
+function volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, alertsText }) {
   const sendFiltered = {
     id: 'send-filter',
     name: 'Send e-mails (filter hides half)',
@@ -19,20 +18,11 @@ function volumeOperations({ freshAddon, runJob, sheetRows, alertsText, TOP_UP })
     requires: ['saveTemplate', 'sendAllUnsentRows', 'continueJob'],
     sizes: { full: [10000], quick: [200] },
     async run(ctx, count) {
-      const emu = await freshAddon(ctx);
-      await control(ctx.services.sandbox.outreachUrl, 'POST', '/accounts', {
-        key: DEMO_KEYS.paid,
-        monthlyEdm: 0,
-        addonEdm: TOP_UP.points,
-      });
-      const sheet = emu.spreadsheet.getSheets()[0];
-      if (sheet.getMaxRows() < count + 1)
-        sheet.insertRowsAfter(sheet.getMaxRows(), count + 1 - sheet.getMaxRows());
       const rows = [['Name', 'E-mail', 'Company', 'Region']];
       for (let i = 1; i <= count; i++) {
         rows.push([`Person ${i}`, `person${i}@example.com`, `Company ${i % 9}`, i % 2 ? 'North' : 'South']);
       }
-      sheet.getRange(1, 1, count + 1, 4).setValues(rows);
+      const { emu, sheet } = await mailingListAddon(ctx, rows);
       const criteria = emu.services.SpreadsheetApp.newFilterCriteria().setHiddenValues(['South']).build();
       sheet
         .getRange(1, 1, count + 1, 4)
