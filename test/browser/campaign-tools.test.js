@@ -1,5 +1,4 @@
 'use strict';
-/* global document, DataTransfer, ClipboardEvent */ // inside page.evaluate callbacks
 // Campaign tools in a real browser, through the playground: a row added to "Do not contact" from the menu
 // (the sheet made on first use) and a whole @domain typed on it, then Compose e-mail… › Send later two hours
 // ahead on the service clock; an hour later nothing is sent, when due the hourly trigger sends the rest
@@ -14,6 +13,7 @@ const {
   waitIdle,
   typeInCell,
   openTab,
+  pasteAtA1,
 } = require('./helpers');
 
 let env;
@@ -24,17 +24,6 @@ beforeAll(async () => {
   page = env.page;
 }, 60000);
 afterAll(() => closePlayground(env));
-
-async function paste(text) {
-  await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
-  await page.keyboard.press('Control+Home');
-  await page.evaluate((value) => {
-    const data = new DataTransfer();
-    data.setData('text', value);
-    document.getElementById('grid-wrap').focus();
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-  }, text);
-}
 
 async function advanceHour() {
   await page.locator('.clock-advance', { hasText: '+1 hour' }).click();
@@ -57,7 +46,8 @@ test('Do not contact from the menu, then Send later: nothing an hour ahead, sent
 }, 180000);
 
 async function steps() {
-  await paste(
+  await pasteAtA1(
+    page,
     ['Name\tEmail', 'Jane\tjane@example.com', 'Bob\tbob@blocked.example', 'Ann\tann@example.com'].join('\n'),
   );
   await waitForCell(page, 'B4', 'ann@example.com');

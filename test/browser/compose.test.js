@@ -1,5 +1,4 @@
 'use strict';
-/* global document, DataTransfer, ClipboardEvent */ // inside page.evaluate callbacks
 // The compose dialog as a new user meets it (issue 21): the preview of an HTML mail loads nothing from
 // outside (a tracking pixel in the preview would count as an open); "Send to all unsent rows…" shows how the
 // send ended in the dialog, not in a toast behind it.
@@ -11,6 +10,7 @@ const {
   clickMenuItem,
   waitForCell,
   waitIdle,
+  pasteAtA1,
 } = require('./helpers');
 
 let env;
@@ -33,20 +33,9 @@ afterAll(async () => {
   await new Promise((resolve) => pixel.close(resolve));
 });
 
-async function paste(text) {
-  await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
-  await page.keyboard.press('Control+Home');
-  await page.evaluate((value) => {
-    const data = new DataTransfer();
-    data.setData('text', value);
-    document.getElementById('grid-wrap').focus();
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-  }, text);
-}
-
 test('the preview of an HTML mail loads no remote image, style, font or page: a tracker sees nothing', async () => {
   const tracker = `http://127.0.0.1:${pixel.address().port}`;
-  await paste(['Name\tEmail', 'Jane\tjane@example.com', 'Bob\tbob@example.com'].join('\n'));
+  await pasteAtA1(page, ['Name\tEmail', 'Jane\tjane@example.com', 'Bob\tbob@example.com'].join('\n'));
   await waitForCell(page, 'B3', 'bob@example.com');
   await clickMenuItem(page, 'Compose e-mail…');
   const dialog = page.frameLocator('#html-dialog-frame');

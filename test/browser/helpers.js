@@ -1,5 +1,5 @@
 'use strict';
-/* global document, window, getComputedStyle */ // inside page.waitForFunction and evaluate callbacks, which run in the browser
+/* global document, window, getComputedStyle, DataTransfer, ClipboardEvent */ // inside page.waitForFunction and evaluate callbacks, which run in the browser
 // Shared set-up for the browser tests: the playground in this process on a free port, Chromium (see
 // dev/chromium.js: CHROMIUM_PATH, else /usr/bin/chromium, else the npm-packaged build) driven by
 // playwright-core, screenshots of each step in test-output/browser/.
@@ -201,7 +201,20 @@ async function waitUntilNothingClipped(frame, axis = 'xy', timeout = 3000) {
   return clipped;
 }
 
+/** Pastes tab-separated text into the grid at A1, as a user pasting from a spreadsheet or a text file. */
+async function pasteAtA1(page, text) {
+  await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
+  await page.keyboard.press('Control+Home');
+  await page.evaluate((value) => {
+    const data = new DataTransfer();
+    data.setData('text', value);
+    document.getElementById('grid-wrap').focus();
+    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
+  }, text);
+}
+
 module.exports = {
+  pasteAtA1,
   builtEntryPoints,
   clippedElements,
   waitUntilNothingClipped,

@@ -1,5 +1,4 @@
 'use strict';
-/* global document, DataTransfer, ClipboardEvent */ // inside page.evaluate callbacks
 // Nothing clipped on a laptop (issue 21): in a 1366×657 browser window the playground gives a dialog at
 // most the window's height less its frame, as Sheets does; the buttons and results a user needs must be in
 // view there without hunting for a scroll bar: the compose dialog's Send and Close, Settings' Test
@@ -12,6 +11,7 @@ const {
   waitForCell,
   waitIdle,
   outOfView,
+  pasteAtA1,
 } = require('./helpers');
 
 let env;
@@ -31,14 +31,7 @@ async function closeDialog() {
 }
 
 test('compose: Send to all unsent rows and Close are in view; Show mail: Close is in view', async () => {
-  await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
-  await page.keyboard.press('Control+Home');
-  await page.evaluate((value) => {
-    const data = new DataTransfer();
-    data.setData('text', value);
-    document.getElementById('grid-wrap').focus();
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-  }, 'Name\tEmail\nJane\tjane@example.com');
+  await pasteAtA1(page, 'Name\tEmail\nJane\tjane@example.com');
   await waitForCell(page, 'B2', 'jane@example.com');
 
   await clickMenuItem(page, 'Compose e-mail…');

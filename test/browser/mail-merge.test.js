@@ -1,5 +1,4 @@
 'use strict';
-/* global document, DataTransfer, ClipboardEvent */ // inside page.evaluate callbacks
 // Mail merge in a real browser: a pasted list of 300 recipients, Compose e-mail… (placeholders inserted from
 // the header chips, save, preview row by row), then "Send to all unsent rows…", confirmed, run to the end.
 const {
@@ -9,6 +8,7 @@ const {
   clickMenuItem,
   waitForCell,
   waitIdle,
+  pasteAtA1,
 } = require('./helpers');
 
 let env;
@@ -24,14 +24,7 @@ afterAll(() => closePlayground(env));
 test('compose, preview and send 300 rows to the end, every row marked Accepted', async () => {
   const lines = ['Name\tEmail\tCompany'];
   for (let i = 1; i <= ROWS; i++) lines.push(`Person ${i}\tperson${i}@example.com\tCompany ${i % 5}`);
-  await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
-  await page.keyboard.press('Control+Home');
-  await page.evaluate((text) => {
-    const data = new DataTransfer();
-    data.setData('text', text);
-    document.getElementById('grid-wrap').focus();
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-  }, lines.join('\n'));
+  await pasteAtA1(page, lines.join('\n'));
   await waitForCell(page, 'B3', 'person2@example.com');
 
   await clickMenuItem(page, 'Compose e-mail…');

@@ -1,5 +1,4 @@
 'use strict';
-/* global document, DataTransfer, ClipboardEvent */ // inside page.evaluate callbacks
 // Tracking in a real browser: a send of three mails, Refresh tracking, the service clock moved on (the
 // sandbox's clock: mails get sent, delivered or bounced), the statuses moving on Tracking and on the list,
 // the summary's chart, Show mail, and auto-refresh running from the hourly trigger when an hour passes.
@@ -11,6 +10,7 @@ const {
   waitForCell,
   waitIdle,
   openTab,
+  pasteAtA1,
 } = require('./helpers');
 
 let env;
@@ -21,17 +21,6 @@ beforeAll(async () => {
   page = env.page;
 }, 60000);
 afterAll(() => closePlayground(env));
-
-async function paste(text) {
-  await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
-  await page.keyboard.press('Control+Home');
-  await page.evaluate((value) => {
-    const data = new DataTransfer();
-    data.setData('text', value);
-    document.getElementById('grid-wrap').focus();
-    document.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true }));
-  }, text);
-}
 
 async function answerAlert(button, expected) {
   await page.locator('#alert-layer').waitFor({ state: 'visible' });
@@ -61,7 +50,8 @@ test('send, refresh, time passing, statuses moving, the chart, Show mail and the
 }, 180000);
 
 async function steps() {
-  await paste(
+  await pasteAtA1(
+    page,
     [
       'Name\tEmail',
       'Jane\tjane@example.com',
