@@ -45,22 +45,24 @@ describe('search request checks', () => {
       { productKeywords: ['  ', ''] },
       { includeCountry: ['DE'] },
     ]) {
-      expect(rejected(SearchRequestSchema, data).message).toBe(
+      expect(rejected(SearchRequestSchema(), data).message).toBe(
         'Enter at least one product, industry or company-type keyword',
       );
     }
-    expect(accept(SearchRequestSchema, { industryKeywords: [' solar ', ''] })).toEqual({
+    expect(accept(SearchRequestSchema(), { industryKeywords: [' solar ', ''] })).toEqual({
       industryKeywords: ['solar'],
     });
   });
 
   test('size 1..50, from >= 0, whole numbers', () => {
     const base = { productKeywords: ['pumps'] };
-    expect(rejected(SearchRequestSchema, { ...base, size: 0 }).field).toBe('size');
-    expect(rejected(SearchRequestSchema, { ...base, size: 51 }).message).toBe('size must be 1 to 50');
-    expect(rejected(SearchRequestSchema, { ...base, size: 2.5 }).message).toBe('size must be a whole number');
-    expect(rejected(SearchRequestSchema, { ...base, from: -1 }).message).toBe('from must be 0 or more');
-    expect(accept(SearchRequestSchema, { ...base, size: 50, from: 0 })).toEqual({
+    expect(rejected(SearchRequestSchema(), { ...base, size: 0 }).field).toBe('size');
+    expect(rejected(SearchRequestSchema(), { ...base, size: 51 }).message).toBe('size must be 1 to 50');
+    expect(rejected(SearchRequestSchema(), { ...base, size: 2.5 }).message).toBe(
+      'size must be a whole number',
+    );
+    expect(rejected(SearchRequestSchema(), { ...base, from: -1 }).message).toBe('from must be 0 or more');
+    expect(accept(SearchRequestSchema(), { ...base, size: 50, from: 0 })).toEqual({
       ...base,
       size: 50,
       from: 0,
@@ -68,40 +70,40 @@ describe('search request checks', () => {
   });
 
   test('only the supported fields', () => {
-    const e = rejected(SearchRequestSchema, { productKeywords: ['x'], employees: '10-50', website: 'a' });
+    const e = rejected(SearchRequestSchema(), { productKeywords: ['x'], employees: '10-50', website: 'a' });
     expect(e.message).toMatch(
       /^Unsupported fields "employees", "website": search accepts only productKeywords/,
     );
   });
 
   test('country codes: ISO alpha-2, lowercase accepted', () => {
-    const ok = accept(SearchRequestSchema, {
+    const ok = accept(SearchRequestSchema(), {
       productKeywords: ['x'],
       includeCountry: ['de', ' fr'],
       excludeCountry: ['Us'],
     });
     expect(ok.includeCountry).toEqual(['DE', 'FR']);
     expect(ok.excludeCountry).toEqual(['US']);
-    const e = rejected(SearchRequestSchema, { productKeywords: ['x'], includeCountry: ['DE', 'Germany'] });
+    const e = rejected(SearchRequestSchema(), { productKeywords: ['x'], includeCountry: ['DE', 'Germany'] });
     expect(e.field).toBe('includeCountry[1]');
     expect(e.message).toMatch(/two-letter ISO country code/);
-    expect(rejected(SearchRequestSchema, { productKeywords: ['x'], includeCountry: ['XX'] }).field).toBe(
+    expect(rejected(SearchRequestSchema(), { productKeywords: ['x'], includeCountry: ['XX'] }).field).toBe(
       'includeCountry[0]',
     );
   });
 
   test('withEmails 0/1 and crossFieldOperator AND/OR', () => {
-    expect(rejected(SearchRequestSchema, { productKeywords: ['x'], withEmails: 2 }).message).toBe(
+    expect(rejected(SearchRequestSchema(), { productKeywords: ['x'], withEmails: 2 }).message).toBe(
       'withEmails must be 0 or 1',
     );
-    expect(rejected(SearchRequestSchema, { productKeywords: ['x'], withEmails: true }).message).toBe(
+    expect(rejected(SearchRequestSchema(), { productKeywords: ['x'], withEmails: true }).message).toBe(
       'withEmails must be 0 or 1',
-    );
-    expect(rejected(SearchRequestSchema, { productKeywords: ['x'], crossFieldOperator: 'XOR' }).message).toBe(
-      'crossFieldOperator must be AND or OR',
     );
     expect(
-      accept(SearchRequestSchema, { productKeywords: ['x'], crossFieldOperator: 'or', withEmails: 1 }),
+      rejected(SearchRequestSchema(), { productKeywords: ['x'], crossFieldOperator: 'XOR' }).message,
+    ).toBe('crossFieldOperator must be AND or OR');
+    expect(
+      accept(SearchRequestSchema(), { productKeywords: ['x'], crossFieldOperator: 'or', withEmails: 1 }),
     ).toEqual({
       productKeywords: ['x'],
       crossFieldOperator: 'OR',
@@ -112,10 +114,10 @@ describe('search request checks', () => {
 
 describe('unlock request checks', () => {
   test('domain and countryCode required', () => {
-    expect(rejected(UnlockRequestSchema, { domain: ' ', countryCode: 'DE' }).field).toBe('domain');
-    expect(rejected(UnlockRequestSchema, { domain: 'a.com', countryCode: '' }).field).toBe('countryCode');
-    expect(rejected(UnlockRequestSchema, { domain: 'a.com' }).field).toBe('countryCode');
-    expect(accept(UnlockRequestSchema, { domain: ' a.com ', countryCode: 'de' })).toEqual({
+    expect(rejected(UnlockRequestSchema(), { domain: ' ', countryCode: 'DE' }).field).toBe('domain');
+    expect(rejected(UnlockRequestSchema(), { domain: 'a.com', countryCode: '' }).field).toBe('countryCode');
+    expect(rejected(UnlockRequestSchema(), { domain: 'a.com' }).field).toBe('countryCode');
+    expect(accept(UnlockRequestSchema(), { domain: ' a.com ', countryCode: 'de' })).toEqual({
       domain: 'a.com',
       countryCode: 'DE',
     });
@@ -132,76 +134,76 @@ describe('send request checks', () => {
   });
 
   test('1 to 100 recipients', () => {
-    expect(rejected(SendBatchRequestSchema, batch([])).message).toBe('Add at least one recipient');
+    expect(rejected(SendBatchRequestSchema(), batch([])).message).toBe('Add at least one recipient');
     const many = Array.from({ length: 101 }, (_, i) => recipient(i));
-    expect(rejected(SendBatchRequestSchema, batch(many)).message).toBe('At most 100 recipients per send');
-    expect(accept(SendBatchRequestSchema, batch(many.slice(0, 100))).recipients).toHaveLength(100);
+    expect(rejected(SendBatchRequestSchema(), batch(many)).message).toBe('At most 100 recipients per send');
+    expect(accept(SendBatchRequestSchema(), batch(many.slice(0, 100))).recipients).toHaveLength(100);
   });
 
   test('invalid e-mail names the recipient by position and address', () => {
     const e = rejected(
-      SendBatchRequestSchema,
+      SendBatchRequestSchema(),
       batch([recipient(1), recipient(2), { email: 'bob@@x', subject: 'Hi' }]),
     );
     expect(e.message).toBe('Recipient 3 (bob@@x): e-mail address is not valid');
     expect(e.field).toBe('recipients[2].email');
     expect(e.index).toBe(2);
-    const p = rejected(SendPersonalizedRequestSchema, {
+    const p = rejected(SendPersonalizedRequestSchema(), {
       emails: [{ email: 'a@b', subject: 's', content: 'c', body_format: 'html' }],
     });
     expect(p.message).toBe('E-mail 1 (a@b): e-mail address is not valid');
   });
 
   test('subject 1..200 characters, content <= 50000, body_format', () => {
-    expect(rejected(SendBatchRequestSchema, batch([{ email: 'a@b.co', subject: '  ' }])).message).toBe(
+    expect(rejected(SendBatchRequestSchema(), batch([{ email: 'a@b.co', subject: '  ' }])).message).toBe(
       'Recipient 1: subject is empty',
     );
     expect(
-      rejected(SendBatchRequestSchema, batch([{ email: 'a@b.co', subject: 'x'.repeat(201) }])).message,
+      rejected(SendBatchRequestSchema(), batch([{ email: 'a@b.co', subject: 'x'.repeat(201) }])).message,
     ).toBe('Recipient 1: subject is longer than 200 characters');
     // 200 characters of astral emoji are 400 UTF-16 units: still 200 characters.
     expect(
-      accept(SendBatchRequestSchema, batch([{ email: 'a@b.co', subject: '😀'.repeat(200) }])),
+      accept(SendBatchRequestSchema(), batch([{ email: 'a@b.co', subject: '😀'.repeat(200) }])),
     ).toBeTruthy();
     expect(
-      rejected(SendBatchRequestSchema, batch([recipient(1)], { content: 'x'.repeat(50001) })).message,
+      rejected(SendBatchRequestSchema(), batch([recipient(1)], { content: 'x'.repeat(50001) })).message,
     ).toBe('content is longer than 50000 characters');
-    expect(rejected(SendBatchRequestSchema, batch([recipient(1)], { body_format: 'markdown' })).message).toBe(
-      'body_format must be text or html',
-    );
+    expect(
+      rejected(SendBatchRequestSchema(), batch([recipient(1)], { body_format: 'markdown' })).message,
+    ).toBe('body_format must be text or html');
   });
 
   test('task_subject <= 255 after cleaning; cleaning is sent', () => {
     const padded = '\u200B  ' + 'x'.repeat(255) + ' \uFEFF\u0007';
-    expect(accept(SendBatchRequestSchema, batch([recipient(1)], { task_subject: padded })).task_subject).toBe(
-      'x'.repeat(255),
-    );
     expect(
-      rejected(SendBatchRequestSchema, batch([recipient(1)], { task_subject: 'x'.repeat(256) })).message,
+      accept(SendBatchRequestSchema(), batch([recipient(1)], { task_subject: padded })).task_subject,
+    ).toBe('x'.repeat(255));
+    expect(
+      rejected(SendBatchRequestSchema(), batch([recipient(1)], { task_subject: 'x'.repeat(256) })).message,
     ).toBe('task_subject is longer than 255 characters');
   });
 
   test('variables: names \\w+, values text', () => {
     const e = rejected(
-      SendBatchRequestSchema,
+      SendBatchRequestSchema(),
       batch([{ ...recipient(1), variables: { 'first-name': 'A' } }]),
     );
     expect(e.message).toBe(
       'Recipient 1: variable "first-name": a variable name may contain only letters, digits and _ (no braces)',
     );
     const v = rejected(
-      SendBatchRequestSchema,
+      SendBatchRequestSchema(),
       batch([recipient(1), { ...recipient(2), variables: { n: 3 } }]),
     );
     expect(v.message).toBe('Recipient 2: variable "n": the value must be text');
     expect(v.index).toBe(1);
     expect(
-      accept(SendBatchRequestSchema, batch([{ ...recipient(1), variables: { first_name: 'Ann' } }])),
+      accept(SendBatchRequestSchema(), batch([{ ...recipient(1), variables: { first_name: 'Ann' } }])),
     ).toBeTruthy();
   });
 
   test('unknown recipient field is refused', () => {
-    expect(rejected(SendBatchRequestSchema, batch([{ ...recipient(1), name: 'x' }])).message).toBe(
+    expect(rejected(SendBatchRequestSchema(), batch([{ ...recipient(1), name: 'x' }])).message).toBe(
       'Recipient 1: Unsupported field "name"',
     );
   });
@@ -209,13 +211,13 @@ describe('send request checks', () => {
 
 describe('list and page checks', () => {
   test('page_size 1..100, page >= 1', () => {
-    expect(rejected(TaskListQuerySchema, { page_size: 0 }).message).toBe('page_size must be 1 to 100');
-    expect(rejected(MailListQuerySchema, { page_size: 101 }).message).toBe('page_size must be 1 to 100');
-    expect(rejected(MailListQuerySchema, { statuses: ['sent', 'opened'] }).field).toBe('statuses[1]');
-    expect(rejected(TaskListQuerySchema, { created_from: 'yesterday' }).field).toBe('created_from');
-    expect(rejected(ProfileEmailsQuerySchema, { pageSize: 101 }).message).toBe('pageSize must be 1 to 100');
-    expect(rejected(ProfileEmailsQuerySchema, { page: 0 }).message).toBe('page must be 1 or more');
-    expect(accept(TaskListQuerySchema, { task_ids: [1, 2], page_size: 100 })).toEqual({
+    expect(rejected(TaskListQuerySchema(), { page_size: 0 }).message).toBe('page_size must be 1 to 100');
+    expect(rejected(MailListQuerySchema(), { page_size: 101 }).message).toBe('page_size must be 1 to 100');
+    expect(rejected(MailListQuerySchema(), { statuses: ['sent', 'opened'] }).field).toBe('statuses[1]');
+    expect(rejected(TaskListQuerySchema(), { created_from: 'yesterday' }).field).toBe('created_from');
+    expect(rejected(ProfileEmailsQuerySchema(), { pageSize: 101 }).message).toBe('pageSize must be 1 to 100');
+    expect(rejected(ProfileEmailsQuerySchema(), { page: 0 }).message).toBe('page must be 1 or more');
+    expect(accept(TaskListQuerySchema(), { task_ids: [1, 2], page_size: 100 })).toEqual({
       task_ids: [1, 2],
       page_size: 100,
     });
@@ -224,7 +226,7 @@ describe('list and page checks', () => {
 
 describe('answer schemas', () => {
   test('a wrong type names the field path', () => {
-    const parsed = parseWith(BalanceSchema, {
+    const parsed = parseWith(BalanceSchema(), {
       userId: 'u',
       monthlyPoints: '5',
       monthlyEdm: 1,
@@ -232,7 +234,7 @@ describe('answer schemas', () => {
       addonEdm: 0,
     });
     expect(parsed).toEqual({ ok: false, path: 'monthlyPoints', message: 'expected number, got string' });
-    const rows = parseWith(SearchResponseSchema, {
+    const rows = parseWith(SearchResponseSchema(), {
       total: 1,
       list: [{ id: 'r1', company_name: 'A', country_code: 'DE' }],
     });
@@ -240,18 +242,18 @@ describe('answer schemas', () => {
   });
 
   test('profile: only companyHashId required, tradeData defaults to []', () => {
-    expect(parseWith(CompanyProfileSchema, { companyHashId: 'h1' })).toEqual({
+    expect(parseWith(CompanyProfileSchema(), { companyHashId: 'h1' })).toEqual({
       ok: true,
       value: { companyHashId: 'h1', tradeData: [] },
     });
-    const nulls = parseWith(CompanyProfileSchema, {
+    const nulls = parseWith(CompanyProfileSchema(), {
       companyHashId: 'h1',
       name: null,
       tradeData: null,
       website: null,
     });
     expect(nulls.ok && nulls.value.tradeData).toEqual([]);
-    expect(parseWith(CompanyProfileSchema, { name: 'x' })).toMatchObject({
+    expect(parseWith(CompanyProfileSchema(), { name: 'x' })).toMatchObject({
       ok: false,
       path: 'companyHashId',
     });
@@ -283,11 +285,13 @@ describe('answer schemas', () => {
       bodyFormat: 'text',
       mails: [mail],
     };
-    expect(parseWith(TaskDetailSchema, task).ok).toBe(true);
-    expect(parseWith(TaskDetailSchema, { ...task, mails: [{ ...mail, status: 'bounced' }] })).toMatchObject({
-      ok: false,
-      path: 'mails[0].status',
-    });
+    expect(parseWith(TaskDetailSchema(), task).ok).toBe(true);
+    expect(parseWith(TaskDetailSchema(), { ...task, mails: [{ ...mail, status: 'bounced' }] })).toMatchObject(
+      {
+        ok: false,
+        path: 'mails[0].status',
+      },
+    );
   });
 });
 

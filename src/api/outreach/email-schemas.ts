@@ -15,97 +15,114 @@ import {
   pageSize,
   text,
 } from './schema-parts';
+import { type InputOf, lazySchema, type OutputOf } from '../transport/schema-util';
 
 export const TASK_STATUSES = ['pending', 'requested', 'completed', 'partial', 'failed'] as const;
 export const MAIL_STATUSES = ['pending', 'requested', 'sent', 'failed'] as const;
 export const BODY_FORMATS = ['text', 'html'] as const;
 
-export const TaskStatusSchema = z.enum(TASK_STATUSES);
-export const MailStatusSchema = z.enum(MAIL_STATUSES);
-export const BodyFormatSchema = z.enum(BODY_FORMATS);
-export type TaskStatus = z.output<typeof TaskStatusSchema>;
-export type MailStatus = z.output<typeof MailStatusSchema>;
-export type BodyFormat = z.output<typeof BodyFormatSchema>;
+export const TaskStatusSchema = lazySchema(() => z.enum(TASK_STATUSES));
+export const MailStatusSchema = lazySchema(() => z.enum(MAIL_STATUSES));
+export const BodyFormatSchema = lazySchema(() => z.enum(BODY_FORMATS));
+export type TaskStatus = OutputOf<typeof TaskStatusSchema>;
+export type MailStatus = OutputOf<typeof MailStatusSchema>;
+export type BodyFormat = OutputOf<typeof BodyFormatSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Answers
 
 /** 2.6 e-mail task (list element) */
-export const TaskSchema = z.object({
-  taskId: int(),
-  totalCount: int(),
-  status: TaskStatusSchema,
-  sentCount: int(),
-  failedCount: int(),
-  openedCount: int(),
-  taskSubject: optText(),
-  createdAt: z.string(),
-  completedAt: optText(),
-});
-export type Task = z.output<typeof TaskSchema>;
+export const TaskSchema = lazySchema(() =>
+  z.object({
+    taskId: int(),
+    totalCount: int(),
+    status: TaskStatusSchema(),
+    sentCount: int(),
+    failedCount: int(),
+    openedCount: int(),
+    taskSubject: optText(),
+    createdAt: z.string(),
+    completedAt: optText(),
+  }),
+);
+export type Task = OutputOf<typeof TaskSchema>;
 
 /** 2.7 mail record */
-export const MailRecordSchema = z.object({
-  mailId: int(),
-  taskId: int(),
-  recipientEmail: z.string(),
-  recipientNickname: optText(),
-  subject: z.string(),
-  status: MailStatusSchema,
-  sentAt: optText(),
-  /** Non-null: the delivery provider confirmed delivery. */
-  callbackReceivedAt: optText(),
-  failureReason: optText(),
-});
-export type MailRecord = z.output<typeof MailRecordSchema>;
+export const MailRecordSchema = lazySchema(() =>
+  z.object({
+    mailId: int(),
+    taskId: int(),
+    recipientEmail: z.string(),
+    recipientNickname: optText(),
+    subject: z.string(),
+    status: MailStatusSchema(),
+    sentAt: optText(),
+    /** Non-null: the delivery provider confirmed delivery. */
+    callbackReceivedAt: optText(),
+    failureReason: optText(),
+  }),
+);
+export type MailRecord = OutputOf<typeof MailRecordSchema>;
 
 /** 4.10 task detail */
-export const TaskDetailSchema = z.extend(TaskSchema, {
-  content: optText(),
-  bodyFormat: BodyFormatSchema,
-  mails: z.array(MailRecordSchema),
-});
-export type TaskDetail = z.output<typeof TaskDetailSchema>;
+export const TaskDetailSchema = lazySchema(() =>
+  z.extend(TaskSchema(), {
+    content: optText(),
+    bodyFormat: BodyFormatSchema(),
+    mails: z.array(MailRecordSchema()),
+  }),
+);
+export type TaskDetail = OutputOf<typeof TaskDetailSchema>;
 
 /** 4.12 mail detail */
-export const MailDetailSchema = z.extend(MailRecordSchema, {
-  content: z.string(),
-  bodyFormat: BodyFormatSchema,
-});
-export type MailDetail = z.output<typeof MailDetailSchema>;
+export const MailDetailSchema = lazySchema(() =>
+  z.extend(MailRecordSchema(), {
+    content: z.string(),
+    bodyFormat: BodyFormatSchema(),
+  }),
+);
+export type MailDetail = OutputOf<typeof MailDetailSchema>;
 
 /** 4.9 task list */
-export const TaskListSchema = z.object({
-  data: z.array(TaskSchema),
-  total: int(),
-  page: int(),
-  page_size: int(),
-});
-export type TaskList = z.output<typeof TaskListSchema>;
+export const TaskListSchema = lazySchema(() =>
+  z.object({
+    data: z.array(TaskSchema()),
+    total: int(),
+    page: int(),
+    page_size: int(),
+  }),
+);
+export type TaskList = OutputOf<typeof TaskListSchema>;
 
 /** 4.11 mail list */
-export const MailListSchema = z.object({
-  data: z.array(MailRecordSchema),
-  total: int(),
-  page: int(),
-  page_size: int(),
-});
-export type MailList = z.output<typeof MailListSchema>;
+export const MailListSchema = lazySchema(() =>
+  z.object({
+    data: z.array(MailRecordSchema()),
+    total: int(),
+    page: int(),
+    page_size: int(),
+  }),
+);
+export type MailList = OutputOf<typeof MailListSchema>;
 
 /** 4.7 batch send answer (201) */
-export const SendBatchResponseSchema = z.object({
-  task_id: int(),
-  total: int(),
-  status: z.string(),
-});
-export type SendBatchResponse = z.output<typeof SendBatchResponseSchema>;
+export const SendBatchResponseSchema = lazySchema(() =>
+  z.object({
+    task_id: int(),
+    total: int(),
+    status: z.string(),
+  }),
+);
+export type SendBatchResponse = OutputOf<typeof SendBatchResponseSchema>;
 
 /** 4.8 personalized send answer (201) */
-export const SendPersonalizedResponseSchema = z.object({
-  total: int(),
-  tasks: z.array(z.object({ task_id: int(), mail_id: int(), email: z.string() })),
-});
-export type SendPersonalizedResponse = z.output<typeof SendPersonalizedResponseSchema>;
+export const SendPersonalizedResponseSchema = lazySchema(() =>
+  z.object({
+    total: int(),
+    tasks: z.array(z.object({ task_id: int(), mail_id: int(), email: z.string() })),
+  }),
+);
+export type SendPersonalizedResponse = OutputOf<typeof SendPersonalizedResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests
@@ -129,17 +146,19 @@ export function isValidEmail(value: string): boolean {
 
 export const VARIABLE_NAME_PATTERN = /^\w+$/;
 
-const email = text('e-mail address').check(
-  z.overwrite((value: string) => value.trim()),
-  z.minLength(1, 'e-mail address is empty'),
-  z.maxLength(254, 'e-mail address is not valid'),
-  z.regex(EMAIL_PATTERN, 'e-mail address is not valid'),
-);
+const email = () =>
+  text('e-mail address').check(
+    z.overwrite((value: string) => value.trim()),
+    z.minLength(1, 'e-mail address is empty'),
+    z.maxLength(254, 'e-mail address is not valid'),
+    z.regex(EMAIL_PATTERN, 'e-mail address is not valid'),
+  );
 
-const subject = text('subject').check(
-  notBlank('subject is empty'),
-  maxChars(LIMITS.subjectMax, `subject is longer than ${LIMITS.subjectMax} characters`),
-);
+const subject = () =>
+  text('subject').check(
+    notBlank('subject is empty'),
+    maxChars(LIMITS.subjectMax, `subject is longer than ${LIMITS.subjectMax} characters`),
+  );
 
 const content = (what: string) =>
   text(what).check(
@@ -147,116 +166,132 @@ const content = (what: string) =>
     maxChars(LIMITS.contentMax, `${what} is longer than ${LIMITS.contentMax} characters`),
   );
 
-const bodyFormat = z.enum(BODY_FORMATS, { error: 'body_format must be text or html' });
+const bodyFormat = () => z.enum(BODY_FORMATS, { error: 'body_format must be text or html' });
 
-const variables = z.record(
-  z
-    .string()
-    .check(
-      z.regex(VARIABLE_NAME_PATTERN, 'a variable name may contain only letters, digits and _ (no braces)'),
+const variables = () =>
+  z.record(
+    z
+      .string()
+      .check(
+        z.regex(VARIABLE_NAME_PATTERN, 'a variable name may contain only letters, digits and _ (no braces)'),
+      ),
+    z.string({ error: 'the value must be text' }),
+    {
+      error: (issue) =>
+        issue.code === 'invalid_type' ? 'variables must be an object of names and text values' : undefined,
+    },
+  );
+
+const taskSubject = () =>
+  z.optional(
+    text('task_subject').check(
+      z.overwrite(cleanTaskSubject),
+      maxChars(LIMITS.taskSubjectMax, `task_subject is longer than ${LIMITS.taskSubjectMax} characters`),
     ),
-  z.string({ error: 'the value must be text' }),
-  {
-    error: (issue) =>
-      issue.code === 'invalid_type' ? 'variables must be an object of names and text values' : undefined,
-  },
+  );
+
+const nickname = () => z.optional(text('nickname'));
+
+export const RecipientSchema = lazySchema(() =>
+  z.strictObject({
+    email: email(),
+    subject: subject(),
+    nickname: nickname(),
+    variables: z.optional(variables()),
+  }),
 );
-
-const taskSubject = z.optional(
-  text('task_subject').check(
-    z.overwrite(cleanTaskSubject),
-    maxChars(LIMITS.taskSubjectMax, `task_subject is longer than ${LIMITS.taskSubjectMax} characters`),
-  ),
-);
-
-const nickname = z.optional(text('nickname'));
-
-export const RecipientSchema = z.strictObject({
-  email,
-  subject,
-  nickname,
-  variables: z.optional(variables),
-});
-export type Recipient = z.input<typeof RecipientSchema>;
+export type Recipient = InputOf<typeof RecipientSchema>;
 
 /** 4.7 batch send request */
-export const SendBatchRequestSchema = z.strictObject({
-  content: content('content'),
-  body_format: bodyFormat,
-  task_subject: taskSubject,
-  recipients: z
-    .array(RecipientSchema, { error: 'recipients must be a list' })
-    .check(
-      z.minLength(1, 'Add at least one recipient'),
-      z.maxLength(LIMITS.recipientsMax, `At most ${LIMITS.recipientsMax} recipients per send`),
-    ),
-});
-export type SendBatchRequest = z.input<typeof SendBatchRequestSchema>;
+export const SendBatchRequestSchema = lazySchema(() =>
+  z.strictObject({
+    content: content('content'),
+    body_format: bodyFormat(),
+    task_subject: taskSubject(),
+    recipients: z
+      .array(RecipientSchema(), { error: 'recipients must be a list' })
+      .check(
+        z.minLength(1, 'Add at least one recipient'),
+        z.maxLength(LIMITS.recipientsMax, `At most ${LIMITS.recipientsMax} recipients per send`),
+      ),
+  }),
+);
+export type SendBatchRequest = InputOf<typeof SendBatchRequestSchema>;
 
-export const PersonalizedEmailSchema = z.strictObject({
-  content: content('content'),
-  body_format: bodyFormat,
-  email,
-  subject,
-  nickname,
-  variables: z.optional(variables),
-});
-export type PersonalizedEmail = z.input<typeof PersonalizedEmailSchema>;
+export const PersonalizedEmailSchema = lazySchema(() =>
+  z.strictObject({
+    content: content('content'),
+    body_format: bodyFormat(),
+    email: email(),
+    subject: subject(),
+    nickname: nickname(),
+    variables: z.optional(variables()),
+  }),
+);
+export type PersonalizedEmail = InputOf<typeof PersonalizedEmailSchema>;
 
 /** 4.8 personalized send request */
-export const SendPersonalizedRequestSchema = z.strictObject({
-  task_subject: taskSubject,
-  emails: z
-    .array(PersonalizedEmailSchema, { error: 'emails must be a list' })
-    .check(
-      z.minLength(1, 'Add at least one e-mail'),
-      z.maxLength(LIMITS.recipientsMax, `At most ${LIMITS.recipientsMax} e-mails per send`),
-    ),
-});
-export type SendPersonalizedRequest = z.input<typeof SendPersonalizedRequestSchema>;
+export const SendPersonalizedRequestSchema = lazySchema(() =>
+  z.strictObject({
+    task_subject: taskSubject(),
+    emails: z
+      .array(PersonalizedEmailSchema(), { error: 'emails must be a list' })
+      .check(
+        z.minLength(1, 'Add at least one e-mail'),
+        z.maxLength(LIMITS.recipientsMax, `At most ${LIMITS.recipientsMax} e-mails per send`),
+      ),
+  }),
+);
+export type SendPersonalizedRequest = InputOf<typeof SendPersonalizedRequestSchema>;
 
 /** 4.9 task list query (lists are joined with commas on the wire). */
-export const TaskListQuerySchema = z.strictObject({
-  task_ids: ids('task_ids'),
-  subject: optionalText('subject'),
-  task_subject: optionalText('task_subject'),
-  statuses: z.optional(
-    z.array(z.enum(TASK_STATUSES, { error: `statuses must be ${TASK_STATUSES.join(', ')}` })),
-  ),
-  /** Puts an e-mail address in the URL: prefer task_ids. */
-  recipient_email: optionalText('recipient_email'),
-  recipient_nickname: optionalText('recipient_nickname'),
-  created_from: isoTime('created_from'),
-  created_to: isoTime('created_to'),
-  page,
-  page_size: pageSize('page_size'),
-  sort_by: z.optional(z.enum(['created_at', 'task_id'], { error: 'sort_by must be created_at or task_id' })),
-  sort_order: z.optional(z.enum(['asc', 'desc'], { error: 'sort_order must be asc or desc' })),
-});
-export type TaskListQuery = z.input<typeof TaskListQuerySchema>;
+export const TaskListQuerySchema = lazySchema(() =>
+  z.strictObject({
+    task_ids: ids('task_ids'),
+    subject: optionalText('subject'),
+    task_subject: optionalText('task_subject'),
+    statuses: z.optional(
+      z.array(z.enum(TASK_STATUSES, { error: `statuses must be ${TASK_STATUSES.join(', ')}` })),
+    ),
+    /** Puts an e-mail address in the URL: prefer task_ids. */
+    recipient_email: optionalText('recipient_email'),
+    recipient_nickname: optionalText('recipient_nickname'),
+    created_from: isoTime('created_from'),
+    created_to: isoTime('created_to'),
+    page: page(),
+    page_size: pageSize('page_size'),
+    sort_by: z.optional(
+      z.enum(['created_at', 'task_id'], { error: 'sort_by must be created_at or task_id' }),
+    ),
+    sort_order: z.optional(z.enum(['asc', 'desc'], { error: 'sort_order must be asc or desc' })),
+  }),
+);
+export type TaskListQuery = InputOf<typeof TaskListQuerySchema>;
 
 /** 4.11 mail list query */
-export const MailListQuerySchema = z.strictObject({
-  task_ids: ids('task_ids'),
-  mail_ids: ids('mail_ids'),
-  subject: optionalText('subject'),
-  statuses: z.optional(
-    z.array(z.enum(MAIL_STATUSES, { error: `statuses must be ${MAIL_STATUSES.join(', ')}` })),
-  ),
-  /** Puts an e-mail address in the URL: prefer task_ids or mail_ids. */
-  recipient_email: optionalText('recipient_email'),
-  recipient_nickname: optionalText('recipient_nickname'),
-  sent_from: isoTime('sent_from'),
-  sent_to: isoTime('sent_to'),
-  received_from: isoTime('received_from'),
-  received_to: isoTime('received_to'),
-  page,
-  page_size: pageSize('page_size'),
-  sort_by: z.optional(
-    z.enum(['sent_at', 'callback_received_at', 'mail_id', 'status'], {
-      error: 'sort_by must be sent_at, callback_received_at, mail_id or status',
-    }),
-  ),
-  sort_order: z.optional(z.enum(['asc', 'desc'], { error: 'sort_order must be asc or desc' })),
-});
-export type MailListQuery = z.input<typeof MailListQuerySchema>;
+export const MailListQuerySchema = lazySchema(() =>
+  z.strictObject({
+    task_ids: ids('task_ids'),
+    mail_ids: ids('mail_ids'),
+    subject: optionalText('subject'),
+    statuses: z.optional(
+      z.array(z.enum(MAIL_STATUSES, { error: `statuses must be ${MAIL_STATUSES.join(', ')}` })),
+    ),
+    /** Puts an e-mail address in the URL: prefer task_ids or mail_ids. */
+    recipient_email: optionalText('recipient_email'),
+    recipient_nickname: optionalText('recipient_nickname'),
+    sent_from: isoTime('sent_from'),
+    sent_to: isoTime('sent_to'),
+    received_from: isoTime('received_from'),
+    received_to: isoTime('received_to'),
+    page: page(),
+    page_size: pageSize('page_size'),
+    sort_by: z.optional(
+      z.enum(['sent_at', 'callback_received_at', 'mail_id', 'status'], {
+        error: 'sort_by must be sent_at, callback_received_at, mail_id or status',
+      }),
+    ),
+    sort_order: z.optional(z.enum(['asc', 'desc'], { error: 'sort_order must be asc or desc' })),
+  }),
+);
+export type MailListQuery = InputOf<typeof MailListQuerySchema>;

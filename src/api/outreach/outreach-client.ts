@@ -92,14 +92,14 @@ export class OutreachClient {
     return this.transport.request({
       method: 'get',
       path: OUTREACH_PATHS.balance,
-      schema: BalanceSchema,
+      schema: BalanceSchema(),
       probe: true,
     });
   }
 
   /** POST /api/v1/companies/search-advanced (free; retried like a read). */
   search(request: SearchRequest): SearchResponse {
-    return this.post(OUTREACH_PATHS.search, SearchRequestSchema, request, SearchResponseSchema);
+    return this.post(OUTREACH_PATHS.search, SearchRequestSchema(), request, SearchResponseSchema());
   }
 
   /**
@@ -109,9 +109,9 @@ export class OutreachClient {
   unlock(domain: string, countryCode: string): UnlockResult {
     return this.post(
       OUTREACH_PATHS.unlock,
-      UnlockRequestSchema,
+      UnlockRequestSchema(),
       { domain, countryCode },
-      UnlockResultSchema,
+      UnlockResultSchema(),
       {
         unsafe: 'unlock',
         notFound: 'unlock',
@@ -129,7 +129,7 @@ export class OutreachClient {
     const id = this.checkHashId(companyHashId, 'profileEmails');
     const query = this.transport.check(
       `GET ${OUTREACH_PATHS.profileEmails(':companyHashId')}`,
-      ProfileEmailsQuerySchema,
+      ProfileEmailsQuerySchema(),
       withoutUndefined(options),
     );
     return this.transport.request(emailsSpec(id, query));
@@ -168,7 +168,7 @@ export class OutreachClient {
    * 'outcome-unknown': reconcile with the mail list before sending again).
    */
   sendBatch(request: SendBatchRequest): SendBatchResponse {
-    return this.post(OUTREACH_PATHS.sendBatch, SendBatchRequestSchema, request, SendBatchResponseSchema, {
+    return this.post(OUTREACH_PATHS.sendBatch, SendBatchRequestSchema(), request, SendBatchResponseSchema(), {
       unsafe: 'send',
     });
   }
@@ -177,26 +177,26 @@ export class OutreachClient {
   sendPersonalized(request: SendPersonalizedRequest): SendPersonalizedResponse {
     return this.post(
       OUTREACH_PATHS.sendPersonalized,
-      SendPersonalizedRequestSchema,
+      SendPersonalizedRequestSchema(),
       request,
-      SendPersonalizedResponseSchema,
+      SendPersonalizedResponseSchema(),
       { unsafe: 'send' },
     );
   }
 
   /** GET /api/v1/emails/tasks (free). */
   listTasks(query: TaskListQuery = {}): TaskList {
-    return this.list(OUTREACH_PATHS.tasks, TaskListQuerySchema, query, TaskListSchema);
+    return this.list(OUTREACH_PATHS.tasks, TaskListQuerySchema(), query, TaskListSchema());
   }
 
   /** GET /api/v1/emails/tasks/:taskId (free). */
   getTask(taskId: number): TaskDetail {
-    return this.byId(OUTREACH_PATHS.task, 'taskId', taskId, TaskDetailSchema, 'task');
+    return this.byId(OUTREACH_PATHS.task, 'taskId', taskId, TaskDetailSchema(), 'task');
   }
 
   /** GET /api/v1/emails/mails (free). */
   listMails(query: MailListQuery = {}): MailList {
-    return this.list(OUTREACH_PATHS.mails, MailListQuerySchema, query, MailListSchema);
+    return this.list(OUTREACH_PATHS.mails, MailListQuerySchema(), query, MailListSchema());
   }
 
   /**
@@ -205,17 +205,17 @@ export class OutreachClient {
    * the first error stops the run and is thrown (later queries are not sent).
    */
   listMailsAll(queries: readonly MailListQuery[]): MailList[] {
-    return this.listAll(OUTREACH_PATHS.mails, MailListQuerySchema, queries, MailListSchema);
+    return this.listAll(OUTREACH_PATHS.mails, MailListQuerySchema(), queries, MailListSchema());
   }
 
   /** GET /api/v1/emails/tasks for many queries at once, as listMailsAll. */
   listTasksAll(queries: readonly TaskListQuery[]): TaskList[] {
-    return this.listAll(OUTREACH_PATHS.tasks, TaskListQuerySchema, queries, TaskListSchema);
+    return this.listAll(OUTREACH_PATHS.tasks, TaskListQuerySchema(), queries, TaskListSchema());
   }
 
   /** GET /api/v1/emails/mails/:mailId (free). */
   getMail(mailId: number): MailDetail {
-    return this.byId(OUTREACH_PATHS.mail, 'mailId', mailId, MailDetailSchema, 'mail');
+    return this.byId(OUTREACH_PATHS.mail, 'mailId', mailId, MailDetailSchema(), 'mail');
   }
 
   /**

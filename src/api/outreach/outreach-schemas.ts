@@ -6,124 +6,145 @@
 // nothing the spec does not list (a website in a search row, say) reaches a feature.
 // Requests: every limit of the spec is checked before sending, with a message that says what to fix.
 import * as z from 'zod/mini';
+import { type InputOf, lazySchema, type OutputOf } from '../transport/schema-util';
 import { int, LIMITS, listOrEmpty, optionalText, optText, page, pageSize, text } from './schema-parts';
 
 // ---------------------------------------------------------------------------------------------------------
 // Answers
 
 /** 2.1 GET /api/v1/credit/balance */
-export const BalanceSchema = z.object({
-  userId: z.string(),
-  monthlyPoints: int(),
-  monthlyEdm: int(),
-  monthlyExpiresAt: optText(),
-  addonPoints: int(),
-  addonEdm: int(),
-});
-export type Balance = z.output<typeof BalanceSchema>;
+export const BalanceSchema = lazySchema(() =>
+  z.object({
+    userId: z.string(),
+    monthlyPoints: int(),
+    monthlyEdm: int(),
+    monthlyExpiresAt: optText(),
+    addonPoints: int(),
+    addonEdm: int(),
+  }),
+);
+export type Balance = OutputOf<typeof BalanceSchema>;
 
 /**
  * 2.2 A search row. `id` is NOT a companyHashId. `domain` is the unlock key only: never show it, nor any
  * website or link derived from it.
  */
-export const SearchRowSchema = z.object({
-  id: z.string(),
-  company_name: z.string(),
-  company_type: listOrEmpty(z.string()),
-  industry: listOrEmpty(z.string()),
-  main_products: listOrEmpty(z.string()),
-  country_code: z.string(),
-  founding_time: optText(),
-  employees_count: optText(),
-  email_count: z.nullish(int()),
-  whatsapp_count: z.nullish(int()),
-  company_profile: optText(),
-  domain: z.string(),
-});
-export type SearchRow = z.output<typeof SearchRowSchema>;
+export const SearchRowSchema = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    company_name: z.string(),
+    company_type: listOrEmpty(z.string()),
+    industry: listOrEmpty(z.string()),
+    main_products: listOrEmpty(z.string()),
+    country_code: z.string(),
+    founding_time: optText(),
+    employees_count: optText(),
+    email_count: z.nullish(int()),
+    whatsapp_count: z.nullish(int()),
+    company_profile: optText(),
+    domain: z.string(),
+  }),
+);
+export type SearchRow = OutputOf<typeof SearchRowSchema>;
 
 /** 4.2 search answer. Row ids are unique and not empty: the company index maps a row id to its domain. */
-export const SearchResponseSchema = z.object({
-  total: int(),
-  list: z.array(SearchRowSchema).check(
-    z.refine(
-      (list: { id: string }[]) =>
-        list.every((row) => row.id !== '') && new Set(list.map((row) => row.id)).size === list.length,
-      {
-        message: 'a row id is empty or repeated',
-      },
+export const SearchResponseSchema = lazySchema(() =>
+  z.object({
+    total: int(),
+    list: z.array(SearchRowSchema()).check(
+      z.refine(
+        (list: { id: string }[]) =>
+          list.every((row) => row.id !== '') && new Set(list.map((row) => row.id)).size === list.length,
+        {
+          message: 'a row id is empty or repeated',
+        },
+      ),
     ),
-  ),
-});
-export type SearchResponse = z.output<typeof SearchResponseSchema>;
+  }),
+);
+export type SearchResponse = OutputOf<typeof SearchResponseSchema>;
 
 /** 2.3 unlock answer: the only valid source of a companyHashId. */
-export const UnlockResultSchema = z.object({
-  companyHashId: z.string().check(z.minLength(1)),
-  companyName: optText(),
-  charged: z.boolean(),
-  alreadyViewed: z.boolean(),
-});
-export type UnlockResult = z.output<typeof UnlockResultSchema>;
+export const UnlockResultSchema = lazySchema(() =>
+  z.object({
+    companyHashId: z.string().check(z.minLength(1)),
+    companyName: optText(),
+    charged: z.boolean(),
+    alreadyViewed: z.boolean(),
+  }),
+);
+export type UnlockResult = OutputOf<typeof UnlockResultSchema>;
 
-export const TradeDataSchema = z.object({
-  hsCode: optText(),
-  value: z.nullish(z.number()),
-  date: optText(),
-  /** `import` occurs; other values are not listed by the spec. */
-  direction: optText(),
-});
-export type TradeData = z.output<typeof TradeDataSchema>;
+export const TradeDataSchema = lazySchema(() =>
+  z.object({
+    hsCode: optText(),
+    value: z.nullish(z.number()),
+    date: optText(),
+    /** `import` occurs; other values are not listed by the spec. */
+    direction: optText(),
+  }),
+);
+export type TradeData = OutputOf<typeof TradeDataSchema>;
 
 /** 2.4 company profile: every field but companyHashId may be absent; tradeData reads as [] when absent. */
-export const CompanyProfileSchema = z.object({
-  companyHashId: z.string(),
-  name: optText(),
-  country: optText(),
-  industry: optText(),
-  employeeCount: z.nullish(z.number()),
-  website: optText(),
-  description: optText(),
-  tradeData: listOrEmpty(TradeDataSchema),
-});
-export type CompanyProfile = z.output<typeof CompanyProfileSchema>;
+export const CompanyProfileSchema = lazySchema(() =>
+  z.object({
+    companyHashId: z.string(),
+    name: optText(),
+    country: optText(),
+    industry: optText(),
+    employeeCount: z.nullish(z.number()),
+    website: optText(),
+    description: optText(),
+    tradeData: listOrEmpty(TradeDataSchema()),
+  }),
+);
+export type CompanyProfile = OutputOf<typeof CompanyProfileSchema>;
 
 /** 2.5 contact e-mail entry */
-export const ContactEmailSchema = z.object({
-  name: optText(),
-  title: optText(),
-  email: z.string(),
-  linkedin: optText(),
-});
-export type ContactEmail = z.output<typeof ContactEmailSchema>;
+export const ContactEmailSchema = lazySchema(() =>
+  z.object({
+    name: optText(),
+    title: optText(),
+    email: z.string(),
+    linkedin: optText(),
+  }),
+);
+export type ContactEmail = OutputOf<typeof ContactEmailSchema>;
 
 /** 4.5 profileEmails answer */
-export const ProfileEmailsPageSchema = z.object({
-  emails: z.array(ContactEmailSchema),
-  total: int(),
-  page: int(),
-});
-export type ProfileEmailsPage = z.output<typeof ProfileEmailsPageSchema>;
+export const ProfileEmailsPageSchema = lazySchema(() =>
+  z.object({
+    emails: z.array(ContactEmailSchema()),
+    total: int(),
+    page: int(),
+  }),
+);
+export type ProfileEmailsPage = OutputOf<typeof ProfileEmailsPageSchema>;
 
 /** 7 problem record, as read by the clients (lenient: see errors.parseProblem). */
-export const ProblemSchema = z.object({
-  type: z.optional(z.string()),
-  title: z.optional(z.string()),
-  status: z.optional(z.number()),
-  detail: z.optional(z.string()),
-  instance: z.optional(z.string()),
-  /** 410 only */
-  code: z.optional(z.string()),
-  /** 410 only */
-  replacement: z.optional(z.string()),
-});
-export type ProblemRecord = z.output<typeof ProblemSchema>;
+export const ProblemSchema = lazySchema(() =>
+  z.object({
+    type: z.optional(z.string()),
+    title: z.optional(z.string()),
+    status: z.optional(z.number()),
+    detail: z.optional(z.string()),
+    instance: z.optional(z.string()),
+    /** 410 only */
+    code: z.optional(z.string()),
+    /** 410 only */
+    replacement: z.optional(z.string()),
+  }),
+);
+export type ProblemRecord = OutputOf<typeof ProblemSchema>;
 
 /** 4.6 the retired contact search answers 410 with this problem. */
-export const RetiredContactSearchSchema = z.extend(ProblemSchema, {
-  code: z.literal('contact_search_retired'),
-  replacement: z.string(),
-});
+export const RetiredContactSearchSchema = lazySchema(() =>
+  z.extend(ProblemSchema(), {
+    code: z.literal('contact_search_retired'),
+    replacement: z.string(),
+  }),
+);
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests
@@ -163,71 +184,84 @@ const SEARCH_FIELDS =
   'productKeywords, industryKeywords, companyTypeKeywords, includeCountry, excludeCountry, withEmails, crossFieldOperator, from, size';
 
 /** 4.2 search request. Only the fields of the spec: anything else (employees, website, limit...) is refused. */
-export const SearchRequestSchema = z
-  .strictObject(
-    {
-      companyTypeKeywords: z.optional(keywords('Company-type keywords')),
-      productKeywords: z.optional(keywords('Product keywords')),
-      industryKeywords: z.optional(keywords('Industry keywords')),
-      includeCountry: z.optional(z.array(countryCode('Country'), { error: 'includeCountry must be a list' })),
-      excludeCountry: z.optional(z.array(countryCode('Country'), { error: 'excludeCountry must be a list' })),
-      withEmails: z.optional(z.union([z.literal(0), z.literal(1)], { error: 'withEmails must be 0 or 1' })),
-      crossFieldOperator: z.optional(
-        z.string().check(
-          z.overwrite((value: string) => value.trim().toUpperCase()),
-          z.regex(/^(AND|OR)$/, 'crossFieldOperator must be AND or OR'),
+export const SearchRequestSchema = lazySchema(() =>
+  z
+    .strictObject(
+      {
+        companyTypeKeywords: z.optional(keywords('Company-type keywords')),
+        productKeywords: z.optional(keywords('Product keywords')),
+        industryKeywords: z.optional(keywords('Industry keywords')),
+        includeCountry: z.optional(
+          z.array(countryCode('Country'), { error: 'includeCountry must be a list' }),
         ),
-      ),
-      from: z.optional(
-        z.int({ error: 'from must be a whole number' }).check(z.minimum(0, 'from must be 0 or more')),
-      ),
-      size: z.optional(
-        z
-          .int({ error: 'size must be a whole number' })
-          .check(
-            z.minimum(1, 'size must be 1 to 50'),
-            z.maximum(LIMITS.searchSizeMax, 'size must be 1 to 50'),
+        excludeCountry: z.optional(
+          z.array(countryCode('Country'), { error: 'excludeCountry must be a list' }),
+        ),
+        withEmails: z.optional(z.union([z.literal(0), z.literal(1)], { error: 'withEmails must be 0 or 1' })),
+        crossFieldOperator: z.optional(
+          z.string().check(
+            z.overwrite((value: string) => value.trim().toUpperCase()),
+            z.regex(/^(AND|OR)$/, 'crossFieldOperator must be AND or OR'),
           ),
-      ),
-    },
-    {
-      error: (issue) =>
-        issue.code === 'unrecognized_keys'
-          ? `search accepts only ${SEARCH_FIELDS}`
-          : 'The search request must be an object of keywords and filters',
-    },
-  )
-  .check(
-    z.refine(
-      (request: {
-        companyTypeKeywords?: string[];
-        productKeywords?: string[];
-        industryKeywords?: string[];
-      }) =>
-        [request.companyTypeKeywords, request.productKeywords, request.industryKeywords].some(
-          (list) => Array.isArray(list) && list.length > 0,
         ),
-      { message: 'Enter at least one product, industry or company-type keyword', path: ['productKeywords'] },
+        from: z.optional(
+          z.int({ error: 'from must be a whole number' }).check(z.minimum(0, 'from must be 0 or more')),
+        ),
+        size: z.optional(
+          z
+            .int({ error: 'size must be a whole number' })
+            .check(
+              z.minimum(1, 'size must be 1 to 50'),
+              z.maximum(LIMITS.searchSizeMax, 'size must be 1 to 50'),
+            ),
+        ),
+      },
+      {
+        error: (issue) =>
+          issue.code === 'unrecognized_keys'
+            ? `search accepts only ${SEARCH_FIELDS}`
+            : 'The search request must be an object of keywords and filters',
+      },
+    )
+    .check(
+      z.refine(
+        (request: {
+          companyTypeKeywords?: string[];
+          productKeywords?: string[];
+          industryKeywords?: string[];
+        }) =>
+          [request.companyTypeKeywords, request.productKeywords, request.industryKeywords].some(
+            (list) => Array.isArray(list) && list.length > 0,
+          ),
+        {
+          message: 'Enter at least one product, industry or company-type keyword',
+          path: ['productKeywords'],
+        },
+      ),
     ),
-  );
-export type SearchRequest = z.input<typeof SearchRequestSchema>;
-export type SearchRequestBody = z.output<typeof SearchRequestSchema>;
+);
+export type SearchRequest = InputOf<typeof SearchRequestSchema>;
+export type SearchRequestBody = OutputOf<typeof SearchRequestSchema>;
 export const SEARCH_SUPPORTED_FIELDS = SEARCH_FIELDS.split(', ');
 
 /** 4.3 unlock request */
-export const UnlockRequestSchema = z.object({
-  domain: text('domain').check(
-    z.overwrite((value: string) => value.trim()),
-    z.minLength(1, 'domain is required (take it from a search row)'),
-  ),
-  countryCode: countryCode('countryCode'),
-});
-export type UnlockRequest = z.output<typeof UnlockRequestSchema>;
+export const UnlockRequestSchema = lazySchema(() =>
+  z.object({
+    domain: text('domain').check(
+      z.overwrite((value: string) => value.trim()),
+      z.minLength(1, 'domain is required (take it from a search row)'),
+    ),
+    countryCode: countryCode('countryCode'),
+  }),
+);
+export type UnlockRequest = OutputOf<typeof UnlockRequestSchema>;
 
 /** 4.5 profileEmails query */
-export const ProfileEmailsQuerySchema = z.strictObject({
-  keyword: optionalText('keyword'),
-  page,
-  pageSize: pageSize('pageSize'),
-});
-export type ProfileEmailsQuery = z.input<typeof ProfileEmailsQuerySchema>;
+export const ProfileEmailsQuerySchema = lazySchema(() =>
+  z.strictObject({
+    keyword: optionalText('keyword'),
+    page: page(),
+    pageSize: pageSize('pageSize'),
+  }),
+);
+export type ProfileEmailsQuery = InputOf<typeof ProfileEmailsQuerySchema>;

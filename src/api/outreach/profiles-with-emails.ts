@@ -115,7 +115,7 @@ export function profileSpec(id: string): RequestSpec<CompanyProfile> {
   return {
     method: 'get',
     path: OUTREACH_PATHS.profile(id),
-    schema: CompanyProfileSchema,
+    schema: CompanyProfileSchema(),
     notFound: 'company',
   };
 }
@@ -130,7 +130,7 @@ export function emailsSpec(id: string, query: ProfileEmailsOptions): RequestSpec
       page: query.page,
       pageSize: query.pageSize,
     },
-    schema: ProfileEmailsPageSchema,
+    schema: ProfileEmailsPageSchema(),
     notFound: 'company',
   };
 }

@@ -1,5 +1,6 @@
 // Building blocks shared by the outreach schemas (outreach-schemas.ts, email-schemas.ts): answer fields that
-// may be absent, request texts with the spec's limits counted as the service counts them, paging.
+// may be absent, request texts with the spec's limits counted as the service counts them, paging. Every part
+// is a builder: the schemas that use them are built on first use (lazySchema), never at load.
 import * as z from 'zod/mini';
 
 export const int = () => z.int();
@@ -44,9 +45,8 @@ export const maxChars = (max: number, message: string) =>
 export const notBlank = (message: string) =>
   z.refine<string>((value) => typeof value !== 'string' || value.trim() !== '', { message });
 
-export const page = z.optional(
-  z.int({ error: 'page must be a whole number' }).check(z.minimum(1, 'page must be 1 or more')),
-);
+export const page = () =>
+  z.optional(z.int({ error: 'page must be a whole number' }).check(z.minimum(1, 'page must be 1 or more')));
 export const pageSize = (name: string) =>
   z.optional(
     z

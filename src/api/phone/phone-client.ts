@@ -66,7 +66,7 @@ export class PhoneClient {
     const answer = this.transport.request<CreditsResponse>({
       method: 'get',
       path: PHONE_PATHS.credits,
-      schema: CreditsResponseSchema,
+      schema: CreditsResponseSchema(),
       probe: true,
     });
     return answer.result.total;
@@ -147,7 +147,7 @@ export class PhoneClient {
   }
 
   private checkSpec(phone: string): RequestSpec<PhoneCheckResponse> {
-    return { method: 'get', path: PHONE_PATHS.check, query: { phone }, schema: PhoneCheckResponseSchema };
+    return { method: 'get', path: PHONE_PATHS.check, query: { phone }, schema: PhoneCheckResponseSchema() };
   }
 }
 

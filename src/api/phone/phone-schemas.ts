@@ -2,40 +2,49 @@
 // {code, result} on success (code 0) or {code, message} on failure; the code is authoritative, whatever
 // the HTTP status.
 import * as z from 'zod/mini';
+import { lazySchema, type OutputOf } from '../transport/schema-util';
 
 /** Any answer: only `code` is needed to decide what happened. */
-export const PhoneEnvelopeSchema = z.object({
-  code: z.int(),
-  message: z.optional(z.nullable(z.string())),
-  result: z.optional(z.unknown()),
-});
-export type PhoneEnvelope = z.output<typeof PhoneEnvelopeSchema>;
+export const PhoneEnvelopeSchema = lazySchema(() =>
+  z.object({
+    code: z.int(),
+    message: z.optional(z.nullable(z.string())),
+    result: z.optional(z.unknown()),
+  }),
+);
+export type PhoneEnvelope = OutputOf<typeof PhoneEnvelopeSchema>;
 
 /** 4.1 GET /api/wa/check success */
-export const PhoneCheckResponseSchema = z.object({
-  code: z.literal(0),
-  result: z.object({ exist: z.boolean() }),
-});
-export type PhoneCheckResponse = z.output<typeof PhoneCheckResponseSchema>;
+export const PhoneCheckResponseSchema = lazySchema(() =>
+  z.object({
+    code: z.literal(0),
+    result: z.object({ exist: z.boolean() }),
+  }),
+);
+export type PhoneCheckResponse = OutputOf<typeof PhoneCheckResponseSchema>;
 
 /** 4.2 GET /api/user/credits success */
-export const CreditsResponseSchema = z.object({
-  code: z.literal(0),
-  result: z.object({ total: z.int() }),
-});
-export type CreditsResponse = z.output<typeof CreditsResponseSchema>;
+export const CreditsResponseSchema = lazySchema(() =>
+  z.object({
+    code: z.literal(0),
+    result: z.object({ total: z.int() }),
+  }),
+);
+export type CreditsResponse = OutputOf<typeof CreditsResponseSchema>;
 
 /** 7 failure envelope */
-export const PhoneFailureSchema = z.object({
-  code: z.int(),
-  message: z.optional(z.nullable(z.string())),
-});
-export type PhoneFailure = z.output<typeof PhoneFailureSchema>;
+export const PhoneFailureSchema = lazySchema(() =>
+  z.object({
+    code: z.int(),
+    message: z.optional(z.nullable(z.string())),
+  }),
+);
+export type PhoneFailure = OutputOf<typeof PhoneFailureSchema>;
 
 /** 4.1 request: the `phone` query parameter, E.164 (`+14155550123`) or digits only. */
-export const PhoneParamSchema = z
-  .string()
-  .check(z.regex(/^\+?[1-9]\d{6,14}$/, 'phone must be E.164 or digits'));
+export const PhoneParamSchema = lazySchema(() =>
+  z.string().check(z.regex(/^\+?[1-9]\d{6,14}$/, 'phone must be E.164 or digits')),
+);
 
 export interface Credits {
   total: number;

@@ -101,7 +101,7 @@ export function interpretPhone<T>(
   const { status } = response;
   const retryAfterMs = parseRetryAfter(response.headers['retry-after']);
   const json = parseJson(response.text);
-  const envelope = json.ok ? PhoneEnvelopeSchema.safeParse(json.value) : undefined;
+  const envelope = json.ok ? PhoneEnvelopeSchema().safeParse(json.value) : undefined;
   // The service answers every failure with a code and never a 404: a 404, or a 4xx without a code, comes
   // from something else at that address.
   if (status === 404 || (!envelope?.success && status >= 400 && status < 500 && status !== 429)) {
@@ -116,7 +116,7 @@ export function interpretPhone<T>(
   if (status >= 500 || status === 429) {
     return { ok: false, init: phoneStatusInit(endpoint, status, retryAfterMs) };
   }
-  const what = json.ok ? parseWith(PhoneEnvelopeSchema, json.value) : undefined;
+  const what = json.ok ? parseWith(PhoneEnvelopeSchema(), json.value) : undefined;
   const detail = what && !what.ok ? `${what.path}: ${what.message}` : 'body is not JSON';
   return probed('phone', spec, baseUrl, status, {
     ok: false,

@@ -5,6 +5,20 @@ import * as z from 'zod/mini';
 export type Parsed<T> = { ok: true; value: T } | { ok: false; path: string; message: string };
 
 type Issue = z.core.$ZodIssue;
+
+/**
+ * A schema built on its first use, then kept. Apps Script evaluates the whole bundle on every execution,
+ * each custom-function cell included, and building zod schemas is most of that work: the schemas are
+ * exported as these getters (`SearchRequestSchema()`), so evaluating the file builds none.
+ */
+export function lazySchema<S extends z.ZodMiniType>(build: () => S): () => S {
+  let schema: S | undefined;
+  return () => (schema ??= build());
+}
+
+/** What a lazy schema reads and gives (`z.input` and `z.output` of the schema it builds). */
+export type InputOf<L extends () => z.ZodMiniType> = z.input<ReturnType<L>>;
+export type OutputOf<L extends () => z.ZodMiniType> = z.output<ReturnType<L>>;
 type PathKey = PropertyKey;
 
 /** `list[3].company_name`; `body` for the root. */
