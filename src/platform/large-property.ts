@@ -26,13 +26,16 @@ export function readLarge<T>(all: Record<string, string>, key: string): T | null
   }
 }
 
-/** Writes `value` under `key` with one setProperties call; parts left from a longer value are deleted. */
+/**
+ * Writes `value` under `key` with one setProperties call; parts left from a longer value are deleted.
+ * Returns the keys written (the head first).
+ */
 export function writeLarge(
   store: Properties,
   key: string,
   value: unknown,
   all?: Record<string, string>,
-): void {
+): string[] {
   const ascii = JSON.stringify(value).replace(
     /[\u0080-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
@@ -50,6 +53,7 @@ export function writeLarge(
   }
   store.setProperties(values);
   deleteParts(store, key, parts, all);
+  return Object.keys(values);
 }
 
 /** Deletes the value and all its parts. */

@@ -299,23 +299,24 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     await expectEachOnce(250);
   });
 
-  test('402 at the third chunk stops the run: what was sent stays recorded, the rows not sent say so', async () => {
+  test('402 part-way through a batch stops the run: what was sent stays recorded, the rows not sent say so', async () => {
     emu = newAddon(services);
     makeList(450);
     saveTemplate();
-    let posts = 0;
+    // After the confirmation read the balance, the account drops to 220 EDM: the five chunks go together
+    // and the service takes two of them.
     emu.onFetch = (entries) => {
-      if (entries.some((e) => e.url.endsWith('/send/personalized')) && ++posts === 2) {
+      if (entries.some((e) => e.url.endsWith('/credit/balance'))) {
         controlSync(services.sandbox.outreachUrl, 'POST', '/accounts', {
           key: DEMO_KEYS.paid,
-          monthlyEdm: 50,
+          monthlyEdm: 220,
           addonEdm: 0,
         });
       }
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     const stop = emu.ui.alerts.find((a) => a.title === 'Send stopped');
-    expect(stop.message).toMatch(/Not enough e-mail quota \(EDM\)\. It needs 100 EDM and 50 are available/);
+    expect(stop.message).toMatch(/Not enough e-mail quota \(EDM\)\. It needs 100 EDM and 20 are available/);
     expect(stop.message).toContain(`${services.sandbox.outreachUrl}/pricing`);
     expect(stop.message).toMatch(/200 e-mails were sent and recorded/);
     const rows = rowsOf();
@@ -379,33 +380,45 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     expect(sendRequests()).toBe(0);
   });
 
-  test('1,000 rows go on across executions through the progress dialog: 10 send requests, each row once', async () => {
+  test('6,500 rows: 60 chunks posted at once, the rest across executions through the progress dialog, each row once', async () => {
     emu = newAddon(services);
-    makeList(1000);
+    makeList(6500);
     saveTemplate();
-    emu.onFetch = (entries) => {
-      // A slow service: each send takes a minute, so 10 chunks need more than one execution.
-      if (entries.some((e) => e.url.endsWith('/send/personalized'))) services.clock.advance(60_000);
-    };
-    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
-    expect(emu.ui.dialogs.at(-1).title).toBe('Sending e-mails');
-    // While a step works, the progress dialog polls getJobProgress: it moves with every chunk.
+    await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
+      key: DEMO_KEYS.paid,
+      addonEdm: 10_000,
+    });
+    // A slow service: each fetch of sends takes 100 s, so the send needs more than the menu's execution.
     const polled = [];
+    const journals = [];
     emu.onFetch = (entries) => {
       if (!entries.some((e) => e.url.endsWith('/send/personalized'))) return;
-      services.clock.advance(60_000);
+      services.clock.advance(100_000);
+      // While a batch is on the wire the journal holds it: one entry (a head and its parts), compressed.
+      const all = emu.properties.document.toJSON();
+      const keys = Object.keys(all).filter((k) => k.startsWith('send.chunk.'));
+      journals.push({
+        heads: keys.filter((k) => !k.includes('.part')).length,
+        chars: keys.reduce((n, k) => n + all[k].length, 0),
+      });
       const saved = JSON.parse(emu.properties.document.getProperty('job.send.progress') || 'null');
       if (saved) polled.push(saved.done);
     };
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(emu.ui.dialogs.at(-1).title).toBe('Sending e-mails');
+    // The menu's execution posted one batch: 59 chunks at once (the balance took a slot), then the 60th.
+    const batches = emu.fetchLog.filter((r) => r.url.endsWith('/send/personalized'));
+    expect(batches).toHaveLength(60);
+    expect(rowsOf().filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(6000);
     const { progress, steps } = driveToEnd();
-    expect(steps).toBeGreaterThanOrEqual(2);
-    expect(polled.length).toBeGreaterThan(3);
+    expect(steps).toBeGreaterThanOrEqual(1);
     expect(polled).toEqual([...polled].sort((a, b) => a - b));
-    expect(Math.max(...polled)).toBeGreaterThanOrEqual(800);
+    expect(Math.max(...polled)).toBeGreaterThanOrEqual(6000);
     expect(progress.error).toBeUndefined();
-    expect(progress.message).toMatch(/Sent 1000 e-mails/);
-    await expectEachOnce(1000);
-    expect(sendRequests()).toBe(10);
+    expect(progress.message).toMatch(/Sent 6500 e-mails/);
+    await expectEachOnce(6500);
+    expect(sendRequests()).toBe(65);
+    expect(journals.every((j) => j.heads === 1 && j.chars < 48_000)).toBe(true);
     // The rows are the record: the journal keeps no chunk and no list of tasks, only the last send's time.
     const kept = Object.keys(emu.properties.document.toJSON()).filter((k) => k.startsWith('send.'));
     expect(kept).toEqual(['send.lastAt']);

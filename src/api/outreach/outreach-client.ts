@@ -4,7 +4,7 @@
 // e-mail; every other call is free.
 import * as z from 'zod/mini';
 import { badRequestInit, invalidResponseInit, missingKeyInit } from '../error-texts';
-import { Transport, type TransportOptions } from '../transport/http';
+import { type BatchResult, Transport, type TransportOptions } from '../transport/http';
 import { OUTREACH_PATHS } from './outreach-paths';
 import {
   type CompanyWithEmails,
@@ -15,7 +15,8 @@ import {
   profileSpec,
   readProfilesWithEmails,
 } from './profiles-with-emails';
-import type { QueryValue, RequestSpec } from '../transport/request-spec';
+import type { Outcome, QueryValue, RequestSpec } from '../transport/request-spec';
+import { ApiError } from '../errors';
 import {
   BalanceSchema,
   type Balance,
@@ -182,6 +183,39 @@ export class OutreachClient {
       SendPersonalizedResponseSchema(),
       { unsafe: 'send' },
     );
+  }
+
+  /**
+   * Several POST /api/v1/emails/send/personalized at once (UrlFetchApp.fetchAll, as many as the rate budget
+   * lets go; the rest wait for it). One outcome per request, in order: a request that fails its check is
+   * not sent; undefined when the run stopped before it was sent (`stopped` says why: the deadline, no rate
+   * slot in time), so it surely was not sent. A lost answer is kind 'outcome-unknown' for that request.
+   */
+  sendPersonalizedAll(
+    requests: readonly SendPersonalizedRequest[],
+    onSettled?: (answered: number) => void,
+  ): BatchResult<SendPersonalizedResponse> {
+    const path = OUTREACH_PATHS.sendPersonalized;
+    const outcomes: Array<Outcome<SendPersonalizedResponse> | undefined> = [];
+    const specs: RequestSpec<SendPersonalizedResponse>[] = [];
+    const sent: number[] = [];
+    requests.forEach((request, i) => {
+      try {
+        const body = this.transport.check(`POST ${path}`, SendPersonalizedRequestSchema, request);
+        specs.push({ method: 'post', path, body, schema: SendPersonalizedResponseSchema, unsafe: 'send' });
+        sent.push(i);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        outcomes[i] = { ok: false, error };
+      }
+    });
+    let answered = 0;
+    const result = this.transport.requestAll(specs, undefined, (indexes) => {
+      answered += indexes.length;
+      if (onSettled) onSettled(answered);
+    });
+    sent.forEach((i, k) => (outcomes[i] = result.outcomes[k]));
+    return result.stopped ? { outcomes, stopped: result.stopped } : { outcomes };
   }
 
   /** GET /api/v1/emails/tasks (free). */

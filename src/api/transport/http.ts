@@ -160,8 +160,8 @@ export class Transport {
   }
 
   /**
-   * Sends many read requests with UrlFetchApp.fetchAll, in batches sized to the free rate budget, each with
-   * its own retries. One request's failure does not fail the others; an error for which stopOn answers true
+   * Sends many requests (reads, or sends) with UrlFetchApp.fetchAll, in batches sized to the free rate
+   * budget, each with the retries its kind allows. One request's failure does not fail the others; an error for which stopOn answers true
    * (a refused key, no funds...) stops the run: later requests are not sent. `onSettled` hears, after each
    * batch, which requests have their final outcome now (so a caller can store paid answers at once).
    */
@@ -173,8 +173,9 @@ export class Transport {
     const outcomes: Array<Outcome<T> | undefined> = specs.map(() => undefined);
     if (specs.length === 0) return { outcomes };
     if (!this.apiKey) return { outcomes, stopped: this.error(missingKeyInit(this.service)) };
-    if (specs.length > 1 && specs.some((s) => s.unsafe)) {
-      throw new RangeError('unlock and sends are sent one at a time');
+    // Sends may go together: each carries its own tag, so an answer lost with the batch is settled per send.
+    if (specs.length > 1 && specs.some((s) => s.unsafe && s.unsafe !== 'send')) {
+      throw new RangeError('unlocks are sent one at a time');
     }
     const run: Run<T> = {
       specs,

@@ -4,7 +4,7 @@
 import { outreachClient } from '../clients';
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { loadTemplate, StoredTemplate, storeTemplate } from './mail-templates';
-import { closeChunk, idsOf, JournalChunk, newTag } from './send-journal';
+import { closeEntry, idsOf, JournalChunk, newTag } from './send-journal';
 import { MAIL_COLUMNS } from '../../sheets/layouts';
 import { MailingList } from '../../sheets/mailing-list';
 import { normalizeHeader } from '../../sheets/table';
@@ -21,7 +21,7 @@ import {
 import { listedReason, listedText, readDoNotContact } from './do-not-contact';
 import { readSettings } from '../../platform/settings';
 import { scheduleView, ScheduleView } from '../schedule/schedules';
-import { postChunk } from './send-chunk';
+import { postChunks } from './send-chunk';
 import { openMailingList, rowProblem } from './send-plan';
 import { describe, ensureKey } from '../settings';
 
@@ -156,9 +156,8 @@ export function sendTestMail(rowNumber: number, address: string): string {
     campaign: `${template.campaign} (test)`,
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),
-    recipients: [{ email: to.toLowerCase(), row: preview.rowNumber }],
+    recipients: [{ email: to.toLowerCase() }],
     postedAt: Date.now(),
-    attempts: 0,
     test: true,
   };
   const email = {
@@ -167,11 +166,19 @@ export function sendTestMail(rowNumber: number, address: string): string {
     content: preview.body,
     body_format: template.bodyFormat,
   };
-  const outcome = postChunk(client, chunk, [
-    preview.nickname ? { ...email, nickname: preview.nickname } : email,
-  ]);
+  const { entry, outcomes } = postChunks(
+    client,
+    [chunk],
+    [[preview.nickname ? { ...email, nickname: preview.nickname } : email]],
+  );
+  const outcome = outcomes[0];
+  if ('doubt' in outcome) {
+    throw new UserError(
+      `Could not confirm whether the test was sent (${describe(outcome.error)}): the next send settles it; it is never sent twice.`,
+    );
+  }
+  closeEntry(entry);
   if (!outcome.sent) throw new UserError(`The test was not sent: ${describe(outcome.error)}`);
-  closeChunk(outcome.chunk);
   const ids = idsOf(outcome.chunk, to.toLowerCase());
   const which = ids ? ` (mail ${ids.mailId}, task ${ids.taskId})` : '';
   return `Test of row ${preview.rowNumber} sent to ${to}${which}: 1 EDM used.`;

@@ -1,6 +1,6 @@
 // The "Do not contact" sheet: addresses and whole domains (`@example.com`, which also covers its
 // subdomains) that no send of this document mails — test mails included — with an optional reason. Read in
-// one block when a send is planned and again before each chunk; matching ignores case and surrounding
+// one block when a send is planned and again before each batch of chunks; matching ignores case and surrounding
 // spaces. The service has no unsubscribe endpoint: recipients who reply "Unsubscribe" reach the user, who
 // adds them here (the menu action adds the selected rows' addresses).
 import { isValidEmail } from '../../api/outreach/email-schemas';

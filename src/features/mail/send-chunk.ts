@@ -1,12 +1,13 @@
-// Posting one chunk of up to 100 personalized mails exactly once. The chunk is journaled (with its tag and
-// recipients) before the post and gets its ids in the journal when the answer comes. A chunk whose answer
-// never came is settled by its tag: the service is asked for the task whose task_subject carries the tag;
-// found → its mail ids are taken; surely absent (the look-up answered, with no such task) → it may be posted
-// again. Nothing is posted while an earlier chunk is in doubt.
+// Posting chunks of up to 100 personalized mails, each exactly once. The chunks are journaled together
+// (tags and recipients) before they are posted with one fetchAll, and each answer is read on its own. A
+// chunk whose answer never came is settled by its tag: the service is asked for the tasks whose
+// task_subject carries the tag; found → their mail ids are taken; surely absent (the look-up answered, with
+// no such task) → it may be posted again. Nothing is posted while an earlier chunk is in doubt.
 import { ApiError } from '../../api/errors';
+import { timeUpInit } from '../../api/error-texts';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
-import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
-import { closeChunk, JournalChunk, openChunks, writeChunk } from './send-journal';
+import type { PersonalizedEmail, SendPersonalizedResponse } from '../../api/outreach/email-schemas';
+import { closeEntry, JournalChunk, JournalEntry, journalChunks, openEntries } from './send-journal';
 import { taskSubject } from './mail-template';
 
 /** Posts of one chunk at most (a refunded 502 is tried again after settling). */
@@ -15,7 +16,11 @@ export const MAX_ATTEMPTS = 3;
 export type PostOutcome =
   | { sent: true; chunk: JournalChunk }
   /** Definitely not sent (refused, refunded): the rows say why; `stop` ends the run. */
-  | { sent: false; error: ApiError; stop: boolean };
+  | { sent: false; error: ApiError; stop: boolean }
+  /** Not posted (no rate slot before the deadline): its rows wait for the next step. */
+  | { sent: false; later: true; error: ApiError }
+  /** The answer was lost and the look-up failed: in doubt until a later run settles it. */
+  | { sent: false; doubt: true; error: ApiError };
 
 /** Errors that end the run: the next chunk would fail the same way. */
 const STOPS = new Set([
@@ -29,43 +34,85 @@ const STOPS = new Set([
   'address-not-allowed',
 ]);
 
-/** Posts a journaled chunk; settles it when the answer is lost. Throws ApiError 'rate-limit' (not sent). */
-export function postChunk(
+export interface Posted {
+  /** The chunks journaled and posted (the first ones given, as many as the journal entry holds). */
+  entry: JournalEntry;
+  outcomes: PostOutcome[];
+}
+
+/**
+ * Journals the chunks (as many as one entry holds), posts them together and settles each answer. `emails`
+ * holds each chunk's mails, in order. The entry stays in the journal: close it once the rows are written,
+ * unless a chunk is in doubt.
+ */
+export function postChunks(
+  client: OutreachClient,
+  chunks: JournalChunk[],
+  emails: PersonalizedEmail[][],
+  onAnswered?: (answered: number) => void,
+): Posted {
+  const entry = journalChunks(chunks); // before the posts: from here the chunks are in doubt
+  const requests = entry.chunks.map((chunk, i) => ({
+    task_subject: taskSubject(chunk.campaign, chunk.tag),
+    emails: emails[i],
+  }));
+  const { outcomes: answers, stopped } = client.sendPersonalizedAll(requests, onAnswered);
+  const outcomes = entry.chunks.map((chunk, i): PostOutcome => {
+    const answer = answers[i];
+    if (!answer) return notPosted(stopped ?? new ApiError(timeUpInit('outreach')));
+    if (answer.ok) return took(chunk, answer.value);
+    return afterFailure(client, chunk, requests[i], answer.error);
+  });
+  return { entry, outcomes };
+}
+
+function took(chunk: JournalChunk, answer: SendPersonalizedResponse): PostOutcome {
+  // Each mail's own task: one task per chunk, one per mail, or anything between.
+  chunk.ids = {};
+  for (const mail of answer.tasks) chunk.ids[mail.email.toLowerCase()] = [mail.task_id, mail.mail_id];
+  return { sent: true, chunk };
+}
+
+/** A post failed: a lost or refunded answer is settled by tag and posted again (same tag) when not sent. */
+function afterFailure(
   client: OutreachClient,
   chunk: JournalChunk,
-  emails: PersonalizedEmail[],
+  request: Parameters<OutreachClient['sendPersonalized']>[0],
+  first: ApiError,
 ): PostOutcome {
-  for (;;) {
-    chunk.attempts++;
-    writeChunk(chunk); // before the post: from here the chunk is in doubt until answered or settled
-    try {
-      const answer = client.sendPersonalized({
-        task_subject: taskSubject(chunk.campaign, chunk.tag),
-        emails,
-      });
-      // Each mail's own task: one task per chunk, one per mail, or anything between.
-      chunk.ids = {};
-      for (const mail of answer.tasks) chunk.ids[mail.email.toLowerCase()] = [mail.task_id, mail.mail_id];
-      writeChunk(chunk);
-      return { sent: true, chunk };
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      const refunded = error.kind === 'server' && error.slug === 'upstream-error';
-      if (error.kind === 'outcome-unknown' || refunded) {
-        // The service may have taken it (lost answer), or took and refunded it (502): look it up by tag.
-        if (settleChunk(client, chunk)) return { sent: true, chunk };
-        if (chunk.attempts < MAX_ATTEMPTS) continue;
-      }
-      closeChunk(chunk); // known not sent
-      if (error.kind === 'rate-limit') throw error; // not sent: the next step posts it
+  let error = first;
+  for (let attempt = 1; ; attempt++) {
+    if (error.kind === 'rate-limit') return { sent: false, later: true, error }; // refused before it ran
+    const refunded = error.kind === 'server' && error.slug === 'upstream-error';
+    if (error.kind !== 'outcome-unknown' && !refunded) {
       return { sent: false, error, stop: STOPS.has(error.kind) };
+    }
+    // The service may have taken it (lost answer), or took and refunded it (502): look it up by tag.
+    try {
+      if (settleChunk(client, chunk)) return { sent: true, chunk };
+    } catch (lookup) {
+      if (lookup instanceof ApiError) return { sent: false, doubt: true, error: lookup };
+      throw lookup;
+    }
+    if (attempt >= MAX_ATTEMPTS) return { sent: false, error, stop: STOPS.has(error.kind) };
+    try {
+      return took(chunk, client.sendPersonalized(request));
+    } catch (again) {
+      if (!(again instanceof ApiError)) throw again;
+      error = again;
     }
   }
 }
 
+/** Not posted at all: the run stopped first (out of time or rate slots: later; a refused key: a stop). */
+function notPosted(stopped: ApiError): PostOutcome {
+  if (stopped.kind === 'rate-limit') return { sent: false, later: true, error: stopped };
+  return { sent: false, error: stopped, stop: STOPS.has(stopped.kind) };
+}
+
 /**
- * Looks the chunk up by its tag. True when the service has it (ids now in the chunk and the journal);
- * false when the look-up answered without it (surely not sent). A failed look-up throws: still in doubt.
+ * Looks the chunk up by its tag. True when the service has it (ids now in the chunk); false when the
+ * look-up answered without it (surely not sent). A failed look-up throws: still in doubt.
  * The chunk may be one task or up to one task per mail (at most 100 either way): every task carrying the
  * tag is taken, and each mail keeps its own task id.
  */
@@ -91,21 +138,22 @@ export function settleChunk(client: OutreachClient, chunk: JournalChunk): boolea
     if (mails.data.length < 100 || read >= Math.min(expected, mails.total)) break;
   }
   chunk.ids = ids;
-  writeChunk(chunk);
   return true;
 }
 
 /**
  * Settles every chunk left in doubt by an earlier execution. `write` puts the ids of a found chunk on its
- * rows; the chunk then leaves the journal. A chunk surely not sent leaves it too (its rows are still
- * queued: the send posts them again).
+ * rows; a chunk surely not sent is left as it is (its rows are still queued: the send posts them again).
+ * An entry leaves the journal once all its chunks are settled; a failed look-up throws (still in doubt).
  */
 export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalChunk) => void): number {
   let settled = 0;
-  for (const chunk of openChunks()) {
-    if (settleChunk(client, chunk)) write(chunk);
-    closeChunk(chunk);
-    settled++;
+  for (const entry of openEntries()) {
+    for (const chunk of entry.chunks) {
+      if (settleChunk(client, chunk)) write(chunk);
+      settled++;
+    }
+    closeEntry(entry);
   }
   return settled;
 }

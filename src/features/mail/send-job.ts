@@ -1,75 +1,72 @@
-// The send job: units of up to 100 queued rows of one sheet. The sheet is the queue: planning marks the
+// The send job: units of up to 6,000 queued rows of one sheet. The sheet is the queue: planning marks the
 // rows "Queued", each unit takes the first queued rows as they stand now (a sort or an inserted row changes
-// nothing), renders each row's mail, posts the chunk exactly once (send-chunk.ts), and writes task id, mail
-// id, status and time on those rows, by recipient, in one block write per column, at once. A 429
-// quota-exceeded does not end the send: its rows wait ("Waiting for the sending quota (…)"), the job pauses,
-// and the hourly trigger of the user who sent it (schedule/) tries again each hour, for 7 days at most.
+// nothing), renders each row's mail, cuts them into chunks of 100 posted together, each exactly once
+// (send-chunk.ts), and writes task id, mail id, status and time on those rows, by recipient, in one block
+// write per column. A 429 quota-exceeded does not end the send: its rows wait ("Waiting for the sending
+// quota (…)"), the job pauses, and the hourly trigger of the user who sent it (schedule/) tries again each
+// hour, for 7 days at most.
 import { ApiError } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
 import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
-import { loadTemplate } from './mail-templates';
-import { closeChunk, idsOf, JournalChunk, newTag, openChunks } from './send-journal';
+import { loadTemplate, StoredTemplate } from './mail-templates';
+import { closeEntry, idsOf, JournalChunk, newTag, openChunks } from './send-journal';
 import { CellValue } from '../../sheets/cells';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
-import { JobDefinition, JobPause, JobState, JobStop } from '../jobs/job-runner';
+import { chunks, JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { renderMail } from './mail-template';
-import { postChunk, PostOutcome, settleOpenChunks } from './send-chunk';
+import { postChunks, Posted, settleOpenChunks } from './send-chunk';
 import { isQueued, openMailingList, rowProblem } from './send-plan';
 import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
 import { readSettings } from '../../platform/settings';
-import { ensureTimer } from '../schedule/timer';
 import { describe } from '../settings';
-import { count, neededText } from '../words';
+import { count } from '../words';
+import { EndData, quotaEnd, stopEnd } from './send-end';
 
 export const SEND_CHUNK = 100;
+/**
+ * Chunks posted together (one journal write, one fetchAll, one read of the list, one write of the results):
+ * a minute of the service's rate limit, so the first minute's requests go at once.
+ */
+export const BATCH_CHUNKS = 60;
+const UNIT_ROWS = SEND_CHUNK * BATCH_CHUNKS;
 
 export type SendUnit = { n: number };
 
-export interface SendData {
+export interface SendData extends EndData {
   sheetId: number;
   sheetName: string;
   campaign: string;
   /** The template the user confirmed: a change mid-run stops the send (the preview must stay true). */
   templateSavedAt: number;
-  /** Where to buy more EDM, said when the quota runs out. */
-  pricing: string;
   /** The token of the user who started it (schedule/timer-store): their trigger carries a waiting send on. */
   owner?: string;
-  /** Set while the send waits for the sending quota: since when, and what the service said. */
-  waiting?: { since: number; detail: string };
-  sent: number;
   notSent: number;
   skipped: number;
 }
 
-/** A send waiting for the quota is tried hourly for this long, then given up. */
-export const QUOTA_WAIT_DAYS = 7;
-const WAIT_MS = QUOTA_WAIT_DAYS * 24 * 3600 * 1000;
-/** The next try: just under an hour, so the next hourly run of the trigger makes it. */
-const RETRY_MS = 50 * 60 * 1000;
-
 type SendState = JobState<SendUnit, SendData>;
 
-interface ChunkResult {
+/** One unit's work: the chunks posted together, and the rows found unsendable on the way. */
+interface BatchResult {
   list: MailingList;
-  outcome?: PostOutcome;
-  /** Recipient keys of the rows in the chunk. */
-  keys: string[];
-  /** Recipient key → "Skipped: …" found when the chunk was built (the row changed since the plan). */
+  posted?: Posted;
+  /** Recipient key → "Skipped: …" found when the batch was built (the row changed since the plan). */
   skipped: Map<string, string>;
+  /** Fewer sendable rows were queued than the unit asked for: nothing is left after this batch. */
+  exhausted: boolean;
 }
 
-export const SEND_JOB: JobDefinition<SendUnit, SendData, ChunkResult> = {
+export const SEND_JOB: JobDefinition<SendUnit, SendData, BatchResult> = {
   kind: 'send',
   name: 'Send',
   title: 'Sending e-mails',
   action: 'Send e-mails',
   unitMs: () => 30_000,
   size: (unit) => unit.n,
-  work: (unit, state, context) => sendChunk(unit, state, outreachClient({ deadlineMs: context.deadline.at })),
-  record: (_unit, result, state) => recordChunk(result, state),
+  work: (unit, state, context) => sendBatch(unit, state, context),
+  record: (unit, result, state) => recordBatch(unit, result, state),
   summary: sendSummary,
   markStopped: (state) => {
     const left = releaseQueued(
@@ -88,10 +85,17 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, ChunkResult> = {
   },
 };
 
+/** The units of a send of `rows` rows. */
+export function sendUnits(rows: number): SendUnit[] {
+  const units: SendUnit[] = [];
+  for (let left = rows; left > 0; left -= UNIT_ROWS) units.push({ n: Math.min(UNIT_ROWS, left) });
+  return units;
+}
+
 /**
  * Gives the rows still queued (or waiting for the quota) for this send the status `status` ('' = as if never
- * planned) when the send ends unfinished (stopped, dropped, cancelled); the rows of a chunk in doubt stay queued, so that the next send settles it first and never posts them twice. Returns
- * how many rows changed.
+ * planned) when the send ends unfinished (stopped, dropped, cancelled); the rows of a chunk in doubt stay
+ * queued, so that the next send settles it first and never posts them twice. Returns how many rows changed.
  */
 export function releaseQueued(data: Pick<SendData, 'sheetId' | 'sheetName'>, status: string): number {
   let list: MailingList;
@@ -110,7 +114,12 @@ export function releaseQueued(data: Pick<SendData, 'sheetId' | 'sheetName'>, sta
   return changes.size;
 }
 
-function sendChunk(unit: SendUnit, state: SendState, client: OutreachClient): ChunkResult {
+/**
+ * The first queued rows, as they stand now (up to the unit's size and one batch), checked again, rendered,
+ * cut into chunks of 100 and posted together (send-chunk.ts).
+ */
+function sendBatch(unit: SendUnit, state: SendState, context: StepContext): BatchResult {
+  const client = outreachClient({ deadlineMs: context.deadline.at });
   const list = openMailingList(sendingSheet(state.data));
   settleFirst(client, list);
   const template = loadTemplate(state.data.sheetId);
@@ -119,137 +128,131 @@ function sendChunk(unit: SendUnit, state: SendState, client: OutreachClient): Ch
       'The mail was edited during the send: run "Send e-mails" again to send the queued rows with the new text (nothing is sent twice).',
     );
   }
+  // As many chunks as may go now (the rest would wait for the rate window before this batch's results are
+  // written); a full batch when none may: it waits once, for all of them.
+  const free = client.budget.available();
+  const wanted = Math.min(unit.n, UNIT_ROWS, free > 0 ? free * SEND_CHUNK : UNIT_ROWS);
   const skipped = new Map<string, string>();
   const rows: ListRow[] = [];
+  const taken = new Set<string>();
   const doNotContact = readDoNotContact(list.sheet.getParent()); // the list may have grown since the plan
   const unsubscribe = readSettings().unsubscribeAddress;
   for (const row of list.readRows()) {
-    if (rows.length >= Math.min(unit.n, SEND_CHUNK) || !isQueued(row.status)) continue;
+    if (rows.length >= wanted || !isQueued(row.status)) continue;
     const problem = rowProblem(template, row, unsubscribe);
     const listed = listedReason(doNotContact, row.key);
     if (listed !== null) skipped.set(row.key, listedStatus(listed));
     else if (problem) skipped.set(row.key, `${MAIL_STATUS.skipped}: ${problem.reason}`);
-    else if (rows.some((r) => r.key === row.key))
-      skipped.set(row.key, `${MAIL_STATUS.skipped}: duplicate recipient`);
-    else rows.push(row);
+    else if (taken.has(row.key)) skipped.set(row.key, `${MAIL_STATUS.skipped}: duplicate recipient`);
+    else {
+      rows.push(row);
+      taken.add(row.key);
+    }
   }
-  const keys = rows.map((row) => row.key);
-  if (rows.length === 0) return { list, skipped, keys };
-  const emails: PersonalizedEmail[] = rows.map((row) => {
-    const mail = renderMail(template, row.display, unsubscribe);
-    return {
-      email: row.email,
-      subject: mail.subject,
-      content: mail.body,
-      body_format: template.bodyFormat,
-      ...(row.nickname ? { nickname: row.nickname } : {}),
-    };
-  });
-  const chunk: JournalChunk = {
+  const exhausted = rows.length < wanted;
+  if (rows.length === 0) return { list, skipped, exhausted };
+  const postedAt = Date.now();
+  const batch = chunks(rows, SEND_CHUNK);
+  const journal = batch.map((chunkRows): JournalChunk => ({
     tag: newTag(),
     campaign: state.data.campaign,
     sheetId: state.data.sheetId,
     sheetName: state.data.sheetName,
-    recipients: rows.map((row) => ({ email: row.key, row: row.rowNumber })),
-    postedAt: Date.now(),
-    attempts: 0,
+    recipients: chunkRows.map((row) => ({ email: row.key })),
+    postedAt,
+  }));
+  const emails = batch.map((chunkRows) => chunkRows.map((row) => mailOf(template, row, unsubscribe)));
+  const posted = postChunks(client, journal, emails, (answered) =>
+    context.progress(Math.min(answered * SEND_CHUNK, rows.length)),
+  );
+  if (posted.outcomes.every((o) => 'later' in o)) {
+    closeEntry(posted.entry); // nothing went: the next step posts these rows
+    throw posted.outcomes[0].error;
+  }
+  return { list, skipped, exhausted: exhausted && posted.entry.chunks.length === batch.length, posted };
+}
+
+function mailOf(template: StoredTemplate, row: ListRow, unsubscribe: string): PersonalizedEmail {
+  const mail = renderMail(template, row.display, unsubscribe);
+  return {
+    email: row.email,
+    subject: mail.subject,
+    content: mail.body,
+    body_format: template.bodyFormat,
+    ...(row.nickname ? { nickname: row.nickname } : {}),
   };
-  return { list, skipped, keys, outcome: guarded(() => postChunk(client, chunk, emails)) };
 }
 
 /** Chunks left in doubt by an earlier execution are settled before anything else is posted. */
 function settleFirst(client: OutreachClient, list: MailingList): void {
-  guarded(() => settleOpenChunks(client, (chunk) => writeIds(list, chunk)));
+  try {
+    settleOpenChunks(client, (chunk) => writeIds(list, chunk));
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.kind === 'rate-limit') throw error;
+    throw inDoubt(error);
+  }
 }
 
 /** A look-up that fails leaves a chunk in doubt: nothing more is posted until a later run settles it. */
-function guarded<T>(work: () => T): T {
-  try {
-    return work();
-  } catch (error) {
-    if (!(error instanceof ApiError) || error.kind === 'rate-limit') throw error;
-    throw new JobPause(
-      `Could not confirm with the service whether the last chunk was sent (${error.userMessage}). Nothing more is sent until that is known: run the send again in a minute; no row is sent twice.`,
-      Date.now() + 60_000,
-    );
-  }
-}
-
-function recordChunk(result: ChunkResult, state: SendState): void {
-  const { list, outcome, skipped, keys } = result;
-  const changes = new Map<string, Record<string, CellValue>>();
-  for (const [key, status] of skipped) changes.set(key, { mailStatus: status });
-  state.data.skipped += skipped.size;
-  if (outcome && !outcome.sent && outcome.error.kind === 'quota') {
-    waitForQuota(list, changes, outcome.error, state); // throws JobPause, or JobStop after 7 days
-  }
-  if (outcome && outcome.sent) {
-    state.data.waiting = undefined; // the quota is back
-    for (const { email } of outcome.chunk.recipients) {
-      changes.set(email, idCells(outcome.chunk, email));
-      if (idsOf(outcome.chunk, email)) state.data.sent++;
-      else state.data.notSent++;
-    }
-  } else if (outcome) {
-    const reason = { mailStatus: `${MAIL_STATUS.notSent}: ${describe(outcome.error)}` };
-    for (const key of keys) changes.set(key, reason);
-    state.data.notSent += keys.length;
-    if (outcome.stop) {
-      // The run ends: every row still queued says so (none is left looking as if it were on its way).
-      const stopped = {
-        mailStatus: `${MAIL_STATUS.notSent}: the send stopped (${outcome.error.userMessage})`,
-      };
-      for (const row of list.readRows()) {
-        if (isQueued(row.status) && !changes.has(row.key)) changes.set(row.key, stopped);
-      }
-    }
-  }
-  list.writeByRecipient(changes, isQueued);
-  if (outcome && outcome.sent) closeChunk(outcome.chunk);
-  if (outcome && !outcome.sent && outcome.stop) throw new JobStop(stopText(outcome.error, state.data));
-}
-
-/**
- * The quota is used up: nothing more is posted now. Every row still queued (this chunk's too) says it waits
- * with what the service said; the job pauses until the next hourly run of the sender's trigger, which tries
- * again. After 7 days of waiting the send is given up, and the rows say so.
- */
-function waitForQuota(
-  list: MailingList,
-  changes: Map<string, Record<string, CellValue>>,
-  error: ApiError,
-  state: SendState,
-): never {
-  const detail = (error.detail || error.userMessage).trim().replace(/\.$/, '');
-  const since = state.data.waiting ? state.data.waiting.since : Date.now();
-  const expired = Date.now() - since >= WAIT_MS;
-  const status = expired
-    ? `${MAIL_STATUS.notSent}: gave up waiting for the sending quota after ${QUOTA_WAIT_DAYS} days (${detail})`
-    : `${MAIL_STATUS.waiting} (${detail})`;
-  for (const row of list.readRows()) if (isQueued(row.status)) changes.set(row.key, { mailStatus: status });
-  list.writeByRecipient(changes, isQueued);
-  const left = state.units.reduce((n, u) => n + u.n, 0);
-  if (expired) {
-    state.data.waiting = undefined;
-    throw new JobStop(
-      `Gave up waiting for the sending quota after ${QUOTA_WAIT_DAYS} days (${detail}). ${sentText(state.data)}`,
-    );
-  }
-  state.data.waiting = { since, detail };
-  let retry = 'the add-on tries again every hour';
-  try {
-    ensureTimer();
-  } catch (timerError) {
-    retry = `The hourly retry could not be set up (${describe(timerError)}): run the send again later`;
-  }
-  throw new JobPause(
-    `The sending quota is used up (${detail}). ${sentText(state.data)} The ${left} e-mail${left === 1 ? '' : 's'} left wait for it: ${retry}, for ${QUOTA_WAIT_DAYS} days, and sends each of them once when it is back. Cancel from the menu: Cancel a waiting or scheduled send.`,
-    Date.now() + RETRY_MS,
+function inDoubt(error: ApiError): JobPause {
+  return new JobPause(
+    `Could not confirm with the service whether the last chunk was sent (${error.userMessage}). Nothing more is sent until that is known: run the send again in a minute; no row is sent twice.`,
+    Date.now() + 60_000,
   );
 }
 
-function sentText(data: SendData): string {
-  return `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded.`;
+/**
+ * Writes a batch's outcome on its rows (one block write per column), then lets its journal entry go,
+ * unless a chunk is in doubt. Rows of chunks not posted (no rate slot in time) stay queued: the rest of the
+ * unit comes back as a unit of its own.
+ */
+function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): SendUnit[] | void {
+  const { list, posted, skipped } = result;
+  const changes = new Map<string, Record<string, CellValue>>();
+  for (const [key, status] of skipped) changes.set(key, { mailStatus: status });
+  state.data.skipped += skipped.size;
+  let done = 0;
+  let later = false;
+  let stop: ApiError | undefined;
+  let quota: ApiError | undefined;
+  let doubt: ApiError | undefined;
+  const outcomes = posted ? posted.outcomes : [];
+  outcomes.forEach((outcome, i) => {
+    const chunk = (posted as Posted).entry.chunks[i];
+    if (outcome.sent) {
+      state.data.waiting = undefined; // the quota is back
+      for (const { email } of chunk.recipients) {
+        changes.set(email, idCells(chunk, email));
+        if (idsOf(chunk, email)) state.data.sent++;
+        else state.data.notSent++;
+      }
+      done += chunk.recipients.length;
+    } else if ('later' in outcome) later = true;
+    else if ('doubt' in outcome) doubt = outcome.error;
+    else if (outcome.error.kind === 'quota') quota = outcome.error;
+    else {
+      const reason = { mailStatus: `${MAIL_STATUS.notSent}: ${describe(outcome.error)}` };
+      for (const { email } of chunk.recipients) changes.set(email, reason);
+      state.data.notSent += chunk.recipients.length;
+      done += chunk.recipients.length;
+      if (outcome.stop && !stop) stop = outcome.error;
+    }
+  });
+  unit.n -= done; // the unit stays saved when the run pauses or stops here: it holds what is left
+  const inDoubtRows = new Set(doubt ? openChunks().flatMap((c) => c.recipients.map((r) => r.email)) : []);
+  const left = state.units.reduce((n, u) => n + u.n, 0);
+  const end = quota ? quotaEnd(quota, state.data, left) : stop ? stopEnd(stop, state.data) : null;
+  if (end) {
+    // The run ends or waits: every row still queued says so (none is left looking as if it were on its way).
+    for (const row of list.readRows())
+      if (isQueued(row.status) && !changes.has(row.key) && !inDoubtRows.has(row.key))
+        changes.set(row.key, { mailStatus: end.status });
+  }
+  list.writeByRecipient(changes, isQueued);
+  if (posted && !doubt) closeEntry(posted.entry);
+  if (end) throw end.error;
+  if (doubt) throw inDoubt(doubt);
+  if (unit.n > 0 && (later || !result.exhausted)) return [{ n: unit.n }];
 }
 
 /** The cells of a row whose mail the service took (or did not list: then it says so). */
@@ -282,14 +285,6 @@ export function sendingSheet(
     .find((s) => s.getSheetId() === data.sheetId);
   if (!sheet) throw new JobStop(`The sheet "${data.sheetName}" was deleted: nothing more is sent.`);
   return sheet;
-}
-
-function stopText(error: ApiError, data: SendData): string {
-  const sent = `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded; the rows not sent say why.`;
-  if (error.kind === 'funds') {
-    return `Not enough e-mail quota (EDM).${neededText(error, 'EDM')} Buy an add-on pack (2000 EDM) at ${data.pricing}. ${sent}`;
-  }
-  return `${describe(error)} ${sent}`;
 }
 
 function sendSummary(state: SendState, finished: boolean): string {

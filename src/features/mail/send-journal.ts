@@ -1,19 +1,19 @@
 // The send journal: what makes every mail go out exactly once. The service has no idempotency key, so
 // each chunk of up to 100 mails gets a unique tag carried in its task_subject ("<campaign> · <tag>") and is
-// written here, with its recipients, BEFORE it is posted; the ids are written here when the answer arrives,
-// then onto the rows. A chunk still here without ids is "in doubt" (the answer never came: network, time-out,
-// the execution killed): before anything else is sent, it is settled by looking its tag up at the service.
-// A chunk leaves the journal once its ids are on its rows: the sending rows (Task ID, Mail ID) are the
-// record of what was sent, so nothing here grows with the mails ever sent — only the chunks in flight (one,
-// or a few after failures) and the time of the last send. Kept in document properties: every editor's
-// executions see the same journal.
-import { deleteLarge, readLarge, writeLarge } from '../../platform/large-property';
+// written here, with its recipients, BEFORE it is posted. A chunk still here is "in doubt" (its answer may
+// never have come: network, time-out, the execution killed): before anything else is sent, it is settled by
+// looking its tag up at the service. The chunks posted together (one fetchAll) are one entry, written with
+// one property write and deleted together once their ids are on their rows: the sending rows (Task ID, Mail
+// ID) are the record of what was sent, so nothing here grows with the mails ever sent — only the entry in
+// flight (or a few after failures) and the time of the last send. Recipients are kept compressed (an entry
+// of 60 chunks holds 6,000 addresses). Kept in document properties: every editor's executions see the same
+// journal.
+import { readLarge, writeLarge } from '../../platform/large-property';
+import { packText, unpackText } from '../../platform/packed-text';
 
 export interface ChunkRecipient {
   /** Recipient address as sent (lower-case key of the row). */
   email: string;
-  /** Sheet row when the chunk was built (a hint: rows are found by address and in-flight status). */
-  row: number;
 }
 
 export interface JournalChunk {
@@ -29,15 +29,36 @@ export interface JournalChunk {
    * mail has its own task id: the service may make one task per chunk, one per mail, or anything between.
    */
   ids?: Record<string, [number, number]>;
-  /** Posts tried for this chunk (a refunded 502 is tried again a bounded number of times). */
-  attempts: number;
   /** A test mail: not on any row. */
   test?: boolean;
+}
+
+/** Chunks journaled together, and the property keys that hold them. */
+export interface JournalEntry {
+  keys: string[];
+  chunks: JournalChunk[];
+}
+
+/** What an entry holds in the store: the chunks' shared fields once, their recipients in one packed text. */
+interface StoredEntry {
+  v: 2;
+  campaign: string;
+  sheetId: number;
+  sheetName: string;
+  postedAt: number;
+  test?: true;
+  tags: string[];
+  /** Recipients per chunk, in order, in `to`. */
+  sizes: number[];
+  /** Every recipient, one a line, packed (packed-text.ts). */
+  to: string;
 }
 
 const CHUNK_PREFIX = 'send.chunk.';
 /** When this document last sent (ms): auto-refresh runs for 30 days after it. One small value. */
 const LAST_SEND = 'send.lastAt';
+/** An entry's largest stored size: six property values (the journal is written before every post). */
+export const MAX_ENTRY_CHARS = 48_000;
 
 type Properties = GoogleAppsScript.Properties.Properties;
 
@@ -45,27 +66,49 @@ function store(): Properties {
   return PropertiesService.getDocumentProperties();
 }
 
-/** Chunks posted or about to be posted whose ids are not on their rows yet, oldest first. */
-export function openChunks(all = store().getProperties()): JournalChunk[] {
-  const chunks: JournalChunk[] = [];
+/** Entries posted or about to be posted whose ids are not on their rows yet, oldest first. */
+export function openEntries(all = store().getProperties()): JournalEntry[] {
+  const entries: Array<JournalEntry & { at: number }> = [];
   for (const key of Object.keys(all)) {
     if (!key.startsWith(CHUNK_PREFIX) || key.includes('.part')) continue;
-    const chunk = readLarge<JournalChunk>(all, key);
-    if (chunk && chunk.tag) chunks.push(chunk);
+    const chunks = chunksOf(readLarge<StoredEntry | JournalChunk>(all, key));
+    if (chunks.length === 0) continue;
+    const keys = [key, ...Object.keys(all).filter((k) => k.startsWith(`${key}.part`))];
+    entries.push({ keys, chunks, at: chunks[0].postedAt });
   }
-  return chunks.sort((a, b) => a.postedAt - b.postedAt);
+  return entries.sort((a, b) => a.at - b.at).map(({ keys, chunks }) => ({ keys, chunks }));
 }
 
-/** Written before the post: from here on the chunk is in doubt until its answer or its settlement. */
-export function writeChunk(chunk: JournalChunk): void {
-  writeLarge(store(), CHUNK_PREFIX + chunk.tag, chunk);
+/** Every chunk still in doubt or not yet on its rows. */
+export function openChunks(all?: Record<string, string>): JournalChunk[] {
+  return openEntries(all).flatMap((entry) => entry.chunks);
 }
 
-/** The chunk's ids are on its rows (or it is known not sent): it leaves the journal. */
-export function closeChunk(chunk: JournalChunk): void {
-  deleteLarge(store(), CHUNK_PREFIX + chunk.tag); // first: a delete never fails, even in a full store
-  if (chunk.ids && Object.keys(chunk.ids).length > 0 && !chunk.test) {
-    store().setProperty(LAST_SEND, String(Math.max(lastSendAt(), chunk.postedAt)));
+/**
+ * Journals chunks that share campaign, sheet and time, before they are posted: from here on each is in
+ * doubt until answered or settled. Takes as many of them as fit in MAX_ENTRY_CHARS (at least one); the
+ * entry says which. Throws when the store is full: then nothing was posted.
+ */
+export function journalChunks(chunks: JournalChunk[]): JournalEntry {
+  let taken = chunks.length;
+  let stored = storedEntry(chunks);
+  while (taken > 1 && JSON.stringify(stored).length > MAX_ENTRY_CHARS) {
+    taken = Math.ceil(taken / 2);
+    stored = storedEntry(chunks.slice(0, taken));
+  }
+  // The key is new (a fresh tag): no parts of an older value to look for.
+  const keys = writeLarge(store(), CHUNK_PREFIX + chunks[0].tag, stored, {});
+  return { keys, chunks: chunks.slice(0, taken) };
+}
+
+/** The entry's ids are on its rows (or its chunks are known not sent): it leaves the journal. */
+export function closeEntry(entry: JournalEntry): void {
+  const properties = store();
+  for (const key of entry.keys) properties.deleteProperty(key); // the head first: a delete never fails
+  const sent = entry.chunks.filter((c) => !c.test && c.ids && Object.keys(c.ids).length > 0);
+  if (sent.length > 0) {
+    const newest = Math.max(...sent.map((c) => c.postedAt));
+    properties.setProperty(LAST_SEND, String(Math.max(lastSendAt(), newest)));
   }
 }
 
@@ -83,4 +126,41 @@ export function idsOf(chunk: JournalChunk, email: string): { taskId: number; mai
 /** A tag no earlier chunk has: 10 hex characters of a UUID, searchable without false matches. */
 export function newTag(): string {
   return `#${Utilities.getUuid().replace(/-/g, '').slice(0, 10)}`;
+}
+
+function storedEntry(chunks: JournalChunk[]): StoredEntry {
+  const first = chunks[0];
+  const entry: StoredEntry = {
+    v: 2,
+    campaign: first.campaign,
+    sheetId: first.sheetId,
+    sheetName: first.sheetName,
+    postedAt: first.postedAt,
+    tags: chunks.map((c) => c.tag),
+    sizes: chunks.map((c) => c.recipients.length),
+    to: packText(chunks.flatMap((c) => c.recipients.map((r) => r.email)).join('\n')),
+  };
+  if (first.test) entry.test = true;
+  return entry;
+}
+
+/** The chunks of a stored entry; an entry written before entries held several chunks is one chunk. */
+function chunksOf(stored: StoredEntry | JournalChunk | null): JournalChunk[] {
+  if (!stored) return [];
+  if (!('v' in stored)) return stored.tag ? [stored] : [];
+  const emails = unpackText(stored.to).split('\n');
+  let at = 0;
+  return stored.tags.map((tag, i) => {
+    const recipients = emails.slice(at, at + stored.sizes[i]).map((email) => ({ email }));
+    at += stored.sizes[i];
+    const chunk: JournalChunk = { ...shared(stored), tag, recipients };
+    return chunk;
+  });
+}
+
+function shared(stored: StoredEntry): Omit<JournalChunk, 'tag' | 'recipients'> {
+  const { campaign, sheetId, sheetName, postedAt } = stored;
+  return stored.test
+    ? { campaign, sheetId, sheetName, postedAt, test: true }
+    : { campaign, sheetId, sheetName, postedAt };
 }

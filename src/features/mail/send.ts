@@ -21,7 +21,7 @@ import { newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-
 import { templateProblems } from './mail-template';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { settleOpenChunks } from './send-chunk';
-import { releaseQueued, SEND_CHUNK, SEND_JOB, SendData, SendUnit, writeIds } from './send-job';
+import { releaseQueued, SEND_JOB, SendData, SendUnit, sendUnits, writeIds } from './send-job';
 import {
   includeFailedBefore,
   openMailingList,
@@ -196,10 +196,7 @@ export function launchSend(
     notSent: 0,
     skipped: plan.skipped.size,
   };
-  const units: SendUnit[] = [];
-  for (let left = plan.rows.length; left > 0; left -= SEND_CHUNK)
-    units.push({ n: Math.min(SEND_CHUNK, left) });
-  startJob(SEND_JOB, newJobState(SEND_JOB, units, data), reporter, deadline);
+  startJob(SEND_JOB, newJobState(SEND_JOB, sendUnits(plan.rows.length), data), reporter, deadline);
 }
 
 /** An interrupted send is continued, or dropped with its queued rows released. True when continued. */

@@ -1,0 +1,81 @@
+// How a send's run ends or waits after a batch, and what the rows and the user are told: the sending quota
+// used up (the rows wait and the hourly trigger tries again, for 7 days at most) or an error that ends the
+// run (no funds, a refused key…).
+import type { ApiError } from '../../api/errors';
+import { MAIL_STATUS } from '../../sheets/layouts';
+import { JobPause, JobStop } from '../jobs/job-runner';
+import { ensureTimer } from '../schedule/timer';
+import { describe } from '../settings';
+import { neededText } from '../words';
+
+/** A send waiting for the quota is tried hourly for this long, then given up. */
+export const QUOTA_WAIT_DAYS = 7;
+const WAIT_MS = QUOTA_WAIT_DAYS * 24 * 3600 * 1000;
+/** The next try: just under an hour, so the next hourly run of the trigger makes it. */
+const RETRY_MS = 50 * 60 * 1000;
+
+/** What the words need of a send's saved data. */
+export interface EndData {
+  sent: number;
+  /** Where to buy more EDM, said when the quota runs out. */
+  pricing: string;
+  /** Set while the send waits for the sending quota: since when, and what the service said. */
+  waiting?: { since: number; detail: string };
+}
+
+/** How a run ends or waits after a batch: the status of the rows still queued, and what the runner hears. */
+export interface RunEnd {
+  status: string;
+  error: JobPause | JobStop;
+}
+
+/**
+ * The quota is used up: nothing more is posted now. Every row still queued says it waits with what the
+ * service said; the job pauses until the next hourly run of the sender's trigger, which tries again. After
+ * 7 days of waiting the send is given up, and the rows say so.
+ */
+export function quotaEnd(error: ApiError, data: EndData, left: number): RunEnd {
+  const detail = (error.detail || error.userMessage).trim().replace(/\.$/, '');
+  const since = data.waiting ? data.waiting.since : Date.now();
+  if (Date.now() - since >= WAIT_MS) {
+    data.waiting = undefined;
+    return {
+      status: `${MAIL_STATUS.notSent}: gave up waiting for the sending quota after ${QUOTA_WAIT_DAYS} days (${detail})`,
+      error: new JobStop(
+        `Gave up waiting for the sending quota after ${QUOTA_WAIT_DAYS} days (${detail}). ${sentText(data)}`,
+      ),
+    };
+  }
+  data.waiting = { since, detail };
+  let retry = 'the add-on tries again every hour';
+  try {
+    ensureTimer();
+  } catch (timerError) {
+    retry = `The hourly retry could not be set up (${describe(timerError)}): run the send again later`;
+  }
+  const pause = new JobPause(
+    `The sending quota is used up (${detail}). ${sentText(data)} The ${left} e-mail${left === 1 ? '' : 's'} left wait for it: ${retry}, for ${QUOTA_WAIT_DAYS} days, and sends each of them once when it is back. Cancel from the menu: Cancel a waiting or scheduled send.`,
+    Date.now() + RETRY_MS,
+  );
+  return { status: `${MAIL_STATUS.waiting} (${detail})`, error: pause };
+}
+
+/** An error that ends the run (no funds, a refused key…): the rows still queued are not sent. */
+export function stopEnd(error: ApiError, data: EndData): RunEnd {
+  return {
+    status: `${MAIL_STATUS.notSent}: the send stopped (${error.userMessage})`,
+    error: new JobStop(stopText(error, data)),
+  };
+}
+
+function sentText(data: EndData): string {
+  return `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded.`;
+}
+
+function stopText(error: ApiError, data: EndData): string {
+  const sent = `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded; the rows not sent say why.`;
+  if (error.kind === 'funds') {
+    return `Not enough e-mail quota (EDM).${neededText(error, 'EDM')} Buy an add-on pack (2000 EDM) at ${data.pricing}. ${sent}`;
+  }
+  return `${describe(error)} ${sent}`;
+}
