@@ -201,8 +201,8 @@ export class OutreachClient {
     const sent: number[] = [];
     requests.forEach((request, i) => {
       try {
-        const body = this.transport.check(`POST ${path}`, SendPersonalizedRequestSchema, request);
-        specs.push({ method: 'post', path, body, schema: SendPersonalizedResponseSchema, unsafe: 'send' });
+        const body = this.transport.check(`POST ${path}`, SendPersonalizedRequestSchema(), request);
+        specs.push({ method: 'post', path, body, schema: SendPersonalizedResponseSchema(), unsafe: 'send' });
         sent.push(i);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
