@@ -426,3 +426,40 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     expect(stats.rateLimited.outreach).toBe(0);
   });
 });
+
+describe('Send journal', () => {
+  test('addresses that do not compress: each batch is cut so its journal entry stays under 48 KB, and every row is still sent once', async () => {
+    emu = newAddon(services);
+    const crypto = require('node:crypto');
+    const n = 1500;
+    const rows = Array.from({ length: n }, (_, i) => [
+      `Person ${i}`,
+      `${crypto.randomBytes(30).toString('hex')}@d${i}.example.com`,
+      'ACME',
+    ]);
+    makeList(0, rows);
+    saveTemplate();
+    await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
+      key: DEMO_KEYS.paid,
+      addonEdm: 10_000,
+    });
+    const entries = [];
+    emu.onFetch = (fetched) => {
+      if (!fetched.some((e) => e.url.endsWith('/send/personalized'))) return;
+      const all = emu.properties.document.toJSON();
+      const keys = Object.keys(all).filter((k) => k.startsWith('send.chunk.'));
+      entries.push({ keys: keys.length, chars: keys.reduce((sum, k) => sum + all[k].length, 0) });
+    };
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    if (emu.ui.dialogs.at(-1) && emu.ui.dialogs.at(-1).title === 'Sending e-mails') driveToEnd();
+    expect(entries.length).toBeGreaterThan(1); // 15 chunks would not fit one entry: several batches
+    for (const entry of entries) {
+      expect(entry.keys).toBeLessThanOrEqual(7); // a head and at most six parts of 8,000 characters
+      expect(entry.chars).toBeLessThan(48_100);
+    }
+    const sent = perRecipient(await mailsAtSandbox());
+    expect(sent.size).toBe(n);
+    expect([...sent.values()].every((c) => c === 1)).toBe(true);
+    expect(rowsOf().filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(n);
+  });
+});
