@@ -34,8 +34,9 @@ function phoneMinimum(distinctUnknown) {
 
 /**
  * Refreshing tracking (nothing final yet): the mails by Mail ID, 100 ids a request (the spec's largest
- * page_size), then their tasks by task id, 100 a request, per unit of 1,000 mails. With at most 100 tasks in
- * each 1,000 mails (one task per chunk of 100) that is one task request per 1,000 mails.
+ * page_size), then their tasks by task id, 100 a request, per group of 1,000 mails (asked as soon as the
+ * group's pages are in). With at most 100 tasks in each 1,000 mails (one task per chunk of 100) that is one
+ * task request per 1,000 mails.
  */
 function trackingMinimum(tasks, mails) {
   const units = Math.ceil(mails / 1000);

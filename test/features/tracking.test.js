@@ -503,6 +503,8 @@ describe('Scale', () => {
   // before the next test's first control call.
   afterEach(() => new Promise((resolve) => setTimeout(resolve, 50)));
 
+  const SLOW_FETCH_MS = 60_000;
+
   /** 10,000 mails in 100 tasks on one mailing list (posted at the sandbox: see sendAtSandboxToSheet). */
   async function bigCampaign() {
     const emails = Array.from({ length: 10_000 }, (_, i) => `person${i}@example.com`);
@@ -523,9 +525,10 @@ describe('Scale', () => {
   }
 
   test('a refresh of 10,000 mails goes on across executions in the progress dialog', async () => {
-    // A slow service: each fetch call (a fetchAll of a unit's pages, or its tasks) takes 20 s, so the ten units
-    // of 1,000 mails take more than 6 minutes.
-    emu = newAddon(services, { fetchLatencyMs: 20_000 });
+    // A slow service: each fetch call (a fetchAll of pages, or of their tasks) takes 60 s, so the first
+    // execution has time for the first rate window's whole groups (5,000 mails) only; the next step reads
+    // the rest, and no request is made twice.
+    emu = newAddon(services, { fetchLatencyMs: SLOW_FETCH_MS });
     await bigCampaign();
     emu.resetStats();
     refresh();
@@ -551,7 +554,7 @@ describe('Scale', () => {
   });
 
   test('from the trigger, the next run goes on from where the last one stopped', async () => {
-    emu = newAddon(services, { fetchLatencyMs: 20_000 });
+    emu = newAddon(services, { fetchLatencyMs: SLOW_FETCH_MS });
     await bigCampaign();
     emu.run('setAutoRefresh', [true], { kind: 'menu' });
     const first = emu.advanceTime(HOUR);

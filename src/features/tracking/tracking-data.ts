@@ -7,8 +7,15 @@ import type { RefreshOrigin } from './tracking-store';
 /** Ids per GET /api/v1/emails/mails?mail_ids=… and per GET /api/v1/emails/tasks?task_ids=… (the maximum). */
 export const IDS_PER_REQUEST = 100;
 
-/** Mails read per unit (one block write of Tracking and of each sending sheet): a cut-off loses at most this. */
-export const MAILS_PER_UNIT = 1000;
+/** Mails whose tasks are asked together, as soon as their pages are in: one task request per group. */
+export const MAILS_PER_GROUP = 1000;
+
+/**
+ * Mails read per unit at most: its results are kept in memory and written at its end (one block write of
+ * Tracking and of each sending sheet). A unit also ends when the step runs out of time; a cut-off execution
+ * loses only reads, which the next step makes again.
+ */
+export const MAILS_PER_UNIT = 20_000;
 
 /** A sent row's mail: the sheet that sent it and its task. */
 export interface SentMail {

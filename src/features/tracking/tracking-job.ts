@@ -1,99 +1,120 @@
 // The tracking refresh on the job runner. It reads only what can still change: the mails of this document
 // (Mail IDs of its sending rows and of the Tracking sheet) that Tracking does not show as final, in mail-id
-// order, MAILS_PER_UNIT a unit: GET /api/v1/emails/mails?mail_ids=… (100 ids a request) and the tasks they
-// belong to, GET /api/v1/emails/tasks?task_ids=… (campaign, task status, opens; 100 a request). The same
-// works whatever the service grouped into tasks (one per chunk, one per mail). The state is a cursor (the
-// last Mail ID done): each unit finds its mails in the sheets again. Everything is free and read-only at the
-// service, so a cut-off unit is simply read again by the next step (the progress dialog, or the trigger's
-// next run). When every mail is final a refresh makes no request at all.
-import { ApiError } from '../../api/errors';
-import type { MailRecord, Task } from '../../api/outreach/email-schemas';
+// order, up to MAILS_PER_UNIT a unit, and the tasks they belong to (tracking-fetch.ts: in rounds sized to
+// the rate budget). The same works whatever the service grouped into tasks (one per chunk, one per mail).
+// The sheets are read once per step (the plan: which mails are open, kept in memory for the step's units)
+// and the unit's results are written once at its end (tracking-sheets.ts). The state is a cursor (the last
+// Mail ID written): everything is free and read-only at the service, so what a cut-off step read but did
+// not write is simply read again by the next step (the progress dialog, or the trigger's next run), and
+// rows are upserted by Mail ID, never duplicated. When every mail is final a refresh makes no request.
+import type { ApiError } from '../../api/errors';
+import type { MailRecord } from '../../api/outreach/email-schemas';
+import { CellValue } from '../../sheets/cells';
+import { TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { outreachClient } from '../clients';
 import { RefreshOrigin, saveRefreshOutcome } from './tracking-store';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
-import { chunks } from '../jobs/job-runner';
 import { describe } from '../settings';
-import { IDS_PER_REQUEST, MAILS_PER_UNIT, type TrackingData, type TrackingUnit } from './tracking-data';
+import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
+import { type GroupsRead, type Pace, readGroups } from './tracking-fetch';
 import { MailIndex, nextMails, readMailIndex } from './tracking-plan';
-import { trimTrackingColumns, writeRowStatuses, writeTrackingRows } from './tracking-rows';
-import { writeMailCounts, writeStatusBlock } from './tracking-summary';
+import { otherKeyRecord, rowStatus, trackingRecord } from './tracking-rows';
+import {
+  readList,
+  readTracking,
+  sheetOrNew,
+  trimTrackingColumns,
+  writeStatuses,
+  writeTracking,
+  type TrackingValues,
+} from './tracking-sheets';
+import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-interface MailsRead {
+/** Time kept after the last request of a unit for writing its results. */
+const WRITE_RESERVE_MS = 30_000;
+
+interface UnitRead extends GroupsRead {
   index: MailIndex;
-  /** The mail ids asked for, ascending. */
-  asked: number[];
-  mails: MailRecord[];
-  tasks: Map<number, Task>;
-  error?: ApiError;
+  /** Every open mail id of the unit, read or not. */
+  planned: number[];
 }
 
-export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, MailsRead> = {
+/**
+ * What the units of the step under way share, by its state object (one per step): the plan, read from the
+ * sheets once a step (each unit's writes are added to it), and the service's pace.
+ */
+interface StepMemory {
+  index: MailIndex;
+  pace: Pace;
+}
+
+const steps = new WeakMap<TrackingState, StepMemory>();
+
+/** Keeps the plan a new refresh was planned from for its first step. */
+export function keepPlan(state: TrackingState, index: MailIndex): void {
+  steps.set(state, { index, pace: { roundMs: 0 } });
+}
+
+function memoryOf(state: TrackingState): StepMemory {
+  let memory = steps.get(state);
+  if (!memory) {
+    memory = { index: readMailIndex(SpreadsheetApp.getActiveSpreadsheet()), pace: { roundMs: 0 } };
+    steps.set(state, memory);
+  }
+  return memory;
+}
+
+export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, UnitRead> = {
   kind: 'tracking',
   name: 'Tracking refresh',
   title: 'Refreshing tracking',
   action: 'Refresh tracking',
   unitMs: () => 30_000,
   size: (unit) => unit.left,
-  work: (unit, state, context) => readMails(unit.after, state.data, context),
-  record: (_unit, result, state) => recordMails(result, state),
+  work: (unit, state, context) => readUnit(unit.after, state, context),
+  record: (_unit, result, state) => recordUnit(result, state),
   summary: trackingSummary,
 };
 
-function readMails(after: number, data: TrackingData, context: StepContext): MailsRead {
-  const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet());
-  if (after === 0) data.finalSkipped = index.final;
-  const asked = nextMails(index, after, MAILS_PER_UNIT);
-  const client = outreachClient({ deadlineMs: context.deadline.at });
-  const mails: MailRecord[] = [];
-  const tasks = new Map<number, Task>();
-  try {
-    // The unit's pages at once (fetchAll in batches sized to the free rate budget), then their tasks.
-    const queries = chunks(asked, IDS_PER_REQUEST).map((ids) => ({
-      mail_ids: ids,
-      page_size: IDS_PER_REQUEST,
-      sort_by: 'mail_id' as const,
-      sort_order: 'asc' as const,
-    }));
-    for (const answer of client.listMailsAll(queries)) mails.push(...answer.data);
-    context.progress(mails.length);
-    const taskIds = [...new Set(mails.map((m) => m.taskId))];
-    const taskQueries = chunks(taskIds, IDS_PER_REQUEST).map((ids) => ({
-      task_ids: ids,
-      page_size: IDS_PER_REQUEST,
-      sort_by: 'task_id' as const,
-    }));
-    for (const answer of client.listTasksAll(taskQueries)) {
-      for (const task of answer.data) tasks.set(task.taskId, task);
-    }
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    if (error.kind === 'rate-limit') throw error; // out of time: the next step reads this unit again
-    return { index, asked, mails, tasks, error };
-  }
-  return { index, asked, mails, tasks };
+function readUnit(after: number, state: TrackingState, context: StepContext): UnitRead {
+  const { index, pace } = memoryOf(state);
+  if (after === 0) state.data.finalSkipped = index.final;
+  const planned = nextMails(index, after, MAILS_PER_UNIT);
+  const deadlineMs = context.deadline.at - WRITE_RESERVE_MS;
+  const client = outreachClient({ deadlineMs });
+  const read = readGroups(client, planned, deadlineMs, pace, (mails) => context.progress(mails));
+  // Out of time before any group was complete: nothing to write; the next step reads this unit again.
+  if (read.cutShort && read.asked.length === 0) throw read.cutShort;
+  return { ...read, index, planned };
 }
 
-function recordMails(read: MailsRead, state: TrackingState): TrackingUnit[] {
+function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
   const data = state.data;
-  if (read.error) stop(read.error, data.origin);
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const returned = new Set(read.mails.map((m) => m.mailId));
-  const missing = read.asked.filter((id) => !returned.has(id));
-  // Not returned with this key: new to Tracking → a row that says so; already there → kept as it was.
-  const otherKey = missing
-    .filter((id) => !read.index.tracked.has(id) && read.index.sent.has(id))
-    .map((mailId) => ({ mailId, taskId: read.index.sent.get(mailId)!.taskId }));
-  writeTrackingRows(spreadsheet, read.mails, read.tasks, otherKey);
-  data.rowsUpdated += writeRowStatuses(spreadsheet, read.index.sent, read.mails);
+  const whole = read.asked.length === read.planned.length;
+  const cursor = read.asked.length > 0 ? read.asked[read.asked.length - 1] : 0;
+  const left = whole && read.planned.length < MAILS_PER_UNIT ? 0 : openAfter(read.index, cursor);
+  const last = !read.error && left === 0;
+  const written = writeUnit(read, last);
+  data.rowsUpdated += written.rowsUpdated;
   data.mailsRead += read.mails.length;
   data.tasksRead += read.tasks.size;
-  data.otherKey += missing.length;
-  const last = read.asked[read.asked.length - 1];
-  const left = read.asked.length === MAILS_PER_UNIT ? openAfter(read.index, last) : 0;
-  if (left > 0) return [{ after: last, left }];
-  recordSummary(state); // the last unit: the summary is written in the same step
+  data.otherKey += read.asked.length - read.mails.length;
+  if (read.error) stop(read.error, data.origin);
+  if (!last) return [{ after: cursor, left }];
+  // The last unit: the summary is written in the same step, counted from every Tracking row.
+  const summary = summarize(written.rows);
+  const outcome = {
+    at: Date.now(),
+    origin: data.origin,
+    message: trackingSummary(state, true),
+    allFinal: summary.allFinal,
+  };
+  saveRefreshOutcome(outcome);
+  if (written.summary) writeSummary(written.summary, summary, outcome);
   return [];
 }
 
@@ -101,18 +122,75 @@ function openAfter(index: MailIndex, after: number): number {
   return index.open.length - index.open.filter((id) => id <= after).length;
 }
 
-function recordSummary(state: TrackingState): void {
-  const data = state.data;
+/**
+ * Writes a unit's mails: the Tracking rows and the Mail status of their sending rows. The sheets missing
+ * are created first, then every read is made, then every write (a read after a write waits for Sheets to
+ * commit). The last unit also reads the summary sheet, for writeSummary.
+ */
+function writeUnit(
+  read: UnitRead,
+  last: boolean,
+): { rows: TrackingValues[]; rowsUpdated: number; summary: SummaryRead | null } {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  trimTrackingColumns(spreadsheet);
-  const { allFinal } = writeMailCounts(spreadsheet);
-  saveRefreshOutcome({
-    at: Date.now(),
-    origin: data.origin,
-    message: trackingSummary(state, true),
-    allFinal,
-  });
-  writeStatusBlock(spreadsheet);
+  const records = trackingRecords(read);
+  const trackingSheet =
+    records.size > 0
+      ? sheetOrNew(spreadsheet, TRACKING.sheetName)
+      : existing(spreadsheet, TRACKING.sheetName);
+  const summarySheet = last ? sheetOrNew(spreadsheet, TRACKING_SUMMARY.sheetName) : null;
+
+  const tracking = trackingSheet && readTracking(trackingSheet.sheet, trackingSheet.created);
+  const wanted = statusesWanted(read.index.sent, read.mails);
+  const lists = [...wanted].map(([sheetId, statuses]) => ({
+    list: readList(spreadsheet, sheetId),
+    statuses,
+  }));
+  const summary = summarySheet && readSummary(spreadsheet, summarySheet.sheet, summarySheet.created);
+
+  const rows = tracking ? writeTracking(tracking, records) : [];
+  for (const key of records.keys()) read.index.tracked.add(Number(key));
+  let rowsUpdated = 0;
+  for (const { list, statuses } of lists) if (list) rowsUpdated += writeStatuses(list, statuses);
+  if (tracking && last) trimTrackingColumns(tracking);
+  return { rows, rowsUpdated, summary };
+}
+
+function existing(spreadsheet: Spreadsheet, name: string): { sheet: Sheet; created: boolean } | null {
+  const sheet = spreadsheet.getSheetByName(name);
+  return sheet ? { sheet, created: false } : null;
+}
+
+/**
+ * The Tracking rows of the unit by Mail ID. A mail asked for but not returned with this key: new to Tracking
+ * → a row that says so; already there → kept as it was.
+ */
+function trackingRecords(read: UnitRead): Map<string, Record<string, CellValue>> {
+  const now = new Date();
+  const records = new Map<string, Record<string, CellValue>>();
+  for (const mail of read.mails) {
+    records.set(String(mail.mailId), trackingRecord(mail, read.tasks.get(mail.taskId), now));
+  }
+  const returned = new Set(read.mails.map((m) => m.mailId));
+  for (const id of read.asked) {
+    const sent = read.index.sent.get(id);
+    if (returned.has(id) || read.index.tracked.has(id) || !sent) continue;
+    records.set(String(id), otherKeyRecord(id, sent.taskId, now));
+  }
+  return records;
+}
+
+/** The Mail status each sending sheet should show, by sheet id and Mail ID (mails not sent yet: none). */
+function statusesWanted(sent: Map<number, SentMail>, mails: MailRecord[]): Map<number, Map<string, string>> {
+  const bySheet = new Map<number, Map<string, string>>();
+  for (const mail of mails) {
+    const where = sent.get(mail.mailId);
+    const status = rowStatus(mail);
+    if (!where || !status) continue;
+    const wanted = bySheet.get(where.sheetId) || new Map<string, string>();
+    wanted.set(String(mail.mailId), status);
+    bySheet.set(where.sheetId, wanted);
+  }
+  return bySheet;
 }
 
 /** Ends the refresh with the error's text; its kind is kept so the trigger can turn itself off on a 401. */

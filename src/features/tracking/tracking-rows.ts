@@ -1,13 +1,8 @@
-// The sheets a refresh writes: the Tracking sheet (one row per mail, upserted by Mail ID) and the "Mail
-// status" of the rows that were sent (found by Mail ID on their sending sheet, never by position). Each is
-// one block read and one block write per chunk of mails, however many rows the sheets hold.
+// What a refresh writes, cell by cell: the Tracking row of a mail, its state in words, and the "Mail status"
+// its sending row should show (tracking-sheets.ts writes them).
 import type { MailRecord, Task } from '../../api/outreach/email-schemas';
-import { cellText, CellValue, dateCell, textCell } from '../../sheets/cells';
-import { MAIL_COLUMNS, MAIL_STATUS, TRACKING } from '../../sheets/layouts';
-import { Table, TableLayout, TableRow } from '../../sheets/table';
-import type { SentMail } from './tracking-data';
-
-type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+import { CellValue, dateCell, textCell } from '../../sheets/cells';
+import { MAIL_STATUS } from '../../sheets/layouts';
 
 /**
  * What the Tracking sheet says of a mail. Final: Delivered and Failed (nothing changes after them). "Sent
@@ -60,60 +55,32 @@ export function rowStatus(mail: MailRecord): string | null {
 }
 
 /**
- * Upserts the mails on the Tracking sheet by Mail ID (one read, one write per run of columns). `tasks`: the
- * tasks read with them (campaign, task status, opens); a mail whose task was not returned keeps those cells.
- * `otherKey`: mails the service did not return with this key and that Tracking does not show yet: a row says
- * "Sent with another key" (rows already there keep what they showed).
+ * The Tracking row of a mail, by column key. `task`: the task read with it (campaign, task status, opens);
+ * without it those cells keep what they showed.
  */
-export function writeTrackingRows(
-  spreadsheet: Spreadsheet,
-  mails: MailRecord[],
-  tasks: Map<number, Task>,
-  otherKey: Array<{ mailId: number; taskId: number }> = [],
-): void {
-  if (mails.length === 0 && otherKey.length === 0) return;
-  const now = new Date();
-  const records = new Map<string, Record<string, CellValue>>();
-  for (const mail of mails) {
-    const task = tasks.get(mail.taskId);
-    records.set(String(mail.mailId), {
-      taskId: mail.taskId,
-      ...(task ? taskCells(task) : {}),
-      mailId: mail.mailId,
-      recipient: textCell(mail.recipientEmail),
-      nickname: textCell(mail.recipientNickname),
-      subject: textCell(mail.subject),
-      mailStatus: mailState(mail),
-      sentAt: dateCell(mail.sentAt),
-      confirmedAt: dateCell(mail.callbackReceivedAt),
-      failureReason: textCell(mail.failureReason),
-      refreshedAt: now,
-    });
-  }
-  for (const { mailId, taskId } of otherKey) {
-    records.set(String(mailId), { taskId, mailId, mailStatus: MAIL_STATE.otherKey, refreshedAt: now });
-  }
-  upsertByMailId(Table.open(spreadsheet, TRACKING), records);
+export function trackingRecord(
+  mail: MailRecord,
+  task: Task | undefined,
+  now: Date,
+): Record<string, CellValue> {
+  return {
+    taskId: mail.taskId,
+    ...(task ? taskCells(task) : {}),
+    mailId: mail.mailId,
+    recipient: textCell(mail.recipientEmail),
+    nickname: textCell(mail.recipientNickname),
+    subject: textCell(mail.subject),
+    mailStatus: mailState(mail),
+    sentAt: dateCell(mail.sentAt),
+    confirmedAt: dateCell(mail.callbackReceivedAt),
+    failureReason: textCell(mail.failureReason),
+    refreshedAt: now,
+  };
 }
 
-/**
- * Upserts records by Mail ID, reading only the columns up to Mail ID to find the rows (not every column of
- * every row: the Tracking sheet may hold 100,000 mails); updated rows are written over their span, the
- * others appended below.
- */
-function upsertByMailId(table: Table, records: Map<string, Record<string, CellValue>>): void {
-  const keys = Table.onColumns(table.sheet, { mailId: table.column('mailId')! }).readAll();
-  const byRow = new Map<number, Record<string, CellValue>>();
-  const found = new Set<string>();
-  for (const row of keys) {
-    const key = mailIdOf(row);
-    const record = key ? records.get(key) : undefined;
-    if (!record) continue;
-    byRow.set(row.rowNumber, record);
-    found.add(key);
-  }
-  table.update([], byRow, false);
-  table.append([...records].filter(([key]) => !found.has(key)).map(([, record]) => record));
+/** A mail the service did not return with this key and that Tracking does not show yet. */
+export function otherKeyRecord(mailId: number, taskId: number, now: Date): Record<string, CellValue> {
+  return { taskId, mailId, mailStatus: MAIL_STATE.otherKey, refreshedAt: now };
 }
 
 function taskCells(task: Task): Record<string, CellValue> {
@@ -123,59 +90,4 @@ function taskCells(task: Task): Record<string, CellValue> {
     opened: openedText(task),
     taskOpens: task.openedCount,
   };
-}
-
-/**
- * Moves the "Mail status" of the rows that sent these mails, on the sheets that sent them (`sent`: mail id →
- * sheet). Only cells whose status changes are counted; returns that count.
- */
-export function writeRowStatuses(
-  spreadsheet: Spreadsheet,
-  sent: Map<number, SentMail>,
-  mails: MailRecord[],
-): number {
-  const bySheet = new Map<number, Map<string, string>>();
-  for (const mail of mails) {
-    const where = sent.get(mail.mailId);
-    const status = rowStatus(mail);
-    if (!where || !status) continue;
-    const wanted = bySheet.get(where.sheetId) || new Map<string, string>();
-    wanted.set(String(mail.mailId), status);
-    bySheet.set(where.sheetId, wanted);
-  }
-  let changed = 0;
-  for (const [sheetId, wanted] of bySheet) {
-    const sheet = spreadsheet.getSheetById(sheetId);
-    if (!sheet) continue; // the sheet was deleted: the Tracking sheet still has the mails
-    const layout: TableLayout = { sheetName: sheet.getName(), columns: MAIL_COLUMNS };
-    const found = Table.find(spreadsheet, layout);
-    const mailId = found && found.column('mailId');
-    const mailStatus = found && found.column('mailStatus');
-    if (!mailId || !mailStatus) continue;
-    // Only the two columns used (a mailing list may have 100,000 rows and many columns of its own).
-    const table = Table.onColumns(sheet, { mailId, mailStatus });
-    const rows = table.readAll();
-    const changes = new Map<number, Record<string, CellValue>>();
-    for (const row of rows) {
-      const status = wanted.get(mailIdOf(row));
-      if (status && cellText(row.values.mailStatus) !== status)
-        changes.set(row.rowNumber, { mailStatus: textCell(status) });
-    }
-    table.update(rows, changes);
-    changed += changes.size;
-  }
-  return changed;
-}
-
-/** Deletes the empty columns right of the Tracking sheet's own (a new sheet has 26): fewer cells. */
-export function trimTrackingColumns(spreadsheet: Spreadsheet): void {
-  const sheet = spreadsheet.getSheetByName(TRACKING.sheetName);
-  if (!sheet) return;
-  const used = sheet.getLastColumn();
-  const max = sheet.getMaxColumns();
-  if (used >= TRACKING.columns.length && max > used) sheet.deleteColumns(used + 1, max - used);
-}
-
-export function mailIdOf(row: TableRow): string {
-  return cellText(row.values.mailId);
 }

@@ -3,10 +3,10 @@
 // of them (one chart, updated on each refresh, never a second one), and one row per campaign from row 9.
 // Every count comes from every mail on the Tracking sheet, not from what one refresh read: a refresh with
 // another key, or one that reads nothing, leaves them as they are.
-import { lastRefreshOutcome } from './tracking-store';
+import { lastRefreshOutcome, type RefreshOutcome } from './tracking-store';
 import { timedStatus } from '../schedule/timer-status';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
-import { TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
+import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
 import { isFinalState, MAIL_STATE } from './tracking-rows';
@@ -46,25 +46,55 @@ function countOf(state: string): keyof MailCounts {
   return 'waiting';
 }
 
-/**
- * Counts every mail on the Tracking sheet, writes the counts, the chart and the campaign rows. Returns whether
- * every mail there is final (no status will change; opens can still grow).
- */
-export function writeMailCounts(spreadsheet: Spreadsheet): { allFinal: boolean } {
+/** The summary sheet as read before a refresh's writes: where its rows end, its chart, the time zone. */
+export interface SummaryRead {
+  sheet: GoogleAppsScript.Spreadsheet.Sheet;
+  created: boolean;
+  lastRow: number;
+  chart: GoogleAppsScript.Spreadsheet.EmbeddedChart | null;
+  zone: string;
+}
+
+/** What the counts need of the summary sheet, read before anything is written (a read after writes flushes). */
+export function readSummary(
+  spreadsheet: Spreadsheet,
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  created: boolean,
+): SummaryRead {
+  const chart = created
+    ? null
+    : sheet.getCharts().find((c) => c.getRanges().some((r) => /^D1:E\d$/.test(r.getA1Notation()))) || null;
+  const lastRow = created ? 0 : sheet.getLastRow();
+  return { sheet, created, lastRow, chart, zone: spreadsheet.getSpreadsheetTimeZone() };
+}
+
+/** The mails per status and per campaign of these Tracking rows (every row of the sheet). */
+export interface MailSummary {
+  counts: MailCounts;
+  campaigns: Map<string, CampaignRow>;
+  /** Every mail is final: no status will change (opens can still grow). */
+  allFinal: boolean;
+}
+
+export function summarize(rows: Iterable<Record<string, unknown>>): MailSummary {
   const counts = emptyCounts();
   const campaigns = new Map<string, CampaignRow>();
-  const table = Table.find(spreadsheet, TRACKING);
   let allFinal = true;
-  for (const row of table ? table.readAll() : []) {
-    if (cellText(row.values.mailId) === '') continue;
-    const state = cellText(row.values.mailStatus);
+  for (const values of rows) {
+    if (cellText(values.mailId) === '') continue;
+    const state = cellText(values.mailStatus);
     if (!isFinalState(state)) allFinal = false;
     counts[countOf(state)]++;
-    addToCampaign(campaigns, row.values, countOf(state));
+    addToCampaign(campaigns, values, countOf(state));
   }
-  writeCountsAndChart(spreadsheet, counts);
-  writeCampaignRows(spreadsheet, campaigns);
-  return { allFinal };
+  return { counts, campaigns, allFinal };
+}
+
+/** Writes the counts, the chart, the campaign rows and the status block (no read: see readSummary). */
+export function writeSummary(read: SummaryRead, summary: MailSummary, outcome: RefreshOutcome): void {
+  writeCountsAndChart(read, summary.counts);
+  writeCampaignRows(read, summary.campaigns);
+  writeStatusRows(read.sheet, read.zone, outcome);
 }
 
 function addToCampaign(
@@ -93,11 +123,13 @@ function addToCampaign(
   campaigns.set(name, campaign);
 }
 
-function writeCampaignRows(spreadsheet: Spreadsheet, campaigns: Map<string, CampaignRow>): void {
-  const sheet = Table.open(spreadsheet, TRACKING_SUMMARY).sheet;
+function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow>): void {
+  const sheet = read.sheet;
   const headerRow = TRACKING_SUMMARY.headerRow || 1;
   const columns = TRACKING_SUMMARY.columns;
-  sheet.getRange(headerRow, 1, 1, columns.length).setValues([columns.map((c) => c.header)]);
+  const header = sheet.getRange(headerRow, 1, 1, columns.length);
+  header.setValues([columns.map((c) => c.header)]);
+  if (read.created) header.setFontWeight('bold');
   const grid: CellValue[][] = [...campaigns].map(([name, c]) => {
     const opened = [...c.opens.values()].reduce((n, v) => n + v, 0);
     const record: Record<string, CellValue> = {
@@ -115,7 +147,7 @@ function writeCampaignRows(spreadsheet: Spreadsheet, campaigns: Map<string, Camp
     };
     return columns.map((column) => record[column.key]);
   });
-  const old = sheet.getLastRow() - headerRow;
+  const old = read.lastRow - headerRow;
   if (old > grid.length)
     sheet.getRange(headerRow + 1 + grid.length, 1, old - grid.length, columns.length).clearContent();
   if (grid.length === 0) return;
@@ -124,8 +156,8 @@ function writeCampaignRows(spreadsheet: Spreadsheet, campaigns: Map<string, Camp
   range.setValues(grid);
 }
 
-function writeCountsAndChart(spreadsheet: Spreadsheet, counts: MailCounts): void {
-  const sheet = Table.open(spreadsheet, TRACKING_SUMMARY).sheet;
+function writeCountsAndChart(read: SummaryRead, counts: MailCounts): void {
+  const sheet = read.sheet;
   const range = sheet.getRange(COUNTS_A1);
   range.setValues([
     ['Mail status', 'Mails'],
@@ -136,9 +168,7 @@ function writeCountsAndChart(spreadsheet: Spreadsheet, counts: MailCounts): void
     ['Sent with another key', counts.otherKey],
   ]);
   const total = counts.waiting + counts.sent + counts.delivered + counts.failed + counts.otherKey;
-  const existing = sheet
-    .getCharts()
-    .find((chart) => chart.getRanges().some((r) => /^D1:E\d$/.test(r.getA1Notation())));
+  const existing = read.chart;
   const chart = (existing ? existing.modify() : sheet.newChart())
     .setChartType(Charts.ChartType.PIE)
     .clearRanges()
@@ -156,8 +186,16 @@ function writeCountsAndChart(spreadsheet: Spreadsheet, counts: MailCounts): void
  */
 export function writeStatusBlock(spreadsheet: Spreadsheet): void {
   const zone = spreadsheet.getSpreadsheetTimeZone();
-  const time = (ms: number) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd HH:mm');
   const outcome = lastRefreshOutcome();
+  writeStatusRows(Table.open(spreadsheet, TRACKING_SUMMARY).sheet, zone, outcome);
+}
+
+function writeStatusRows(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  zone: string,
+  outcome: RefreshOutcome | null,
+): void {
+  const time = (ms: number) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd HH:mm');
   const timed = timedStatus(zone);
   const run = lastRun('tracking');
   const lastError = (run && run.error) || (outcome && outcome.error) || '';
@@ -180,6 +218,5 @@ export function writeStatusBlock(spreadsheet: Spreadsheet): void {
     ],
     ['Timed sends', timed.timedSends],
   ];
-  const sheet = Table.open(spreadsheet, TRACKING_SUMMARY).sheet;
   sheet.getRange(1, 1, rows.length, 2).setValues(rows.map(([label, value]) => [label, textCell(value)]));
 }
