@@ -380,7 +380,7 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     expect(sendRequests()).toBe(0);
   });
 
-  test('6,500 rows: 60 chunks posted at once, the rest across executions through the progress dialog, each row once', async () => {
+  test("6,500 rows: 60 chunks from the menu's execution, the rest go on across executions through the progress dialog, each row once", async () => {
     emu = newAddon(services);
     makeList(6500);
     saveTemplate();
@@ -406,7 +406,7 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(emu.ui.dialogs.at(-1).title).toBe('Sending e-mails');
-    // The menu's execution posted one batch: 59 chunks at once (the balance took a slot), then the 60th.
+    // The menu's execution posted 59 chunks at once (the balance took a slot), then the 60th.
     const batches = emu.fetchLog.filter((r) => r.url.endsWith('/send/personalized'));
     expect(batches).toHaveLength(60);
     expect(rowsOf().filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(6000);
@@ -428,6 +428,27 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
 });
 
 describe('Send journal', () => {
+  test('a batch that waits for the rate window says so in the progress dialog', async () => {
+    emu = newAddon(services);
+    makeList(6100);
+    saveTemplate();
+    await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
+      key: DEMO_KEYS.paid,
+      addonEdm: 10_000,
+    });
+    const said = [];
+    emu.onFetch = () => {
+      const saved = JSON.parse(emu.properties.document.getProperty('job.send.progress') || 'null');
+      if (saved) said.push(saved.message);
+    };
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    // 59 chunks went at once (the confirmation's balance took a slot); the next waited for the window.
+    expect(said).toContain(
+      'Working: Sent 5900 e-mails, 200 to go (campaign "Spring offer"). Waiting for the service\'s rate limit (60 requests per minute).',
+    );
+    await expectEachOnce(6100);
+  });
+
   test('addresses that do not compress: each batch is cut so its journal entry stays under 48 KB, and every row is still sent once', async () => {
     emu = newAddon(services);
     const crypto = require('node:crypto');

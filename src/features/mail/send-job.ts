@@ -162,9 +162,14 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
     postedAt,
   }));
   const emails = batch.map((chunkRows) => chunkRows.map((row) => mailOf(template, row, unsubscribe)));
-  const posted = postChunks(client, journal, emails, (answered) =>
-    context.progress(Math.min(answered * SEND_CHUNK, rows.length)),
-  );
+  // What the dialog says while the batch waits for the rate limit (the counters move when it is recorded).
+  const limit = `the service's rate limit (${client.budget.describe()})`;
+  if (free === 0) context.progress(0, `${sendSummary(state, false)} Waiting for ${limit}.`);
+  const posted = postChunks(client, journal, emails, (answered) => {
+    const gone = Math.min(answered * SEND_CHUNK, rows.length);
+    const rest = `${gone} more posted; the other ${rows.length - gone} of this batch wait for ${limit}.`;
+    context.progress(gone, gone < rows.length ? `${sendSummary(state, false)} ${rest}` : undefined);
+  });
   if (posted.outcomes.every((o) => 'later' in o)) {
     closeEntry(posted.entry); // nothing went: the next step posts these rows
     throw posted.outcomes[0].error;
