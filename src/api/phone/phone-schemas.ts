@@ -32,20 +32,6 @@ export const CreditsResponseSchema = lazySchema(() =>
 );
 export type CreditsResponse = OutputOf<typeof CreditsResponseSchema>;
 
-/** 7 failure envelope */
-export const PhoneFailureSchema = lazySchema(() =>
-  z.object({
-    code: z.int(),
-    message: z.optional(z.nullable(z.string())),
-  }),
-);
-export type PhoneFailure = OutputOf<typeof PhoneFailureSchema>;
-
-/** 4.1 request: the `phone` query parameter, E.164 (`+14155550123`) or digits only. */
-export const PhoneParamSchema = lazySchema(() =>
-  z.string().check(z.regex(/^\+?[1-9]\d{6,14}$/, 'phone must be E.164 or digits')),
-);
-
 export interface Credits {
   total: number;
 }
