@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import entryPoints from './entry-points.js';
+import { topLevelArrowsAsFunctions } from './top-level-arrows.mjs';
 
 const { readEntryPoints } = entryPoints;
 export { readEntryPoints };
@@ -53,7 +54,8 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
       // Apps Script's V8 runtime does not take every recent syntax (static class fields are a known gap):
       // the whole bundle, zod included, is lowered to ES2019. Apps Script parses the whole file on every
       // execution, each custom-function cell included, so the library's comments are left out (names and
-      // layout are kept: the file stays readable). The entry points below keep their JSDoc.
+      // layout are kept: the file stays readable). The entry points below keep their JSDoc. Arrow functions
+      // at the library's top level become function expressions (top-level-arrows.mjs: V8 parses them sooner).
       const code = ts.transpileModule(bundled, {
         compilerOptions: {
           target: ts.ScriptTarget.ES2019,
@@ -62,7 +64,7 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
           removeComments: true,
         },
       }).outputText;
-      const library = halveIndent(code);
+      const library = halveIndent(topLevelArrowsAsFunctions(code));
       const entries = readEntryPoints(index);
       const forwarders = forwarderSource(entries);
       const header = '// Built by rollup from src/ (see README). Do not edit: run `npm run build`.\n\n';
