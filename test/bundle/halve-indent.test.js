@@ -1,18 +1,9 @@
 'use strict';
 // The build halves TypeScript's 4-space indents; spaces inside literals are content and must stay.
-const path = require('node:path');
 const vm = require('node:vm');
-const { execFileSync } = require('node:child_process');
+const { runBuildStep } = require('../support/build-step');
 
-const ROOT = path.join(__dirname, '..', '..');
-
-function halveIndent(code) {
-  const script = `import { halveIndent } from './dev/build/apps-script-entry-points.mjs';
-    process.stdout.write(halveIndent(process.argv[1]));`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', script, code], {
-    cwd: ROOT,
-  }).toString();
-}
+const halveIndent = (code) => runBuildStep('dev/build/apps-script-entry-points.mjs', 'halveIndent', code);
 
 test('code is re-indented by two, multi-line literals are left exactly as they are', () => {
   const code = [

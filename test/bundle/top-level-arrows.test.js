@@ -5,18 +5,12 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
-const { execFileSync } = require('node:child_process');
+const { runBuildStep } = require('../support/build-step');
 const ts = require('typescript');
 
 const ROOT = path.join(__dirname, '..', '..');
 
-function rewrite(code) {
-  const script = `import { topLevelArrowsAsFunctions } from './dev/build/top-level-arrows.mjs';
-    process.stdout.write(topLevelArrowsAsFunctions(process.argv[1]));`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', script, code], {
-    cwd: ROOT,
-  }).toString();
-}
+const rewrite = (code) => runBuildStep('dev/build/top-level-arrows.mjs', 'topLevelArrowsAsFunctions', code);
 
 /** Arrow functions of `code` that no function encloses. */
 function topLevelArrows(code, root) {
