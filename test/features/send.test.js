@@ -157,6 +157,34 @@ describe('Compose', () => {
     ]);
     expect(rowsOf().every((r) => r['Mail status'] === undefined || r['Mail status'] === '')).toBe(true);
   });
+
+  test('a test mail whose answer is lost and cannot be looked up is said to be in doubt; the next send settles it, never sending it again', async () => {
+    emu = newAddon(services);
+    makeList(2);
+    saveTemplate();
+    const url = services.sandbox.outreachUrl;
+    await control(url, 'POST', '/faults', {
+      path: '/api/v1/emails/send/personalized',
+      kind: 'lost-response',
+      count: 1,
+    });
+    await control(url, 'POST', '/faults', {
+      path: '/api/v1/emails/tasks',
+      kind: 'status',
+      status: 400,
+      count: 1,
+    });
+    expect(() => emu.run('sendTestMail', [2, 'me@example.com'], { kind: 'webapp' })).toThrow(
+      /Could not confirm whether the test was sent .*the next send settles it; it is never sent twice/,
+    );
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const mails = await mailsAtSandbox();
+    expect(mails.filter((m) => m.recipientEmail === 'me@example.com')).toHaveLength(1);
+    expect(perRecipient(mails).get('person1@example.com')).toBe(1);
+    expect(Object.keys(emu.properties.document.toJSON()).filter((k) => k.startsWith('send.chunk.'))).toEqual(
+      [],
+    );
+  });
 });
 
 // The spec lets a personalized send answer one task for the request or one task per mail (each element of
