@@ -158,6 +158,19 @@ export function timeUpInit(service: ApiService): ApiErrorInit {
   };
 }
 
+/** The caller asked the run to stop (the user pressed Stop): the requests left are not sent. */
+export function cancelledInit(service: ApiService): ApiErrorInit {
+  return {
+    service,
+    kind: 'rate-limit',
+    message: `Stopped before the next request to the ${serviceName(service)}, as asked.`,
+    userMessage: 'Stopped before the next request, as you asked.',
+    action: CONTINUE_LATER_ACTION,
+    retryable: true,
+    retryAfterMs: 0,
+  };
+}
+
 /** UrlFetchApp exception text without URLs (a query string may hold a phone number or an e-mail). */
 export function describeCause(cause: unknown): string {
   const text = cause instanceof Error ? cause.message : String(cause);

@@ -185,6 +185,8 @@ class AppsScriptEmulator {
     this.fetchLog = [];
     /** Optional test hook, called (test side) after each fetch/fetchAll with its fetchLog entries. */
     this.onFetch = null;
+    /** Test hook: what happens elsewhere while the script sleeps (another execution runs), given the ms slept. */
+    this.onSleep = null;
     this.executions = [];
     this.warnings = [];
     this._seq = 0;

@@ -85,6 +85,7 @@ class UtilitiesImpl {
     if (exec) exec.spend(ms);
     else emu.clock.advance(ms);
     emu._chargeTime('sleep', ms);
+    if (typeof emu.onSleep === 'function') emu.onSleep(ms);
   }
   getUuid() {
     return this._env.emu._uuid();

@@ -229,6 +229,29 @@ describe('Send', () => {
     expect(new Set(mails.map((m) => m.recipientEmail)).size).toBe(12_700);
   });
 
+  test('Stop while a batch waits for the rate window: nothing of it is posted, its rows say Stopped', async () => {
+    emu = newAddon(services);
+    makeList(6100);
+    // The first 59 chunks go at once (the confirmation's balance took a slot); the next waits for the window,
+    // and the user presses Stop a few seconds into that wait.
+    let answer = null;
+    emu.onSleep = (ms) => {
+      if (!answer && ms >= 1000) answer = emu.run('stopJob', ['send'], { kind: 'webapp' });
+    };
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(answer).toMatchObject({ stopping: true });
+    expect(requestsTo('/send/personalized')).toBe(59);
+    const rows = rowsOf('Outreach');
+    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(5900);
+    expect(rows.filter((r) => r['Mail status'] === 'Queued')).toHaveLength(0);
+    expect(rows.filter((r) => /^Stopped: /.test(r['Mail status']))).toHaveLength(200);
+    expect(emu.ui.alerts.at(-1).message).toMatch(/Stopped, as you asked\. 200 e-mails were not sent/);
+    const { mails } = await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`);
+    expect(mails).toHaveLength(5900);
+    const journal = Object.keys(emu.properties.document.toJSON()).filter((k) => k.startsWith('send.chunk.'));
+    expect(journal).toEqual([]);
+  });
+
   test('Stop while a chunk is in doubt (answer lost, look-up failed): its rows stay Queued and the next send settles them, never posting them twice', async () => {
     emu = newAddon(services);
     makeList(6150);

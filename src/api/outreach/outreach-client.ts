@@ -189,11 +189,13 @@ export class OutreachClient {
    * Several POST /api/v1/emails/send/personalized at once (UrlFetchApp.fetchAll, as many as the rate budget
    * lets go; the rest wait for it). One outcome per request, in order: a request that fails its check is
    * not sent; undefined when the run stopped before it was sent (`stopped` says why: the deadline, no rate
-   * slot in time), so it surely was not sent. A lost answer is kind 'outcome-unknown' for that request.
+   * slot in time, `cancelled` answered true), so it surely was not sent. A lost answer is kind
+   * 'outcome-unknown' for that request.
    */
   sendPersonalizedAll(
     requests: readonly SendPersonalizedRequest[],
     onSettled?: (answered: number) => void,
+    cancelled?: () => boolean,
   ): BatchResult<SendPersonalizedResponse> {
     const path = OUTREACH_PATHS.sendPersonalized;
     const outcomes: Array<Outcome<SendPersonalizedResponse> | undefined> = [];
@@ -210,10 +212,11 @@ export class OutreachClient {
       }
     });
     let answered = 0;
-    const result = this.transport.requestAll(specs, undefined, (indexes) => {
+    const settled = (indexes: number[]) => {
       answered += indexes.length;
       if (onSettled) onSettled(answered);
-    });
+    };
+    const result = this.transport.requestAll(specs, undefined, settled, cancelled);
     sent.forEach((i, k) => (outcomes[i] = result.outcomes[k]));
     return result.stopped ? { outcomes, stopped: result.stopped } : { outcomes };
   }

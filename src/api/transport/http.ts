@@ -23,7 +23,14 @@
 // Secrets: the key is only ever in the Authorization / x-api-key header; every error is redacted.
 import type * as z from 'zod/mini';
 import { ApiError, type ApiErrorInit, type ApiService } from '../errors';
-import { addressNotAllowedInit, deadlineInit, missingKeyInit, timeUpInit, tooLongInit } from '../error-texts';
+import {
+  addressNotAllowedInit,
+  cancelledInit,
+  deadlineInit,
+  missingKeyInit,
+  timeUpInit,
+  tooLongInit,
+} from '../error-texts';
 import {
   type Interpreted,
   type RawResponse,
@@ -35,15 +42,11 @@ import {
 import { redactInit } from './redact';
 import { buildQuery, endpointOf, type Outcome, type RequestSpec } from './request-spec';
 import { checkRequest } from './requests';
+import { type AttemptState, type BatchResult, type Run, type Settled, sleepMs } from './run';
+
+export { type BatchResult, sleepMs } from './run';
 import { RateBudget, RateDeadlineError } from '../../platform/rate-budget';
 import { allowedPrefixesText, isAllowedBaseUrl } from '../../platform/url-allowlist';
-
-export interface BatchResult<T> {
-  /** One entry per request, in order; undefined when the run stopped before the request got an answer. */
-  outcomes: Array<Outcome<T> | undefined>;
-  /** Why the run stopped early (a stopOn error, or the rate budget had no slot before the deadline). */
-  stopped?: ApiError;
-}
 
 export interface TransportOptions {
   service: ApiService;
@@ -71,39 +74,8 @@ export const DEFAULT_MAX_WAIT_MS = 300_000;
 export const DEFAULT_MAX_BATCH_SIZE = 100;
 /** Apps Script refuses URLs longer than about 2 KB. */
 export const MAX_URL_LENGTH = 2000;
-const MAX_SLEEP_MS = 300_000;
-
-interface AttemptState {
-  rateRetries: number;
-  failRetries: number;
-  notBefore: number;
-  /** Retried alone: its batch's fetchAll threw, so it may be the request that breaks the connection. */
-  solo: boolean;
-}
-
-/** One requestAll call: its requests, their URLs, what each has come to, and why the run stopped. */
-interface Run<T> {
-  specs: readonly RequestSpec<T>[];
-  urls: string[];
-  states: AttemptState[];
-  outcomes: Array<Outcome<T> | undefined>;
-  deadline: number;
-  stopOn?: (error: ApiError) => boolean;
-  onSettled?: Settled<T>;
-  stopped?: ApiError;
-}
-
-/** Hears, after each batch, which requests have their final outcome now. */
-type Settled<T> = (indexes: number[], outcomes: ReadonlyArray<Outcome<T> | undefined>) => void;
-
-export function sleepMs(ms: number): void {
-  let left = Math.ceil(ms);
-  while (left > 0) {
-    const step = Math.min(left, MAX_SLEEP_MS);
-    Utilities.sleep(step);
-    left -= step;
-  }
-}
+/** A cancellable run asks again after this much of a wait for the rate budget. */
+const CANCEL_POLL_MS = 5000;
 
 export class Transport {
   readonly service: ApiService;
@@ -164,11 +136,14 @@ export class Transport {
    * budget, each with the retries its kind allows. One request's failure does not fail the others; an error for which stopOn answers true
    * (a refused key, no funds...) stops the run: later requests are not sent. `onSettled` hears, after each
    * batch, which requests have their final outcome now (so a caller can store paid answers at once).
+   * `cancelled` (the user pressed Stop) is asked before each batch and every few seconds of a wait for the
+   * rate budget: true ends the run, the requests not sent yet stay unsent.
    */
   requestAll<T>(
     specs: readonly RequestSpec<T>[],
     stopOn?: (error: ApiError) => boolean,
     onSettled?: Settled<T>,
+    cancelled?: () => boolean,
   ): BatchResult<T> {
     const outcomes: Array<Outcome<T> | undefined> = specs.map(() => undefined);
     if (specs.length === 0) return { outcomes };
@@ -185,6 +160,7 @@ export class Transport {
       deadline: this.deadlineMs ?? Date.now() + this.maxWaitMs,
       stopOn,
       onSettled,
+      cancelled,
     };
     run.urls.forEach((url, i) => {
       if (url.length > MAX_URL_LENGTH) {
@@ -216,6 +192,7 @@ export class Transport {
       sleepMs(Math.min(...pending.map((i) => run.states[i].notBefore)) - now);
       return [];
     }
+    if (run.cancelled && this.waitCancelled(run, now)) return [];
     const soloIndex = ready.find((i) => run.states[i].solo);
     const batch = soloIndex !== undefined ? [soloIndex] : ready.slice(0, this.maxBatchSize);
     try {
@@ -225,6 +202,22 @@ export class Transport {
       run.stopped = this.error(deadlineInit(this.service, error.waitMs, error.limitText));
       return [];
     }
+  }
+
+  /**
+   * For a run that may be cancelled: true when it was (the run stops), or after sleeping one poll of a long
+   * wait for the rate budget (the caller asks again). A wait that ends after the deadline is left to the
+   * budget, which says so at once.
+   */
+  private waitCancelled<T>(run: Run<T>, now: number): boolean {
+    if ((run.cancelled as () => boolean)()) {
+      run.stopped = this.error(cancelledInit(this.service));
+      return true;
+    }
+    const wait = this.budget.waitFor(1, now);
+    if (wait <= CANCEL_POLL_MS || now + wait >= run.deadline - this.longestBatchMs) return false;
+    sleepMs(CANCEL_POLL_MS);
+    return true;
   }
 
   /** Sends one batch and settles each answer: a value, a retry later, or a final error. */

@@ -42,21 +42,22 @@ export interface Posted {
 
 /**
  * Journals the chunks (as many as one entry holds), posts them together and settles each answer. `emails`
- * holds each chunk's mails, in order. The entry stays in the journal: close it once the rows are written,
- * unless a chunk is in doubt.
+ * holds each chunk's mails, in order; `cancelled` (Stop) is asked before each round and during rate waits.
+ * The entry stays in the journal: close it once the rows are written, unless a chunk is in doubt.
  */
 export function postChunks(
   client: OutreachClient,
   chunks: JournalChunk[],
   emails: PersonalizedEmail[][],
   onAnswered?: (answered: number) => void,
+  cancelled?: () => boolean,
 ): Posted {
   const entry = journalChunks(chunks); // before the posts: from here the chunks are in doubt
   const requests = entry.chunks.map((chunk, i) => ({
     task_subject: taskSubject(chunk.campaign, chunk.tag),
     emails: emails[i],
   }));
-  const { outcomes: answers, stopped } = client.sendPersonalizedAll(requests, onAnswered);
+  const { outcomes: answers, stopped } = client.sendPersonalizedAll(requests, onAnswered, cancelled);
   const outcomes = entry.chunks.map((chunk, i): PostOutcome => {
     const answer = answers[i];
     if (!answer) return notPosted(stopped ?? new ApiError(timeUpInit('outreach')));

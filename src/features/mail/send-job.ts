@@ -20,6 +20,7 @@ import { postChunks, Posted, settleOpenChunks } from './send-chunk';
 import { isQueued, openMailingList, rowProblem } from './send-plan';
 import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
 import { readSettings } from '../../platform/settings';
+import { stopRequested } from '../../platform/jobs';
 import { describe } from '../settings';
 import { count } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
@@ -165,13 +166,18 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
   // What the dialog says while the batch waits for the rate limit (the counters move when it is recorded).
   const limit = `the service's rate limit (${client.budget.describe()})`;
   if (free === 0) context.progress(0, `${sendSummary(state, false)} Waiting for ${limit}.`);
-  const posted = postChunks(client, journal, emails, (answered) => {
+  // Stop pressed while the batch waits for the rate window: what has not gone stays unsent.
+  let stopped = false;
+  const cancelled = () => (stopped = stopped || stopRequested(SEND_JOB.kind));
+  const progress = (answered: number) => {
     const gone = Math.min(answered * SEND_CHUNK, rows.length);
     const rest = `${gone} more posted; the other ${rows.length - gone} of this batch wait for ${limit}.`;
     context.progress(gone, gone < rows.length ? `${sendSummary(state, false)} ${rest}` : undefined);
-  });
+  };
+  const posted = postChunks(client, journal, emails, progress, cancelled);
   if (posted.outcomes.every((o) => 'later' in o)) {
-    closeEntry(posted.entry); // nothing went: the next step posts these rows
+    closeEntry(posted.entry); // nothing went: the runner stops the job, or the next step posts these rows
+    if (stopped) return { list, skipped, exhausted: false };
     throw posted.outcomes[0].error;
   }
   return { list, skipped, exhausted: exhausted && posted.entry.chunks.length === batch.length, posted };
