@@ -262,7 +262,8 @@ function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): Sen
   list.writeByRecipient(changes, isQueued);
   if (posted && !doubt) closeEntry(posted.entry);
   if (end) throw end.error;
-  if (doubt) throw inDoubt(doubt);
+  // A look-up out of rate slots is settled by the next step; one that failed pauses the send.
+  if (doubt) throw doubt.kind === 'rate-limit' ? doubt : inDoubt(doubt);
   if (unit.n > 0 && (later || !result.exhausted)) return [{ n: unit.n }];
 }
 
