@@ -456,6 +456,24 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
 });
 
 describe('Send journal', () => {
+  test('long mails: a batch carries at most 20 MB of mails, the rest go in the next batch, each once', async () => {
+    emu = newAddon(services);
+    makeList(500);
+    saveTemplate({ body: `Dear {{Name}},\n${'All the details of our offer. '.repeat(1630)}` });
+    const fetches = [];
+    emu.onFetch = (entries) => {
+      const sends = entries.filter((e) => e.url.endsWith('/send/personalized'));
+      if (sends.length) fetches.push(sends.reduce((n, e) => n + Buffer.byteLength(e.payload), 0));
+    };
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    if (emu.ui.dialogs.at(-1) && emu.ui.dialogs.at(-1).title === 'Sending e-mails') driveToEnd();
+    // Each mail is about 49 KB: four chunks of 100 fit in 20 MB, the fifth goes in a batch of its own.
+    expect(fetches).toHaveLength(2);
+    for (const bytes of fetches) expect(bytes).toBeLessThan(20 * 1024 * 1024 + 100 * 1024);
+    expect(sendRequests()).toBe(5);
+    await expectEachOnce(500);
+  });
+
   test('a batch that waits for the rate window says so in the progress dialog', async () => {
     emu = newAddon(services);
     makeList(6100);

@@ -8,14 +8,13 @@
 import { ApiError } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
-import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
 import { loadTemplate, StoredTemplate } from './mail-templates';
+import { batchMails } from './batch-mails';
 import { closeEntry, idsOf, JournalChunk, newTag, openChunks } from './send-journal';
 import { CellValue } from '../../sheets/cells';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
 import { chunks, JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
-import { renderMail } from './mail-template';
 import { postChunks, Posted, settleOpenChunks } from './send-chunk';
 import { isQueued, openMailingList, rowProblem } from './send-plan';
 import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
@@ -133,11 +132,57 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
   // written); a full batch when none may: it waits once, for all of them.
   const free = client.budget.available();
   const wanted = Math.min(unit.n, UNIT_ROWS, free > 0 ? free * SEND_CHUNK : UNIT_ROWS);
+  const unsubscribe = readSettings().unsubscribeAddress;
+  const { rows, skipped } = queuedRows(list, template, wanted, unsubscribe);
+  const exhausted = rows.length < wanted;
+  if (rows.length === 0) return { list, skipped, exhausted };
+  const postedAt = Date.now();
+  const candidates = chunks(rows, SEND_CHUNK);
+  const emails = batchMails(candidates, template, unsubscribe);
+  const batch = candidates.slice(0, emails.length);
+  const size = batch.reduce((n, chunkRows) => n + chunkRows.length, 0);
+  const journal = batch.map((chunkRows): JournalChunk => ({
+    tag: newTag(),
+    campaign: state.data.campaign,
+    sheetId: state.data.sheetId,
+    sheetName: state.data.sheetName,
+    recipients: chunkRows.map((row) => ({ email: row.key })),
+    postedAt,
+  }));
+  // What the dialog says while the batch waits for the rate limit (the counters move when it is recorded).
+  const limit = `the service's rate limit (${client.budget.describe()})`;
+  if (free === 0) context.progress(0, `${sendSummary(state, false)} Waiting for ${limit}.`);
+  // Stop pressed while the batch waits for the rate window: what has not gone stays unsent.
+  let stopped = false;
+  const cancelled = () => (stopped = stopped || stopRequested(SEND_JOB.kind));
+  const progress = (answered: number) => {
+    const gone = Math.min(answered * SEND_CHUNK, size);
+    const rest = `${gone} more posted; the other ${size - gone} of this batch wait for ${limit}.`;
+    context.progress(gone, gone < size ? `${sendSummary(state, false)} ${rest}` : undefined);
+  };
+  const posted = postChunks(client, journal, emails, progress, cancelled);
+  if (posted.outcomes.every((o) => 'later' in o)) {
+    closeEntry(posted.entry); // nothing went: the runner stops the job, or the next step posts these rows
+    if (stopped) return { list, skipped, exhausted: false };
+    throw posted.outcomes[0].error;
+  }
+  return { list, skipped, exhausted: exhausted && posted.entry.chunks.length === candidates.length, posted };
+}
+
+/**
+ * The first `wanted` queued rows that can be sent, checked again as they stand now; the queued rows met on
+ * the way that cannot (the do-not-contact list may have grown since the plan) with their "Skipped: …".
+ */
+function queuedRows(
+  list: MailingList,
+  template: StoredTemplate,
+  wanted: number,
+  unsubscribe: string,
+): { rows: ListRow[]; skipped: Map<string, string> } {
   const skipped = new Map<string, string>();
   const rows: ListRow[] = [];
   const taken = new Set<string>();
-  const doNotContact = readDoNotContact(list.sheet.getParent()); // the list may have grown since the plan
-  const unsubscribe = readSettings().unsubscribeAddress;
+  const doNotContact = readDoNotContact(list.sheet.getParent());
   for (const row of list.readRows()) {
     if (rows.length >= wanted || !isQueued(row.status)) continue;
     const problem = rowProblem(template, row, unsubscribe);
@@ -150,48 +195,7 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
       taken.add(row.key);
     }
   }
-  const exhausted = rows.length < wanted;
-  if (rows.length === 0) return { list, skipped, exhausted };
-  const postedAt = Date.now();
-  const batch = chunks(rows, SEND_CHUNK);
-  const journal = batch.map((chunkRows): JournalChunk => ({
-    tag: newTag(),
-    campaign: state.data.campaign,
-    sheetId: state.data.sheetId,
-    sheetName: state.data.sheetName,
-    recipients: chunkRows.map((row) => ({ email: row.key })),
-    postedAt,
-  }));
-  const emails = batch.map((chunkRows) => chunkRows.map((row) => mailOf(template, row, unsubscribe)));
-  // What the dialog says while the batch waits for the rate limit (the counters move when it is recorded).
-  const limit = `the service's rate limit (${client.budget.describe()})`;
-  if (free === 0) context.progress(0, `${sendSummary(state, false)} Waiting for ${limit}.`);
-  // Stop pressed while the batch waits for the rate window: what has not gone stays unsent.
-  let stopped = false;
-  const cancelled = () => (stopped = stopped || stopRequested(SEND_JOB.kind));
-  const progress = (answered: number) => {
-    const gone = Math.min(answered * SEND_CHUNK, rows.length);
-    const rest = `${gone} more posted; the other ${rows.length - gone} of this batch wait for ${limit}.`;
-    context.progress(gone, gone < rows.length ? `${sendSummary(state, false)} ${rest}` : undefined);
-  };
-  const posted = postChunks(client, journal, emails, progress, cancelled);
-  if (posted.outcomes.every((o) => 'later' in o)) {
-    closeEntry(posted.entry); // nothing went: the runner stops the job, or the next step posts these rows
-    if (stopped) return { list, skipped, exhausted: false };
-    throw posted.outcomes[0].error;
-  }
-  return { list, skipped, exhausted: exhausted && posted.entry.chunks.length === batch.length, posted };
-}
-
-function mailOf(template: StoredTemplate, row: ListRow, unsubscribe: string): PersonalizedEmail {
-  const mail = renderMail(template, row.display, unsubscribe);
-  return {
-    email: row.email,
-    subject: mail.subject,
-    content: mail.body,
-    body_format: template.bodyFormat,
-    ...(row.nickname ? { nickname: row.nickname } : {}),
-  };
+  return { rows, skipped };
 }
 
 /** Chunks left in doubt by an earlier execution are settled before anything else is posted. */
