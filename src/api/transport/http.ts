@@ -192,7 +192,7 @@ export class Transport {
       sleepMs(Math.min(...pending.map((i) => run.states[i].notBefore)) - now);
       return [];
     }
-    if (run.cancelled && this.waitCancelled(run, now)) return [];
+    if (run.cancelled && this.waitCancelled(run, run.cancelled, now)) return [];
     const soloIndex = ready.find((i) => run.states[i].solo);
     const batch = soloIndex !== undefined ? [soloIndex] : ready.slice(0, this.maxBatchSize);
     try {
@@ -209,8 +209,8 @@ export class Transport {
    * wait for the rate budget (the caller asks again). A wait that ends after the deadline is left to the
    * budget, which says so at once.
    */
-  private waitCancelled<T>(run: Run<T>, now: number): boolean {
-    if ((run.cancelled as () => boolean)()) {
+  private waitCancelled<T>(run: Run<T>, cancelled: () => boolean, now: number): boolean {
+    if (cancelled()) {
       run.stopped = this.error(cancelledInit(this.service));
       return true;
     }

@@ -147,14 +147,9 @@ export function settleChunk(client: OutreachClient, chunk: JournalChunk): boolea
  * rows; a chunk surely not sent is left as it is (its rows are still queued: the send posts them again).
  * An entry leaves the journal once all its chunks are settled; a failed look-up throws (still in doubt).
  */
-export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalChunk) => void): number {
-  let settled = 0;
+export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalChunk) => void): void {
   for (const entry of openEntries()) {
-    for (const chunk of entry.chunks) {
-      if (settleChunk(client, chunk)) write(chunk);
-      settled++;
-    }
+    for (const chunk of entry.chunks) if (settleChunk(client, chunk)) write(chunk);
     closeEntry(entry);
   }
-  return settled;
 }

@@ -92,6 +92,11 @@ export function sendUnits(rows: number): SendUnit[] {
   return units;
 }
 
+/** The rows a send's units still hold. */
+export function rowsLeft(units: SendUnit[]): number {
+  return units.reduce((n, u) => n + u.n, 0);
+}
+
 /**
  * Gives the rows still queued (or waiting for the quota) for this send the status `status` ('' = as if never
  * planned) when the send ends unfinished (stopped, dropped, cancelled); the rows of a chunk in doubt stay
@@ -231,9 +236,8 @@ function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): Sen
   let stop: ApiError | undefined;
   let quota: ApiError | undefined;
   let doubt: ApiError | undefined;
-  const outcomes = posted ? posted.outcomes : [];
-  outcomes.forEach((outcome, i) => {
-    const chunk = (posted as Posted).entry.chunks[i];
+  posted?.outcomes.forEach((outcome, i) => {
+    const chunk = posted.entry.chunks[i];
     if (outcome.sent) {
       state.data.waiting = undefined; // the quota is back
       for (const { email } of chunk.recipients) {
@@ -254,8 +258,10 @@ function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): Sen
     }
   });
   unit.n -= done; // the unit stays saved when the run pauses or stops here: it holds what is left
-  const inDoubtRows = new Set(doubt ? openChunks().flatMap((c) => c.recipients.map((r) => r.email)) : []);
-  const left = state.units.reduce((n, u) => n + u.n, 0);
+  // A batch with a chunk in doubt stays in the journal: its rows stay queued for the next send to settle.
+  const kept = doubt && posted ? posted.entry.chunks : [];
+  const inDoubtRows = new Set(kept.flatMap((c) => c.recipients.map((r) => r.email)));
+  const left = rowsLeft(state.units);
   const end = quota ? quotaEnd(quota, state.data, left) : stop ? stopEnd(stop, state.data) : null;
   if (end) {
     // The run ends or waits: every row still queued says so (none is left looking as if it were on its way).
@@ -308,7 +314,7 @@ function sendSummary(state: SendState, finished: boolean): string {
   const parts = [`Sent ${d.sent} e-mail${d.sent === 1 ? '' : 's'}`];
   if (d.notSent) parts.push(`${d.notSent} not sent`);
   if (d.skipped) parts.push(`${d.skipped} skipped`);
-  const left = state.units.reduce((n, u) => n + u.n, 0);
+  const left = rowsLeft(state.units);
   if (!finished && left) parts.push(`${left} to go`);
   const cost = finished ? ` ${d.sent} EDM used.` : '';
   return `${finished ? '' : 'Working: '}${parts.join(', ')} (campaign "${d.campaign}").${cost}`;

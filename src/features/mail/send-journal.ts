@@ -149,18 +149,11 @@ function chunksOf(stored: StoredEntry | JournalChunk | null): JournalChunk[] {
   if (!stored) return [];
   if (!('v' in stored)) return stored.tag ? [stored] : [];
   const emails = unpackText(stored.to).split('\n');
+  const { campaign, sheetId, sheetName, postedAt, test } = stored;
   let at = 0;
   return stored.tags.map((tag, i) => {
     const recipients = emails.slice(at, at + stored.sizes[i]).map((email) => ({ email }));
     at += stored.sizes[i];
-    const chunk: JournalChunk = { ...shared(stored), tag, recipients };
-    return chunk;
+    return { tag, campaign, sheetId, sheetName, postedAt, recipients, ...(test ? { test } : {}) };
   });
-}
-
-function shared(stored: StoredEntry): Omit<JournalChunk, 'tag' | 'recipients'> {
-  const { campaign, sheetId, sheetName, postedAt } = stored;
-  return stored.test
-    ? { campaign, sheetId, sheetName, postedAt, test: true }
-    : { campaign, sheetId, sheetName, postedAt };
 }

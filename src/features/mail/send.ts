@@ -21,7 +21,7 @@ import { newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-
 import { templateProblems } from './mail-template';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { settleOpenChunks } from './send-chunk';
-import { releaseQueued, SEND_JOB, SendData, SendUnit, sendUnits, writeIds } from './send-job';
+import { releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit, sendUnits, writeIds } from './send-job';
 import {
   includeFailedBefore,
   openMailingList,
@@ -203,7 +203,7 @@ export function launchSend(
 function resumeUnfinished(reporter: Reporter): boolean {
   const previous = savedJob<SendUnit, SendData>(SEND_JOB.kind);
   if (!previous || previous.stopped || previous.units.length === 0) return false;
-  const left = previous.units.reduce((n, u) => n + u.n, 0);
+  const left = rowsLeft(previous.units);
   const waiting = previous.data.waiting ? ' (it waits for the sending quota)' : '';
   const question =
     `The last send from "${previous.data.sheetName}" was interrupted with ${count(left, 'e-mail')} left${waiting}. ` +

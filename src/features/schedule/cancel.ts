@@ -3,7 +3,7 @@
 // The hourly trigger is removed when nothing is left for it.
 import { clearJob, withJobLease } from '../../platform/jobs';
 import { savedJob } from '../jobs/job-runner';
-import { releaseQueued, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
+import { releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { confirm, inform, toast } from '../../ui/dialogs';
 import { allSchedules, deleteSchedule } from './schedules';
@@ -33,7 +33,7 @@ function cancelWaitingSend(): boolean {
     () => {
       const job = savedJob<SendUnit, SendData>(SEND_JOB.kind);
       if (!job || job.stopped || !job.data.waiting) return false;
-      const left = job.units.reduce((n, u) => n + u.n, 0);
+      const left = rowsLeft(job.units);
       const question =
         `The send from "${job.data.sheetName}" waits for the sending quota (${job.data.waiting.detail}) with ${left} e-mail${left === 1 ? '' : 's'} left; ` +
         `${job.data.sent} were sent. Cancel it? The rows left are not sent and can be sent again later.`;
