@@ -61,8 +61,11 @@ async function freshAddon(ctx) {
   return emu;
 }
 
-/** A fresh add-on with EDM topped up and `rows` (headers first) on its first sheet, grown to hold them. */
-async function mailingListAddon(ctx, rows) {
+/**
+ * A fresh add-on with EDM topped up, `rows` (headers first) on its first sheet, grown to hold them, that
+ * sheet active and its mail (campaign "Bench", subject "Hello {{Name}}", a text `body`) saved.
+ */
+async function mailingListAddon(ctx, rows, body) {
   const emu = await freshAddon(ctx);
   await control(ctx.services.sandbox.outreachUrl, 'POST', '/accounts', {
     key: DEMO_KEYS.paid,
@@ -73,6 +76,9 @@ async function mailingListAddon(ctx, rows) {
   if (sheet.getMaxRows() < rows.length)
     sheet.insertRowsAfter(sheet.getMaxRows(), rows.length - sheet.getMaxRows());
   sheet.getRange(1, 1, rows.length, rows[0].length).setValues(rows);
+  emu.spreadsheet.setActiveSheet(sheet);
+  const template = { campaign: 'Bench', subject: 'Hello {{Name}}', body, bodyFormat: 'text' };
+  emu.run('saveTemplate', [template], { kind: 'webapp' });
   return { emu, sheet };
 }
 
@@ -341,15 +347,7 @@ const mailMerge = {
   async run(ctx, count) {
     const rows = [['Name', 'E-mail', 'Company']];
     for (let i = 1; i <= count; i++) rows.push([`Person ${i}`, `person${i}@example.com`, `Company ${i % 9}`]);
-    const { emu, sheet } = await mailingListAddon(ctx, rows);
-    emu.spreadsheet.setActiveSheet(sheet);
-    const template = {
-      campaign: 'Bench',
-      subject: 'Hello {{Name}}',
-      body: 'Dear {{Name}} of {{Company}}',
-      bodyFormat: 'text',
-    };
-    emu.run('saveTemplate', [template], { kind: 'webapp' });
+    const { emu, sheet } = await mailingListAddon(ctx, rows, 'Dear {{Name}} of {{Company}}');
     const chunks = Math.ceil(count / 100);
     const m = await new Measurement(ctx, emu).start();
     const run = runJob(emu, 'sendAllUnsentRows', 'send');

@@ -22,20 +22,12 @@ function volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, ale
       for (let i = 1; i <= count; i++) {
         rows.push([`Person ${i}`, `person${i}@example.com`, `Company ${i % 9}`, i % 2 ? 'North' : 'South']);
       }
-      const { emu, sheet } = await mailingListAddon(ctx, rows);
+      const { emu, sheet } = await mailingListAddon(ctx, rows, 'Dear {{Name}}');
       const criteria = emu.services.SpreadsheetApp.newFilterCriteria().setHiddenValues(['South']).build();
       sheet
         .getRange(1, 1, count + 1, 4)
         .createFilter()
         .setColumnFilterCriteria(4, criteria);
-      emu.spreadsheet.setActiveSheet(sheet);
-      const template = {
-        campaign: 'Bench',
-        subject: 'Hello {{Name}}',
-        body: 'Dear {{Name}}',
-        bodyFormat: 'text',
-      };
-      emu.run('saveTemplate', [template], { kind: 'webapp' });
       const visible = Math.ceil(count / 2);
       const chunks = Math.ceil(visible / 100);
       const m = await new Measurement(ctx, emu).start();

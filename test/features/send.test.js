@@ -2,6 +2,7 @@
 // Issue 12 through the built bundle: any sheet as a mailing list, compose and preview, and sending every row
 // exactly once, whatever fails and whenever the run is cut off (mails counted per recipient at the sandbox).
 const { useServices, control, controlSync, newAddon, DEMO_KEYS } = require('../support/harness');
+const { journalSize, leaveNextSendInDoubt, sendJournal } = require('../support/send-journal');
 
 const services = useServices();
 let emu;
@@ -162,18 +163,7 @@ describe('Compose', () => {
     emu = newAddon(services);
     makeList(2);
     saveTemplate();
-    const url = services.sandbox.outreachUrl;
-    await control(url, 'POST', '/faults', {
-      path: '/api/v1/emails/send/personalized',
-      kind: 'lost-response',
-      count: 1,
-    });
-    await control(url, 'POST', '/faults', {
-      path: '/api/v1/emails/tasks',
-      kind: 'status',
-      status: 400,
-      count: 1,
-    });
+    await leaveNextSendInDoubt(services.sandbox.outreachUrl);
     expect(() => emu.run('sendTestMail', [2, 'me@example.com'], { kind: 'webapp' })).toThrow(
       /Could not confirm whether the test was sent .*the next send settles it; it is never sent twice/,
     );
@@ -181,9 +171,7 @@ describe('Compose', () => {
     const mails = await mailsAtSandbox();
     expect(mails.filter((m) => m.recipientEmail === 'me@example.com')).toHaveLength(1);
     expect(perRecipient(mails).get('person1@example.com')).toBe(1);
-    expect(Object.keys(emu.properties.document.toJSON()).filter((k) => k.startsWith('send.chunk.'))).toEqual(
-      [],
-    );
+    expect(sendJournal(emu)).toEqual({});
   });
 });
 
@@ -423,12 +411,7 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
       if (!entries.some((e) => e.url.endsWith('/send/personalized'))) return;
       services.clock.advance(100_000);
       // While a batch is on the wire the journal holds it: one entry (a head and its parts), compressed.
-      const all = emu.properties.document.toJSON();
-      const keys = Object.keys(all).filter((k) => k.startsWith('send.chunk.'));
-      journals.push({
-        heads: keys.filter((k) => !k.includes('.part')).length,
-        chars: keys.reduce((n, k) => n + all[k].length, 0),
-      });
+      journals.push(journalSize(emu));
       const saved = JSON.parse(emu.properties.document.getProperty('job.send.progress') || 'null');
       if (saved) polled.push(saved.done);
     };
@@ -513,9 +496,7 @@ describe('Send journal', () => {
     const entries = [];
     emu.onFetch = (fetched) => {
       if (!fetched.some((e) => e.url.endsWith('/send/personalized'))) return;
-      const all = emu.properties.document.toJSON();
-      const keys = Object.keys(all).filter((k) => k.startsWith('send.chunk.'));
-      entries.push({ keys: keys.length, chars: keys.reduce((sum, k) => sum + all[k].length, 0) });
+      entries.push(journalSize(emu));
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     if (emu.ui.dialogs.at(-1) && emu.ui.dialogs.at(-1).title === 'Sending e-mails') driveToEnd();

@@ -5,6 +5,7 @@
 // Close leaves the step under way going on in the background; the next menu action says what it did.
 const { useServices, control, controlSync, newAddon, DEMO_KEYS } = require('../support/harness');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
+const { leaveNextSendInDoubt, sendJournal } = require('../support/send-journal');
 
 const services = useServices();
 let emu;
@@ -248,27 +249,16 @@ describe('Send', () => {
     expect(emu.ui.alerts.at(-1).message).toMatch(/Stopped, as you asked\. 200 e-mails were not sent/);
     const { mails } = await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`);
     expect(mails).toHaveLength(5900);
-    const journal = Object.keys(emu.properties.document.toJSON()).filter((k) => k.startsWith('send.chunk.'));
-    expect(journal).toEqual([]);
+    expect(sendJournal(emu)).toEqual({});
   });
 
   test('Stop while a chunk is in doubt (answer lost, look-up failed): its rows stay Queued and the next send settles them, never posting them twice', async () => {
     emu = newAddon(services);
     makeList(6150);
     const url = services.sandbox.outreachUrl;
-    await control(url, 'POST', '/faults', {
-      path: '/api/v1/emails/send/personalized',
-      kind: 'lost-response',
-      count: 1,
-    });
     // fetchAll throws when one of its requests fails: every chunk of the batch is looked up by its tag, and
     // the first look-up fails.
-    await control(url, 'POST', '/faults', {
-      path: '/api/v1/emails/tasks',
-      kind: 'status',
-      status: 400,
-      count: 1,
-    });
+    await leaveNextSendInDoubt(url);
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(emu.ui.alerts.at(-1).title).toBe('Send paused');
     const answer = emu.run('stopJob', ['send'], { kind: 'webapp' });
