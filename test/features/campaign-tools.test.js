@@ -4,6 +4,7 @@
 // the quota continuation, and the one hourly trigger per user and document that serves auto-refresh,
 // scheduled sends and waiting sends (each user's own, re-authorization recorded where the user sees it).
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
+const { listWithMail } = require('../support/sent-mail');
 
 const services = useServices();
 let emu;
@@ -44,24 +45,13 @@ async function perRecipient() {
 
 /** A mailing list (Name, Email) on `name`, made the active sheet, with its template saved. */
 function makeList(name, emails, template = {}) {
-  const target = sheet(name) || emu.spreadsheet.insertSheet(name);
   const rows = [['Name', 'Email'], ...emails.map((email, i) => [`Person ${i + 1}`, email])];
-  if (target.getMaxRows() < rows.length) target.insertRowsAfter(target.getMaxRows(), rows.length);
-  target.getRange(1, 1, rows.length, 2).setValues(rows);
-  emu.spreadsheet.setActiveSheet(target);
-  emu.run(
-    'saveTemplate',
-    [
-      {
-        campaign: 'Spring offer',
-        subject: 'Hello {{Name}}',
-        body: 'Dear {{Name}},\n{{Unsubscribe}}',
-        ...template,
-      },
-    ],
-    { kind: 'webapp' },
-  );
-  return target;
+  return listWithMail(emu, name, rows, {
+    campaign: 'Spring offer',
+    subject: 'Hello {{Name}}',
+    body: 'Dear {{Name}},\n{{Unsubscribe}}',
+    ...template,
+  });
 }
 
 function setUnsubscribe(address = 'unsubscribe@seller.example') {

@@ -3,6 +3,7 @@
 // is read in blocks (its criteria once per column, the displayed values once), never one service call per
 // row; any other condition is asked of Sheets row by row. Either way no hidden row is sent.
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
+const { listWithMail } = require('../support/sent-mail');
 
 const services = useServices();
 let emu;
@@ -13,19 +14,17 @@ const ROWS = 40;
 
 /** A list of ROWS recipients with a Region (North on odd rows, South on even) and a Score (the row index). */
 function makeList() {
-  const sheet = emu.spreadsheet.insertSheet(LIST);
   const rows = [['Name', 'Email', 'Region', 'Score']];
   for (let i = 1; i <= ROWS; i++) {
     rows.push([`Person ${i}`, `person${i}@example.com`, i % 2 ? 'North' : i % 4 ? 'South' : '', i]);
   }
-  sheet.getRange(1, 1, rows.length, 4).setValues(rows);
-  emu.spreadsheet.setActiveSheet(sheet);
-  emu.run(
-    'saveTemplate',
-    [{ campaign: 'Filtered', subject: 'Hello {{Name}}', body: 'Hi {{Name}}', bodyFormat: 'text' }],
-    { kind: 'webapp' },
-  );
-  return sheet;
+  const template = {
+    campaign: 'Filtered',
+    subject: 'Hello {{Name}}',
+    body: 'Hi {{Name}}',
+    bodyFormat: 'text',
+  };
+  return listWithMail(emu, LIST, rows, template);
 }
 
 function filterWith(sheet, column, build) {

@@ -2,20 +2,20 @@
 // Issue 21: "Send to all unsent rows…" from the compose dialog answers how the send ended (sent, not sent,
 // skipped, EDM used) for the dialog to show, instead of a toast hidden behind it.
 const { useServices, newAddon } = require('../support/harness');
+const { listWithMail } = require('../support/sent-mail');
 
 const services = useServices();
 let emu;
 afterEach(() => emu && emu.dispose());
 
 function makeList(rows) {
-  const target = emu.spreadsheet.insertSheet('Outreach');
-  target.getRange(1, 1, rows.length, 2).setValues(rows);
-  emu.spreadsheet.setActiveSheet(target);
-  emu.run(
-    'saveTemplate',
-    [{ campaign: 'Outcome', subject: 'Hi {{Name}}', body: 'Hello {{Name}}', bodyFormat: 'text' }],
-    { kind: 'webapp' },
-  );
+  const template = {
+    campaign: 'Outcome',
+    subject: 'Hi {{Name}}',
+    body: 'Hello {{Name}}',
+    bodyFormat: 'text',
+  };
+  listWithMail(emu, 'Outreach', rows, template);
 }
 
 test('a send that ends at once answers its outcome to the compose dialog, and no toast is shown', () => {

@@ -6,6 +6,7 @@
 const { useServices, control, controlSync, newAddon, DEMO_KEYS } = require('../support/harness');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 const { leaveNextSendInDoubt, sendJournal } = require('../support/send-journal');
+const { listWithMail } = require('../support/sent-mail');
 
 const services = useServices();
 let emu;
@@ -177,17 +178,15 @@ describe('Send', () => {
   // lists are larger than one batch.
   function makeList(n) {
     controlSync(services.sandbox.outreachUrl, 'POST', '/accounts', { key: DEMO_KEYS.paid, addonEdm: 20_000 });
-    const target = emu.spreadsheet.insertSheet('Outreach');
     const rows = [['Name', 'Email']];
     for (let i = 1; i <= n; i++) rows.push([`Person ${i}`, `person${i}@example.com`]);
-    target.insertRowsAfter(target.getMaxRows(), rows.length);
-    target.getRange(1, 1, rows.length, 2).setValues(rows);
-    emu.spreadsheet.setActiveSheet(target);
-    emu.run(
-      'saveTemplate',
-      [{ campaign: 'Stop test', subject: 'Hi {{Name}}', body: 'Hello {{Name}}', bodyFormat: 'text' }],
-      { kind: 'webapp' },
-    );
+    const template = {
+      campaign: 'Stop test',
+      subject: 'Hi {{Name}}',
+      body: 'Hello {{Name}}',
+      bodyFormat: 'text',
+    };
+    listWithMail(emu, 'Outreach', rows, template);
   }
 
   test('Stop while a batch is posted in another execution: that batch is recorded, no other is posted, the rows left say Stopped and are sent later, each once', async () => {

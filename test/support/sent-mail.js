@@ -10,6 +10,20 @@ function nameOf(email) {
 }
 
 /**
+ * `rows` (headers first) on the sheet `sheetName` (made when missing, grown to hold them), made the active
+ * sheet, with its mail saved as Compose saves it (`template`: campaign, subject, body, bodyFormat).
+ */
+function listWithMail(emu, sheetName, rows, template) {
+  const sheet = emu.spreadsheet.getSheetByName(sheetName) || emu.spreadsheet.insertSheet(sheetName);
+  if (sheet.getMaxRows() < rows.length)
+    sheet.insertRowsAfter(sheet.getMaxRows(), rows.length - sheet.getMaxRows());
+  sheet.getRange(1, 1, rows.length, rows[0].length).setValues(rows);
+  emu.spreadsheet.setActiveSheet(sheet);
+  emu.run('saveTemplate', [template], { kind: 'webapp' });
+  return sheet;
+}
+
+/**
  * Sends one mail per address from the sheet `sheetName` (created, or replaced). Returns the sent rows:
  * [{ email, taskId, mailId }], and the distinct task ids.
  */
@@ -18,12 +32,7 @@ function sendFromSheet(
   emails,
   { sheetName = 'Outreach', campaign = 'Spring launch', html = false } = {},
 ) {
-  const sheet = emu.spreadsheet.getSheetByName(sheetName) || emu.spreadsheet.insertSheet(sheetName);
   const rows = [['Name', 'Email'], ...emails.map((email) => [nameOf(email), email])];
-  if (sheet.getMaxRows() < rows.length)
-    sheet.insertRowsAfter(sheet.getMaxRows(), rows.length - sheet.getMaxRows());
-  sheet.getRange(1, 1, rows.length, 2).setValues(rows);
-  emu.spreadsheet.setActiveSheet(sheet);
   const template = html
     ? {
         subject: 'Hello {{Name}}',
@@ -31,7 +40,7 @@ function sendFromSheet(
         bodyFormat: 'html',
       }
     : { subject: 'Hello {{Name}}', body: 'Hi {{Name}},\n<b>not bold</b>', bodyFormat: 'text' };
-  emu.run('saveTemplate', [{ campaign, ...template }], { kind: 'webapp' });
+  const sheet = listWithMail(emu, sheetName, rows, { campaign, ...template });
   emu.run('sendAllUnsentRows', [], { kind: 'menu' });
   for (let steps = 0; emu.properties.document.getProperty('job.send') && steps < 100; steps++) {
     if (emu.run('continueJob', ['send'], { kind: 'webapp' }).finished) break;
@@ -91,4 +100,4 @@ async function topUpEdm(services, mails) {
   });
 }
 
-module.exports = { sendFromSheet, sendAtSandboxToSheet, topUpEdm, nameOf };
+module.exports = { listWithMail, sendFromSheet, sendAtSandboxToSheet, topUpEdm, nameOf };
