@@ -14,6 +14,8 @@ const {
   typeInCell,
   openTab,
   pasteAtA1,
+  advanceServiceClock,
+  screenshotOnFailure,
 } = require('./helpers');
 
 let env;
@@ -25,11 +27,6 @@ beforeAll(async () => {
 }, 60000);
 afterAll(() => closePlayground(env));
 
-async function advanceHour() {
-  await page.locator('.clock-advance', { hasText: '+1 hour' }).click();
-  await waitIdle(page, 60000);
-}
-
 /** The service clock now (the sandbox's), as the compose dialog's date-time field takes it (UTC sheet). */
 async function wallTimeIn(ms) {
   const clock = await (await fetch(`${env.playground.outreachUrl}/__sandbox/clock`)).json();
@@ -37,12 +34,7 @@ async function wallTimeIn(ms) {
 }
 
 test('Do not contact from the menu, then Send later: nothing an hour ahead, sent when due, listed rows skipped', async () => {
-  try {
-    await steps();
-  } catch (error) {
-    await screenshot(page, 'campaign-failure');
-    throw error;
-  }
+  await screenshotOnFailure(page, 'campaign', steps);
 }, 180000);
 
 async function steps() {
@@ -89,13 +81,13 @@ async function steps() {
   await page.locator('#clock-next', { hasText: 'onHourlyTimer' }).waitFor();
 
   // An hour on the service clock: the trigger runs and sends nothing yet.
-  await advanceHour();
+  await advanceServiceClock(page, '+1 hour');
   await page.locator('#toasts .toast', { hasText: 'onHourlyTimer: completed' }).waitFor();
   expect(await cell(page, 'C2').textContent()).toBe('');
 
   // When due: sent; the listed rows say why they were skipped; nothing is left for the trigger.
-  await advanceHour();
-  await advanceHour();
+  await advanceServiceClock(page, '+1 hour');
+  await advanceServiceClock(page, '+1 hour');
   await waitForCell(page, 'C2', 'Accepted', 30000);
   await waitForCell(page, 'C3', 'Skipped: on the do-not-contact list (competitor)');
   await waitForCell(page, 'C4', /^Skipped: on the do-not-contact list \(added from "Sheet1" on /);

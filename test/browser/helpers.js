@@ -118,6 +118,22 @@ async function waitIdle(page, timeout = 20000) {
   await page.waitForFunction(() => document.body.dataset.busy !== 'true', null, { timeout });
 }
 
+/** Moves the service clock with the playground's button ('+1 min', '+1 hour') and waits for what it ran. */
+async function advanceServiceClock(page, label) {
+  await page.locator('.clock-advance', { hasText: label }).click();
+  await waitIdle(page, 60000);
+}
+
+/** Runs a test's steps; on failure keeps a screenshot of where they stopped (`<name>-failure.png`). */
+async function screenshotOnFailure(page, name, steps) {
+  try {
+    await steps();
+  } catch (error) {
+    await screenshot(page, `${name}-failure`);
+    throw error;
+  }
+}
+
 /** Types into a cell as a user does: select it, type, Enter. */
 async function typeInCell(page, a1, text) {
   await cell(page, a1).click();
@@ -214,6 +230,8 @@ async function pasteAtA1(page, text) {
 }
 
 module.exports = {
+  advanceServiceClock,
+  screenshotOnFailure,
   pasteAtA1,
   builtEntryPoints,
   clippedElements,

@@ -11,6 +11,7 @@ const {
   waitIdle,
   openTab,
   waitUntilNothingClipped,
+  screenshotOnFailure,
 } = require('./helpers');
 const { control, DEMO_KEYS } = require('../support/harness');
 
@@ -31,12 +32,7 @@ async function unlockedAtSandbox() {
 }
 
 test('Stop ends the unlock after the batch under way; Close lets the step go on, and the next Unlock says what it did', async () => {
-  try {
-    await steps();
-  } catch (error) {
-    await screenshot(page, 'stop-failure');
-    throw error;
-  }
+  await screenshotOnFailure(page, 'stop', steps);
 }, 180000);
 
 async function steps() {

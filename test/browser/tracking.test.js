@@ -11,6 +11,8 @@ const {
   waitIdle,
   openTab,
   pasteAtA1,
+  advanceServiceClock,
+  screenshotOnFailure,
 } = require('./helpers');
 
 let env;
@@ -35,18 +37,8 @@ async function refreshTracking() {
   await waitIdle(page, 30000);
 }
 
-async function advance(label) {
-  await page.locator('.clock-advance', { hasText: label }).click();
-  await waitIdle(page, 60000);
-}
-
 test('send, refresh, time passing, statuses moving, the chart, Show mail and the hourly trigger', async () => {
-  try {
-    await steps();
-  } catch (error) {
-    await screenshot(page, 'tracking-failure');
-    throw error;
-  }
+  await screenshotOnFailure(page, 'tracking', steps);
 }, 180000);
 
 async function steps() {
@@ -82,7 +74,7 @@ async function steps() {
   await screenshot(page, 'tracking-02-first-refresh');
 
   // A minute later (the sandbox's clock): sent, confirmed, or bounced with a reason.
-  await advance('+1 min');
+  await advanceServiceClock(page, '+1 min');
   await refreshTracking();
   await waitForCell(page, 'H2', 'Delivered');
   await waitForCell(page, 'H3', 'Failed');
@@ -117,7 +109,7 @@ async function steps() {
   await clickMenuItem(page, 'Auto-refresh tracking: on / off');
   await answerAlert('YES', /Auto-refresh is OFF/);
   await page.locator('#clock-next', { hasText: 'onHourlyTimer' }).waitFor();
-  await advance('+1 hour');
+  await advanceServiceClock(page, '+1 hour');
   await page.locator('#toasts .toast', { hasText: 'onHourlyTimer: completed' }).waitFor();
   await openTab(page, 'Tracking summary');
   await waitForCell(page, 'B5', /^Off since .*every mail is delivered or failed/);
