@@ -2,8 +2,8 @@
 import type { ApiError } from '../api/errors';
 
 /** "1 number", "2 numbers". */
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
 }
 
 /** " It needs 3 EDM and 1 is available." from a 402's amounts; "" when the service did not state them. */

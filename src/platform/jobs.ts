@@ -1,9 +1,13 @@
 // What a long job still has to do is kept in document properties, so any later execution (the next step
 // of the progress dialog, the menu action run again, the next trigger run) carries on where it stopped.
 // A state larger than one property value (9 KB) is split over several; the progress of the running step is
-// kept apart, small, so the dialog can poll it while the step works.
+// kept apart, small, so the dialog can poll it while the step works. Each user has their own job of each
+// kind (`job.<kind>.<user token>`, with its progress, stop and report beside it): a job spends its owner's
+// key, so only its owner loads, continues or stops it; another editor only learns that it exists
+// (otherJobs). The lease stays one per kind and document: one step of a kind works at a time.
 import { deleteLarge, readLarge, writeLarge } from './large-property';
 import { withDocumentLock } from './locks';
+import { userToken } from './owner';
 
 export interface JobProgress {
   kind: string;
@@ -26,19 +30,40 @@ export interface JobProgress {
 
 const PREFIX = 'job.';
 
-export function loadJob<T>(kind: string): T | null {
-  return readLarge<T>(PropertiesService.getDocumentProperties().getProperties(), PREFIX + kind);
+/** The current user's key of a job of this kind (the prefix of its progress, stop and report keys). */
+function mine(kind: string): string {
+  return `${PREFIX}${kind}.${userToken()}`;
+}
+
+export function loadJob<T>(
+  kind: string,
+  all = PropertiesService.getDocumentProperties().getProperties(),
+): T | null {
+  return readLarge<T>(all, mine(kind));
+}
+
+/** The saved jobs of this kind of the document's other users (told, never continued, by this user). */
+export function otherJobs<T>(
+  kind: string,
+  all = PropertiesService.getDocumentProperties().getProperties(),
+): T[] {
+  const own = mine(kind);
+  const pattern = new RegExp(`^${PREFIX}${kind}\\.[0-9a-f]{16}$`);
+  return Object.keys(all)
+    .filter((key) => key !== own && pattern.test(key))
+    .map((key) => readLarge<T>(all, key))
+    .filter((state): state is NonNullable<T> => state !== null);
 }
 
 export function saveJob(kind: string, state: unknown): void {
-  writeLarge(PropertiesService.getDocumentProperties(), PREFIX + kind, state);
+  writeLarge(PropertiesService.getDocumentProperties(), mine(kind), state);
 }
 
 export function clearJob(kind: string): void {
   const properties = PropertiesService.getDocumentProperties();
-  deleteLarge(properties, PREFIX + kind);
-  properties.deleteProperty(`${PREFIX}${kind}.progress`);
-  properties.deleteProperty(`${PREFIX}${kind}.stop`);
+  deleteLarge(properties, mine(kind));
+  properties.deleteProperty(`${mine(kind)}.progress`);
+  properties.deleteProperty(`${mine(kind)}.stop`);
 }
 
 /**
@@ -46,16 +71,16 @@ export function clearJob(kind: string): void {
  * reads it before each unit (one property read) and ends the job there.
  */
 export function requestStop(kind: string): void {
-  PropertiesService.getDocumentProperties().setProperty(`${PREFIX}${kind}.stop`, String(Date.now()));
+  PropertiesService.getDocumentProperties().setProperty(`${mine(kind)}.stop`, String(Date.now()));
 }
 
 export function stopRequested(kind: string): boolean {
-  return !!PropertiesService.getDocumentProperties().getProperty(`${PREFIX}${kind}.stop`);
+  return !!PropertiesService.getDocumentProperties().getProperty(`${mine(kind)}.stop`);
 }
 
 /** A new job of this kind starts: a stop asked for the one before is no longer meant. */
 export function forgetStop(kind: string): void {
-  PropertiesService.getDocumentProperties().deleteProperty(`${PREFIX}${kind}.stop`);
+  PropertiesService.getDocumentProperties().deleteProperty(`${mine(kind)}.stop`);
 }
 
 /**
@@ -63,31 +88,31 @@ export function forgetStop(kind: string): void {
  * next step). A dialog closed while its step worked never does: the next menu action of the job says it.
  */
 export function keepUnseenReport(kind: string, text: string): void {
-  PropertiesService.getDocumentProperties().setProperty(`${PREFIX}${kind}.unseen`, text);
+  PropertiesService.getDocumentProperties().setProperty(`${mine(kind)}.unseen`, text);
 }
 
 export function forgetUnseenReport(kind: string): void {
-  PropertiesService.getDocumentProperties().deleteProperty(`${PREFIX}${kind}.unseen`);
+  PropertiesService.getDocumentProperties().deleteProperty(`${mine(kind)}.unseen`);
 }
 
 /** The report nobody saw, once (it is deleted), or null. */
 export function takeUnseenReport(kind: string): string | null {
   const properties = PropertiesService.getDocumentProperties();
-  const text = properties.getProperty(`${PREFIX}${kind}.unseen`);
-  if (text) properties.deleteProperty(`${PREFIX}${kind}.unseen`);
+  const text = properties.getProperty(`${mine(kind)}.unseen`);
+  if (text) properties.deleteProperty(`${mine(kind)}.unseen`);
   return text;
 }
 
 /** The running step's progress, for the dialog to poll. */
 export function saveProgress(kind: string, progress: JobProgress): void {
   PropertiesService.getDocumentProperties().setProperty(
-    `${PREFIX}${kind}.progress`,
+    `${mine(kind)}.progress`,
     JSON.stringify({ ...progress, at: Date.now() }),
   );
 }
 
 export function readProgress(kind: string): JobProgress | null {
-  const text = PropertiesService.getDocumentProperties().getProperty(`${PREFIX}${kind}.progress`);
+  const text = PropertiesService.getDocumentProperties().getProperty(`${mine(kind)}.progress`);
   try {
     return text ? (JSON.parse(text) as JobProgress) : null;
   } catch {

@@ -3,7 +3,7 @@
 // Do not contact sheet, the {{Unsubscribe}} line, earlier failures kept out of later sends, Send later,
 // the quota continuation, and the one hourly trigger per user and document that serves auto-refresh,
 // scheduled sends and waiting sends (each user's own, re-authorization recorded where the user sees it).
-const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
+const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
 const { listWithMail } = require('../support/sent-mail');
 
 const services = useServices();
@@ -322,7 +322,7 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     statuses = Object.values(statusOf('Outreach'));
     expect(statuses.filter((s) => !['Accepted', 'Delivered'].includes(s))).toEqual([]); // the first 100 were refreshed
-    expect(emu.properties.document.getProperty('job.send')).toBeNull();
+    expect(emu.properties.document.getProperty(jobKey(emu, 'send'))).toBeNull();
     expect(clockTriggers()).toHaveLength(0); // nothing left for it
   });
 });
@@ -360,7 +360,7 @@ describe('Waiting sends and the one trigger', () => {
       Array(3).fill('Not sent: the send waiting for the sending quota was cancelled'),
     );
     expect(clockTriggers()).toHaveLength(0);
-    expect(emu.properties.document.getProperty('job.send')).toBeNull();
+    expect(emu.properties.document.getProperty(jobKey(emu, 'send'))).toBeNull();
   });
 
   test.each([true, false])(

@@ -9,6 +9,7 @@ const {
   newAddon,
   everythingWritten,
   DEMO_KEYS,
+  jobKey,
 } = require('../support/harness');
 const {
   registeredPhoneNumber,
@@ -284,7 +285,7 @@ describe('Check phone numbers in selection', () => {
     expect(lastAlert().message).toMatch(/Credits left: 0/);
     expect(lastAlert().message).toMatch(/Add credits/);
     expect(checkRequests()).toBe(0);
-    expect(emu.properties.document.getProperty('job.phone')).toBeNull();
+    expect(emu.properties.document.getProperty(jobKey(emu, 'phone'))).toBeNull();
   });
 
   test('credits running out mid-run (1004) stop it; unchecked cells keep no stale data', () => {
@@ -307,7 +308,7 @@ describe('Check phone numbers in selection', () => {
     results.forEach((value, i) => {
       if (value !== '') expect(value).toBe(expected(list[i]));
     });
-    expect(emu.properties.document.getProperty('job.phone')).toBeNull();
+    expect(emu.properties.document.getProperty(jobKey(emu, 'phone'))).toBeNull();
   });
 
   test('a refused key (1003) stops the run with what to do', () => {
@@ -390,7 +391,7 @@ describe('Check phone numbers in selection', () => {
     expect(lastAlert().message).toMatch(
       /1000 checks per hour is reached: run "Check phone numbers in selection" again on the same cells after \d\d:\d\d/,
     );
-    expect(JSON.parse(emu.properties.document.getProperty('job.phone')).pausedUntil).toBeGreaterThan(
+    expect(JSON.parse(emu.properties.document.getProperty(jobKey(emu, 'phone'))).pausedUntil).toBeGreaterThan(
       emu.clock.now(),
     );
     expect(column('E', 11).slice(1)).toEqual([...more.slice(0, 3).map(expected), ...new Array(7).fill('')]);
@@ -410,7 +411,7 @@ describe('Check phone numbers in selection', () => {
     runMenu();
     expect(checkRequests()).toBe(1005);
     expect(column('E', 11).slice(1)).toEqual(more.map(expected));
-    expect(emu.properties.document.getProperty('job.phone')).toBeNull();
+    expect(emu.properties.document.getProperty(jobKey(emu, 'phone'))).toBeNull();
   });
 
   test('rows hidden by a filter are skipped', () => {
@@ -501,7 +502,7 @@ describe('Check phone numbers in selection', () => {
     expect(lastAlert().title).toBe('Phone check stopped');
     expect(lastAlert().message).toMatch(/"Phone check" column right of column A has moved/);
     expect(column('B', 121).every((v) => v === '')).toBe(true);
-    expect(emu.properties.document.getProperty('job.phone')).toBeNull();
+    expect(emu.properties.document.getProperty(jobKey(emu, 'phone'))).toBeNull();
     // The 50 numbers paid for are kept: checking the selection again pays for the 70 others only.
     emu.onFetch = null;
     let text = '';
@@ -526,7 +527,7 @@ describe('Check phone numbers in selection', () => {
     expect(progress.finished).toBe(true);
     expect(progress.error).toBe(`The sheet "${name}" is gone: select the numbers and run the check again.`);
     expect(checkRequests()).toBe(before); // nothing is paid for numbers nobody can see
-    expect(emu.properties.document.getProperty('job.phone')).toBeNull();
+    expect(emu.properties.document.getProperty(jobKey(emu, 'phone'))).toBeNull();
   });
 
   test('a run cut by the time limit continues in progress-dialog steps without checking a number twice', () => {
@@ -537,7 +538,7 @@ describe('Check phone numbers in selection', () => {
     expect(first).toBeGreaterThan(0);
     expect(first).toBeLessThan(300);
     expect(emu.ui.dialog.title).toBe('Checking phone numbers');
-    const job = JSON.parse(emu.properties.document.getProperty('job.phone'));
+    const job = JSON.parse(emu.properties.document.getProperty(jobKey(emu, 'phone')));
     expect(job.data.sheetName).toBe(sheet().getName());
     expect(job.data.selection).toContain('A2:A301');
     // What is done is in the sheet already.
@@ -555,7 +556,7 @@ describe('Check phone numbers in selection', () => {
     expect(steps).toBeGreaterThan(0);
     expect(checkRequests()).toBe(300);
     expect(column('B', 301).slice(1)).toEqual(list.map(expected));
-    expect(emu.properties.document.getProperty('job.phone')).toBeNull();
+    expect(emu.properties.document.getProperty(jobKey(emu, 'phone'))).toBeNull();
     expect(emu.executions.every((x) => x.status === 'completed')).toBe(true);
   });
 
@@ -573,7 +574,7 @@ describe('Check phone numbers in selection', () => {
     expect(text).toMatch(/Resuming the unfinished check/);
     expect(text).toMatch(new RegExp(`${first} already known`));
     expect(text).toMatch(new RegExp(`${300 - first} checks needed`));
-    let progress = { finished: !emu.properties.document.getProperty('job.phone') };
+    let progress = { finished: !emu.properties.document.getProperty(jobKey(emu, 'phone')) };
     while (!progress.finished) progress = emu.run('continueJob', ['phone'], { kind: 'webapp' });
     expect(checkRequests()).toBe(300);
     expect(column('B', 301).slice(1)).toEqual(list.map(expected));
@@ -611,7 +612,7 @@ describe('Check phone numbers in selection', () => {
     fill(`A1:A${n + 1}`, [['Phone'], ...list.map((p) => [p])]);
     select(`A2:A${n + 1}`);
     runMenu();
-    for (let steps = 0; emu.properties.document.getProperty('job.phone') && steps < 20; steps++) {
+    for (let steps = 0; emu.properties.document.getProperty(jobKey(emu, 'phone')) && steps < 20; steps++) {
       emu.run('continueJob', ['phone'], { kind: 'webapp' });
     }
     expect(checkRequests()).toBe(n);

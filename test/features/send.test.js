@@ -1,7 +1,7 @@
 'use strict';
 // Issue 12 through the built bundle: any sheet as a mailing list, compose and preview, and sending every row
 // exactly once, whatever fails and whenever the run is cut off (mails counted per recipient at the sandbox).
-const { useServices, control, controlSync, newAddon, DEMO_KEYS } = require('../support/harness');
+const { useServices, control, controlSync, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
 const { journalSize, leaveNextSendInDoubt, sendJournal } = require('../support/send-journal');
 
 const services = useServices();
@@ -412,7 +412,9 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
       services.clock.advance(100_000);
       // While a batch is on the wire the journal holds it: one entry (a head and its parts), compressed.
       journals.push(journalSize(emu));
-      const saved = JSON.parse(emu.properties.document.getProperty('job.send.progress') || 'null');
+      const saved = JSON.parse(
+        emu.properties.document.getProperty(`${jobKey(emu, 'send')}.progress`) || 'null',
+      );
       if (saved) polled.push(saved.done);
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
@@ -467,7 +469,9 @@ describe('Send journal', () => {
     });
     const said = [];
     emu.onFetch = () => {
-      const saved = JSON.parse(emu.properties.document.getProperty('job.send.progress') || 'null');
+      const saved = JSON.parse(
+        emu.properties.document.getProperty(`${jobKey(emu, 'send')}.progress`) || 'null',
+      );
       if (saved) said.push(saved.message);
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });

@@ -2,7 +2,7 @@
 // Issue 13 through the built bundle, against the sandbox and its clock: the Tracking sheet, the summary and
 // its chart, the Mail status of the rows sent, the hourly trigger and its rules, Show mail, PROSPECT_TASK,
 // and a refresh of 10,000 mails across executions. Mails are sent through the add-on's own sender.
-const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
+const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
 const { sendFromSheet, sendAtSandboxToSheet, topUpEdm } = require('../support/sent-mail');
 
 const services = useServices();
@@ -560,7 +560,7 @@ describe('Scale', () => {
     const first = emu.advanceTime(HOUR);
     expect(first).toHaveLength(1);
     expect(first[0].status).toBe('completed');
-    expect(emu.properties.document.getProperty('job.tracking')).not.toBeNull(); // cut at the deadline, kept
+    expect(emu.properties.document.getProperty(jobKey(emu, 'tracking'))).not.toBeNull(); // cut at the deadline, kept
     expect(tracking().length).toBeGreaterThan(0);
     expect(tracking().length).toBeLessThan(10_000);
     emu.advanceTime(HOUR);

@@ -6,7 +6,7 @@
 // enough chunks to show that its state does not grow with them; the bulk is posted straight at the sandbox
 // (as the tracking suite does for 10,000) and written on mailing lists as the sender writes them.
 const zlib = require('node:zlib');
-const { useServices, newAddon, dataset } = require('../support/harness');
+const { useServices, newAddon, dataset, jobKey } = require('../support/harness');
 const { sendAtSandboxToSheet, topUpEdm } = require('../support/sent-mail');
 
 const services = useServices();
@@ -67,7 +67,7 @@ function sendFrom(sheet, template) {
   emu.spreadsheet.setActiveSheet(sheet);
   emu.run('saveTemplate', [template], { kind: 'webapp' });
   emu.run('sendAllUnsentRows', [], { kind: 'menu' });
-  for (let steps = 0; emu.properties.document.getProperty('job.send') && steps < 100; steps++) {
+  for (let steps = 0; emu.properties.document.getProperty(jobKey(emu, 'send')) && steps < 100; steps++) {
     if (emu.run('continueJob', ['send'], { kind: 'webapp' }).finished) break;
   }
 }
@@ -78,7 +78,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
 function refreshAll() {
   emu.fetchLog.length = 0;
   emu.run('refreshTracking', [], { kind: 'menu' });
-  for (let steps = 0; emu.properties.document.getProperty('job.tracking') && steps < 200; steps++) {
+  for (let steps = 0; emu.properties.document.getProperty(jobKey(emu, 'tracking')) && steps < 200; steps++) {
     if (emu.run('continueJob', ['tracking'], { kind: 'webapp' }).finished) break;
   }
   const count = (part) => emu.fetchLog.filter((r) => r.url.includes(part)).length;

@@ -150,7 +150,17 @@ function onFirstCheck(emu, action) {
   return () => done;
 }
 
+/**
+ * The document property that holds a user's saved job of this kind (`job.<kind>.<user token>`; the user at
+ * the keyboard by default). Its progress and stop flag are `<key>.progress` and `<key>.stop`.
+ */
+function jobKey(emu, kind, user = emu.users.active) {
+  const token = emu.properties.forUser(user).getProperty('timer.userToken');
+  return `job.${kind}.${token}`;
+}
+
 module.exports = {
+  jobKey,
   startServices,
   onFirstCheck,
   useServices,

@@ -2,7 +2,7 @@
 // Mails sent through the add-on, as a user sends them, for the tracking tests and the bench: a mailing list
 // (Name, Email), its template saved as Compose saves it, then "Send to all unsent rows" and the progress
 // dialog's steps to the end. The sender writes the ids on the rows and the tasks in its send journal.
-const { control, DEMO_KEYS } = require('./harness');
+const { control, DEMO_KEYS, jobKey } = require('./harness');
 
 function nameOf(email) {
   const local = email.split('@')[0];
@@ -42,7 +42,7 @@ function sendFromSheet(
     : { subject: 'Hello {{Name}}', body: 'Hi {{Name}},\n<b>not bold</b>', bodyFormat: 'text' };
   const sheet = listWithMail(emu, sheetName, rows, { campaign, ...template });
   emu.run('sendAllUnsentRows', [], { kind: 'menu' });
-  for (let steps = 0; emu.properties.document.getProperty('job.send') && steps < 100; steps++) {
+  for (let steps = 0; emu.properties.document.getProperty(jobKey(emu, 'send')) && steps < 100; steps++) {
     if (emu.run('continueJob', ['send'], { kind: 'webapp' }).finished) break;
   }
   const values = sheet.getDataRange().getValues();

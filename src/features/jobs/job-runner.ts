@@ -29,6 +29,7 @@ import {
   stopRequested,
   withJobLease,
 } from '../../platform/jobs';
+import { OwnerStamp, ownershipOf, ownerStamp, Service } from '../../platform/owner';
 import { describe } from '../settings';
 
 export type { JobProgress } from '../../platform/jobs';
@@ -59,6 +60,8 @@ export interface JobState<U, D> {
   /** Work planned, in the job's measure (rows, numbers, pages); done = total − size of the units left. */
   total: number;
   data: D;
+  /** Who confirmed it, with which key: only they continue it, with that key. */
+  owner?: OwnerStamp;
   stopped?: string;
   /** The user pressed Stop. */
   userStopped?: boolean;
@@ -80,6 +83,8 @@ export interface JobDefinition<U, D, R> {
   title: string;
   /** The menu item that starts the job, and goes on with an unfinished one. */
   action: string;
+  /** Whose key the job spends (or reads with). */
+  service: Service;
   /** Virtual ms a unit needs at most when nothing was measured yet (it starts only when that fits). */
   unitMs(unit: U, state: JobState<U, D>): number;
   /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first round). */
@@ -100,11 +105,16 @@ export interface JobDefinition<U, D, R> {
    * left, e.g. "44 companies were not unlocked (nothing charged for them)…".
    */
   markStopped?(state: JobState<U, D>): string;
+  /** The job ended (finished, stopped, dropped): lets go of what it kept outside its state. */
+  ended?(state: JobState<U, D>): void;
   /** What the work between two saved states did, e.g. "unlocked 62 companies (62 points)"; "" for nothing. */
   workDone?(before: D, after: D): string;
 }
 
-export type JobLabels = Pick<JobDefinition<unknown, unknown, unknown>, 'kind' | 'name' | 'title' | 'action'>;
+export type JobLabels = Pick<
+  JobDefinition<unknown, unknown, unknown>,
+  'kind' | 'name' | 'title' | 'action' | 'service'
+>;
 
 /** Where a job tells the user what happened. A trigger's reporter never calls getUi(). */
 export interface Reporter {
@@ -126,7 +136,18 @@ export function chunks<T>(items: T[], size: number): T[][] {
 
 export function newJobState<U, D, R>(job: JobDefinition<U, D, R>, units: U[], data: D): JobState<U, D> {
   const size = job.size || (() => 1);
-  return { v: 1, units, total: units.reduce((n, u) => n + size(u), 0), data };
+  const total = units.reduce((n, u) => n + size(u), 0);
+  return { v: 1, units, total, data, owner: ownerStamp(job.service) };
+}
+
+/**
+ * Why the current user may not go on with their own saved job, or '' when they may: it was started with
+ * another key (the work in flight can only be settled with it, and the new key never pays for the old one).
+ */
+export function keyChangedText(job: JobLabels, state: Pick<JobState<unknown, unknown>, 'owner'>): string {
+  if (!state.owner || ownershipOf(state.owner, job.service) === 'mine') return '';
+  const service = job.service === 'outreach' ? 'outreach' : 'phone-check';
+  return `This ${job.name.toLowerCase()} was started with another ${service} API key. Put that key back in Extensions › Outreach › Settings to go on with it; nothing is spent with the new key for it.`;
 }
 
 /** Saves a newly planned job and runs its first step (the caller holds the lease: see withJobLease). */
@@ -183,7 +204,7 @@ export function stopSavedJob<U, D, R>(job: JobDefinition<U, D, R>): JobProgress 
       const state = savedJob<U, D>(job.kind);
       if (!state || state.stopped) return nothingLeft(job.kind);
       stopByUser(job, state);
-      clearJob(job.kind);
+      endJob(job, state);
       return progressOf(job, state, true);
     },
     () => {
@@ -239,6 +260,12 @@ export function runStep<U, D, R>(
   reporter: Reporter,
   deadline: Deadline,
 ): JobProgress {
+  const otherKey = keyChangedText(job, state);
+  if (otherKey) {
+    const kept = { ...progressOf(job, state, false), finished: true, paused: true, error: otherKey };
+    reporter.end(job, kept);
+    return kept;
+  }
   if (state.pausedUntil && Date.now() < state.pausedUntil) {
     const paused = progressOf(job, state, false);
     reporter.end(job, paused);
@@ -280,11 +307,17 @@ export function runStep<U, D, R>(
     reporter.progress(job, progress);
   }
   const finished = !!state.stopped || state.units.length === 0;
-  if (finished) clearJob(job.kind);
+  if (finished) endJob(job, state);
   else saveJob(job.kind, state);
   const progress = progressOf(job, state, finished);
   reporter.end(job, progress);
   return progress;
+}
+
+/** The job is over (finished, stopped or dropped): its state and what it kept elsewhere go. */
+export function endJob<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): void {
+  if (job.ended) job.ended(state);
+  clearJob(job.kind);
 }
 
 /** Room kept after the last unit: saving the state and the dialog's answer. */

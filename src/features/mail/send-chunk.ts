@@ -9,6 +9,8 @@ import type { OutreachClient } from '../../api/outreach/outreach-client';
 import type { PersonalizedEmail, SendPersonalizedResponse } from '../../api/outreach/email-schemas';
 import { closeEntry, JournalChunk, JournalEntry, journalChunks, openEntries } from './send-journal';
 import { taskSubject } from './mail-template';
+import { ownershipOf } from '../../platform/owner';
+import { UserError } from '../inputs';
 
 /** Posts of one chunk at most (a refunded 502 is tried again after settling). */
 export const MAX_ATTEMPTS = 3;
@@ -143,13 +145,21 @@ export function settleChunk(client: OutreachClient, chunk: JournalChunk): boolea
 }
 
 /**
- * Settles every chunk left in doubt by an earlier execution. `write` puts the ids of a found chunk on its
+ * Settles every chunk this user left in doubt with this key. `write` puts the ids of a found chunk on its
  * rows; a chunk surely not sent is left as it is (its rows are still queued: the send posts them again).
  * An entry leaves the journal once all its chunks are settled; a failed look-up throws (still in doubt).
+ * Another user's entries are theirs to settle (their tasks are not visible with this key); this user's
+ * entries posted with another key throw a UserError that says so: nothing more is sent until it is back.
  */
 export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalChunk) => void): void {
   for (const entry of openEntries()) {
+    const who = ownershipOf(entry.chunks[0].owner || {}, 'outreach');
+    if (who === 'other') continue;
+    if (who === 'my-other-key') throw new UserError(OTHER_KEY_DOUBT);
     for (const chunk of entry.chunks) if (settleChunk(client, chunk)) write(chunk);
     closeEntry(entry);
   }
 }
+
+export const OTHER_KEY_DOUBT =
+  'Your last send was cut off before the service answered, and it was made with another outreach API key: only that key can tell whether it went out. Put that key back in Extensions › Outreach › Settings; nothing more is sent until then, so no row is sent twice.';

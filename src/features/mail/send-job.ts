@@ -23,6 +23,7 @@ import { stopRequested } from '../../platform/jobs';
 import { describe } from '../settings';
 import { count } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
+import { Confirmed, ConfirmedRef, forgetConfirmed, openConfirmed } from './confirmed-send';
 
 export const SEND_CHUNK = 100;
 /**
@@ -38,12 +39,14 @@ export interface SendData extends EndData {
   sheetId: number;
   sheetName: string;
   campaign: string;
-  /** The template the user confirmed: a change mid-run stops the send (the preview must stay true). */
-  templateSavedAt: number;
+  /** The mail and the rows the user confirmed (confirmed-send.ts): nothing else is sent. */
+  confirmed: ConfirmedRef;
   /** The token of the user who started it (schedule/timer-store): their trigger carries a waiting send on. */
   owner?: string;
   notSent: number;
   skipped: number;
+  /** Queued rows that were not among those confirmed (added or changed since): not sent. */
+  unconfirmed: number;
 }
 
 type SendState = JobState<SendUnit, SendData>;
@@ -54,6 +57,8 @@ interface BatchResult {
   posted?: Posted;
   /** Recipient key → "Skipped: …" found when the batch was built (the row changed since the plan). */
   skipped: Map<string, string>;
+  /** Queued rows not among those confirmed: recipient key → their status. */
+  unconfirmed: Map<string, string>;
   /** Fewer sendable rows were queued than the unit asked for: nothing is left after this batch. */
   exhausted: boolean;
 }
@@ -63,6 +68,7 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, BatchResult> = {
   name: 'Send',
   title: 'Sending e-mails',
   action: 'Send e-mails',
+  service: 'outreach',
   unitMs: () => 30_000,
   size: (unit) => unit.n,
   work: (unit, state, context) => sendBatch(unit, state, context),
@@ -76,6 +82,7 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, BatchResult> = {
     if (left === 0) return '';
     return `${count(left, 'e-mail')} ${left === 1 ? 'was' : 'were'} not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`;
   },
+  ended: (state) => forgetConfirmed(state.data.confirmed),
   workDone: (before, after) => {
     const sent = after.sent - before.sent;
     const parts = sent ? [`sent ${count(sent, 'e-mail')} (${sent} EDM)`] : [];
@@ -127,20 +134,22 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
   const client = outreachClient({ deadlineMs: context.deadline.at });
   const list = openMailingList(sendingSheet(state.data));
   settleFirst(client, list);
+  const unsubscribe = readSettings().unsubscribeAddress;
   const template = loadTemplate(state.data.sheetId);
-  if (!template || template.savedAt !== state.data.templateSavedAt) {
+  const confirmed = template && openConfirmed(state.data.confirmed, template, unsubscribe);
+  if (!template || !confirmed || confirmed.mailChanged) {
+    const left = releaseQueued(state.data, `${MAIL_STATUS.notSent}: ${MAIL_CHANGED}`);
     throw new JobStop(
-      'The mail was edited during the send: run "Send e-mails" again to send the queued rows with the new text (nothing is sent twice).',
+      `The mail was changed after you confirmed the send (by you or another editor): ${count(left, 'row')} not sent, nothing charged for them. Check the mail, then run "Send e-mails" again to send them (nothing is sent twice).`,
     );
   }
   // As many chunks as may go now (the rest would wait for the rate window before this batch's results are
   // written); a full batch when none may: it waits once, for all of them.
   const free = client.budget.available();
   const wanted = Math.min(unit.n, UNIT_ROWS, free > 0 ? free * SEND_CHUNK : UNIT_ROWS);
-  const unsubscribe = readSettings().unsubscribeAddress;
-  const { rows, skipped } = queuedRows(list, template, wanted, unsubscribe);
+  const { rows, skipped, unconfirmed } = queuedRows(list, template, confirmed, wanted, unsubscribe);
   const exhausted = rows.length < wanted;
-  if (rows.length === 0) return { list, skipped, exhausted };
+  if (rows.length === 0) return { list, skipped, unconfirmed, exhausted };
   const postedAt = Date.now();
   const candidates = chunks(rows, SEND_CHUNK);
   const emails = batchMails(candidates, template, unsubscribe);
@@ -168,28 +177,36 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
   const posted = postChunks(client, journal, emails, progress, cancelled);
   if (posted.outcomes.every((o) => 'later' in o)) {
     closeEntry(posted.entry); // nothing went: the runner stops the job, or the next step posts these rows
-    if (stopped) return { list, skipped, exhausted: false };
+    if (stopped) return { list, skipped, unconfirmed, exhausted: false };
     throw posted.outcomes[0].error;
   }
-  return { list, skipped, exhausted: exhausted && posted.entry.chunks.length === candidates.length, posted };
+  const all = exhausted && posted.entry.chunks.length === candidates.length;
+  return { list, skipped, unconfirmed, exhausted: all, posted };
 }
 
 /**
  * The first `wanted` queued rows that can be sent, checked again as they stand now; the queued rows met on
- * the way that cannot (the do-not-contact list may have grown since the plan) with their "Skipped: …".
+ * the way that cannot (the do-not-contact list may have grown since the plan) with their "Skipped: …", and
+ * those that are not as the user confirmed them (added, changed, or "Queued" typed in) with theirs.
  */
 function queuedRows(
   list: MailingList,
   template: StoredTemplate,
+  confirmed: Confirmed,
   wanted: number,
   unsubscribe: string,
-): { rows: ListRow[]; skipped: Map<string, string> } {
+): { rows: ListRow[]; skipped: Map<string, string>; unconfirmed: Map<string, string> } {
   const skipped = new Map<string, string>();
+  const unconfirmed = new Map<string, string>();
   const rows: ListRow[] = [];
   const taken = new Set<string>();
   const doNotContact = readDoNotContact(list.sheet.getParent());
   for (const row of list.readRows()) {
     if (rows.length >= wanted || !isQueued(row.status)) continue;
+    if (!confirmed.has(row)) {
+      if (!taken.has(row.key)) unconfirmed.set(row.key, `${MAIL_STATUS.notSent}: ${NOT_CONFIRMED}`);
+      continue;
+    }
     const problem = rowProblem(template, row, unsubscribe);
     const listed = listedReason(doNotContact, row.key);
     if (listed !== null) skipped.set(row.key, listedStatus(listed));
@@ -200,8 +217,14 @@ function queuedRows(
       taken.add(row.key);
     }
   }
-  return { rows, skipped };
+  return { rows, skipped, unconfirmed };
 }
+
+/** Why a queued row is not sent: it is not one the user confirmed, as it was then. */
+export const NOT_CONFIRMED =
+  'not part of the send you confirmed (the row was added or changed after it was confirmed); send again to include it';
+export const MAIL_CHANGED =
+  'the mail was changed after the send was confirmed; check it and send again (nothing was charged for this row)';
 
 /** Chunks left in doubt by an earlier execution are settled before anything else is posted. */
 function settleFirst(client: OutreachClient, list: MailingList): void {
@@ -227,10 +250,11 @@ function inDoubt(error: ApiError): JobPause {
  * unit comes back as a unit of its own.
  */
 function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): SendUnit[] | void {
-  const { list, posted, skipped } = result;
+  const { list, posted, skipped, unconfirmed } = result;
   const changes = new Map<string, Record<string, CellValue>>();
-  for (const [key, status] of skipped) changes.set(key, { mailStatus: status });
+  for (const [key, status] of [...unconfirmed, ...skipped]) changes.set(key, { mailStatus: status });
   state.data.skipped += skipped.size;
+  state.data.unconfirmed = (state.data.unconfirmed || 0) + unconfirmed.size;
   let done = 0;
   let later = false;
   let stop: ApiError | undefined;
@@ -314,6 +338,7 @@ function sendSummary(state: SendState, finished: boolean): string {
   const parts = [`Sent ${d.sent} e-mail${d.sent === 1 ? '' : 's'}`];
   if (d.notSent) parts.push(`${d.notSent} not sent`);
   if (d.skipped) parts.push(`${d.skipped} skipped`);
+  if (d.unconfirmed) parts.push(`${d.unconfirmed} not sent: not part of the send you confirmed`);
   const left = rowsLeft(state.units);
   if (!finished && left) parts.push(`${left} to go`);
   const cost = finished ? ` ${d.sent} EDM used.` : '';

@@ -7,8 +7,10 @@
 // ID) are the record of what was sent, so nothing here grows with the mails ever sent — only the entry in
 // flight (or a few after failures) and the time of the last send. Recipients are kept compressed (an entry
 // of 60 chunks holds 6,000 addresses). Kept in document properties: every editor's executions see the same
-// journal.
+// journal, but an entry records its owner and the key it was posted with, and only that user, with that
+// key, settles it (another key cannot see the tasks, so it would take a sent chunk for one never sent).
 import { readLarge, writeLarge } from '../../platform/large-property';
+import { OwnerStamp, ownerStamp } from '../../platform/owner';
 import { packText, unpackText } from '../../platform/packed-text';
 
 export interface ChunkRecipient {
@@ -31,6 +33,8 @@ export interface JournalChunk {
   ids?: Record<string, [number, number]>;
   /** A test mail: not on any row. */
   test?: boolean;
+  /** Who posted it and with which key (set when the journal is read). */
+  owner?: OwnerStamp;
 }
 
 /** Chunks journaled together, and the property keys that hold them. */
@@ -47,6 +51,9 @@ interface StoredEntry {
   sheetName: string;
   postedAt: number;
   test?: true;
+  /** Owner token and key fingerprint (ownerStamp('outreach')) of the user who posted. */
+  owner: string;
+  keyFp: string;
   tags: string[];
   /** Recipients per chunk, in order, in `to`. */
   sizes: number[];
@@ -71,7 +78,7 @@ export function openEntries(all = store().getProperties()): JournalEntry[] {
   const entries: Array<JournalEntry & { at: number }> = [];
   for (const key of Object.keys(all)) {
     if (!key.startsWith(CHUNK_PREFIX) || key.includes('.part')) continue;
-    const chunks = chunksOf(readLarge<StoredEntry | JournalChunk>(all, key));
+    const chunks = chunksOf(readLarge<StoredEntry>(all, key));
     if (chunks.length === 0) continue;
     const keys = [key, ...Object.keys(all).filter((k) => k.startsWith(`${key}.part`))];
     entries.push({ keys, chunks, at: chunks[0].postedAt });
@@ -90,11 +97,12 @@ export function openChunks(all?: Record<string, string>): JournalChunk[] {
  * entry says which. Throws when the store is full: then nothing was posted.
  */
 export function journalChunks(chunks: JournalChunk[]): JournalEntry {
+  const stamp = ownerStamp('outreach');
   let taken = chunks.length;
-  let stored = storedEntry(chunks);
+  let stored = storedEntry(chunks, stamp);
   while (taken > 1 && JSON.stringify(stored).length > MAX_ENTRY_CHARS) {
     taken = Math.ceil(taken / 2);
-    stored = storedEntry(chunks.slice(0, taken));
+    stored = storedEntry(chunks.slice(0, taken), stamp);
   }
   // The key is new (a fresh tag): no parts of an older value to look for.
   const keys = writeLarge(store(), CHUNK_PREFIX + chunks[0].tag, stored, {});
@@ -128,7 +136,7 @@ export function newTag(): string {
   return `#${Utilities.getUuid().replace(/-/g, '').slice(0, 10)}`;
 }
 
-function storedEntry(chunks: JournalChunk[]): StoredEntry {
+function storedEntry(chunks: JournalChunk[], stamp: OwnerStamp): StoredEntry {
   const first = chunks[0];
   const entry: StoredEntry = {
     v: 2,
@@ -136,6 +144,8 @@ function storedEntry(chunks: JournalChunk[]): StoredEntry {
     sheetId: first.sheetId,
     sheetName: first.sheetName,
     postedAt: first.postedAt,
+    owner: stamp.owner,
+    keyFp: stamp.keyFp,
     tags: chunks.map((c) => c.tag),
     sizes: chunks.map((c) => c.recipients.length),
     to: packText(chunks.flatMap((c) => c.recipients.map((r) => r.email)).join('\n')),
@@ -144,16 +154,16 @@ function storedEntry(chunks: JournalChunk[]): StoredEntry {
   return entry;
 }
 
-/** The chunks of a stored entry; an entry written before entries held several chunks is one chunk. */
-function chunksOf(stored: StoredEntry | JournalChunk | null): JournalChunk[] {
-  if (!stored) return [];
-  if (!('v' in stored)) return stored.tag ? [stored] : [];
+/** The chunks of a stored entry. */
+function chunksOf(stored: StoredEntry | null): JournalChunk[] {
+  if (!stored || stored.v !== 2) return [];
   const emails = unpackText(stored.to).split('\n');
   const { campaign, sheetId, sheetName, postedAt, test } = stored;
+  const owner: OwnerStamp = { owner: stored.owner, keyFp: stored.keyFp, at: postedAt };
   let at = 0;
   return stored.tags.map((tag, i) => {
     const recipients = emails.slice(at, at + stored.sizes[i]).map((email) => ({ email }));
     at += stored.sizes[i];
-    return { tag, campaign, sheetId, sheetName, postedAt, recipients, ...(test ? { test } : {}) };
+    return { tag, campaign, sheetId, sheetName, postedAt, recipients, owner, ...(test ? { test } : {}) };
   });
 }

@@ -7,7 +7,7 @@
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
 import { Deadline } from '../../platform/deadline';
-import { BUSY_MESSAGE, clearJob, JobProgress, withJobLease } from '../../platform/jobs';
+import { BUSY_MESSAGE, JobProgress, withJobLease } from '../../platform/jobs';
 import { readSettings } from '../../platform/settings';
 import { loadTemplate, StoredTemplate } from './mail-templates';
 import { CellValue } from '../../sheets/cells';
@@ -17,7 +17,18 @@ import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { confirm, inform } from '../../ui/dialogs';
 import { showComposeDialog } from './compose';
 import { UserError } from '../inputs';
-import { newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
+import {
+  endJob,
+  JobState,
+  keyChangedText,
+  newJobState,
+  Reporter,
+  runStep,
+  savedJob,
+  startJob,
+} from '../jobs/job-runner';
+import { ConfirmedRef, confirmSend, tooManyToConfirm } from './confirmed-send';
+import { otherSendOnSheet } from './send-owners';
 import { templateProblems } from './mail-template';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { settleOpenChunks } from './send-chunk';
@@ -97,6 +108,8 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   const template = loadTemplate(sheet.getSheetId());
   if (!template) return null;
   const list = openMailingList(sheet);
+  const blocked = otherSendOnSheet(sheet.getSheetId(), sheet.getName(), spreadsheet.getSpreadsheetTimeZone());
+  if (blocked) throw new UserError(blocked);
   const unsubscribeAddress = readSettings().unsubscribeAddress;
   const problems = templateProblems(template, list.headers, unsubscribeAddress);
   if (problems.length) throw new UserError(`Fix the mail first (Compose e-mail…): ${problems.join(' ')}`);
@@ -148,6 +161,11 @@ function planAndSend(scope: Scope, reporter: Reporter): void {
     inform('Nothing to send', lines.join('\n') || 'There are no rows with an e-mail address to send to.');
     return;
   }
+  const tooMany = tooManyToConfirm(plan.rows.length);
+  if (tooMany) {
+    inform('Too many rows for one send', tooMany);
+    return;
+  }
   const { lines, usable } = costLines(prepared);
   if (usable < plan.rows.length) {
     inform(
@@ -177,45 +195,74 @@ function askAboutFailedBefore(plan: SendPlan): void {
   else skipFailedBefore(plan);
 }
 
-/** Queues the plan's rows and starts the send job (its first step runs now). */
+/**
+ * Queues the plan's rows and starts the send job (its first step runs now). What the user confirmed (the
+ * mail and these rows) is kept first, in their own properties, unless it was kept when they scheduled it.
+ */
 export function launchSend(
   prepared: PreparedSend,
   reporter: Reporter,
+  confirmed?: ConfirmedRef,
   deadline = Deadline.forExecution(),
 ): void {
   const { plan, list, sheet, template, client } = prepared;
+  const kept = confirmed || confirmSend(template, plan.rows, readSettings().unsubscribeAddress);
   queue(list, plan.rows);
   const data: SendData = {
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),
     campaign: template.campaign,
-    templateSavedAt: template.savedAt,
+    confirmed: kept,
     pricing: client.pricingUrl,
     owner: userToken(),
     sent: 0,
     notSent: 0,
     skipped: plan.skipped.size,
+    unconfirmed: 0,
   };
   startJob(SEND_JOB, newJobState(SEND_JOB, sendUnits(plan.rows.length), data), reporter, deadline);
 }
 
-/** An interrupted send is continued, or dropped with its queued rows released. True when continued. */
+/**
+ * The user's own interrupted send is continued, or dropped with its queued rows released. True when it was
+ * continued (or kept). The question states the mails left, their cost and the usable EDM, as a first send.
+ */
 function resumeUnfinished(reporter: Reporter): boolean {
   const previous = savedJob<SendUnit, SendData>(SEND_JOB.kind);
   if (!previous || previous.stopped || previous.units.length === 0) return false;
   const left = rowsLeft(previous.units);
+  const otherKey = keyChangedText(SEND_JOB, previous);
+  if (otherKey) {
+    const drop = `${otherKey}\n\nDrop it now? Its ${count(left, 'row')} left are not sent and can be sent again later; rows whose mail may have gone stay queued until that key is back.`;
+    if (!confirm('Unfinished send', drop)) return true;
+    dropSend(previous);
+    return false;
+  }
   const waiting = previous.data.waiting ? ' (it waits for the sending quota)' : '';
-  const question =
-    `The last send from "${previous.data.sheetName}" was interrupted with ${count(left, 'e-mail')} left${waiting}. ` +
-    'Continue it now?\n\n(No: those rows are not sent and can be sent again later.)';
+  const balance = outreachClient().balance();
+  const question = [
+    `Your last send from "${previous.data.sheetName}" (campaign "${previous.data.campaign}") was interrupted with ${count(left, 'e-mail')} left${waiting}.`,
+    `Cost: at most ${left} EDM (1 per e-mail).`,
+    `Usable EDM: ${balance.monthlyEdm + balance.addonEdm} (${balance.monthlyEdm} monthly + ${balance.addonEdm} add-on).`,
+    '',
+    'Continue it now?',
+    '',
+    '(No: those rows are not sent and can be sent again later.)',
+  ].join('\n');
   if (confirm('Unfinished send', question)) {
     previous.pausedUntil = undefined; // the user asks for it now
     runStep(SEND_JOB, previous, reporter, Deadline.forExecution());
     return true;
   }
-  releaseQueued(previous.data, '');
-  clearJob(SEND_JOB.kind);
+  dropSend(previous);
   return false;
+}
+
+/** Ends the user's unfinished send: its queued rows are released (those in doubt stay queued). */
+export function dropSend(state: JobState<SendUnit, SendData>, status = ''): number {
+  const released = releaseQueued(state.data, status);
+  endJob(SEND_JOB, state);
+  return released;
 }
 
 function queue(list: MailingList, rows: ListRow[]): void {

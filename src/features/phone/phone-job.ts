@@ -55,6 +55,7 @@ export const PHONE_JOB: JobDefinition<PhoneUnit, PhoneData, Checked> = {
   name: 'Phone check',
   title: 'Checking phone numbers',
   action: 'Check phone numbers in selection',
+  service: 'phone',
   // One fetchAll round; the runner then goes by the longest unit it measured.
   unitMs: () => 5000,
   size: (unit) => unit.length,

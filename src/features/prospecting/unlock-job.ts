@@ -54,6 +54,7 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
   name: 'Unlock',
   title: 'Unlocking companies',
   action: 'Unlock selected companies',
+  service: 'outreach',
   // 10 unlocks within the rate budget; a contacts unit is one round of profiles and first pages.
   unitMs: (unit) => ('unlock' in unit ? 15_000 : 20_000),
   // A contacts unit cut half-way would fetch its profiles again: start it only when its first round (a

@@ -2,14 +2,23 @@
 // anything is charged. The work itself is the unlock job (unlock-job.ts) on the job runner.
 import { outreachClient } from '../clients';
 import { CompanyIndex } from './company-index';
-import { BUSY_MESSAGE, clearJob, withJobLease } from '../../platform/jobs';
+import { BUSY_MESSAGE, clearJob, otherJobs, withJobLease } from '../../platform/jobs';
 import { cellText } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { Table, TableRow } from '../../sheets/table';
-import { confirm, inform } from '../../ui/dialogs';
+import { confirm, inform, toast } from '../../ui/dialogs';
 import { UserError } from '../inputs';
-import { chunks, newJobState, savedJob, startJob, runStep } from '../jobs/job-runner';
+import {
+  chunks,
+  JobState,
+  keyChangedText,
+  newJobState,
+  runStep,
+  savedJob,
+  startJob,
+} from '../jobs/job-runner';
+import { count } from '../words';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { CONTACT_CHUNK, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
@@ -32,6 +41,16 @@ function unlockSelection(): void {
   reportBackgroundWork(UNLOCK_JOB);
   if (resumeUnfinished()) return;
   const plan = planFromSelection();
+  const theirs = othersUnlocking();
+  const left = plan.toUnlock.filter((id) => theirs.has(id));
+  if (left.length) {
+    plan.toUnlock = plan.toUnlock.filter((id) => !theirs.has(id));
+    toast(
+      `${count(left.length, 'selected company', 'selected companies')} ${left.length === 1 ? 'is' : 'are'} in another editor's unfinished unlock: left to it (their key pays for ${left.length === 1 ? 'it' : 'them'}).`,
+      'Unlock companies',
+      10,
+    );
+  }
   if (plan.toUnlock.length === 0 && plan.alreadyUnlocked.length === 0) {
     const reason = plan.unknownRows.length
       ? unknownRowsText(plan.unknownRows)
@@ -58,18 +77,47 @@ function unlockSelection(): void {
   startJob(UNLOCK_JOB, newJobState(UNLOCK_JOB, units, counts), MENU_REPORTER);
 }
 
-/** An interrupted unlock is continued, or dropped. True when continued. */
+/**
+ * The user's own interrupted unlock is continued, or dropped. True when continued. The question states what
+ * is left, what it may cost and the usable balance, as a first run does.
+ */
 function resumeUnfinished(): boolean {
   const previous = savedJob<UnlockUnit, UnlockCounts>(UNLOCK_JOB.kind);
   if (!previous || previous.stopped || previous.units.length === 0) return false;
-  const left = previous.units.reduce((n, u) => n + ('unlock' in u ? u.unlock.length : u.contacts.length), 0);
-  const question = `The last unlock was interrupted with ${left} companies left. Continue it now?`;
-  if (confirm('Unfinished unlock', question)) {
+  const otherKey = keyChangedText(UNLOCK_JOB, previous);
+  if (otherKey) {
+    if (!confirm('Unfinished unlock', `${otherKey}\n\nDrop it now? (Nothing more is charged for it.)`))
+      return true;
+    clearJob(UNLOCK_JOB.kind);
+    return false;
+  }
+  const toUnlock = previous.units.reduce((n, u) => n + ('unlock' in u ? u.unlock.length : 0), 0);
+  const toFill = previous.units.reduce((n, u) => n + ('contacts' in u ? u.contacts.length : 0), 0);
+  const lines = [`The last unlock was interrupted.`];
+  if (toUnlock) {
+    const balance = outreachClient().balance();
+    lines.push(
+      `Left to unlock: ${count(toUnlock, 'company', 'companies')}, at most ${count(toUnlock, 'search point')} (a company unlocked in the last 30 days is free).`,
+      `Usable balance: ${balance.monthlyPoints + balance.addonPoints} points (${balance.monthlyPoints} monthly + ${balance.addonPoints} add-on).`,
+    );
+  }
+  if (toFill) lines.push(`Contacts still to fill: ${count(toFill, 'company', 'companies')} (free).`);
+  if (confirm('Unfinished unlock', `${lines.join('\n')}\n\nContinue it now?`)) {
     runStep(UNLOCK_JOB, previous, MENU_REPORTER, Deadline.forExecution());
     return true;
   }
   clearJob(UNLOCK_JOB.kind);
   return false;
+}
+
+/** Companies in another editor's unfinished unlock: theirs to unlock, with their key (left out here). */
+function othersUnlocking(): Set<string> {
+  const ids = new Set<string>();
+  for (const job of otherJobs<JobState<UnlockUnit, UnlockCounts>>(UNLOCK_JOB.kind)) {
+    if (job.stopped) continue;
+    for (const unit of job.units) if ('unlock' in unit) unit.unlock.forEach((id) => ids.add(id));
+  }
+  return ids;
 }
 
 /** States the cost and the balance; the ids to unlock (as many as the balance covers), or null. */

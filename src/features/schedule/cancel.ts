@@ -1,28 +1,43 @@
 // Menu: "Cancel a waiting or scheduled send". A send waiting for the sending quota is dropped (its rows say
 // so and can be sent again later); sends scheduled for later are cancelled one by one after a question.
-// The hourly trigger is removed when nothing is left for it.
-import { clearJob, withJobLease } from '../../platform/jobs';
+// Only the user's own: another editor's waiting or scheduled send spends their key, and only they cancel
+// it (this user is told it exists). The hourly trigger is removed when nothing is left for it.
+import { withJobLease } from '../../platform/jobs';
 import { savedJob } from '../jobs/job-runner';
-import { releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
+import { dropSend } from '../mail/send';
+import { forgetConfirmed } from '../mail/confirmed-send';
+import { rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { confirm, inform, toast } from '../../ui/dialogs';
-import { allSchedules, deleteSchedule } from './schedules';
+import { allSchedules, deleteSchedule, mySchedules } from './schedules';
 import { startWindowText } from './send-later-time';
 import { releaseTimerIfIdle } from './timer';
+import { count } from '../words';
 
 const TITLE = 'Cancel a waiting or scheduled send';
 
 export function cancelTimedSend(): void {
   const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
   let asked = cancelWaitingSend();
-  for (const schedule of allSchedules()) {
+  const mine = mySchedules();
+  for (const schedule of mine) {
     asked = true;
     const question = `A send of "${schedule.sheetName}" is scheduled to start ${startWindowText(schedule.at, zone)}. Cancel it?`;
     if (!confirm(TITLE, question)) continue;
     deleteSchedule(schedule.sheetId);
+    forgetConfirmed(schedule.confirmed);
     toast(`The scheduled send of "${schedule.sheetName}" was cancelled.`, TITLE, 5);
   }
-  if (!asked) inform(TITLE, 'No send waits for the sending quota and none is scheduled in this document.');
+  const others = allSchedules().length - mine.length;
+  if (!asked) {
+    const theirs = others
+      ? ` Another editor scheduled ${count(others, 'send')}: only they can cancel ${others === 1 ? 'it' : 'them'}.`
+      : '';
+    inform(
+      TITLE,
+      `You have no send waiting for the sending quota and none scheduled in this document.${theirs}`,
+    );
+  }
   releaseTimerIfIdle();
 }
 
@@ -38,11 +53,10 @@ function cancelWaitingSend(): boolean {
         `The send from "${job.data.sheetName}" waits for the sending quota (${job.data.waiting.detail}) with ${left} e-mail${left === 1 ? '' : 's'} left; ` +
         `${job.data.sent} were sent. Cancel it? The rows left are not sent and can be sent again later.`;
       if (!confirm(TITLE, question)) return true;
-      const released = releaseQueued(
-        job.data,
+      const released = dropSend(
+        job,
         `${MAIL_STATUS.notSent}: the send waiting for the sending quota was cancelled`,
       );
-      clearJob(SEND_JOB.kind);
       toast(`The waiting send was cancelled: ${released} rows not sent.`, TITLE, 10);
       return true;
     },

@@ -3,6 +3,7 @@
 // is taken out of the store under the document lock before its send starts, so it never starts twice.
 import { withDocumentLock } from '../../platform/locks';
 import { startWindowText } from './send-later-time';
+import type { ConfirmedRef } from '../mail/confirmed-send';
 import { userToken } from './timer-store';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -14,7 +15,11 @@ export interface ScheduledSend {
   at: number;
   /** The token of the user whose trigger runs it. */
   owner: string;
+  /** The fingerprint of the key it was scheduled with: it starts only with that key. */
+  keyFp: string;
   savedAt: number;
+  /** The mail and rows confirmed when it was scheduled, in the owner's properties (confirmed-send.ts). */
+  confirmed: ConfirmedRef;
 }
 
 const PREFIX = 'schedule.';

@@ -8,7 +8,7 @@ import { savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { UserError } from '../inputs';
-import { costLines, launchSend, prepareSend, writeStatuses } from '../mail/send';
+import { costLines, launchSend, PreparedSend, prepareSend, writeStatuses } from '../mail/send';
 import { SEND_JOB } from '../mail/send-job';
 import { skippedLines } from '../mail/send-plan';
 import { withJobLease } from '../../platform/jobs';
@@ -24,6 +24,10 @@ import {
   scheduleView,
 } from './schedules';
 import { parseWhen, startWindowText } from './send-later-time';
+import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../mail/confirmed-send';
+import { otherSendOnSheet } from '../mail/send-owners';
+import { ownershipOf, ownerStamp } from '../../platform/owner';
+import { count } from '../words';
 import { ensureTimer, releaseTimerIfIdle } from './timer';
 import { userToken } from './timer-store';
 
@@ -42,18 +46,32 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
   const prepared = prepareSend(sheet, 'all');
   if (!prepared) throw new UserError('Save the mail first.');
   const n = prepared.plan.rows.length;
+  const tooMany = tooManyToConfirm(n);
+  if (tooMany) throw new UserError(tooMany);
   const { lines, usable } = costLines(prepared);
   try {
     ensureTimer();
   } catch (error) {
     throw new UserError(`The send could not be scheduled: ${describe(error)}`);
   }
+  const earlier = scheduleOf(sheet.getSheetId());
+  if (earlier && earlier.owner !== userToken()) {
+    throw new UserError(
+      `Another editor scheduled the send of "${sheet.getName()}": only they can change or cancel it. Send from another sheet, or ask them.`,
+    );
+  }
+  const stamp = ownerStamp('outreach');
+  // What goes out when it runs: this mail to these rows as they are now, and nothing else.
+  const confirmed = confirmSend(prepared.template, prepared.plan.rows, readSettings().unsubscribeAddress);
+  if (earlier) forgetConfirmed(earlier.confirmed);
   saveSchedule({
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),
     at,
-    owner: userToken(),
+    owner: stamp.owner,
+    keyFp: stamp.keyFp,
     savedAt: Date.now(),
+    confirmed,
   });
   const notes = [
     `Scheduled: "Send to all unsent rows" of "${sheet.getName()}" will start ${startWindowText(at, zone)}; add-on triggers run about once an hour, so not at the minute.`,
@@ -65,18 +83,24 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
     );
   }
   notes.push(
-    "The rows are checked again when it starts; each row's Mail status and the Tracking summary say what happened.",
+    "Only this mail goes, to these rows as they are now: a row added or changed later, or a change to the mail, is not sent (the row says so), and you would schedule again. Each row's Mail status and the Tracking summary say what happened.",
   );
   return { message: notes.join('\n'), schedule: scheduleView(sheet) };
 }
 
-/** Compose dialog: cancels the active sheet's scheduled send (whoever scheduled it). */
+/** Compose dialog: cancels the active sheet's scheduled send (only its owner may). */
 export function cancelScheduledSend(): { message: string } {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
   const schedule = scheduleOf(sheet.getSheetId());
   if (!schedule) return { message: `No send is scheduled for "${sheet.getName()}".` };
+  if (schedule.owner !== userToken()) {
+    return {
+      message: `The send of "${sheet.getName()}" was scheduled by another editor: only they can cancel it (it is sent with their key).`,
+    };
+  }
   deleteSchedule(sheet.getSheetId());
-  if (schedule.owner === userToken()) releaseTimerIfIdle();
+  forgetConfirmed(schedule.confirmed);
+  releaseTimerIfIdle();
   return { message: `The scheduled send of "${sheet.getName()}" was cancelled: nothing will be sent.` };
 }
 
@@ -90,6 +114,7 @@ export function runDueSchedules(): number {
     try {
       if (startScheduled(claimed)) started++;
     } catch (error) {
+      forgetConfirmed(claimed.confirmed);
       recordLastRun('send', {
         message: `The send scheduled for "${claimed.sheetName}" did not start.`,
         error: describe(error),
@@ -99,6 +124,31 @@ export function runDueSchedules(): number {
   }
   return started;
 }
+
+/**
+ * Keeps in the plan only the rows confirmed when the send was scheduled, as they were then; the others say
+ * why they are not sent. Answers how many were left out, or null when the mail itself changed (then every
+ * row says so and nothing may go).
+ */
+function keepConfirmedRows(prepared: PreparedSend, schedule: ScheduledSend): number | null {
+  const { plan, list } = prepared;
+  const confirmed = openConfirmed(schedule.confirmed, prepared.template, readSettings().unsubscribeAddress);
+  if (!confirmed || confirmed.mailChanged) {
+    const status = `${MAIL_STATUS.notSent}: the mail was changed after you scheduled the send; schedule it again`;
+    writeStatuses(list, new Map(plan.rows.map((row) => [row.rowNumber, status])));
+    return null;
+  }
+  const added = plan.rows.filter((row) => !confirmed.has(row));
+  if (added.length) {
+    const status = `${MAIL_STATUS.notSent}: added or changed after the send was scheduled; schedule it again to include it`;
+    writeStatuses(list, new Map(added.map((row) => [row.rowNumber, status])));
+    plan.rows = plan.rows.filter((row) => confirmed.has(row));
+  }
+  return added.length;
+}
+
+const OTHER_KEY =
+  'it was scheduled with another outreach API key, and it is sent only with the key it was scheduled with. Schedule it again.';
 
 /** Plans and starts one scheduled send without UI; true when mails went out. */
 function startScheduled(schedule: ScheduledSend): boolean {
@@ -117,31 +167,43 @@ function startScheduled(schedule: ScheduledSend): boolean {
     );
     return false;
   };
+  const notStarted = (why: string) => {
+    forgetConfirmed(schedule.confirmed);
+    record(`The send scheduled for "${sheet.getName()}" did not start: ${why}`);
+    return false;
+  };
+  if (ownershipOf(schedule, 'outreach') !== 'mine') return notStarted(OTHER_KEY);
   return withJobLease(
     SEND_JOB.kind,
     () => {
       const running = savedJob<{ n: number }, unknown>(SEND_JOB.kind);
-      if (running && !running.stopped && running.units.length > 0) return later();
+      const zone = sheet.getParent().getSpreadsheetTimeZone();
+      const busy = running && !running.stopped && running.units.length > 0;
+      if (busy || otherSendOnSheet(sheet.getSheetId(), sheet.getName(), zone)) return later();
       const prepared = prepareSend(sheet, 'all');
-      if (!prepared) {
-        record(`The send scheduled for "${sheet.getName()}" did not start: its mail was deleted.`);
-        return false;
-      }
+      if (!prepared) return notStarted('its mail was deleted.');
       const { plan, list } = prepared;
       writeStatuses(list, plan.skipped);
+      const kept = keepConfirmedRows(prepared, schedule);
+      if (kept === null) {
+        return notStarted(
+          'the mail was changed after you scheduled it (by you or another editor), so nothing was sent: check it and schedule it again.',
+        );
+      }
+      const unconfirmed = kept
+        ? ` ${count(kept, 'row')} added or changed after it was scheduled ${kept === 1 ? 'was' : 'were'} not sent (${kept === 1 ? 'its' : 'their'} Mail status says so).`
+        : '';
       if (plan.rows.length === 0) {
         const lines = skippedLines(plan, prepared.hiddenCount);
-        record(`Scheduled send of "${sheet.getName()}": nothing to send. ${lines.join(' ')}`.trim());
-        return false;
+        return notStarted(`nothing to send.${unconfirmed} ${lines.join(' ')}`.trim());
       }
       const { lines, usable } = costLines(prepared);
       if (usable < plan.rows.length) {
         const status = `${MAIL_STATUS.notSent}: the scheduled send needed ${plan.rows.length} EDM and ${usable} were usable`;
         writeStatuses(list, new Map(plan.rows.map((row) => [row.rowNumber, status])));
-        record(`Scheduled send of "${sheet.getName()}" not sent: not enough EDM. ${lines.join(' ')}`);
-        return false;
+        return notStarted(`not enough EDM.${unconfirmed} ${lines.join(' ')}`);
       }
-      launchSend(prepared, unattendedReporter('send'));
+      launchSend(prepared, unattendedReporter('send'), schedule.confirmed);
       return true;
     },
     later,

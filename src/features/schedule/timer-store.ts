@@ -5,6 +5,9 @@
 // two editors never change each other's; one record per user who ever used a timed feature here, a few
 // hundred characters each, however much is sent.
 import type { LastRun } from '../jobs/reporters';
+import { userToken } from '../../platform/owner';
+
+export { userToken };
 
 /** A user's auto-refresh switch in this document. */
 export interface AutoRefresh {
@@ -28,19 +31,7 @@ export interface TimerRecord {
   reauthAt?: number;
 }
 
-const TOKEN = 'timer.userToken';
 const PREFIX = 'timer.user.';
-
-/** This user's random token (made once, kept in their user properties). */
-export function userToken(): string {
-  const props = PropertiesService.getUserProperties();
-  let token = props.getProperty(TOKEN);
-  if (!token) {
-    token = Utilities.getUuid().replace(/-/g, '').slice(0, 16);
-    props.setProperty(TOKEN, token);
-  }
-  return token;
-}
 
 function parse(text: string | null | undefined): TimerRecord {
   try {

@@ -73,6 +73,7 @@ export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, UnitRead> =
   name: 'Tracking refresh',
   title: 'Refreshing tracking',
   action: 'Refresh tracking',
+  service: 'outreach',
   unitMs: () => 30_000,
   size: (unit) => unit.left,
   work: (unit, state, context) => readUnit(unit.after, state, context),
