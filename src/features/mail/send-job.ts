@@ -202,11 +202,13 @@ function queuedRows(
   const taken = new Set<string>();
   const doNotContact = readDoNotContact(list.sheet.getParent());
   for (const row of list.readRows()) {
-    if (rows.length >= wanted || !isQueued(row.status)) continue;
+    if (!isQueued(row.status)) continue;
+    // Every queued row of the sheet is this send's (one sender per sheet): one not confirmed says so now.
     if (!confirmed.has(row)) {
       if (!taken.has(row.key)) unconfirmed.set(row.key, `${MAIL_STATUS.notSent}: ${NOT_CONFIRMED}`);
       continue;
     }
+    if (rows.length >= wanted) continue;
     const problem = rowProblem(template, row, unsubscribe);
     const listed = listedReason(doNotContact, row.key);
     if (listed !== null) skipped.set(row.key, listedStatus(listed));
