@@ -1,8 +1,12 @@
 // zod/mini schemas of the outreach service's e-mail endpoints (spec/outreach-api.md sections 4.7 to 4.12):
 // sends, tasks and mails. Same rules as outreach-schemas.ts: answers strict where a workflow relies on a
-// field, requests checked against every limit of the spec before sending.
+// field, requests checked against every limit of the spec before sending. The one-line texts of a send
+// (subject, nickname, task_subject) are cleaned here, where every request body is built (cleanLine): control
+// characters are removed, never refused, and a nickname is cut to NICKNAME_MAX characters.
 import * as z from 'zod/mini';
 import {
+  cleanLine,
+  cleanNickname,
   ids,
   int,
   isoTime,
@@ -158,6 +162,7 @@ const email = () =>
 
 const subject = () =>
   text('subject').check(
+    z.overwrite(cleanLine),
     notBlank('subject is empty'),
     maxChars(LIMITS.subjectMax, `subject is longer than ${LIMITS.subjectMax} characters`),
   );
@@ -187,12 +192,19 @@ const variables = () =>
 const taskSubject = () =>
   z.optional(
     text('task_subject').check(
-      z.overwrite(cleanTaskSubject),
+      z.overwrite(cleanLine),
       maxChars(LIMITS.taskSubjectMax, `task_subject is longer than ${LIMITS.taskSubjectMax} characters`),
     ),
   );
 
-const nickname = () => z.optional(text('nickname'));
+/** Cleaned and cut (never refused); one left empty is not sent. */
+const nickname = () =>
+  z.optional(
+    z.pipe(
+      text('nickname'),
+      z.transform((value: string) => cleanNickname(value) || undefined),
+    ),
+  );
 
 export const RecipientSchema = lazySchema(() =>
   z.strictObject({
