@@ -4,10 +4,7 @@
 import { KEY_HIDDEN, redact } from '../../src/api/transport/redact';
 import { cleanLine, cleanNickname, cutChars, NICKNAME_MAX } from '../../src/api/outreach/schema-parts';
 import { checkRequest } from '../../src/api/transport/requests';
-import {
-  SendBatchRequestSchema,
-  SendPersonalizedRequestSchema,
-} from '../../src/api/outreach/email-schemas';
+import { SendBatchRequestSchema, SendPersonalizedRequestSchema } from '../../src/api/outreach/email-schemas';
 
 const KEY = 'OutrKey-AbCdEfGh0123456789-XyZ';
 const PHONE = 'PhoneKey_9876543210_QwErTy';
@@ -96,7 +93,13 @@ describe('send schemas clean instead of refusing', () => {
           content: 'Line 1\nLine 2',
           body_format: 'text',
         },
-        { email: 'bob@example.com', subject: 'Hi', nickname: '\u200B\r\n', content: 'x', body_format: 'text' },
+        {
+          email: 'bob@example.com',
+          subject: 'Hi',
+          nickname: '\u200B\r\n',
+          content: 'x',
+          body_format: 'text',
+        },
       ],
     });
     expect(body.task_subject).toBe('Spring offer · T1');

@@ -47,7 +47,7 @@ export function redact(text: string, secrets: readonly string[]): string {
   }
   if (!any) return text;
   let out = '';
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     let j = i;
     if (hidden[i]) {
       while (j < text.length && hidden[j]) j++;
