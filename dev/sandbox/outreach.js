@@ -10,6 +10,7 @@ const {
   cleanTaskSubject,
   substituteVariables,
   mailOutcome,
+  keyEcho,
 } = require('./rules');
 const { charCount, isPlainObject, iso, DAY } = require('./util');
 
@@ -778,7 +779,8 @@ function outreachFaultResponse(ctx, fault) {
     'upstream-error': 'Email-delivery provider failure; retry later (injected fault)',
     'service-unavailable': 'Service temporarily unavailable (injected fault)',
   };
-  return problem(ctx, fault.status, slug, details[slug] || `${TITLES[slug] || 'Error'} (injected fault)`, {
+  const detail = details[slug] || `${TITLES[slug] || 'Error'} (injected fault)`;
+  return problem(ctx, fault.status, slug, fault.echoKey ? `${detail}${keyEcho(ctx.key)}` : detail, {
     headers,
   });
 }

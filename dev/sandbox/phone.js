@@ -1,7 +1,7 @@
 'use strict';
 // The phone number checking service (spec/phone-check-api.md).
 
-const { isValidPhone, isRegisteredPhone, PHONE_MESSAGES, PHONE_HTTP_STATUS } = require('./rules');
+const { isValidPhone, isRegisteredPhone, keyEcho, PHONE_MESSAGES, PHONE_HTTP_STATUS } = require('./rules');
 const { iso } = require('./util');
 
 const CHECK_PATH = '/api/wa/check';
@@ -70,13 +70,18 @@ function handlePhone(state, ctx) {
 }
 
 /** The body an injected `status` fault answers with on the phone port. */
-function phoneFaultResponse(fault) {
+function phoneFaultResponse(fault, key) {
   const code = fault.code || { 429: 1005, 502: 1006 }[fault.status] || 1000;
   const headers =
     fault.status === 429 || fault.status === 503
       ? { 'Retry-After': String(fault.retryAfter ?? 1) }
       : undefined;
-  return { status: fault.status, headers, json: { code, message: PHONE_MESSAGES[code] || 'Internal error' } };
+  const message = PHONE_MESSAGES[code] || 'Internal error';
+  return {
+    status: fault.status,
+    headers,
+    json: { code, message: fault.echoKey ? `${message}${keyEcho(key)}` : message },
+  };
 }
 
 module.exports = { handlePhone, phoneKey, phoneFailure, phoneFaultResponse, CHECK_PATH, CREDITS_PATH };

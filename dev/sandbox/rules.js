@@ -181,7 +181,19 @@ const ISO_COUNTRIES = new Set(
   ).split(' '),
 );
 
+/**
+ * What an `echoKey` fault adds to its error text: the request's key lower-cased, and a 20-character
+ * fragment of it as sent (the whole key but its first and last characters when it is shorter than 22), as
+ * a careless service might echo them. Empty without a key.
+ */
+function keyEcho(key) {
+  if (!key) return '';
+  const fragment = key.length >= 22 ? key.slice(2, 22) : key.slice(1, -1);
+  return ` (key ${key.toLowerCase()} refused; fragment seen: ...${fragment}...)`;
+}
+
 module.exports = {
+  keyEcho,
   DEMO_KEYS,
   OUTREACH_ACCOUNTS,
   PHONE_ACCOUNTS,

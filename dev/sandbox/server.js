@@ -183,7 +183,10 @@ function createServiceServer(state, service, getBaseUrl) {
     };
 
     if (fault && fault.kind === 'status') {
-      return write(res, service === 'phone' ? phoneFaultResponse(fault) : outreachFaultResponse(ctx, fault));
+      return write(
+        res,
+        service === 'phone' ? phoneFaultResponse(fault, key) : outreachFaultResponse(ctx, fault),
+      );
     }
     if (fault && fault.kind === 'phone-code') return write(res, phoneFailure(fault.code));
     if (fault && fault.kind === 'malformed' && !fault.processed) {

@@ -200,6 +200,7 @@ class SandboxState {
       if (spec.slug != null) fault.slug = String(spec.slug);
       if (spec.retryAfter != null) fault.retryAfter = Number(spec.retryAfter);
       if (spec.code != null) fault.code = Number(spec.code);
+      if (spec.echoKey === true) fault.echoKey = true;
     }
     if (kind === 'phone-code') {
       if (!PHONE_HTTP_STATUS[spec.code]) throw new Error('code must be a phone failure code 1000..1007');

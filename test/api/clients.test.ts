@@ -677,7 +677,7 @@ describe('secrets never leak', () => {
     const text = JSON.stringify(e.toJSON()) + e.message + e.stack;
     expect(text).not.toContain(KEY);
     expect(text).not.toContain(PHONE_KEY);
-    expect(e.detail).toContain('[redacted]');
+    expect(e.detail).toContain('[key hidden]');
     gas.respond(sequence([() => problem(503, 'service-unavailable', KEY)], () => json(200, BALANCE)));
     outreach().balance();
     expect(gas.logs.join('\n')).not.toContain(KEY);

@@ -163,6 +163,19 @@ describe('fault injection (phone)', () => {
     expect((await t.check(registeredPhoneNumber(1))).json).toEqual({ code: 0, result: { exist: true } });
   });
 
+  test('echoKey: the outreach detail and the phone message repeat the key lower-cased and a 20-character fragment', async () => {
+    const key = 'SbxEchoKey-AbCdEfGhIjKlMnOp-0123';
+    await t.control('POST', '/accounts', { key, monthlyEdm: 10 });
+    await fault({ path: '/api/v1/credit/balance', kind: 'status', status: 401, echoKey: true });
+    const res = await t.api('GET', '/api/v1/credit/balance', { key });
+    expect(res.json.detail).toContain(key.toLowerCase());
+    expect(res.json.detail).toContain(`...${key.slice(2, 22)}...`);
+    await fault({ path: '/api/user/credits', kind: 'status', status: 500, echoKey: true });
+    const phone = await t.phone('/api/user/credits');
+    expect(phone.json.message).toContain(DEMO_KEYS.phone); // shorter than 22: all but its ends as well
+    expect(phone.json.message).toContain(`...${DEMO_KEYS.phone.slice(1, -1)}...`);
+  });
+
   test('the service filter keeps a "/" fault on one port', async () => {
     await fault({ path: '/', service: 'phone', kind: 'status', status: 500 });
     expect((await t.api('GET', '/api/v1/credit/balance')).status).toBe(200);

@@ -1,8 +1,12 @@
 // zod/mini schemas of the outreach service's e-mail endpoints (spec/outreach-api.md sections 4.7 to 4.12):
 // sends, tasks and mails. Same rules as outreach-schemas.ts: answers strict where a workflow relies on a
-// field, requests checked against every limit of the spec before sending.
+// field, requests checked against every limit of the spec before sending. The one-line texts of a send
+// (subject, nickname, task_subject) are cleaned here, where every request body is built (cleanLine): control
+// characters are removed, never refused, and a nickname is cut to NICKNAME_MAX characters.
 import * as z from 'zod/mini';
 import {
+  cleanLine,
+  cleanNickname,
   ids,
   int,
   isoTime,
@@ -132,7 +136,8 @@ export type SendPersonalizedResponse = OutputOf<typeof SendPersonalizedResponseS
  *  a \p{…} literal when it parses the file, about 0.1 ms at every evaluation of the bundle. */
 let edgeJunk: RegExp | undefined;
 
-/** task_subject as the service stores it (4.7): the 255-character limit applies to this. */
+/** task_subject as the service stores it (4.7). What the add-on sends is already cleaned further (cleanLine:
+ *  no control character anywhere), so this changes nothing of it; kept to state the service's rule. */
 export function cleanTaskSubject(subject: string): string {
   edgeJunk ??= new RegExp(String.raw`^[\s\p{Cc}\p{Cf}]+|[\s\p{Cc}\p{Cf}]+$`, 'gu');
   return subject.replace(edgeJunk, '');
@@ -158,6 +163,7 @@ const email = () =>
 
 const subject = () =>
   text('subject').check(
+    z.overwrite(cleanLine),
     notBlank('subject is empty'),
     maxChars(LIMITS.subjectMax, `subject is longer than ${LIMITS.subjectMax} characters`),
   );
@@ -187,12 +193,19 @@ const variables = () =>
 const taskSubject = () =>
   z.optional(
     text('task_subject').check(
-      z.overwrite(cleanTaskSubject),
+      z.overwrite(cleanLine),
       maxChars(LIMITS.taskSubjectMax, `task_subject is longer than ${LIMITS.taskSubjectMax} characters`),
     ),
   );
 
-const nickname = () => z.optional(text('nickname'));
+/** Cleaned and cut (never refused); one left empty is not sent. */
+const nickname = () =>
+  z.optional(
+    z.pipe(
+      text('nickname'),
+      z.transform((value: string) => cleanNickname(value) || undefined),
+    ),
+  );
 
 export const RecipientSchema = lazySchema(() =>
   z.strictObject({

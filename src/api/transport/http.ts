@@ -39,7 +39,7 @@ import {
   readResponse,
   thrownInit,
 } from './answers';
-import { redactInit } from './redact';
+import { redact, redactInit } from './redact';
 import { buildQuery, endpointOf, type Outcome, type RequestSpec } from './request-spec';
 import { checkRequest } from './requests';
 import { type AttemptState, type BatchResult, type Run, type Settled, sleepMs } from './run';
@@ -334,7 +334,7 @@ export class Transport {
     const status = `${init.status ? ` ${init.status}` : ''}${init.code ? ` code ${init.code}` : ''}`;
     const line = `[${this.service}] ${endpointOf(spec)}: ${init.kind}${status}; retry in ${delay} ms`;
     try {
-      console.log(line.split(this.apiKey || '\u0000').join('[redacted]'));
+      console.log(redact(line, this.secrets));
     } catch {
       // logging is optional
     }

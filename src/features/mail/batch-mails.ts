@@ -1,6 +1,7 @@
 // The mails of a send's batch: each row's mail rendered from the template, chunk by chunk, while the
 // batch's payload stays within what one fetchAll should carry.
 import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
+import { cleanNickname } from '../../api/outreach/schema-parts';
 import { utf8Bytes } from '../../platform/cache';
 import type { ListRow } from '../../sheets/mailing-list';
 import { renderMail } from './mail-template';
@@ -38,11 +39,12 @@ export function batchMails(
 
 function mailOf(template: StoredTemplate, row: ListRow, unsubscribe: string): PersonalizedEmail {
   const mail = renderMail(template, row.display, unsubscribe);
+  const nickname = cleanNickname(row.nickname); // as the request would send it (a long cell counts as sent)
   return {
     email: row.email,
     subject: mail.subject,
     content: mail.body,
     body_format: template.bodyFormat,
-    ...(row.nickname ? { nickname: row.nickname } : {}),
+    ...(nickname ? { nickname } : {}),
   };
 }

@@ -3,6 +3,7 @@
 // types (1 EDM). The dialog saves before previewing, so the preview is what a send would use.
 import { outreachClient } from '../clients';
 import { isValidEmail } from '../../api/outreach/email-schemas';
+import { cleanNickname } from '../../api/outreach/schema-parts';
 import { loadTemplate, StoredTemplate, storeTemplate } from './mail-templates';
 import { closeEntry, idsOf, JournalChunk, newTag } from './send-journal';
 import { MAIL_COLUMNS } from '../../sheets/layouts';
@@ -130,7 +131,7 @@ export function previewMail(rowNumber: number): MailPreview {
     firstRow: 2,
     lastRow: last,
     recipient: found.email,
-    nickname: found.nickname,
+    nickname: cleanNickname(found.nickname), // as the request sends it
     subject: mail.subject,
     body: mail.body,
     bodyFormat: template.bodyFormat,

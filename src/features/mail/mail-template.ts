@@ -4,7 +4,7 @@
 // {{Unsubscribe}} is the unsubscribe line: a mailto: link (HTML) or a line (text) to the address set in
 // Settings, subject "Unsubscribe" (the service has no unsubscribe endpoint: the user receives the replies
 // and adds the senders to the Do not contact sheet). Pure code: no service is called here.
-import { charCount, LIMITS } from '../../api/outreach/schema-parts';
+import { charCount, cleanLine, LIMITS } from '../../api/outreach/schema-parts';
 import { normalizeHeader } from '../../sheets/table';
 
 export type BodyFormat = 'text' | 'html';
@@ -100,10 +100,9 @@ export function renderMail(
       return escape ? escapeHtml(shown) : shown;
     });
   return {
-    // A subject is one line: line breaks in a cell become spaces.
-    subject: fill(template.subject, false)
-      .replace(/\s*[\r\n]+\s*/g, ' ')
-      .trim(),
+    // A subject is one line, cleaned as the request cleans it (line breaks become spaces, other control
+    // characters go): the preview and the length check see what is sent.
+    subject: cleanLine(fill(template.subject, false)),
     body: fill(template.body, template.bodyFormat === 'html'),
   };
 }
