@@ -29,7 +29,9 @@ import {
   stopRequested,
   withJobLease,
 } from '../../platform/jobs';
-import { OwnerStamp, ownershipOf, ownerStamp, Service } from '../../platform/owner';
+import { OwnerStamp, ownerStamp, Service } from '../../platform/owner';
+import { keyChangedText } from './job-owner';
+import { backgroundReport } from './reporters';
 import { describe } from '../settings';
 
 export type { JobProgress } from '../../platform/jobs';
@@ -140,16 +142,6 @@ export function newJobState<U, D, R>(job: JobDefinition<U, D, R>, units: U[], da
   return { v: 1, units, total, data, owner: ownerStamp(job.service) };
 }
 
-/**
- * Why the current user may not go on with their own saved job, or '' when they may: it was started with
- * another key (the work in flight can only be settled with it, and the new key never pays for the old one).
- */
-export function keyChangedText(job: JobLabels, state: Pick<JobState<unknown, unknown>, 'owner'>): string {
-  if (!state.owner || ownershipOf(state.owner, job.service) === 'mine') return '';
-  const service = job.service === 'outreach' ? 'outreach' : 'phone-check';
-  return `This ${job.name.toLowerCase()} was started with another ${service} API key. Put that key back in Extensions › Outreach › Settings to go on with it; nothing is spent with the new key for it.`;
-}
-
 /** Saves a newly planned job and runs its first step (the caller holds the lease: see withJobLease). */
 export function startJob<U, D, R>(
   job: JobDefinition<U, D, R>,
@@ -232,25 +224,6 @@ function stopByUser<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>)
   }
   state.stopped = `Stopped, as you asked.${left ? ` ${left}` : ''}`;
   state.userStopped = true;
-}
-
-/** What a dialog's step did, said as the next menu action will say it if the dialog was closed meanwhile. */
-function backgroundReport<U, D, R>(
-  job: JobDefinition<U, D, R>,
-  before: D,
-  state: JobState<U, D>,
-  progress: JobProgress,
-): string {
-  const did = job.workDone ? job.workDone(before, state.data) : '';
-  if (!did) return '';
-  const outcome = progress.userStopped
-    ? progress.error
-    : progress.error
-      ? `Then it stopped: ${progress.error}`
-      : progress.finished && !progress.paused
-        ? `The ${job.name.toLowerCase()} has finished.`
-        : '';
-  return `The step that was working when the progress dialog closed went on in the background: it ${did}.${outcome ? ` ${outcome}` : ''}`;
 }
 
 /** Works on the state's units until none is left, the job stops, or the next unit would not fit. */

@@ -4,7 +4,7 @@
 // shows it where the user looks later (the Tracking sheet's summary, the menu action's confirmation).
 import { JobProgress, takeUnseenReport } from '../../platform/jobs';
 import { inform, showProgressDialog, toast } from '../../ui/dialogs';
-import type { JobLabels, Reporter } from './job-runner';
+import type { JobDefinition, JobLabels, JobState, Reporter } from './job-runner';
 
 export const MENU_REPORTER: Reporter = {
   progress: (job: JobLabels, progress) => toast(progress.message, job.name, 3),
@@ -66,4 +66,23 @@ export function lastRun(kind: string): LastRun | null {
   } catch {
     return null;
   }
+}
+
+/** What a dialog's step did, said as the next menu action will say it if the dialog was closed meanwhile. */
+export function backgroundReport<U, D, R>(
+  job: JobDefinition<U, D, R>,
+  before: D,
+  state: JobState<U, D>,
+  progress: JobProgress,
+): string {
+  const did = job.workDone ? job.workDone(before, state.data) : '';
+  if (!did) return '';
+  const outcome = progress.userStopped
+    ? progress.error
+    : progress.error
+      ? `Then it stopped: ${progress.error}`
+      : progress.finished && !progress.paused
+        ? `The ${job.name.toLowerCase()} has finished.`
+        : '';
+  return `The step that was working when the progress dialog closed went on in the background: it ${did}.${outcome ? ` ${outcome}` : ''}`;
 }

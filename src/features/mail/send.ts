@@ -17,16 +17,8 @@ import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { confirm, inform } from '../../ui/dialogs';
 import { showComposeDialog } from './compose';
 import { UserError } from '../inputs';
-import {
-  endJob,
-  JobState,
-  keyChangedText,
-  newJobState,
-  Reporter,
-  runStep,
-  savedJob,
-  startJob,
-} from '../jobs/job-runner';
+import { endJob, JobState, newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
+import { keyChangedText } from '../jobs/job-owner';
 import { ConfirmedRef, confirmSend, tooManyToConfirm } from './confirmed-send';
 import { otherSendOnSheet } from './send-owners';
 import { templateProblems } from './mail-template';

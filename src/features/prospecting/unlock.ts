@@ -9,15 +9,8 @@ import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { Table, TableRow } from '../../sheets/table';
 import { confirm, inform, toast } from '../../ui/dialogs';
 import { UserError } from '../inputs';
-import {
-  chunks,
-  JobState,
-  keyChangedText,
-  newJobState,
-  runStep,
-  savedJob,
-  startJob,
-} from '../jobs/job-runner';
+import { chunks, JobState, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
+import { keyChangedText } from '../jobs/job-owner';
 import { count } from '../words';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { ensureKey } from '../settings';
