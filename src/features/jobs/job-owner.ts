@@ -1,6 +1,6 @@
 // A saved job spends its owner's key: the runner and the resume questions ask whether it may go on here.
 import { ownershipOf } from '../../platform/owner';
-import type { JobLabels, JobState } from './job-runner';
+import type { JobLabels, JobState } from './job-types';
 
 /**
  * Why the current user may not go on with their own saved job, or '' when they may: it was started with

@@ -29,8 +29,11 @@ import {
   stopRequested,
   withJobLease,
 } from '../../platform/jobs';
-import { OwnerStamp, ownerStamp, Service } from '../../platform/owner';
+import { ownerStamp } from '../../platform/owner';
 import { keyChangedText } from './job-owner';
+import type { JobDefinition, JobState, Reporter, StepContext } from './job-types';
+
+export type { JobDefinition, JobLabels, JobState, Reporter, StepContext } from './job-types';
 import { backgroundReport } from './reporters';
 import { describe } from '../settings';
 
@@ -53,77 +56,6 @@ export class JobPause extends Error {
     super(message);
     this.name = 'JobPause';
   }
-}
-
-/** What is saved between steps. `data` is the job's own (counters, settings of the run). */
-export interface JobState<U, D> {
-  v: 1;
-  units: U[];
-  /** Work planned, in the job's measure (rows, numbers, pages); done = total − size of the units left. */
-  total: number;
-  data: D;
-  /** Who confirmed it, with which key: only they continue it, with that key. */
-  owner?: OwnerStamp;
-  stopped?: string;
-  /** The user pressed Stop. */
-  userStopped?: boolean;
-  pausedUntil?: number;
-  pauseMessage?: string;
-}
-
-export interface StepContext {
-  deadline: Deadline;
-  /** Progress inside a long unit: `done` of the running unit's size, saved for the dialog to poll. */
-  progress(done: number, message?: string): void;
-}
-
-export interface JobDefinition<U, D, R> {
-  kind: string;
-  /** What the user calls it, e.g. "Unlock": alerts say "Unlock stopped", "Unlock finished". */
-  name: string;
-  /** Title of the progress dialog, e.g. "Unlocking companies". */
-  title: string;
-  /** The menu item that starts the job, and goes on with an unfinished one. */
-  action: string;
-  /** Whose key the job spends (or reads with). */
-  service: Service;
-  /** Virtual ms a unit needs at most when nothing was measured yet (it starts only when that fits). */
-  unitMs(unit: U, state: JobState<U, D>): number;
-  /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first round). */
-  fits?(unit: U, state: JobState<U, D>, context: StepContext): boolean;
-  /** The slow part: API calls. Throws JobStop / JobPause, or an ApiError (rate-limit = out of time). */
-  work(unit: U, state: JobState<U, D>, context: StepContext): R;
-  /**
-   * Writes the result of a finished unit (sheet, stores, counters in state); may return follow-up units,
-   * which go first in line (the rest of a unit cut short, the contacts of the companies just unlocked).
-   */
-  record(unit: U, result: R, state: JobState<U, D>, context: StepContext): U[] | void;
-  /** Work left in a unit, in the measure of `total` (default 1). */
-  size?(unit: U): number;
-  /** One line for the user: "Sent 200 of 1,000 e-mails…" or the final summary. */
-  summary(state: JobState<U, D>, finished: boolean): string;
-  /**
-   * Stop was pressed: marks the rows of the units left "Stopped: …" (never "Queued") and says what was
-   * left, e.g. "44 companies were not unlocked (nothing charged for them)…".
-   */
-  markStopped?(state: JobState<U, D>): string;
-  /** The job ended (finished, stopped, dropped): lets go of what it kept outside its state. */
-  ended?(state: JobState<U, D>): void;
-  /** What the work between two saved states did, e.g. "unlocked 62 companies (62 points)"; "" for nothing. */
-  workDone?(before: D, after: D): string;
-}
-
-export type JobLabels = Pick<
-  JobDefinition<unknown, unknown, unknown>,
-  'kind' | 'name' | 'title' | 'action' | 'service'
->;
-
-/** Where a job tells the user what happened. A trigger's reporter never calls getUi(). */
-export interface Reporter {
-  /** A unit was recorded: work is going on. */
-  progress(job: JobLabels, progress: JobProgress): void;
-  /** This execution's step is over: the job finished, stopped, paused or continues in the next step. */
-  end(job: JobLabels, progress: JobProgress): void;
 }
 
 /** Silent reporter for the progress dialog: the dialog shows the progress continueJob returns. */

@@ -4,7 +4,7 @@
 // shows it where the user looks later (the Tracking sheet's summary, the menu action's confirmation).
 import { JobProgress, takeUnseenReport } from '../../platform/jobs';
 import { inform, showProgressDialog, toast } from '../../ui/dialogs';
-import type { JobDefinition, JobLabels, JobState, Reporter } from './job-runner';
+import type { JobDefinition, JobLabels, JobState, Reporter } from './job-types';
 
 export const MENU_REPORTER: Reporter = {
   progress: (job: JobLabels, progress) => toast(progress.message, job.name, 3),
