@@ -23,6 +23,7 @@ import { stopRequested } from '../../platform/jobs';
 import { describe } from '../settings';
 import { count } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
+import { UserError } from '../inputs';
 import { Confirmed, ConfirmedRef, forgetConfirmed, openConfirmed } from './confirmed-send';
 
 export const SEND_CHUNK = 100;
@@ -233,6 +234,8 @@ function settleFirst(client: OutreachClient, list: MailingList): void {
   try {
     settleOpenChunks(client, (chunk) => writeIds(list, chunk));
   } catch (error) {
+    // An entry of this user's posted with another key: it waits until that key is back.
+    if (error instanceof UserError) throw new JobPause(error.message, Date.now() + 3600_000);
     if (!(error instanceof ApiError) || error.kind === 'rate-limit') throw error;
     throw inDoubt(error);
   }
