@@ -8,6 +8,7 @@
 // flight (or a few after failures) and the time of the last send. Recipients are kept compressed (an entry
 // of 60 chunks holds 6,000 addresses). Kept in document properties: every editor's executions see the same
 // journal.
+import { documentMark, TAG_RANDOM_CHARS } from '../../platform/document-mark';
 import { readLarge, writeLarge } from '../../platform/large-property';
 import { packText, unpackText } from '../../platform/packed-text';
 
@@ -123,9 +124,12 @@ export function idsOf(chunk: JournalChunk, email: string): { taskId: number; mai
   return pair ? { taskId: pair[0], mailId: pair[1] } : null;
 }
 
-/** A tag no earlier chunk has: 10 hex characters of a UUID, searchable without false matches. */
+/**
+ * A tag no earlier chunk has: the document's mark (platform/document-mark.ts: tracking reads only the mails
+ * of tasks that carry it) and 10 hex characters of a UUID, searchable without false matches.
+ */
 export function newTag(): string {
-  return `#${Utilities.getUuid().replace(/-/g, '').slice(0, 10)}`;
+  return `#${documentMark()}${Utilities.getUuid().replace(/-/g, '').slice(0, TAG_RANDOM_CHARS)}`;
 }
 
 function storedEntry(chunks: JournalChunk[]): StoredEntry {
