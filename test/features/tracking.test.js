@@ -609,13 +609,11 @@ describe('Ids an editor typed into cells', () => {
     const row = header.map((h) => ({ 'Task ID': a[0].taskId, 'Mail ID': a[0].mailId })[h] ?? '');
     trackingSheet.getRange(trackingSheet.getLastRow() + 1, 1, 1, 14).setValues([row]);
     const list = emu.spreadsheet.insertSheet('Leads');
-    list
-      .getRange(1, 1, 3, 4)
-      .setValues([
-        ['Email', 'Mail status', 'Task ID', 'Mail ID'],
-        ['x@example.com', 'Sent', a[1].taskId, a[1].mailId],
-        ['y@example.com', '', a[2].taskId, a[2].mailId],
-      ]);
+    list.getRange(1, 1, 3, 4).setValues([
+      ['Email', 'Mail status', 'Task ID', 'Mail ID'],
+      ['x@example.com', 'Sent', a[1].taskId, a[1].mailId],
+      ['y@example.com', '', a[2].taskId, a[2].mailId],
+    ]);
   }
 
   const expectNothingOfA = (a) => {
@@ -681,13 +679,11 @@ describe('Ids an editor typed into cells', () => {
   test("A's Mail ID beside one of B's Task IDs, or with no Task ID: never written in B", async () => {
     const { a, b } = twoDocuments();
     const list = emu.spreadsheet.insertSheet('Leads');
-    list
-      .getRange(1, 1, 3, 4)
-      .setValues([
-        ['Email', 'Mail status', 'Task ID', 'Mail ID'],
-        ['x@example.com', '', b[0].taskId, a[0].mailId],
-        ['y@example.com', '', '', a[1].mailId],
-      ]);
+    list.getRange(1, 1, 3, 4).setValues([
+      ['Email', 'Mail status', 'Task ID', 'Mail ID'],
+      ['x@example.com', '', b[0].taskId, a[0].mailId],
+      ['y@example.com', '', '', a[1].mailId],
+    ]);
     emu.fetchLog.length = 0;
     refresh();
     // The mail without a Task ID is never asked for; the other is asked with B's task, and A's mail that
@@ -709,8 +705,11 @@ describe('Ids an editor typed into cells', () => {
     const url = new URL(`${services.sandbox.outreachUrl}/api/v1/emails/tasks`);
     url.searchParams.set('task_ids', [...new Set(b.map((m) => m.taskId))].join(','));
     url.searchParams.set('task_subject', `#${mark}`);
-    const answer = await (await fetch(url, { headers: { Authorization: `ApiKey ${DEMO_KEYS.paid}` } })).json();
+    const answer = await (
+      await fetch(url, { headers: { Authorization: `ApiKey ${DEMO_KEYS.paid}` } })
+    ).json();
     expect(answer.total).toBe(new Set(b.map((m) => m.taskId)).size);
-    for (const task of answer.data) expect(task.taskSubject).toMatch(new RegExp(`^B campaign · #${mark}[0-9a-f]{10}$`));
+    for (const task of answer.data)
+      expect(task.taskSubject).toMatch(new RegExp(`^B campaign · #${mark}[0-9a-f]{10}$`));
   });
 });

@@ -7,7 +7,7 @@ import type { RefreshOrigin } from './tracking-store';
 /** Ids per GET /api/v1/emails/mails?mail_ids=… and per GET /api/v1/emails/tasks?task_ids=… (the maximum). */
 export const IDS_PER_REQUEST = 100;
 
-/** Mails whose tasks are asked together, as soon as their pages are in: one task request per group. */
+/** Mails whose tasks are asked together, before their pages (only the mails of this document's tasks). */
 export const MAILS_PER_GROUP = 1000;
 
 /**

@@ -133,7 +133,13 @@ interface RoundContext {
  * One round with `room` slots: pages ready, whole groups (tasks, then pages), then the task requests of the
  * next groups if they can be completed before the deadline.
  */
-function sendRound(context: RoundContext, groups: Group[], room: number, deadlineMs: number, pace: Pace): void {
+function sendRound(
+  context: RoundContext,
+  groups: Group[],
+  room: number,
+  deadlineMs: number,
+  pace: Pace,
+): void {
   const started = Date.now();
   room -= sendPages(context, groups, room);
   const tasks = wholeGroupTasks(groups, room);
