@@ -379,7 +379,7 @@ const trackingRefresh = {
       await topUpEdm(ctx.services, count);
       taskIds = sendFromSheet(emu, emails).taskIds;
     } else {
-      const rows = await postMails(ctx.services, emails, 'a');
+      const rows = await postMails(ctx.services, emu, emails);
       appendRows(emu, 'Outreach', rows);
       taskIds = [...new Set(rows.map((r) => r[3]))];
     }

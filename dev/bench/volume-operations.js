@@ -60,12 +60,12 @@ function volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, ale
     async run(ctx, count) {
       const emu = await freshAddon(ctx);
       const known = Math.round(count * FINAL_SHARE);
-      appendRows(emu, LIST, await postMails(ctx.services, addresses(0, known), 'a'));
+      appendRows(emu, LIST, await postMails(ctx.services, emu, addresses(0, known)));
       runJob(emu, 'refreshTracking', 'tracking'); // the last refresh: every mail it read is final
       const trackedBefore = sheetRows(emu, 'Tracking').length;
       // Sent since the last refresh: not final then (the sandbox delivers within 10 s, so they are new).
       const fresh = count - known;
-      appendRows(emu, LIST, await postMails(ctx.services, addresses(known, fresh), 'b'));
+      appendRows(emu, LIST, await postMails(ctx.services, emu, addresses(known, fresh)));
 
       const m = await new Measurement(ctx, emu).start();
       const { progress, steps } = runJob(emu, 'refreshTracking', 'tracking');
@@ -109,7 +109,7 @@ async function autoRefreshDay(ctx, emu, count) {
   let turnedOnAgain = 0;
   let next = count;
   for (let hour = 0; hour < 24; hour++) {
-    appendRows(emu, LIST, await postMails(ctx.services, addresses(next, perHour), `h${hour}`));
+    appendRows(emu, LIST, await postMails(ctx.services, emu, addresses(next, perHour)));
     next += perHour;
     if (!hourlyTrigger(emu)) {
       emu.run('setAutoRefresh', [true], { kind: 'webapp' });

@@ -4,7 +4,7 @@
 // sender writes them (Mail status "Accepted", Task ID, Mail ID, Sent at). Sending 100,000 rows through the
 // add-on would take most of the bench's time budget; the send itself is measured by its own rows.
 const { DEMO_KEYS } = require('../../test/support/harness');
-const { nameOf, topUpEdm } = require('../../test/support/sent-mail');
+const { nameOf, tagOf, topUpEdm } = require('../../test/support/sent-mail');
 
 const LIST_HEADER = ['Name', 'Email', 'Mail status', 'Task ID', 'Mail ID', 'Sent at'];
 const PER_POST = 100;
@@ -19,17 +19,19 @@ function addresses(start, count) {
   });
 }
 
-/** Posts the mails in sends of 100 and returns their list rows. Moves the shared clock past rate windows. */
-async function postMails(services, emails, tagPrefix) {
+/**
+ * Posts the mails in sends of 100 for the document of `emu` (its tasks tagged with its mark, as the sender
+ * tags them) and returns their list rows. Moves the shared clock past rate windows.
+ */
+async function postMails(services, emu, emails) {
   await topUpEdm(services, emails.length);
   services.clock.advance(61_000); // the add-on's requests before these may fill the sandbox's window
   const rows = [];
   for (let i = 0, posts = 0; i < emails.length; i += PER_POST, posts++) {
     if (posts > 0 && posts % POSTS_PER_WINDOW === 0) services.clock.advance(61_000);
     const batch = emails.slice(i, i + PER_POST);
-    const tag = `${tagPrefix}${String(posts).padStart(10 - tagPrefix.length, '0')}`;
     const answer = await post(services, {
-      task_subject: `Big campaign · #${tag}`,
+      task_subject: `Big campaign · ${tagOf(emu)}`,
       emails: batch.map((email) => ({
         email,
         subject: `Hello ${nameOf(email)}`,

@@ -568,3 +568,148 @@ describe('Scale', () => {
     expect(clockTriggers()).toHaveLength(0); // then everything was final
   });
 });
+
+// An editor of a shared document is not its other users: ids typed into cells (here those of mails the same
+// user sent from another document, with the same key) must not make that user's refresh read those mails
+// and write their recipients, subjects and campaigns where every editor can read them. Every chunk tag
+// carries the document's mark; a refresh reads a mail only when its task carries it.
+describe('Ids an editor typed into cells', () => {
+  let docA;
+  afterEach(() => docA && docA.dispose());
+  const NOT_OURS = /^Not a mail of this document: not read \(/;
+
+  /** The mail ids of the /emails/mails requests logged since `from`. */
+  const mailIdsAsked = (from = 0) =>
+    emu.fetchLog
+      .slice(from)
+      .filter((r) => r.url.includes('/api/v1/emails/mails'))
+      .flatMap((r) => (new URL(r.url).searchParams.get('mail_ids') || '').split(','))
+      .filter(Boolean)
+      .map(Number);
+  const everythingInB = () => JSON.stringify(emu.snapshot());
+
+  /** Document A sends three mails, document B (emu) two; same user, same key, same service. */
+  function twoDocuments() {
+    docA = newAddon(services, { seed: 2 }); // another document: its own random numbers (its own mark)
+    const a = sendFromSheet(
+      docA,
+      ['secret.one@example.com', 'secret.two@example.com', 'secret.three@example.com'],
+      { campaign: 'Confidential merger' },
+    ).sent;
+    emu = newAddon(services);
+    const b = sendFromSheet(emu, ['bee@example.com', 'bob@example.com'], { campaign: 'B campaign' }).sent;
+    services.clock.advance(20_000); // every mail delivered
+    return { a, b };
+  }
+
+  /** An editor's rows in B: A's first mail on Tracking, the other two on a list of their own. */
+  function plant(a) {
+    const trackingSheet = sheet('Tracking');
+    const header = trackingSheet.getRange(1, 1, 1, 14).getValues()[0];
+    const row = header.map((h) => ({ 'Task ID': a[0].taskId, 'Mail ID': a[0].mailId })[h] ?? '');
+    trackingSheet.getRange(trackingSheet.getLastRow() + 1, 1, 1, 14).setValues([row]);
+    const list = emu.spreadsheet.insertSheet('Leads');
+    list.getRange(1, 1, 3, 4).setValues([
+      ['Email', 'Mail status', 'Task ID', 'Mail ID'],
+      ['x@example.com', 'Sent', a[1].taskId, a[1].mailId],
+      ['y@example.com', '', a[2].taskId, a[2].mailId],
+    ]);
+  }
+
+  const expectNothingOfA = (a) => {
+    const text = everythingInB();
+    for (const secret of ['secret.', 'Secret.', 'Confidential merger']) expect(text).not.toContain(secret);
+    for (const mail of a) expect(mailIdsAsked()).not.toContain(mail.mailId);
+  };
+
+  test.each(['menu', 'hourly trigger'])(
+    "the refresh (%s) never reads another document's mails, says so on their rows, then leaves them",
+    async (how) => {
+      const { a, b } = twoDocuments();
+      refresh(); // B's Tracking sheet
+      const markA = docA.properties.document.getProperty('document.mark');
+      const markB = emu.properties.document.getProperty('document.mark');
+      expect(markA).toMatch(/^[0-9a-f]{6}$/);
+      expect(markB).toMatch(/^[0-9a-f]{6}$/);
+      expect(markB).not.toBe(markA);
+      plant(a);
+      emu.fetchLog.length = 0;
+
+      if (how === 'menu') refresh();
+      else {
+        emu.run('setAutoRefresh', [true], { kind: 'menu' });
+        const [run] = emu.advanceTime(HOUR);
+        expect(run).toMatchObject({ handler: 'onHourlyTimer', status: 'completed' });
+      }
+
+      // A's tasks were asked (that is how they are known not to be B's), never A's mails.
+      expect(requests('/api/v1/emails/tasks')).toBe(1);
+      expect(requests('/api/v1/emails/mails')).toBe(0);
+      expectNothingOfA(a);
+      const rows = tracking();
+      const planted = rows.filter((r) => a.some((m) => m.mailId === r['Mail ID']));
+      expect(planted).toHaveLength(3);
+      for (const row of planted) {
+        expect(row['Mail status']).toMatch(NOT_OURS);
+        expect([row.Recipient, row.Subject, row.Campaign, row['Sent at']]).toEqual(['', '', '', '']);
+      }
+      expect(rowsOf('Leads').map((r) => r['Mail status'])).toEqual([
+        expect.stringMatching(NOT_OURS),
+        expect.stringMatching(NOT_OURS),
+      ]);
+      // B's own mails are tracked as always; the planted rows are not counted as B's mails.
+      const own = byRecipient(rows.filter((r) => b.some((m) => m.mailId === r['Mail ID'])));
+      expect(Object.keys(own).sort()).toEqual(['bee@example.com', 'bob@example.com']);
+      expect(Object.values(own).map((r) => [r['Mail status'], r.Campaign])).toEqual([
+        ['Delivered', 'B campaign'],
+        ['Delivered', 'B campaign'],
+      ]);
+      expect(rowsOf('Outreach').map((r) => r['Mail status'])).toEqual(['Delivered', 'Delivered']);
+      expect(sheet('Tracking summary').getRange('E2:E6').getValues().flat()).toEqual([0, 0, 2, 0, 0]);
+      expect(summaryCell('Result')).toMatch(/3 Mail IDs not of a mail this document sent/);
+
+      // Stated once: they are final, like B's delivered mails, so the next refresh asks nothing at all.
+      emu.fetchLog.length = 0;
+      refresh();
+      expect(emu.fetchLog).toHaveLength(0);
+      expect(tracking().filter((r) => NOT_OURS.test(r['Mail status']))).toHaveLength(3);
+    },
+  );
+
+  test("A's Mail ID beside one of B's Task IDs, or with no Task ID: never written in B", async () => {
+    const { a, b } = twoDocuments();
+    const list = emu.spreadsheet.insertSheet('Leads');
+    list.getRange(1, 1, 3, 4).setValues([
+      ['Email', 'Mail status', 'Task ID', 'Mail ID'],
+      ['x@example.com', '', b[0].taskId, a[0].mailId],
+      ['y@example.com', '', '', a[1].mailId],
+    ]);
+    emu.fetchLog.length = 0;
+    refresh();
+    // The mail without a Task ID is never asked for; the other is asked with B's task, and A's mail that
+    // comes back (it belongs to another task) is dropped.
+    expect(mailIdsAsked()).not.toContain(a[1].mailId);
+    const text = everythingInB();
+    for (const secret of ['secret.', 'Secret.', 'Confidential merger']) expect(text).not.toContain(secret);
+    expect(rowsOf('Leads').map((r) => r['Mail status'])).toEqual([
+      expect.stringMatching(NOT_OURS),
+      expect.stringMatching(NOT_OURS),
+    ]);
+    expect(byRecipient(tracking())['bee@example.com']['Mail status']).toBe('Delivered');
+    expect(tracking().filter((r) => NOT_OURS.test(r['Mail status']))).toHaveLength(2);
+  });
+
+  test('every chunk this document sends carries its mark: the tasks come back with the mark filter', async () => {
+    const { b } = twoDocuments();
+    const mark = emu.properties.document.getProperty('document.mark');
+    const url = new URL(`${services.sandbox.outreachUrl}/api/v1/emails/tasks`);
+    url.searchParams.set('task_ids', [...new Set(b.map((m) => m.taskId))].join(','));
+    url.searchParams.set('task_subject', `#${mark}`);
+    const answer = await (
+      await fetch(url, { headers: { Authorization: `ApiKey ${DEMO_KEYS.paid}` } })
+    ).json();
+    expect(answer.total).toBe(new Set(b.map((m) => m.taskId)).size);
+    for (const task of answer.data)
+      expect(task.taskSubject).toMatch(new RegExp(`^B campaign · #${mark}[0-9a-f]{10}$`));
+  });
+});

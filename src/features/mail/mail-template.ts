@@ -24,8 +24,8 @@ export interface RenderedMail {
 
 const PLACEHOLDER = /\{\{\s*([^{}|]*?)\s*(?:\|([^{}]*))?\}\}/g;
 
-/** The room the chunk tag takes in task_subject: " · " plus an 11-character tag. */
-export const TAG_ROOM = 14;
+/** The room the chunk tag takes in task_subject: " · " plus a 17-character tag (# mark random). */
+export const TAG_ROOM = 20;
 export const MAX_CAMPAIGN = LIMITS.taskSubjectMax - TAG_ROOM;
 
 const UNSUBSCRIBE = 'unsubscribe';

@@ -9,6 +9,7 @@
 // of 60 chunks holds 6,000 addresses). Kept in document properties: every editor's executions see the same
 // journal, but an entry records its owner and the key it was posted with, and only that user, with that
 // key, settles it (another key cannot see the tasks, so it would take a sent chunk for one never sent).
+import { documentMark, TAG_RANDOM_CHARS } from '../../platform/document-mark';
 import { readLarge, writeLarge } from '../../platform/large-property';
 import { OwnerStamp, ownerStamp } from '../../platform/owner';
 import { packText, unpackText } from '../../platform/packed-text';
@@ -131,9 +132,12 @@ export function idsOf(chunk: JournalChunk, email: string): { taskId: number; mai
   return pair ? { taskId: pair[0], mailId: pair[1] } : null;
 }
 
-/** A tag no earlier chunk has: 10 hex characters of a UUID, searchable without false matches. */
+/**
+ * A tag no earlier chunk has: the document's mark (platform/document-mark.ts: tracking reads only the mails
+ * of tasks that carry it) and 10 hex characters of a UUID, searchable without false matches.
+ */
 export function newTag(): string {
-  return `#${Utilities.getUuid().replace(/-/g, '').slice(0, 10)}`;
+  return `#${documentMark()}${Utilities.getUuid().replace(/-/g, '').slice(0, TAG_RANDOM_CHARS)}`;
 }
 
 function storedEntry(chunks: JournalChunk[], stamp: OwnerStamp): StoredEntry {

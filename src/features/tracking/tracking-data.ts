@@ -7,7 +7,7 @@ import type { RefreshOrigin } from './tracking-store';
 /** Ids per GET /api/v1/emails/mails?mail_ids=… and per GET /api/v1/emails/tasks?task_ids=… (the maximum). */
 export const IDS_PER_REQUEST = 100;
 
-/** Mails whose tasks are asked together, as soon as their pages are in: one task request per group. */
+/** Mails whose tasks are asked together, before their pages (only the mails of this document's tasks). */
 export const MAILS_PER_GROUP = 1000;
 
 /**
@@ -17,10 +17,10 @@ export const MAILS_PER_GROUP = 1000;
  */
 export const MAILS_PER_UNIT = 20_000;
 
-/** A sent row's mail: the sheet that sent it and its task. */
+/** A sent row's mail: the sheet that sent it and its task (null: the row has no Task ID). */
 export interface SentMail {
   sheetId: number;
-  taskId: number;
+  taskId: number | null;
 }
 
 /**
@@ -35,6 +35,8 @@ export interface TrackingData {
   tasksRead: number;
   /** Mails asked for that the service did not return with this key (sent with another key). */
   otherKey: number;
+  /** Mail ids asked for that are not mails of this document (never read). Absent in jobs saved before it. */
+  notThisDocument?: number;
   /** Mails final at the last refresh (delivered or failed), not read again. */
   finalSkipped: number;
   /** Sending-sheet rows whose Mail status moved. */
@@ -42,5 +44,13 @@ export interface TrackingData {
 }
 
 export function newTrackingData(origin: RefreshOrigin): TrackingData {
-  return { origin, mailsRead: 0, tasksRead: 0, otherKey: 0, finalSkipped: 0, rowsUpdated: 0 };
+  return {
+    origin,
+    mailsRead: 0,
+    tasksRead: 0,
+    otherKey: 0,
+    notThisDocument: 0,
+    finalSkipped: 0,
+    rowsUpdated: 0,
+  };
 }

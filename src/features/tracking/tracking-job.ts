@@ -1,7 +1,10 @@
 // The tracking refresh on the job runner. It reads only what can still change: the mails of this document
 // (Mail IDs of its sending rows and of the Tracking sheet) that Tracking does not show as final, in mail-id
-// order, up to MAILS_PER_UNIT a unit, and the tasks they belong to (tracking-fetch.ts: in rounds sized to
-// the rate budget). The same works whatever the service grouped into tasks (one per chunk, one per mail).
+// order, up to MAILS_PER_UNIT a unit: first the tasks of the Task IDs beside them, then the mails of the
+// tasks this document sent (tracking-fetch.ts: in rounds sized to the rate budget). Any editor can type ids
+// into cells: a Mail ID whose task is not one this document sent is never read, and its rows say so (a
+// final state, not asked again). The same works whatever the service grouped into tasks (one per chunk,
+// one per mail).
 // The sheets are read once per step (the plan: which mails are open, kept in memory for the step's units)
 // and the unit's results are written once at its end (tracking-sheets.ts). The state is a cursor (the last
 // Mail ID written): everything is free and read-only at the service, so what a cut-off step read but did
@@ -15,10 +18,17 @@ import { outreachClient } from '../clients';
 import { RefreshOrigin, saveRefreshOutcome } from './tracking-store';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { describe } from '../settings';
+import { existingMark } from '../../platform/document-mark';
 import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
 import { type GroupsRead, type Pace, readGroups } from './tracking-fetch';
 import { MailIndex, nextMails, readMailIndex } from './tracking-plan';
-import { otherKeyRecord, rowStatus, trackingRecord } from './tracking-rows';
+import {
+  MAIL_STATE,
+  notThisDocumentRecord,
+  otherKeyRecord,
+  rowStatus,
+  trackingRecord,
+} from './tracking-rows';
 import {
   readList,
   readTracking,
@@ -87,7 +97,8 @@ function readUnit(after: number, state: TrackingState, context: StepContext): Un
   const planned = nextMails(index, after, MAILS_PER_UNIT);
   const deadlineMs = context.deadline.at - WRITE_RESERVE_MS;
   const client = outreachClient({ deadlineMs });
-  const read = readGroups(client, planned, deadlineMs, pace, (mails) => context.progress(mails));
+  const toRead = { ids: planned, claims: index.claims, mark: existingMark() };
+  const read = readGroups(client, toRead, deadlineMs, pace, (mails) => context.progress(mails));
   // Out of time before any group was complete: nothing to write; the next step reads this unit again.
   if (read.cutShort && read.asked.length === 0) throw read.cutShort;
   return { ...read, index, planned };
@@ -103,7 +114,8 @@ function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
   data.rowsUpdated += written.rowsUpdated;
   data.mailsRead += read.mails.length;
   data.tasksRead += read.tasks.size;
-  data.otherKey += read.asked.length - read.mails.length;
+  data.otherKey += read.asked.length - read.mails.length - read.notThisDocument.length;
+  data.notThisDocument = (data.notThisDocument || 0) + read.notThisDocument.length;
   if (read.error) stop(read.error, data.origin);
   if (!last) return [{ after: cursor, left }];
   // The last unit: the summary is written in the same step, counted from every Tracking row.
@@ -141,7 +153,7 @@ function writeUnit(
   const summarySheet = last ? sheetOrNew(spreadsheet, TRACKING_SUMMARY.sheetName) : null;
 
   const tracking = trackingSheet && readTracking(trackingSheet.sheet, trackingSheet.created);
-  const wanted = statusesWanted(read.index.sent, read.mails);
+  const wanted = statusesWanted(read.index.sent, read.mails, read.notThisDocument);
   const lists = [...wanted].map(([sheetId, statuses]) => ({
     list: readList(spreadsheet, sheetId),
     statuses,
@@ -162,8 +174,9 @@ function existing(spreadsheet: Spreadsheet, name: string): { sheet: Sheet; creat
 }
 
 /**
- * The Tracking rows of the unit by Mail ID. A mail asked for but not returned with this key: new to Tracking
- * → a row that says so; already there → kept as it was.
+ * The Tracking rows of the unit by Mail ID. Not a mail of this document → a row that says so (details
+ * emptied). A mail whose task the service did not return with this key: new to Tracking → a row that says
+ * so; already there → kept as it was.
  */
 function trackingRecords(read: UnitRead): Map<string, Record<string, CellValue>> {
   const now = new Date();
@@ -171,26 +184,41 @@ function trackingRecords(read: UnitRead): Map<string, Record<string, CellValue>>
   for (const mail of read.mails) {
     records.set(String(mail.mailId), trackingRecord(mail, read.tasks.get(mail.taskId), now));
   }
+  const stated = new Set(read.notThisDocument);
+  for (const id of stated) {
+    const sent = read.index.sent.get(id);
+    const record = notThisDocumentRecord(id, now);
+    if (!read.index.tracked.has(id) && sent && sent.taskId !== null) record.taskId = sent.taskId;
+    records.set(String(id), record);
+  }
   const returned = new Set(read.mails.map((m) => m.mailId));
   for (const id of read.asked) {
     const sent = read.index.sent.get(id);
-    if (returned.has(id) || read.index.tracked.has(id) || !sent) continue;
+    if (returned.has(id) || stated.has(id) || read.index.tracked.has(id) || !sent) continue;
     records.set(String(id), otherKeyRecord(id, sent.taskId, now));
   }
   return records;
 }
 
-/** The Mail status each sending sheet should show, by sheet id and Mail ID (mails not sent yet: none). */
-function statusesWanted(sent: Map<number, SentMail>, mails: MailRecord[]): Map<number, Map<string, string>> {
+/**
+ * The Mail status each sending sheet should show, by sheet id and Mail ID: the mails read (not sent yet:
+ * none), and the ids that are not mails of this document.
+ */
+function statusesWanted(
+  sent: Map<number, SentMail>,
+  mails: MailRecord[],
+  notThisDocument: number[],
+): Map<number, Map<string, string>> {
   const bySheet = new Map<number, Map<string, string>>();
-  for (const mail of mails) {
-    const where = sent.get(mail.mailId);
-    const status = rowStatus(mail);
-    if (!where || !status) continue;
+  const want = (mailId: number, status: string | null) => {
+    const where = sent.get(mailId);
+    if (!where || !status) return;
     const wanted = bySheet.get(where.sheetId) || new Map<string, string>();
-    wanted.set(String(mail.mailId), status);
+    wanted.set(String(mailId), status);
     bySheet.set(where.sheetId, wanted);
-  }
+  };
+  for (const mail of mails) want(mail.mailId, rowStatus(mail));
+  for (const id of notThisDocument) want(id, MAIL_STATE.notThisDocument);
   return bySheet;
 }
 
@@ -207,6 +235,11 @@ function trackingSummary(state: TrackingState, finished: boolean): string {
   const parts = [`${plural(d.mailsRead, 'mail')} of ${plural(d.tasksRead, 'task')} read`];
   if (d.finalSkipped) parts.push(`${d.finalSkipped} final mails not read again`);
   parts.push(`${plural(d.rowsUpdated, 'sent row')} updated`);
+  if (d.notThisDocument) {
+    parts.push(
+      `${plural(d.notThisDocument, 'Mail ID')} not of a mail this document sent (typed or copied into a cell): not read`,
+    );
+  }
   if (d.otherKey) {
     parts.push(
       `${plural(d.otherKey, 'mail')} sent with another API key (a colleague's or an earlier key): shown as they were; refresh with that key to update them`,

@@ -1,8 +1,9 @@
 // What a refresh reads, found in the sheets (the record of what was sent; nothing of it is kept in
 // properties): the Mail IDs of every sheet with the mailing-list columns (its rows that were sent) and the
-// Tracking sheet. A mail can still change unless Tracking already says it is final (Delivered or Failed):
-// those are the mails a refresh reads, in mail-id order. Read with one getValues per column used, so a step
-// costs the same few calls at 100 mails or 100,000.
+// Tracking sheet, with the Task IDs beside them (a mail is read only when its task is one this document
+// sent: tracking-fetch.ts asks the tasks first). A mail can still change unless Tracking already says it is
+// final (Delivered, Failed, or not a mail of this document): those are the mails a refresh reads, in mail-id
+// order. Read with one getValues per column used, so a step costs the same few calls at 100 mails or 100,000.
 import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { normalizeHeader } from '../../sheets/table';
 import type { SentMail } from './tracking-data';
@@ -16,6 +17,11 @@ export interface MailIndex {
   open: number[];
   /** Mail id → its sending sheet and task, for every row of a mailing list that has a Mail ID. */
   sent: Map<number, SentMail>;
+  /**
+   * Open mail id → the Task IDs found beside it (its mailing-list rows and its Tracking row; any editor may
+   * have typed them): the mail is read only if one of them is a task this document sent. None: never read.
+   */
+  claims: Map<number, number[]>;
   /** Mail ids on the Tracking sheet. */
   tracked: Set<number>;
   /** Mails on Tracking that are final. */
@@ -27,56 +33,80 @@ const trackingHeader = (key: string) => normalizeHeader(TRACKING.columns.find((c
 
 export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
   const sent = new Map<number, SentMail>();
+  const claims = new Map<number, number[]>();
+  const claim = (mailId: number, taskId: number | null) => {
+    const ids = claims.get(mailId) || [];
+    if (taskId !== null && !ids.includes(taskId)) ids.push(taskId);
+    claims.set(mailId, ids);
+  };
   let tracking: Sheet | null = null;
   for (const sheet of spreadsheet.getSheets()) {
     const name = sheet.getName();
     if (name === TRACKING.sheetName) tracking = sheet;
-    else if (name !== TRACKING_SUMMARY.sheetName) readSentRows(sheet, sent);
+    else if (name !== TRACKING_SUMMARY.sheetName) readSentRows(sheet, sent, claim);
   }
   const tracked = new Set<number>();
   const open = new Set<number>();
   let final = 0;
   if (tracking) {
-    const [mailIds, states] = readColumns(tracking, [trackingHeader('mailId'), trackingHeader('mailStatus')]);
+    const headers = [trackingHeader('mailId'), trackingHeader('mailStatus'), trackingHeader('taskId')];
+    const [mailIds, states, taskIds] = readColumns(tracking, headers, 2);
     mailIds.forEach((value, i) => {
       const id = idOf(value);
       if (id === null) return;
       tracked.add(id);
       if (isFinalState(String(states[i]))) final++;
-      else open.add(id);
+      else {
+        open.add(id);
+        claim(id, idOf(taskIds[i]));
+      }
     });
   }
   for (const id of sent.keys()) if (!tracked.has(id)) open.add(id);
-  return { open: [...open].sort((a, b) => a - b), sent, tracked, final };
+  for (const id of claims.keys()) if (!open.has(id)) claims.delete(id);
+  return { open: [...open].sort((a, b) => a - b), sent, claims, tracked, final };
 }
 
-/** The Mail ID and Task ID of the rows of a mailing list (a sheet with both headers); others add nothing. */
-function readSentRows(sheet: Sheet, sent: Map<number, SentMail>): void {
+/**
+ * The Mail ID and Task ID of the rows of a mailing list (a sheet with both headers) that have a Mail ID (a
+ * row without a Task ID is kept too: it is never read, and its row says why); others add nothing.
+ */
+function readSentRows(
+  sheet: Sheet,
+  sent: Map<number, SentMail>,
+  claim: (mailId: number, taskId: number | null) => void,
+): void {
   const [mailIds, taskIds] = readColumns(sheet, [mailHeader('mailId'), mailHeader('taskId')]);
   const sheetId = sheet.getSheetId();
   mailIds.forEach((value, i) => {
     const mailId = idOf(value);
     const taskId = idOf(taskIds[i]);
-    if (mailId !== null && taskId !== null) sent.set(mailId, { sheetId, taskId });
+    if (mailId === null) return;
+    claim(mailId, taskId);
+    // The same Mail ID on several rows: a row with a Task ID is kept over one without.
+    const known = sent.get(mailId);
+    if (!known || known.taskId === null) sent.set(mailId, { sheetId, taskId });
   });
 }
 
 /**
  * The data rows of the columns with these headers (row 1), one getValues each; empty lists when the sheet
- * lacks one of them.
+ * lacks one of the first `required`, an empty list for a later one it lacks.
  */
-function readColumns(sheet: Sheet, headers: string[]): unknown[][] {
+function readColumns(sheet: Sheet, headers: string[], required = headers.length): unknown[][] {
   const width = sheet.getLastColumn();
   const last = sheet.getLastRow();
   if (width === 0 || last < 2) return headers.map(() => []);
   const row1 = sheet.getRange(1, 1, 1, width).getValues()[0].map(normalizeHeader);
   const columns = headers.map((h) => row1.indexOf(h) + 1);
-  if (columns.some((c) => c === 0)) return headers.map(() => []);
+  if (columns.slice(0, required).some((c) => c === 0)) return headers.map(() => []);
   return columns.map((column) =>
-    sheet
-      .getRange(2, column, last - 1, 1)
-      .getValues()
-      .map((row) => row[0]),
+    column === 0
+      ? []
+      : sheet
+          .getRange(2, column, last - 1, 1)
+          .getValues()
+          .map((row) => row[0]),
   );
 }
 

@@ -6,8 +6,10 @@ import { MAIL_STATUS } from '../../sheets/layouts';
 
 /**
  * What the Tracking sheet says of a mail. Final: Delivered and Failed (nothing changes after them). "Sent
- * with another key": the service does not return it with the key of this refresh (a colleague's key, or a
- * key since replaced); it is read again by later refreshes, and shown as it was.
+ * with another key": the service does not return its task with the key of this refresh (a colleague's key,
+ * or a key since replaced); it is read again by later refreshes, and shown as it was. "Not a mail of this
+ * document": its Task ID is missing, or is a task of this key that this document did not send (an editor
+ * may have typed ids of mails sent elsewhere): never read, final, and its sending row says the same.
  */
 export const MAIL_STATE = {
   pending: 'Pending',
@@ -16,11 +18,15 @@ export const MAIL_STATE = {
   delivered: 'Delivered',
   failed: 'Failed',
   otherKey: 'Sent with another key',
+  notThisDocument:
+    'Not a mail of this document: not read (this document sent no mail with this Mail ID and Task ID)',
 } as const;
 
 /** A mail the Tracking sheet shows as final is not read again. */
 export function isFinalState(state: string): boolean {
-  return state === MAIL_STATE.delivered || state === MAIL_STATE.failed;
+  return (
+    state === MAIL_STATE.delivered || state === MAIL_STATE.failed || state === MAIL_STATE.notThisDocument
+  );
 }
 
 /** What the Opened column says: the task's opens are the mail's only when the task holds that one mail. */
@@ -78,9 +84,31 @@ export function trackingRecord(
   };
 }
 
+/**
+ * A mail id that is not a mail of this document: the Tracking row says so, and every cell that could hold
+ * a mail's details is emptied (the Task ID and Mail ID are kept as they were).
+ */
+export function notThisDocumentRecord(mailId: number, now: Date): Record<string, CellValue> {
+  return {
+    mailId,
+    campaign: '',
+    taskStatus: '',
+    recipient: '',
+    nickname: '',
+    subject: '',
+    mailStatus: MAIL_STATE.notThisDocument,
+    opened: '',
+    taskOpens: '',
+    sentAt: '',
+    confirmedAt: '',
+    failureReason: '',
+    refreshedAt: now,
+  };
+}
+
 /** A mail the service did not return with this key and that Tracking does not show yet. */
-export function otherKeyRecord(mailId: number, taskId: number, now: Date): Record<string, CellValue> {
-  return { taskId, mailId, mailStatus: MAIL_STATE.otherKey, refreshedAt: now };
+export function otherKeyRecord(mailId: number, taskId: number | null, now: Date): Record<string, CellValue> {
+  return { taskId: taskId ?? '', mailId, mailStatus: MAIL_STATE.otherKey, refreshedAt: now };
 }
 
 function taskCells(task: Task): Record<string, CellValue> {

@@ -2,7 +2,8 @@
 // switch and its last run: what a trigger could not say in a dialog), the mails per status with a pie chart
 // of them (one chart, updated on each refresh, never a second one), and one row per campaign from row 9.
 // Every count comes from every mail on the Tracking sheet, not from what one refresh read: a refresh with
-// another key, or one that reads nothing, leaves them as they are.
+// another key, or one that reads nothing, leaves them as they are. Rows that are not a mail of this document
+// (ids an editor typed: never read) are not counted.
 import { lastRefreshOutcome, type RefreshOutcome } from './tracking-store';
 import { timedStatus } from '../schedule/timer-status';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
@@ -83,6 +84,7 @@ export function summarize(rows: Iterable<Record<string, unknown>>): MailSummary 
   for (const values of rows) {
     if (cellText(values.mailId) === '') continue;
     const state = cellText(values.mailStatus);
+    if (state === MAIL_STATE.notThisDocument) continue;
     if (!isFinalState(state)) allFinal = false;
     counts[countOf(state)]++;
     addToCampaign(campaigns, values, countOf(state));
