@@ -143,7 +143,7 @@ async function steps() {
     // Then it offers the rest (the step stopped at its time limit).
     await page.locator('#alert-title', { hasText: 'Unfinished unlock' }).waitFor();
     await expect(page.locator('#alert-message').textContent()).resolves.toMatch(
-      /^The last unlock was interrupted with \d+ companies left\. Continue it now\?$/,
+      /^The last unlock was interrupted\.\nLeft to unlock: \d+ companies, at most \d+ search points .*\nUsable balance: \d+ points .*\n(Contacts still to fill: \d+ compan(y|ies) \(free\)\.\n)?\nContinue it now\?$/,
     );
     await page.locator('#alert-buttons button[data-button="NO"]').click();
   }

@@ -432,8 +432,20 @@ describe.each(['per-request', 'per-mail'])('Show mail and PROSPECT_TASK (task sh
     );
     expect(result[1][7]).toBeInstanceOf(Date);
     expect(emu.runCustomFunction('PROSPECT_TASK', [String(send.taskId)])).toEqual(result); // from the cache
-    expect(requests('/api/v1/emails/tasks/')).toBe(1);
+    expect(requests('/api/v1/emails/tasks?')).toBe(1); // the list: no mail of the task is fetched
     expect(() => emu.runCustomFunction('PROSPECT_TASK', [999999])).toThrow(/Task 999999 was not found/);
+    // A task of another document of the same key, typed in by any editor: refused, nothing of it shown.
+    const other = newAddon(services, { seed: 2 }); // another document: its own random mark
+    try {
+      const { taskIds: otherTasks } = sendFromSheet(other, ['lee@example.com'], {
+        campaign: 'Private plans',
+      });
+      expect(() => emu.runCustomFunction('PROSPECT_TASK', [otherTasks[0]])).toThrow(
+        `Task ${otherTasks[0]} is not a task of this spreadsheet: PROSPECT_TASK shows only the tasks this spreadsheet sent.`,
+      );
+    } finally {
+      other.dispose();
+    }
     expect(() => emu.runCustomFunction('PROSPECT_TASK', ['x'])).toThrow(/"x" is not a Task ID/);
   });
 });

@@ -24,7 +24,7 @@ import { describe } from '../settings';
 import { count } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { UserError } from '../inputs';
-import { Confirmed, ConfirmedRef, forgetConfirmed, openConfirmed } from './confirmed-send';
+import * as confirmation from './confirmed-send';
 
 export const SEND_CHUNK = 100;
 /**
@@ -41,7 +41,7 @@ export interface SendData extends EndData {
   sheetName: string;
   campaign: string;
   /** The mail and the rows the user confirmed (confirmed-send.ts): nothing else is sent. */
-  confirmed: ConfirmedRef;
+  confirmed: confirmation.ConfirmedRef;
   /** The token of the user who started it (schedule/timer-store): their trigger carries a waiting send on. */
   owner?: string;
   notSent: number;
@@ -83,7 +83,7 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, BatchResult> = {
     if (left === 0) return '';
     return `${count(left, 'e-mail')} ${left === 1 ? 'was' : 'were'} not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`;
   },
-  ended: (state) => forgetConfirmed(state.data.confirmed),
+  ended: (state) => confirmation.forgetConfirmed(state.data.confirmed),
   workDone: (before, after) => {
     const sent = after.sent - before.sent;
     const parts = sent ? [`sent ${count(sent, 'e-mail')} (${sent} EDM)`] : [];
@@ -137,9 +137,9 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
   settleFirst(client, list);
   const unsubscribe = readSettings().unsubscribeAddress;
   const template = loadTemplate(state.data.sheetId);
-  const confirmed = template && openConfirmed(state.data.confirmed, template, unsubscribe);
+  const confirmed = template && confirmation.openConfirmed(state.data.confirmed, template, unsubscribe);
   if (!template || !confirmed || confirmed.mailChanged) {
-    const left = releaseQueued(state.data, `${MAIL_STATUS.notSent}: ${MAIL_CHANGED}`);
+    const left = releaseQueued(state.data, `${MAIL_STATUS.notSent}: ${confirmation.MAIL_CHANGED}`);
     throw new JobStop(
       `The mail was changed after you confirmed the send (by you or another editor): ${count(left, 'row')} not sent, nothing charged for them. Check the mail, then run "Send e-mails" again to send them (nothing is sent twice).`,
     );
@@ -193,7 +193,7 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
 function queuedRows(
   list: MailingList,
   template: StoredTemplate,
-  confirmed: Confirmed,
+  confirmed: confirmation.Confirmed,
   wanted: number,
   unsubscribe: string,
 ): { rows: ListRow[]; skipped: Map<string, string>; unconfirmed: Map<string, string> } {
@@ -206,7 +206,8 @@ function queuedRows(
     if (!isQueued(row.status)) continue;
     // Every queued row of the sheet is this send's (one sender per sheet): one not confirmed says so now.
     if (!confirmed.has(row)) {
-      if (!taken.has(row.key)) unconfirmed.set(row.key, `${MAIL_STATUS.notSent}: ${NOT_CONFIRMED}`);
+      if (!taken.has(row.key))
+        unconfirmed.set(row.key, `${MAIL_STATUS.notSent}: ${confirmation.NOT_CONFIRMED}`);
       continue;
     }
     if (rows.length >= wanted) continue;
@@ -223,18 +224,14 @@ function queuedRows(
   return { rows, skipped, unconfirmed };
 }
 
-/** Why a queued row is not sent: it is not one the user confirmed, as it was then. */
-export const NOT_CONFIRMED =
-  'not part of the send you confirmed (the row was added or changed after it was confirmed); send again to include it';
-export const MAIL_CHANGED =
-  'the mail was changed after the send was confirmed; check it and send again (nothing was charged for this row)';
-
-/** Chunks left in doubt by an earlier execution are settled before anything else is posted. */
+/**
+ * Chunks left in doubt by an earlier execution are settled before anything else is posted; one this user
+ * posted with another key waits for that key (a pause).
+ */
 function settleFirst(client: OutreachClient, list: MailingList): void {
   try {
     settleOpenChunks(client, (chunk) => writeIds(list, chunk));
   } catch (error) {
-    // An entry of this user's posted with another key: it waits until that key is back.
     if (error instanceof UserError) throw new JobPause(error.message, Date.now() + 3600_000);
     if (!(error instanceof ApiError) || error.kind === 'rate-limit') throw error;
     throw inDoubt(error);

@@ -6,6 +6,7 @@ import { outreachClient } from '../clients';
 import type { CompanyProfile as Profile, SearchRow } from '../../api/outreach/outreach-schemas';
 import { cacheKey, cached } from '../../platform/cache';
 import { Deadline } from '../../platform/deadline';
+import { carriesMark, existingMark } from '../../platform/document-mark';
 import { readSettings } from '../../platform/settings';
 import { wholeNumberOf } from '../../sheets/cells';
 import { tradeSummary } from './contacts';
@@ -217,16 +218,18 @@ export const TASK_HEADER = [
 export function prospectTask(taskId: unknown): Cell[][] {
   const id = requireTaskId(taskId);
   return run('task', [id], TASK_CACHE_SECONDS, (client) => {
-    let task;
-    try {
-      task = client.getTask(id);
-    } catch (error) {
-      if (error instanceof ApiError && error.kind === 'not-found') {
-        throw new UserError(
-          `Task ${id} was not found: it does not exist, or it was sent with another API key (formulas use the key of the spreadsheet's owner).`,
-        );
-      }
-      throw error;
+    // The list answer has no mails; a task of another document (an id typed in by any editor) is refused
+    // before anything of it reaches a cell that every editor and viewer reads.
+    const task = client.listTasks({ task_ids: [id], page_size: 1 }).data.find((t) => t.taskId === id);
+    if (!task) {
+      throw new UserError(
+        `Task ${id} was not found: it does not exist, or it was sent with another API key (formulas use the key of the spreadsheet's owner).`,
+      );
+    }
+    if (!carriesMark(task.taskSubject, existingMark())) {
+      throw new UserError(
+        `Task ${id} is not a task of this spreadsheet: PROSPECT_TASK shows only the tasks this spreadsheet sent.`,
+      );
     }
     return [
       TASK_HEADER,
