@@ -10,18 +10,22 @@ const FORMAT = /^[0-9a-f]{6}$/;
 /** Random hex characters after the mark in a chunk tag. */
 export const TAG_RANDOM_CHARS = 10;
 
+/** Read once per execution (each starts afresh): a batch of 60 chunks makes 60 tags. */
+let known: string | null = null;
+
 /** This document's mark, made now if it has none yet. */
 export function documentMark(): string {
+  if (known) return known;
   const mark = existingMark();
-  if (mark) return mark;
-  return withDocumentLock(
+  if (mark) return (known = mark);
+  return (known = withDocumentLock(
     10_000,
     () => existingMark() || makeMark(),
     () => {
       throw new Error('The document is busy (another execution holds its lock): try again in a moment.');
     },
     { flush: false },
-  );
+  ));
 }
 
 /** This document's mark, or null when it never sent a chunk (no task can carry it yet). */
