@@ -83,7 +83,7 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
     );
   }
   notes.push(
-    "Only this mail goes, to these rows as they are now: a row added or changed later, or a change to the mail, is not sent (the row says so), and you would schedule again. Each row's Mail status and the Tracking summary say what happened.",
+    "Only this mail goes, to these rows as they are now: a row added or changed later is not sent, and a change to the mail sends nothing (the rows say so; schedule again to include them). Each row's Mail status and the Tracking summary say what happened.",
   );
   return { message: notes.join('\n'), schedule: scheduleView(sheet) };
 }
