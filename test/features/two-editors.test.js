@@ -47,6 +47,17 @@ async function annAndBob(bobKey) {
   }
 }
 
+/** Ann sends `rows` rows from "Outreach" while her daily limit is 100: the rest wait for the quota. */
+async function sendUntilQuota(rows) {
+  await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
+    key: DEMO_KEYS.paid,
+    dailySendLimit: 100,
+  });
+  makeList('Outreach', people(rows));
+  emu.ui.queue('YES');
+  emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+}
+
 const MAIL = { campaign: 'Spring offer', subject: 'Hello {{Name}}', body: 'Dear {{Name}}, our offer.' };
 
 /** A mailing list (Name, Email) with its mail saved by Ann. */
@@ -111,13 +122,7 @@ describe('what you confirmed is what is sent', () => {
 
   test('a send waiting for the quota sends only the rows it confirmed: "Queued" typed into other rows sends nothing', async () => {
     await annAndBob();
-    await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
-      key: DEMO_KEYS.paid,
-      dailySendLimit: 100,
-    });
-    makeList('Outreach', people(150));
-    emu.ui.queue('YES');
-    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    await sendUntilQuota(150);
     expect(Object.values(statusOf('Outreach')).filter((s) => s.startsWith('Waiting'))).toHaveLength(50);
 
     bobAddsRows('Outreach', ['mallory@evil.example', 'eve@evil.example'], 'Queued');
@@ -170,13 +175,7 @@ describe('journals and jobs have an owner', () => {
 
   test('another editor is never asked to continue your interrupted send, cannot stop or cancel it, and sends from other sheets', async () => {
     await annAndBob(BOB_KEY);
-    await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
-      key: DEMO_KEYS.paid,
-      dailySendLimit: 100,
-    });
-    makeList('Outreach', people(150));
-    emu.ui.queue('YES');
-    emu.run('sendAllUnsentRows', [], { kind: 'menu' }); // 50 wait for Ann's quota
+    await sendUntilQuota(150);
 
     emu.setActiveUser(BOB);
     emu.ui.reset();
@@ -208,13 +207,7 @@ describe('journals and jobs have an owner', () => {
 
   test('your own interrupted send asks with its cost and the usable EDM; a changed key never continues it', async () => {
     await annAndBob();
-    await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
-      key: DEMO_KEYS.paid,
-      dailySendLimit: 100,
-    });
-    makeList('Outreach', people(130));
-    emu.ui.queue('YES');
-    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    await sendUntilQuota(130);
 
     // A new key in Settings: the send made with the old one does not go on with it.
     emu.run('saveSettings', [{ outreachApiKey: DEMO_KEYS.free }], { kind: 'webapp' });
