@@ -22,7 +22,12 @@ const rowsOf = (name) => {
   return rows.map((row) => Object.fromEntries(header.map((h, c) => [h, row[c]])));
 };
 const statusOf = (name) => Object.fromEntries(rowsOf(name).map((r) => [r.Email, r['Mail status']]));
-const summary = () => JSON.stringify(sheet('Tracking summary').getRange('A1:B7').getValues());
+const summary = () =>
+  sheet('Tracking summary')
+    .getRange('A1:B7')
+    .getValues()
+    .map((row) => row.join(': '))
+    .join('\n');
 const people = (n, from = 1) => Array.from({ length: n }, (_, i) => `person${i + from}@example.com`);
 const wallTime = (ms) => new Date(ms).toISOString().slice(0, 16);
 
@@ -192,6 +197,10 @@ describe('journals and jobs have an owner', () => {
     emu.ui.queue('YES');
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect([...(await perRecipient(BOB_KEY)).keys()].sort()).toEqual(['x@example.com', 'y@example.com']);
+
+    // The summary, written by Bob's refresh, tells every editor about Ann's waiting send.
+    emu.run('refreshTracking', [], { kind: 'menu' });
+    expect(summary()).toMatch(/"Outreach": 50 e-mails wait for the sending quota since/);
 
     // Ann's send is still hers: when her quota is back, her trigger sends its 50 rows, each once.
     expect(Object.values(statusOf('Outreach')).filter((s) => s.startsWith('Waiting'))).toHaveLength(50);

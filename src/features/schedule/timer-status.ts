@@ -2,7 +2,7 @@
 // on (each user's own switch), an hourly run that needs re-authorization, the sends scheduled for later and
 // a send waiting for the sending quota. A trigger has no UI and its failures are mailed to nobody: this is
 // where its user sees them.
-import { loadJob } from '../../platform/jobs';
+import { loadJob, otherJobs } from '../../platform/jobs';
 import { lastRun } from '../jobs/reporters';
 import { allSchedules } from './schedules';
 import { startWindowText } from './send-later-time';
@@ -59,8 +59,10 @@ function timedSendsText(
   const parts = allSchedules(properties).map(
     (s) => `"${s.sheetName}" is scheduled to start ${startWindowText(s.at, zone)}.`,
   );
-  const job = loadJob<WaitingJob>('send');
-  if (job && job.data && job.data.waiting) {
+  // Every editor's waiting send (each has their own): the summary is the document's.
+  const jobs = [loadJob<WaitingJob>('send', properties), ...otherJobs<WaitingJob>('send', properties)];
+  for (const job of jobs) {
+    if (!job || !job.data || !job.data.waiting) continue;
     const left = (job.units || []).reduce((n, u) => n + u.n, 0);
     parts.push(
       `"${job.data.sheetName}": ${left} e-mail${left === 1 ? '' : 's'} wait for the sending quota since ${time(job.data.waiting.since)} (${job.data.waiting.detail}); tried every hour for 7 days.`,
