@@ -7,7 +7,7 @@ import type { JobLabels, JobState } from './job-types';
  * another key (the work in flight can only be settled with it, and the new key never pays for the old one).
  */
 export function keyChangedText(job: JobLabels, state: Pick<JobState<unknown, unknown>, 'owner'>): string {
-  if (!state.owner || ownershipOf(state.owner, job.service) === 'mine') return '';
+  if (job.free || !state.owner || ownershipOf(state.owner, job.service) === 'mine') return '';
   const service = job.service === 'outreach' ? 'outreach' : 'phone-check';
   return `This ${job.name.toLowerCase()} was started with another ${service} API key. Put that key back in Extensions › Outreach › Settings to go on with it; nothing is spent with the new key for it.`;
 }

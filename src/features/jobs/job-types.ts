@@ -36,6 +36,8 @@ export interface JobDefinition<U, D, R> {
   action: string;
   /** Whose key the job spends (or reads with). */
   service: Service;
+  /** Reads only, nothing charged: it goes on with whatever key the user has now (a refresh). */
+  free?: boolean;
   /** Virtual ms a unit needs at most when nothing was measured yet (it starts only when that fits). */
   unitMs(unit: U, state: JobState<U, D>): number;
   /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first round). */
@@ -64,7 +66,7 @@ export interface JobDefinition<U, D, R> {
 
 export type JobLabels = Pick<
   JobDefinition<unknown, unknown, unknown>,
-  'kind' | 'name' | 'title' | 'action' | 'service'
+  'kind' | 'name' | 'title' | 'action' | 'service' | 'free'
 >;
 
 /** Where a job tells the user what happened. A trigger's reporter never calls getUi(). */

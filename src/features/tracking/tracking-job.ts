@@ -84,6 +84,7 @@ export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, UnitRead> =
   title: 'Refreshing tracking',
   action: 'Refresh tracking',
   service: 'outreach',
+  free: true,
   unitMs: () => 30_000,
   size: (unit) => unit.left,
   work: (unit, state, context) => readUnit(unit.after, state, context),
