@@ -1,5 +1,5 @@
 'use strict';
-// The prospecting and email outreach service (spec/outreach-api.md). handleOutreach(state, ctx) is a pure
+// The prospecting and email outreach service (docs/services.md). handleOutreach(state, ctx) is a pure
 // request -> response function; the HTTP plumbing, faults and controls live in server.js.
 
 const { searchRow } = require('./data');

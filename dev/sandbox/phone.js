@@ -1,5 +1,5 @@
 'use strict';
-// The phone number checking service (spec/phone-check-api.md).
+// The phone number checking service (docs/services.md).
 
 const { isValidPhone, isRegisteredPhone, keyEcho, PHONE_MESSAGES, PHONE_HTTP_STATUS } = require('./rules');
 const { iso } = require('./util');

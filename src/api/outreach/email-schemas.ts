@@ -1,4 +1,4 @@
-// zod/mini schemas of the outreach service's e-mail endpoints (spec/outreach-api.md sections 4.7 to 4.12):
+// zod/mini schemas of the outreach service's e-mail endpoints (docs/services.md):
 // sends, tasks and mails. Same rules as outreach-schemas.ts: answers strict where a workflow relies on a
 // field, requests checked against every limit of the spec before sending. The one-line texts of a send
 // (subject, nickname, task_subject) are cleaned here, where every request body is built (cleanLine): control

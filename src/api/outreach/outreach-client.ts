@@ -1,4 +1,4 @@
-// Typed client of the prospecting and e-mail outreach service (spec/outreach-api.md). Every method checks
+// Typed client of the prospecting and e-mail outreach service (docs/services.md). Every method checks
 // its request before sending (kind 'bad-request', nothing sent), takes rate-budget slots, and returns the
 // validated answer or throws ApiError. Costs: unlock 1 point on a first unlock; sends 1 EDM per recipient or
 // e-mail; every other call is free.

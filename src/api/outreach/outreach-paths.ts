@@ -1,4 +1,4 @@
-// Paths of the outreach service's endpoints (spec/outreach-api.md), parameters encoded.
+// Paths of the outreach service's endpoints (docs/services.md), parameters encoded.
 export const OUTREACH_PATHS = {
   balance: '/api/v1/credit/balance',
   search: '/api/v1/companies/search-advanced',

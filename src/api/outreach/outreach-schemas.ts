@@ -1,4 +1,4 @@
-// zod/mini schemas of the outreach service (spec/outreach-api.md) for prospecting: balance, search, unlock,
+// zod/mini schemas of the outreach service (docs/services.md) for prospecting: balance, search, unlock,
 // profiles and contacts (e-mail sending and tracking are in email-schemas.ts), for every request the add-on
 // sends and every answer it reads. Answers: identifiers, counts, states and the fields a workflow needs are strict;
 // descriptive text the spec does not promise (the profile: "which fields are always present: not shown";

@@ -1,4 +1,4 @@
-// Typed client of the phone-number checking service (spec/phone-check-api.md). Authentication is the
+// Typed client of the phone-number checking service (docs/services.md). Authentication is the
 // `x-api-key` header; the answer's {code, message} decides the outcome whatever the HTTP status. Every
 // check may cost credits: callers cache results (custom functions re-run) and numbers are checked once per
 // run even when they repeat.

@@ -1,4 +1,4 @@
-// zod/mini schemas of the phone-check service (spec/phone-check-api.md). Every answer is an envelope
+// zod/mini schemas of the phone-check service (docs/services.md). Every answer is an envelope
 // {code, result} on success (code 0) or {code, message} on failure; the code is authoritative, whatever
 // the HTTP status.
 import * as z from 'zod/mini';

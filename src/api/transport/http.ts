@@ -2,7 +2,7 @@
 // rate-budget slots and retries; answers are read in answers.ts. Its settings (key, base URL, the other
 // secrets to redact, extra headers) are given by whoever builds it: it reads no property itself.
 //
-// Retry rules (README "Retries"):
+// Retry rules (docs/design.md, "Retries"):
 //   - rate limit (outreach 429 `rate-limit`, phone code 1005): wait (Retry-After when given, else until the
 //     oldest slot of the budget frees) and retry, at most 3 times. A 429 rejects the call before it runs, so
 //     this applies to unlock and sends too.

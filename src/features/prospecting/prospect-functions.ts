@@ -17,7 +17,7 @@ import { campaignOf, capitalized } from '../tracking/tracking-rows';
 
 type Cell = string | number | boolean | Date;
 
-/** How long answers stay cached, in seconds (documented in the README). */
+/** How long answers stay cached, in seconds (documented in docs/user-guide.md, Custom functions). */
 export const CACHE_SECONDS = { balance: 60, search: 600, profile: 3600, contacts: 3600 };
 
 export const SEARCH_HEADER = [
