@@ -60,7 +60,7 @@ describe('Search filters', () => {
     expect(byId.get(ids[39]).employees_count).toMatch(/^(11-50|51-200)$/);
     expect(summary.leftOutBy).toEqual({ employees: summary.leftOut });
     expect(summary.message).toBe(
-      `Added 40 companies of 40; ${summary.leftOut} left out by the filters (employees ${summary.leftOut}); read ${summary.loaded} of ${summary.total} results.`,
+      `Added 40 of 40 companies; ${summary.leftOut} left out by the filters (employees ${summary.leftOut}); read ${summary.loaded} of ${summary.total} results.`,
     );
     // Load more goes on from there: 40 more, none repeated, none skipped.
     const more = search({ ...BROAD, employees: '11-200', limit: 40, from: summary.loaded });

@@ -163,7 +163,7 @@ function pageMessage(run: PageRun): string {
 
 function pagedMessage(run: PageRun, limit: number): string {
   if (run.total === 0) return 'No company matches these keywords.';
-  const parts = [`Added ${count(run.kept.length, 'company', 'companies')} of ${limit}`];
+  const parts = [`Added ${run.kept.length} of ${count(limit, 'company', 'companies')}`];
   if (run.alreadyPresent) parts.push(`${run.alreadyPresent} already on the sheet`);
   if (run.leftOut) parts.push(`${run.leftOut} left out by the filters (${leftOutText(run.leftOutBy)})`);
   parts.push(`read ${Math.min(run.loaded, run.total)} of ${run.total} results`);
