@@ -173,6 +173,12 @@ const TITLES = {
     ['HR Manager', 'HR', 'Manager'],
     ['Executive Assistant to the CEO', 'Management', 'Staff'],
     ['Receptionist', 'Other', 'Staff'],
+    ['CEO & Head of Sales', 'Management', 'Owner / C-level'],
+    ['Product Owner', 'Other', 'Staff'],
+    ['Import-Export Manager', 'Operations', 'Manager'],
+    ['Logistics Coordinator', 'Operations', 'Staff'],
+    ['Director', 'Management', 'Director'],
+    ['Lead Generation Specialist', 'Marketing', 'Staff'],
   ],
   German: [
     ['Geschäftsführer', 'Management', 'Owner / C-level'],
@@ -181,6 +187,8 @@ const TITLES = {
     ['Stellvertretender Geschäftsführer', 'Management', 'Director'],
     ['Teamleiter Logistik', 'Operations', 'Manager'],
     ['Buchhalterin', 'Finance', 'Staff'],
+    ['Prokurist', 'Management', 'Director'],
+    ['Teamleiter Vertrieb Außendienst', 'Sales', 'Manager'],
   ],
   French: [
     ['PDG', 'Management', 'Owner / C-level'],

@@ -86,7 +86,7 @@ const FUNCTIONS: Array<[Department, RegExp[]]> = [
   [
     'Marketing',
     [
-      words('cmo|pr|brand|seo'),
+      words('cmo|pr|brand|seo|lead gen(?:eration)?|demand gen(?:eration)?'),
       part(
         'marketing|mercadeo|mercadotecnia|pazarlama|communicat|comunicac|comunicazion|市场|营销|品牌|推广',
       ),
@@ -169,8 +169,12 @@ function seniorityOf(text: string): Seniority {
   return 'Staff';
 }
 
+/** Import and export together is the shipping desk, not buying or selling. */
+const IMPORT_EXPORT = /import\W*(?:and\W+)?export|xuat nhap khau|进出口/u;
+
 function departmentOf(text: string, seniority: Seniority): Department {
   if (any(TOP, text)) return 'Management';
+  if (IMPORT_EXPORT.test(text)) return 'Operations';
   for (const [department, patterns] of FUNCTIONS) if (any(patterns, text)) return department;
   return seniority === 'Owner / C-level' || seniority === 'Director' ? 'Management' : 'Other';
 }
