@@ -154,6 +154,34 @@ describe('Search filters', () => {
   });
 });
 
+test('a run the rate budget cannot serve before the execution deadline pauses with what it added; the next call goes on', () => {
+  emu = newAddon(services);
+  let done = false;
+  emu.onFetch = (entries) => {
+    if (done || !entries.some((e) => e.url.includes('/companies/search-advanced'))) return;
+    done = true;
+    // The execution has run 4.4 minutes and the key's 60 slots of the minute are taken (other windows).
+    services.clock.advance(4.4 * 60_000);
+    const store = emu.cache.user(emu.users.active);
+    const key = [...store.data.keys()].find((k) => k.startsWith('rate.outreach.'));
+    store.data.get(key).value = `v1:${services.clock.now().toString(36)}:${Array(59).fill('0').join(',')}`;
+  };
+  const form = { ...BROAD, employees: '10001+', limit: 10 };
+  const first = search(form);
+  expect(first.pages).toBe(1);
+  expect(first.paused).toBe('rate');
+  expect(first.done).toBe(false);
+  expect(first.loaded).toBe(50);
+  expect(first.message).toMatch(
+    /read 50 of \d+ results\. Paused for the rate limit \(60 requests a minute\): Load more goes on from here\.$/,
+  );
+  expect(emu.fetchLog.filter((r) => r.status === 429)).toHaveLength(0);
+  const next = search({ ...form, limit: first.remaining, from: first.loaded });
+  expect(next.added + first.added).toBe(10);
+  // The next call started at the first result not read, and read on from there page by page.
+  expect(searchBodies().map((b) => b.from)).toEqual(searchBodies().map((_, k) => k * 50));
+});
+
 /** [title, Department, Seniority] per language, with the tricky ones of the issue. */
 const TITLES = {
   English: [

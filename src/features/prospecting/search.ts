@@ -6,6 +6,7 @@ import { CompanyIndex } from './company-index';
 import { type FilterName, hasFilters, leftOutText, parseFilters } from './filters';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
 import { count } from '../words';
+import { Deadline } from '../../platform/deadline';
 import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
@@ -115,7 +116,9 @@ export function searchCompanies(form: SearchForm): SearchSummary {
     ? parseWholeNumber(form.limit, 'How many companies', 1, MAX_LIMIT, request.size ?? 10)
     : 0;
   const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
-  const run = readPages(outreachClient(), paged ? { ...request, size: MAX_PAGE_SIZE } : request, {
+  // Paged: no wait for a rate-budget slot past the execution's deadline (the run pauses, the sidebar goes on).
+  const client = outreachClient(paged ? { deadlineMs: Deadline.forExecution().at } : {});
+  const run = readPages(client, paged ? { ...request, size: MAX_PAGE_SIZE } : request, {
     limit: paged ? limit : Infinity,
     maxPages: paged ? PAGES_PER_CALL : 1,
     filters,
