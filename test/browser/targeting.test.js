@@ -65,7 +65,7 @@ async function steps() {
   // Load more goes on from the result after the eighth match, to the end of the results.
   await sidebar.locator('#more').click();
   await sidebar
-    .locator('#message.ok', { hasText: /read (\d+) of \1 results\.$/ })
+    .locator('#message.ok', { hasText: /read (\d+) of \1 results\. No more results: widen a filter/ })
     .waitFor({ timeout: 30000 });
   await expect(sidebar.locator('#message').textContent()).resolves.toMatch(/^Added \d+ of 8 companies;/);
   await waitIdle(page);

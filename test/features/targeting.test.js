@@ -147,6 +147,9 @@ describe('Search filters', () => {
     expect(next.done).toBe(true);
     expect(next.hasMore).toBe(false);
     expect(next.loaded).toBe(next.total);
+    expect(next.message).toMatch(
+      /; read (\d+) of \1 results\. No more results: widen a filter or change the keywords to find more\.$/,
+    );
     const ids = rowsOf('Companies').map((r) => r['Search ID']);
     expect(ids).toHaveLength(first.added + next.added);
     expect(new Set(ids).size).toBe(ids.length);

@@ -173,6 +173,10 @@ function pagedMessage(run: PageRun, limit: number): string {
   let message = `${parts.join('; ')}.`;
   if (run.paused === 'rate')
     message += ' Paused for the rate limit (60 requests a minute): Load more goes on from here.';
+  else if (run.ended && run.kept.length < limit)
+    message += run.leftOut
+      ? ' No more results: widen a filter or change the keywords to find more.'
+      : ' No more results: change the keywords or countries to find more.';
   return message;
 }
 
