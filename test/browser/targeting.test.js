@@ -73,6 +73,16 @@ async function steps() {
   for (let row = 10; (await cellText(page, `A${row}`)) !== ''; row++) {
     expect(byName.get(await cellText(page, `A${row}`)).employees_count).toBe('10001+');
   }
+  // A run of more pages than one call reads (10 pages, 500 results): the sidebar calls again by itself and
+  // sums the calls; one call alone would have stopped at "read 500 of 599".
+  await sidebar.locator('#limit').fill('20');
+  await sidebar.locator('#search').click();
+  await sidebar
+    .locator('#message.ok', { hasText: /read 599 of 599 results\. No more results/ })
+    .waitFor({ timeout: 30000 });
+  await expect(sidebar.locator('#message').textContent()).resolves.toMatch(
+    /^Added 0 of 20 companies; \d+ already on the sheet; \d+ left out by the filters \(employees \d+\); read 599 of 599 results\./,
+  );
   await page.locator('#sidebar-close').click();
 
   // Unlock the eight: No chooses the roles, the confirmation states them, Yes unlocks.

@@ -86,9 +86,11 @@ describe('Search filters', () => {
     expect(summary.message).toMatch(
       /left out by the filters \(founded \d+, e-mails \d+, WhatsApp \d+\); read \d+ of \d+ results\.$/,
     );
-    // Filters never reach the service; withEmails is the spec's own field.
-    for (const body of searchBodies())
+    // Filters never reach the service; "at least 5 e-mails" asks the service's own withEmails (fewer pages).
+    for (const body of searchBodies()) {
       for (const key of Object.keys(body)) expect(SPEC_FIELDS).toContain(key);
+      expect(body.withEmails).toBe(1);
+    }
     // "before 2000" and "<10" read as people mean them.
     const older = search({ ...BROAD, founded: 'before 2000', employees: '<10', limit: 5 });
     expect(older.added).toBe(5);

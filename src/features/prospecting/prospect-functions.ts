@@ -130,7 +130,8 @@ export function prospectContacts(
     page: parseWholeNumber(page, 'page', 1, 100000, 1),
     pageSize: parseWholeNumber(pageSize, 'pageSize', 1, 100, 20),
   };
-  return run('contacts', [id, query], CACHE_SECONDS.contacts, (client) => {
+  // 'contacts2': answers cached before Department and Seniority were added are not served.
+  return run('contacts2', [id, query], CACHE_SECONDS.contacts, (client) => {
     const result = client.profileEmails(id, {
       ...(query.keyword ? { keyword: query.keyword } : {}),
       page: query.page,
