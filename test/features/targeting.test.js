@@ -363,6 +363,19 @@ describe('Roles in the unlock', () => {
       departments: ['Management', 'Purchasing'],
       seniorities: [],
     });
+
+    // The same rows again, now for every role: asked (the remembered choice leaves contacts out), the rest
+    // of the contacts added, nothing charged.
+    emu.ui.reset();
+    emu.ui.queue('NO', { button: 'OK', text: 'all' }, 'YES');
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    expect(emu.ui.alerts[0].message).toMatch(
+      /^6 selected rows are already unlocked: nothing is charged, their contacts are refreshed\.\nContacts to expect: about \d+ \(the E-mails column\)\. Added to Contacts: Management, Purchasing; all seniorities;/,
+    );
+    expect(emu.ui.alerts[1].message).toContain('Added to Contacts: all departments and seniorities;');
+    expect(rowsOf('Contacts')).toHaveLength(all.length);
+    const again = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
+    expect(again.unlocks.filter((u) => u.charged)).toHaveLength(6);
   });
 
   test('the Contacts rows carry Department and Seniority as written text, never a formula', () => {

@@ -63,7 +63,7 @@ function unlockSelection(): void {
     inform('Nothing to unlock', reason);
     return;
   }
-  const confirmed = plan.toUnlock.length > 0 ? confirmCost(plan) : { ids: [], roles: readRoleChoice() };
+  const confirmed = plan.toUnlock.length > 0 ? confirmCost(plan) : confirmRefresh(plan);
   if (!confirmed) return;
   const toUnlock = confirmed.ids;
   const units: UnlockUnit[] = [
@@ -158,18 +158,27 @@ function confirmCost(plan: UnlockPlan): { ids: string[]; roles: RoleChoice } | n
     lines.push(`Your balance covers ${usable}: only the first ${usable} rows will be unlocked.`);
     toUnlock = toUnlock.slice(0, usable);
   }
-  const roles = confirmWithRoles(lines, plan.expectedContacts);
+  const roles = confirmWithRoles(lines, plan.expectedContacts, 'unlock');
   return roles ? { ids: toUnlock, roles } : null;
 }
 
+/** Only rows unlocked before (free): asked only when the user's roles choice leaves some contacts out. */
+function confirmRefresh(plan: UnlockPlan): { ids: string[]; roles: RoleChoice } | null {
+  const roles = readRoleChoice();
+  if (isAllRoles(roles)) return { ids: [], roles };
+  const line = `${count(plan.alreadyUnlocked.length, 'selected row is', 'selected rows are')} already unlocked: nothing is charged, their contacts are refreshed.`;
+  const chosen = confirmWithRoles([line], plan.expectedContacts, 'refresh the contacts');
+  return chosen ? { ids: [], roles: chosen } : null;
+}
+
 /** The question with the contacts line; the roles chosen (the cost is the same whatever they are), or null. */
-function confirmWithRoles(lines: string[], expected: number): RoleChoice | null {
+function confirmWithRoles(lines: string[], expected: number, action: string): RoleChoice | null {
   let roles = readRoleChoice();
   for (;;) {
     const contacts = `Contacts to expect: about ${expected} (the E-mails column). Added to Contacts: ${roleChoiceText(roles)}; the others are counted, not added. The roles chosen do not change the cost.`;
     const answer = choose(
       'Unlock companies',
-      `${lines.join('\n')}\n${contacts}\n\nYes: unlock. No: choose the departments and seniorities first. Cancel: nothing is done.`,
+      `${lines.join('\n')}\n${contacts}\n\nYes: ${action}. No: choose the departments and seniorities first. Cancel: nothing is done.`,
     );
     if (answer === 'yes') return roles;
     if (answer === 'cancel') return null;
