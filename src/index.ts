@@ -166,6 +166,18 @@ export { prospectProfile as PROSPECT_PROFILE } from './features/prospecting/pros
 export { prospectContacts as PROSPECT_CONTACTS } from './features/prospecting/prospect-functions';
 
 /**
+ * The Department and Seniority of a job title, from its words in English, German, French, Spanish,
+ * Portuguese, Italian, Dutch, Turkish, Vietnamese or Chinese (CEO, MD, VP, Head of … included). Free: no
+ * request. Department: Management, Sales, Purchasing, Marketing, Engineering, Operations, Finance, HR or
+ * Other; Seniority: Owner / C-level, Director, Manager or Staff.
+ *
+ * @param {string|Array<Array<string>>} title A job title, or a range of them, e.g. D2:D500.
+ * @return {Array<Array<string>>} Two columns per title (Department, Seniority), one row per row.
+ * @customfunction
+ */
+export { prospectRole as PROSPECT_ROLE } from './features/prospecting/prospect-functions';
+
+/**
  * Tells whether phone numbers are registered on the messaging platform. A range gives the same shape back:
  * TRUE (registered), FALSE (not registered), blank for a blank cell, or a text saying why there is no
  * answer. A number is checked (1 credit) once: recalculations answer from the results kept in the

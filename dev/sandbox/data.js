@@ -209,15 +209,34 @@ const PREFIXES = [
   'Vanguard',
   'Willow',
 ];
+// Employee ranges as B2B data sources write them, with typical headcounts and weights: most trading
+// companies are small (about 3 in 4 have at most 200 people).
 const EMPLOYEE_RANGES = [
-  ['1-10', 6],
-  ['11-50', 30],
-  ['51-200', 120],
-  ['201-500', 350],
-  ['501-1000', 740],
-  ['1001-5000', 2400],
-  ['5001-10000', 7200],
+  ['1-10', 6, 20],
+  ['11-50', 30, 31],
+  ['51-200', 120, 23],
+  ['201-500', 350, 11],
+  ['501-1000', 740, 6],
+  ['1001-5000', 2400, 5],
+  ['5001-10000', 7200, 2.5],
+  ['10001+', 14000, 1.5],
 ];
+const EMPLOYEE_WEIGHT = EMPLOYEE_RANGES.reduce((sum, [, , weight]) => sum + weight, 0);
+
+/** A weighted range from one draw of the generator (one draw, as a plain pick: the rest of the data stays). */
+function pickEmployeeRange(rnd) {
+  let left = rnd.next() * EMPLOYEE_WEIGHT;
+  for (const entry of EMPLOYEE_RANGES) {
+    left -= entry[2];
+    if (left < 0) return entry;
+  }
+  return EMPLOYEE_RANGES[EMPLOYEE_RANGES.length - 1];
+}
+
+/** A founding year from one draw: more young companies than old ones (1905 to 2024). */
+function pickFoundingYear(rnd) {
+  return 2024 - Math.floor(Math.pow(rnd.next(), 1.7) * 120);
+}
 const FIRST_NAMES = [
   'Anna',
   'Ben',
@@ -298,7 +317,166 @@ const TITLES = [
   'Account Executive',
   'Supply Chain Manager',
   'Import Manager',
+  'Export Sales Executive',
+  'Chief Financial Officer',
+  'VP Sales',
+  'GM',
+  'Dir. of Purchasing',
+  'HR Manager',
+  'Software Engineer',
 ];
+// Titles in the language of the company's country (half of the titles there; the rest are English ones).
+const LOCAL_TITLES = {
+  de: [
+    'Geschäftsführer',
+    'Einkaufsleiter',
+    'Leiter Einkauf',
+    'Vertriebsleiter',
+    'Exportleiterin',
+    'Marketingleiterin',
+    'Leiter Logistik',
+    'Sachbearbeiter Einkauf',
+    'Vertriebsmitarbeiter Innendienst',
+    'Inhaber',
+    'Personalleiterin',
+    'Buchhalterin',
+  ],
+  fr: [
+    'Directeur Général',
+    'PDG',
+    'Responsable des achats',
+    'Acheteur',
+    'Directeur commercial',
+    'Responsable export',
+    'Chargée de marketing',
+    'Directrice financière',
+    'Responsable logistique',
+    'Ingénieur commercial',
+    'Gérant',
+    'Responsable RH',
+  ],
+  es: [
+    'Director General',
+    'Gerente General',
+    'Jefe de Compras',
+    'Comprador',
+    'Gerente de Ventas',
+    'Ejecutivo de Ventas',
+    'Director de Marketing',
+    'Director Financiero',
+    'Jefe de Logística',
+    'Fundador',
+    'Responsable de Recursos Humanos',
+    'Ingeniero de Producto',
+  ],
+  pt: [
+    'Diretor Geral',
+    'Gerente de Compras',
+    'Comprador',
+    'Diretor Comercial',
+    'Vendedor',
+    'Gerente de Exportação',
+    'Analista de Marketing',
+    'Diretora Financeira',
+    'Coordenador de Logística',
+    'Fundador e CEO',
+    'Sócio-Gerente',
+    'Engenheiro de Produção',
+  ],
+  it: [
+    'Amministratore Delegato',
+    'Titolare',
+    'Responsabile Acquisti',
+    'Buyer',
+    'Direttore Commerciale',
+    'Responsabile Vendite Estero',
+    'Responsabile Marketing',
+    'Direttore Amministrativo',
+    'Responsabile Logistica',
+    'Impiegata Ufficio Acquisti',
+    'Direttore Generale',
+    'Ingegnere di Processo',
+  ],
+  nl: [
+    'Algemeen Directeur',
+    'Eigenaar',
+    'Inkoopmanager',
+    'Inkoper',
+    'Commercieel Directeur',
+    'Verkoopmanager',
+    'Accountmanager Binnendienst',
+    'Marketingmanager',
+    'Financieel Directeur',
+    'Hoofd Logistiek',
+    'Medewerker Verkoop',
+    'Oprichter',
+  ],
+  tr: [
+    'Genel Müdür',
+    'Yönetim Kurulu Başkanı',
+    'Satın Alma Müdürü',
+    'Satın Alma Uzmanı',
+    'Satış Müdürü',
+    'İhracat Müdürü',
+    'Satış Temsilcisi',
+    'Pazarlama Müdürü',
+    'Mali İşler Müdürü',
+    'Lojistik Sorumlusu',
+    'Kurucu',
+    'İnsan Kaynakları Müdürü',
+  ],
+  vi: [
+    'Giám đốc',
+    'Tổng Giám đốc',
+    'Phó Giám đốc',
+    'Trưởng phòng Kinh doanh',
+    'Nhân viên Kinh doanh',
+    'Trưởng phòng Mua hàng',
+    'Nhân viên Mua hàng',
+    'Giám đốc Marketing',
+    'Kế toán trưởng',
+    'Trưởng phòng Nhân sự',
+    'Nhân viên Xuất nhập khẩu',
+    'Kỹ sư',
+  ],
+  zh: [
+    '总经理',
+    '董事长',
+    '副总经理',
+    '采购经理',
+    '采购专员',
+    '销售经理',
+    '销售代表',
+    '外贸业务员',
+    '市场总监',
+    '财务总监',
+    '物流主管',
+    '人事经理',
+  ],
+};
+const LANGUAGE_OF = {
+  DE: 'de',
+  AT: 'de',
+  CH: 'de',
+  FR: 'fr',
+  BE: 'fr',
+  ES: 'es',
+  MX: 'es',
+  AR: 'es',
+  CL: 'es',
+  BR: 'pt',
+  PT: 'pt',
+  IT: 'it',
+  NL: 'nl',
+  TR: 'tr',
+  VN: 'vi',
+  CN: 'zh',
+};
+/** The titles a company's contacts get: local ones and English ones, one list (one draw a contact). */
+function titlesFor(country) {
+  const local = LOCAL_TITLES[LANGUAGE_OF[country]];
+  return local ? [...local, ...local.slice(0, 10), ...TITLES] : TITLES;
+}
 
 // Names that would run as formulas or render as HTML if written carelessly.
 const FORMULA_COMPANY_NAMES = [
@@ -339,7 +517,8 @@ const slug = (text) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
 
-function makeContacts(rnd, company, count) {
+function makeContacts(rnd, company, count, country) {
+  const titles = titlesFor(country);
   const contacts = [];
   const used = new Set();
   for (let i = 0; i < count; i++) {
@@ -351,7 +530,7 @@ function makeContacts(rnd, company, count) {
     used.add(local);
     contacts.push({
       name: `${first} ${last}`,
-      title: rnd.pick(TITLES),
+      title: rnd.pick(titles),
       email: `${local}@${company.domain}`,
       linkedin: `https://www.linkedin.com/in/${slug(first)}-${slug(last)}-${(rnd.int(0, 0xffffff) >>> 0).toString(16)}`,
     });
@@ -412,13 +591,13 @@ function buildDataset(seed) {
     if (htmlAt.has(index)) name = `${htmlAt.get(index)} ${suffix}`;
     if (index === nameIsDomainAt) name = domain;
 
-    const [range, typicalEmployees] = rnd.pick(EMPLOYEE_RANGES);
-    const year = rnd.int(1950, 2022);
+    const [range, typicalEmployees] = pickEmployeeRange(rnd);
+    const year = pickFoundingYear(rnd);
     const company = { index, domain };
     let contactCount = rnd.chance(0.08) ? 0 : rnd.chance(0.15) ? rnd.int(13, 40) : rnd.int(1, 12);
     if (manyAt.has(index)) contactCount = manyAt.get(index);
     if (index === noContactsAt) contactCount = 0;
-    const contacts = makeContacts(rnd, company, contactCount);
+    const contacts = makeContacts(rnd, company, contactCount, country);
     if (formulaContactsAt.has(index) && contacts.length) {
       FORMULA_CONTACTS.forEach(([cname, title], k) => {
         if (k < contacts.length) Object.assign(contacts[k], { name: cname, title });
@@ -519,6 +698,8 @@ function searchRow(c) {
 }
 
 module.exports = {
+  EMPLOYEE_RANGES,
+  LOCAL_TITLES,
   generateDataset,
   searchRow,
   companyHashIdFor,

@@ -53,6 +53,8 @@ export const CONTACTS: TableLayout = {
     { key: 'companyHashId', header: 'Company hash ID', format: TEXT },
     { key: 'name', header: 'Name', format: TEXT },
     { key: 'title', header: 'Title', format: TEXT },
+    { key: 'department', header: 'Department', format: TEXT },
+    { key: 'seniority', header: 'Seniority', format: TEXT },
     { key: 'email', header: 'E-mail', format: TEXT },
     { key: 'linkedin', header: 'LinkedIn', format: TEXT },
   ],

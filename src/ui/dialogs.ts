@@ -52,6 +52,13 @@ export function confirm(title: string, message: string): boolean {
   return ui.alert(title, message, ui.ButtonSet.YES_NO) === ui.Button.YES;
 }
 
+/** A YES / NO / CANCEL question; closing the dialog counts as cancel. */
+export function choose(title: string, message: string): 'yes' | 'no' | 'cancel' {
+  const ui = SpreadsheetApp.getUi();
+  const button = ui.alert(title, message, ui.ButtonSet.YES_NO_CANCEL);
+  return button === ui.Button.YES ? 'yes' : button === ui.Button.NO ? 'no' : 'cancel';
+}
+
 /** A text prompt with OK / Cancel; the trimmed text, or null when cancelled. */
 export function ask(title: string, message: string): string | null {
   const ui = SpreadsheetApp.getUi();

@@ -550,8 +550,11 @@ describe('Custom functions', () => {
     const profile = emu.runCustomFunction('PROSPECT_PROFILE', [hash]);
     expect(profile[1][0]).toBe(hash);
     const contacts = emu.runCustomFunction('PROSPECT_CONTACTS', [hash, '', 1, 2]);
-    expect(contacts[0]).toEqual(['Name', 'Title', 'E-mail', 'LinkedIn']);
+    expect(contacts[0]).toEqual(['Name', 'Title', 'E-mail', 'LinkedIn', 'Department', 'Seniority']);
     expect(contacts.length).toBeLessThanOrEqual(3);
+    // Each row's Department and Seniority are its title's (PROSPECT_ROLE answers the same).
+    for (const row of contacts.slice(1))
+      expect(row.slice(4)).toEqual(emu.runCustomFunction('PROSPECT_ROLE', [row[1]])[0]);
     expect(() => emu.runCustomFunction('PROSPECT_PROFILE', ['not-unlocked-hash'])).toThrow(
       /Unlock the company first/,
     );

@@ -8,6 +8,7 @@ import { cellText, CellValue, numberCell, textCell } from '../../sheets/cells';
 import { CONTACTS, PROFILES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { describe } from '../settings';
+import { chosenRole, type RoleChoice } from './role-choice';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -20,6 +21,9 @@ export interface FetchedContacts {
 export interface WrittenContacts {
   companies: number;
   contactsAdded: number;
+  /** Contacts the companies have (new ones) and those of them the roles choice left out (counted only). */
+  contactsFound: number;
+  contactsLeftOut: number;
   /** Ids not settled (the fetch stopped before them): to try again later. */
   notDone: string[];
 }
@@ -34,8 +38,15 @@ export function fetchContacts(companyHashIds: string[], client: OutreachClient):
   return { results, stop: stopped && !stopped.ok ? stopped.error : undefined };
 }
 
-/** One upsert of Profiles and one append to Contacts for what was fetched. */
-export function writeContacts(fetched: FetchedContacts, spreadsheet: Spreadsheet): WrittenContacts {
+/**
+ * One upsert of Profiles and one append to Contacts for what was fetched; contacts outside the roles choice
+ * are counted, not written.
+ */
+export function writeContacts(
+  fetched: FetchedContacts,
+  spreadsheet: Spreadsheet,
+  roles?: RoleChoice,
+): WrittenContacts {
   const profiles = Table.open(spreadsheet, PROFILES);
   const profileRows = profiles.readAll();
   const rowByHash = new Map(profileRows.map((row) => [cellText(row.values.companyHashId), row]));
@@ -49,6 +60,7 @@ export function writeContacts(fetched: FetchedContacts, spreadsheet: Spreadsheet
   const newContacts: Array<Record<string, CellValue>> = [];
 
   let companies = 0;
+  let found = 0;
   const notDone: string[] = [];
   for (const result of fetched.results) {
     if (!result.ok && STOPS.has(result.error.kind)) {
@@ -68,13 +80,17 @@ export function writeContacts(fetched: FetchedContacts, spreadsheet: Spreadsheet
       const key = contactKey(result.companyHashId, contact.email, contact.name);
       if (known.has(key)) continue;
       known.add(key);
-      newContacts.push(contactRecord(company, result.companyHashId, contact));
+      found++;
+      const { role, chosen } = chosenRole(contact.title, roles);
+      if (!chosen) continue;
+      newContacts.push({ ...contactRecord(company, result.companyHashId, contact), ...role });
     }
   }
   profiles.update(profileRows, updates);
   profiles.append(appends);
   contacts.append(newContacts);
-  return { companies, contactsAdded: newContacts.length, notDone };
+  const contactsAdded = newContacts.length;
+  return { companies, contactsAdded, contactsFound: found, contactsLeftOut: found - contactsAdded, notDone };
 }
 
 function failedProfileRecord(companyHashId: string, error: unknown): Record<string, CellValue> {

@@ -10,6 +10,7 @@ import { carriesMark, existingMark } from '../../platform/document-mark';
 import { readSettings } from '../../platform/settings';
 import { wholeNumberOf } from '../../sheets/cells';
 import { tradeSummary } from './contacts';
+import { roleOf } from './roles';
 import { parseWholeNumber, UserError } from '../inputs';
 import { buildSearchRequest, companyName, withoutDomain } from './search';
 import { describe } from '../settings';
@@ -129,23 +130,49 @@ export function prospectContacts(
     page: parseWholeNumber(page, 'page', 1, 100000, 1),
     pageSize: parseWholeNumber(pageSize, 'pageSize', 1, 100, 20),
   };
-  return run('contacts', [id, query], CACHE_SECONDS.contacts, (client) => {
+  // 'contacts2': answers cached before Department and Seniority were added are not served.
+  return run('contacts2', [id, query], CACHE_SECONDS.contacts, (client) => {
     const result = client.profileEmails(id, {
       ...(query.keyword ? { keyword: query.keyword } : {}),
       page: query.page,
       pageSize: query.pageSize,
     });
-    const header = ['Name', 'Title', 'E-mail', 'LinkedIn'];
+    const header = ['Name', 'Title', 'E-mail', 'LinkedIn', 'Department', 'Seniority'];
     if (result.emails.length === 0)
       return [
         header,
-        [query.page > 1 ? 'No more contacts.' : 'No contact e-mails for this company.', '', '', ''],
+        [query.page > 1 ? 'No more contacts.' : 'No contact e-mails for this company.', '', '', '', '', ''],
       ];
     return [
       header,
-      ...result.emails.map((c) => [c.name ?? '', c.title ?? '', c.email ?? '', c.linkedin ?? '']),
+      ...result.emails.map((c) => {
+        const role = roleOf(c.title);
+        return [
+          c.name ?? '',
+          c.title ?? '',
+          c.email ?? '',
+          c.linkedin ?? '',
+          role.department,
+          role.seniority,
+        ];
+      }),
     ];
   });
+}
+
+/**
+ * PROSPECT_ROLE(title): the Department and Seniority of a title, or of each cell of a range (two columns per
+ * cell, same rows; blank for a blank cell). Free and local: no request, no cache.
+ */
+export function prospectRole(title: unknown): Cell[][] {
+  const rows = Array.isArray(title) ? (title as unknown[]) : [[title]];
+  return rows.map((row) =>
+    (Array.isArray(row) ? row : [row]).flatMap((cell): Cell[] => {
+      if (cell === '' || cell === null || cell === undefined) return ['', ''];
+      const role = roleOf(cell);
+      return [role.department, role.seniority];
+    }),
+  );
 }
 
 function searchRowCells(row: SearchRow): Cell[] {

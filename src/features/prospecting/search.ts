@@ -3,6 +3,10 @@
 import { outreachClient } from '../clients';
 import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../../api/outreach/outreach-schemas';
 import { CompanyIndex } from './company-index';
+import { type FilterName, hasFilters, leftOutText, parseFilters } from './filters';
+import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
+import { count } from '../words';
+import { Deadline } from '../../platform/deadline';
 import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
@@ -18,6 +22,8 @@ import { ensureKey } from '../settings';
 import { scriptJson, showSidebarFile } from '../../ui/dialogs';
 
 export const MAX_PAGE_SIZE = 50;
+/** Matching companies one search may add. */
+export const MAX_LIMIT = 1000;
 
 export interface SearchForm {
   products?: unknown;
@@ -29,6 +35,12 @@ export interface SearchForm {
   operator?: unknown;
   size?: unknown;
   from?: unknown;
+  /** Client-side filters (filters.ts) and how many matching companies to add (up to MAX_LIMIT). */
+  employees?: unknown;
+  founded?: unknown;
+  minEmails?: unknown;
+  withWhatsApp?: unknown;
+  limit?: unknown;
 }
 
 export interface SearchSummary {
@@ -39,6 +51,16 @@ export interface SearchSummary {
   total: number;
   hasMore: boolean;
   message: string;
+  /** With filters or a limit only: rows the filters left out (per filter: each it failed), rows read, pages. */
+  leftOut?: number;
+  leftOutBy?: Partial<Record<FilterName, number>>;
+  read?: number;
+  pages?: number;
+  /** How many more the limit asks for; done: the limit is reached or the results ended. */
+  remaining?: number;
+  done?: boolean;
+  /** Why a run stopped early: its page cap (the sidebar calls again) or the rate budget. */
+  paused?: 'pages' | 'rate';
 }
 
 /** Menu: the search sidebar (or Settings, when no key is saved yet). */
@@ -82,28 +104,82 @@ export function buildSearchRequest(form: SearchForm): SearchRequest {
   return request;
 }
 
-/** One page of results appended to the Companies sheet. */
+/**
+ * Results appended to the Companies sheet. Without filters or a limit: one page of `size`. With them: pages
+ * of 50 from `from` until `limit` rows pass the filters (see search-pages.ts).
+ */
 export function searchCompanies(form: SearchForm): SearchSummary {
   const request = buildSearchRequest(form);
-  const response = outreachClient().search(request);
+  const filters = parseFilters(form as Record<string, unknown>);
+  // At least one e-mail is the service's own filter (withEmails): fewer pages to read for the same rows.
+  if (filters.minEmails) request.withEmails = 1;
+  const paged = hasFilters(filters) || !isBlank(form.limit);
+  const limit = paged
+    ? parseWholeNumber(form.limit, 'How many companies', 1, MAX_LIMIT, request.size ?? 10)
+    : 0;
   const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
-  const present = existingIds(table);
-  const fresh = response.list.filter((row) => !present.has(row.id));
+  // Paged: no wait for a rate-budget slot past the execution's deadline (the run pauses, the sidebar goes on).
+  const client = outreachClient(paged ? { deadlineMs: Deadline.forExecution().at } : {});
+  const run = readPages(client, paged ? { ...request, size: MAX_PAGE_SIZE } : request, {
+    limit: paged ? limit : Infinity,
+    maxPages: paged ? PAGES_PER_CALL : 1,
+    filters,
+    present: existingIds(table),
+  });
   const index = CompanyIndex.load();
-  for (const row of fresh) index.put(row.id, { domain: row.domain, countryCode: row.country_code });
+  for (const row of run.kept) index.put(row.id, { domain: row.domain, countryCode: row.country_code });
   index.save();
-  table.append(fresh.map(companyRecord));
+  table.append(run.kept.map(companyRecord));
   table.sheet.activate();
-  const from = request.from ?? 0;
-  const loaded = Math.min(from + response.list.length, response.total);
-  const hasMore = response.list.length > 0 && loaded < response.total;
-  const repeated = response.list.length - fresh.length;
-  const message =
-    response.total === 0
-      ? 'No company matches these keywords.'
-      : `Added ${fresh.length} compan${fresh.length === 1 ? 'y' : 'ies'}` +
-        (repeated ? ` (${repeated} already on the sheet).` : '.');
-  return { added: fresh.length, alreadyPresent: repeated, loaded, total: response.total, hasMore, message };
+  const added = run.kept.length;
+  const loaded = Math.min(run.loaded, run.total);
+  const hasMore = !run.ended && loaded < run.total;
+  const summary: SearchSummary = {
+    added,
+    alreadyPresent: run.alreadyPresent,
+    loaded,
+    total: run.total,
+    hasMore,
+    message: paged ? pagedMessage(run, limit) : pageMessage(run),
+  };
+  if (!paged) return summary;
+  return {
+    ...summary,
+    leftOut: run.leftOut,
+    leftOutBy: run.leftOutBy,
+    read: run.read,
+    pages: run.pages,
+    remaining: limit - added,
+    done: added >= limit || !hasMore,
+    ...(run.paused ? { paused: run.paused } : {}),
+  };
+}
+
+const isBlank = (value: unknown) => value === undefined || value === null || String(value).trim() === '';
+
+function pageMessage(run: PageRun): string {
+  const added = run.kept.length;
+  if (run.total === 0) return 'No company matches these keywords.';
+  return (
+    `Added ${count(added, 'company', 'companies')}` +
+    (run.alreadyPresent ? ` (${run.alreadyPresent} already on the sheet).` : '.')
+  );
+}
+
+function pagedMessage(run: PageRun, limit: number): string {
+  if (run.total === 0) return 'No company matches these keywords.';
+  const parts = [`Added ${run.kept.length} of ${count(limit, 'company', 'companies')}`];
+  if (run.alreadyPresent) parts.push(`${run.alreadyPresent} already on the sheet`);
+  if (run.leftOut) parts.push(`${run.leftOut} left out by the filters (${leftOutText(run.leftOutBy)})`);
+  parts.push(`read ${Math.min(run.loaded, run.total)} of ${run.total} results`);
+  let message = `${parts.join('; ')}.`;
+  if (run.paused === 'rate')
+    message += ' Paused for the rate limit (60 requests a minute): Load more goes on from here.';
+  else if (run.ended && run.kept.length < limit)
+    message += run.leftOut
+      ? ' No more results: widen a filter or change the keywords to find more.'
+      : ' No more results: change the keywords or countries to find more.';
+  return message;
 }
 
 /** A search row as a Companies record: every field but the domain. */

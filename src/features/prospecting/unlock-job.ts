@@ -14,6 +14,7 @@ import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runne
 import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from '../settings';
 import { count, neededText } from '../words';
+import { isAllRoles, type RoleChoice, roleChoiceText } from './role-choice';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
 export const UNLOCK_CHUNK = 10;
@@ -32,6 +33,10 @@ export interface UnlockCounts {
   contactsAdded: number;
   /** Rows of the selection that were unlocked before this run (contacts refreshed only). */
   alreadyUnlocked: number;
+  /** The roles that go to Contacts (absent: all), new contacts found, and those the choice left out. */
+  roles?: RoleChoice;
+  contactsFound?: number;
+  contactsLeftOut?: number;
 }
 
 type UnlockState = JobState<UnlockUnit, UnlockCounts>;
@@ -201,9 +206,11 @@ function recordUnlocks(outcome: UnlockOutcome, state: UnlockState): UnlockUnit[]
 }
 
 function recordContacts(fetched: FetchedContacts, state: UnlockState): UnlockUnit[] {
-  const written = writeContacts(fetched, SpreadsheetApp.getActiveSpreadsheet());
+  const written = writeContacts(fetched, SpreadsheetApp.getActiveSpreadsheet(), state.data.roles);
   state.data.companiesFilled += written.companies;
   state.data.contactsAdded += written.contactsAdded;
+  state.data.contactsFound = (state.data.contactsFound ?? 0) + written.contactsFound;
+  state.data.contactsLeftOut = (state.data.contactsLeftOut ?? 0) + written.contactsLeftOut;
   if (fetched.stop && fetched.stop.kind !== 'rate-limit') throw new JobStop(describe(fetched.stop));
   return written.notDone.length ? [{ contacts: written.notDone }] : [];
 }
@@ -221,11 +228,18 @@ function unlockSummary(state: UnlockState, finished: boolean): string {
   if (finished && c.alreadyUnlocked > 0 && c.unlocked + c.notFound + c.unknown === 0 && !state.stopped) {
     const rows = c.alreadyUnlocked === 1 ? '1 row was' : `${c.alreadyUnlocked} rows were`;
     const added = c.contactsAdded === 1 ? '1 new contact' : `${c.contactsAdded} new contacts`;
-    return `${rows} already unlocked: ${c.contactsAdded ? `nothing charged, ${added} added` : 'nothing to do'}.`;
+    const text = `${rows} already unlocked: ${c.contactsAdded ? `nothing charged, ${added} added` : 'nothing to do'}.`;
+    return isAllRoles(c.roles) || !c.contactsFound ? text : `${text} ${rolesText(c)}`;
   }
   const parts = [`Unlocked ${c.unlocked} (${c.charged} charged, ${c.free} free)`];
   if (c.notFound) parts.push(`${c.notFound} not found (not charged)`);
   if (c.unknown) parts.push(`${c.unknown} with unknown outcome (run Unlock again)`);
   parts.push(`contacts for ${c.companiesFilled} companies (${c.contactsAdded} new)`);
-  return (finished ? '' : 'Working: ') + parts.join(', ') + '.';
+  const text = (finished ? '' : 'Working: ') + parts.join(', ') + '.';
+  return isAllRoles(c.roles) ? text : `${text} ${rolesText(c)}`;
+}
+
+/** "42 contacts found, 17 added: Purchasing, Management; all seniorities." */
+function rolesText(c: UnlockCounts): string {
+  return `${count(c.contactsFound ?? 0, 'contact')} found, ${c.contactsAdded} added: ${roleChoiceText(c.roles)}.`;
 }

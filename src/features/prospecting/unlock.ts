@@ -7,7 +7,17 @@ import { cellText } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { Table, TableRow } from '../../sheets/table';
-import { confirm, inform, toast } from '../../ui/dialogs';
+import { ask, choose, confirm, inform, toast } from '../../ui/dialogs';
+import { DEPARTMENTS, SENIORITIES } from './roles';
+import {
+  isAllRoles,
+  parseRoleChoice,
+  readRoleChoice,
+  type RoleChoice,
+  roleChoiceText,
+  ROLES_EXAMPLE,
+  saveRoleChoice,
+} from './role-choice';
 import { UserError } from '../inputs';
 import { chunks, JobState, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { keyChangedText } from '../jobs/job-owner';
@@ -22,6 +32,8 @@ export interface UnlockPlan {
   alreadyUnlocked: string[];
   unknownRows: number[];
   hiddenRows: number;
+  /** Contacts to expect: the E-mails column of the rows to unlock or refresh. */
+  expectedContacts: number;
 }
 
 /** Menu: Unlock selected companies. One run at a time per document (see withJobLease). */
@@ -51,8 +63,9 @@ function unlockSelection(): void {
     inform('Nothing to unlock', reason);
     return;
   }
-  const toUnlock = plan.toUnlock.length > 0 ? confirmCost(plan) : [];
-  if (!toUnlock) return;
+  const confirmed = plan.toUnlock.length > 0 ? confirmCost(plan) : confirmRefresh(plan);
+  if (!confirmed) return;
+  const toUnlock = confirmed.ids;
   const units: UnlockUnit[] = [
     ...chunks(toUnlock, UNLOCK_CHUNK).map((ids) => ({ unlock: ids })),
     ...chunks(plan.alreadyUnlocked, CONTACT_CHUNK).map((ids) => ({ contacts: ids })),
@@ -66,6 +79,7 @@ function unlockSelection(): void {
     companiesFilled: 0,
     contactsAdded: 0,
     alreadyUnlocked: plan.alreadyUnlocked.length,
+    ...(isAllRoles(confirmed.roles) ? {} : { roles: confirmed.roles }),
   };
   startJob(UNLOCK_JOB, newJobState(UNLOCK_JOB, units, counts), MENU_REPORTER);
 }
@@ -113,8 +127,11 @@ function othersUnlocking(): Set<string> {
   return ids;
 }
 
-/** States the cost and the balance; the ids to unlock (as many as the balance covers), or null. */
-function confirmCost(plan: UnlockPlan): string[] | null {
+/**
+ * States the cost, the balance and the contacts to expect; the ids to unlock (as many as the balance covers)
+ * and the roles that go to Contacts, or null. "No" chooses the roles (remembered per user), then asks again.
+ */
+function confirmCost(plan: UnlockPlan): { ids: string[]; roles: RoleChoice } | null {
   let toUnlock = plan.toUnlock;
   const client = outreachClient();
   const balance = client.balance();
@@ -141,7 +158,53 @@ function confirmCost(plan: UnlockPlan): string[] | null {
     lines.push(`Your balance covers ${usable}: only the first ${usable} rows will be unlocked.`);
     toUnlock = toUnlock.slice(0, usable);
   }
-  return confirm('Unlock companies', `${lines.join('\n')}\n\nContinue?`) ? toUnlock : null;
+  const roles = confirmWithRoles(lines, plan.expectedContacts, 'unlock');
+  return roles ? { ids: toUnlock, roles } : null;
+}
+
+/** Only rows unlocked before (free): asked only when the user's roles choice leaves some contacts out. */
+function confirmRefresh(plan: UnlockPlan): { ids: string[]; roles: RoleChoice } | null {
+  const roles = readRoleChoice();
+  if (isAllRoles(roles)) return { ids: [], roles };
+  const line = `${count(plan.alreadyUnlocked.length, 'selected row is', 'selected rows are')} already unlocked: nothing is charged, their contacts are refreshed.`;
+  const chosen = confirmWithRoles([line], plan.expectedContacts, 'refresh the contacts');
+  return chosen ? { ids: [], roles: chosen } : null;
+}
+
+/** The question with the contacts line; the roles chosen (the cost is the same whatever they are), or null. */
+function confirmWithRoles(lines: string[], expected: number, action: string): RoleChoice | null {
+  let roles = readRoleChoice();
+  for (;;) {
+    const contacts = `Contacts to expect: about ${expected} (the E-mails column). Added to Contacts: ${roleChoiceText(roles)}; the others are counted, not added. The roles chosen do not change the cost.`;
+    const answer = choose(
+      'Unlock companies',
+      `${lines.join('\n')}\n${contacts}\n\nYes: ${action}. No: choose the departments and seniorities first. Cancel: nothing is done.`,
+    );
+    if (answer === 'yes') return roles;
+    if (answer === 'cancel') return null;
+    roles = askRoles(roles);
+  }
+}
+
+/** The prompt for the roles: a list typed in (blank or "all": every role); a word it cannot read is said. */
+function askRoles(current: RoleChoice): RoleChoice {
+  let note = '';
+  for (let tries = 0; tries < 3; tries++) {
+    const text = ask(
+      'Roles to add to Contacts',
+      `${note}Type the departments and seniorities to add, separated by commas (blank or "all" for every contact).\nDepartments: ${DEPARTMENTS.join(', ')}.\nSeniorities: ${SENIORITIES.join(', ')}.\nFor example: ${ROLES_EXAMPLE}.\nNow: ${roleChoiceText(current)}.`,
+    );
+    if (text === null) return current;
+    try {
+      const roles = parseRoleChoice(text);
+      saveRoleChoice(roles);
+      return roles;
+    } catch (error) {
+      if (!(error instanceof UserError)) throw error;
+      note = `${error.message}\n\n`;
+    }
+  }
+  return current;
 }
 
 /** Rows of the current selection on the Companies sheet, sorted into what unlocking them means. */
@@ -156,7 +219,13 @@ export function planFromSelection(): UnlockPlan {
   const selected = selectedRows(spreadsheet, sheet);
   const hidden = hiddenRows(sheet);
   const index = CompanyIndex.load();
-  const plan: UnlockPlan = { toUnlock: [], alreadyUnlocked: [], unknownRows: [], hiddenRows: 0 };
+  const plan: UnlockPlan = {
+    toUnlock: [],
+    alreadyUnlocked: [],
+    unknownRows: [],
+    hiddenRows: 0,
+    expectedContacts: 0,
+  };
   for (const row of Table.open(spreadsheet, COMPANIES).readAll()) {
     if (!selected.has(row.rowNumber)) continue;
     if (hidden.has(row.rowNumber)) plan.hiddenRows++;
@@ -168,6 +237,9 @@ export function planFromSelection(): UnlockPlan {
 function classify(row: TableRow, index: CompanyIndex, plan: UnlockPlan): void {
   const id = cellText(row.values.id);
   const hash = cellText(row.values.companyHashId);
+  const emails = Number(row.values.emailCount);
+  if ((hash || (id && index.get(id))) && Number.isFinite(emails) && emails > 0)
+    plan.expectedContacts += emails;
   if (hash) {
     if (!plan.alreadyUnlocked.includes(hash)) plan.alreadyUnlocked.push(hash);
   } else if (id && index.get(id)) {
