@@ -307,7 +307,7 @@ describe('Auto-refresh (hourly trigger)', () => {
     expect(emu.ui.alerts.at(-1).message).toMatch(/Auto-refresh is OFF/);
     const said = emu.ui.alerts.at(-1).message;
     expect(said).toMatch(
-      /Last automatic run: .*turned itself off: every mail is delivered or failed, so no status will change; later opens show in =PROSPECT_TASK\(task ID\)\./,
+      /Last automatic run: .*turned itself off: every mail is delivered or failed, and the last was sent over 14 days ago \(opens are counted for 14 days\), so nothing will change/,
     );
     expect(said.split('every mail is delivered or failed')).toHaveLength(2); // said once
     expect(said).not.toMatch(/nothing will change/); // opens can still come in
