@@ -37,6 +37,10 @@ export interface TrackingData {
   otherKey: number;
   /** Mail ids asked for that are not mails of this document (never read). Absent in jobs saved before it. */
   notThisDocument?: number;
+  /** Tasks read again for their opens (sent in the last 14 days). Absent in jobs saved before it. */
+  opensRead?: number;
+  /** When the refresh began (ms): rows it refreshed already are not read again for their opens. */
+  startedAt?: number;
   /** Mails final at the last refresh (delivered or failed), not read again. */
   finalSkipped: number;
   /** Sending-sheet rows whose Mail status moved. */
@@ -50,6 +54,7 @@ export function newTrackingData(origin: RefreshOrigin): TrackingData {
     tasksRead: 0,
     otherKey: 0,
     notThisDocument: 0,
+    startedAt: Date.now(),
     finalSkipped: 0,
     rowsUpdated: 0,
   };

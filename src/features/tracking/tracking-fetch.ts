@@ -49,6 +49,8 @@ export interface MailsToRead {
   ids: number[];
   claims: Map<number, number[]>;
   mark: string | null;
+  /** Tasks asked for besides (their opens), in the last group's task requests; none of their mails is read. */
+  extraTasks?: number[];
 }
 
 interface Group {
@@ -83,8 +85,12 @@ export function readGroups(
   progress: (mails: number) => void,
 ): GroupsRead {
   const claimsOf = (id: number) => toRead.claims.get(id) || [];
-  const groups: Group[] = chunks(toRead.ids, MAILS_PER_GROUP).map((groupIds) => {
-    const taskIds = [...new Set(groupIds.flatMap(claimsOf))];
+  const extra = toRead.extraTasks || [];
+  const mailGroups = chunks(toRead.ids, MAILS_PER_GROUP);
+  if (mailGroups.length === 0 && extra.length > 0) mailGroups.push([]);
+  const groups: Group[] = mailGroups.map((groupIds, g) => {
+    const claimed = groupIds.flatMap(claimsOf);
+    const taskIds = [...new Set(g === mailGroups.length - 1 ? claimed.concat(extra) : claimed)];
     const group: Group = {
       ids: groupIds,
       taskQueries: chunks(taskIds, IDS_PER_REQUEST),
