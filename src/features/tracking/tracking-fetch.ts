@@ -85,12 +85,17 @@ export function readGroups(
   progress: (mails: number) => void,
 ): GroupsRead {
   const claimsOf = (id: number) => toRead.claims.get(id) || [];
-  const extra = toRead.extraTasks || [];
   const mailGroups = chunks(toRead.ids, MAILS_PER_GROUP);
+  const extra = [...(toRead.extraTasks || [])]; // none of them claimed by these mails (the caller's rule)
   if (mailGroups.length === 0 && extra.length > 0) mailGroups.push([]);
   const groups: Group[] = mailGroups.map((groupIds, g) => {
-    const claimed = groupIds.flatMap(claimsOf);
-    const taskIds = [...new Set(g === mailGroups.length - 1 ? claimed.concat(extra) : claimed)];
+    const taskIds = [...new Set(groupIds.flatMap(claimsOf))];
+    // The extra tasks fill each group's last task request, the rest go with the last group.
+    const room =
+      g === mailGroups.length - 1
+        ? extra.length
+        : (IDS_PER_REQUEST - (taskIds.length % IDS_PER_REQUEST)) % IDS_PER_REQUEST;
+    taskIds.push(...extra.splice(0, room));
     const group: Group = {
       ids: groupIds,
       taskQueries: chunks(taskIds, IDS_PER_REQUEST),
