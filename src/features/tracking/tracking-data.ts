@@ -39,8 +39,6 @@ export interface TrackingData {
   notThisDocument?: number;
   /** Tasks read again for their opens (sent in the last 14 days). Absent in jobs saved before it. */
   opensRead?: number;
-  /** When the refresh began (ms): rows it refreshed already are not read again for their opens. */
-  startedAt?: number;
   /** Mails final at the last refresh (delivered or failed), not read again. */
   finalSkipped: number;
   /** Sending-sheet rows whose Mail status moved. */
@@ -54,7 +52,6 @@ export function newTrackingData(origin: RefreshOrigin): TrackingData {
     tasksRead: 0,
     otherKey: 0,
     notThisDocument: 0,
-    startedAt: Date.now(),
     finalSkipped: 0,
     rowsUpdated: 0,
   };

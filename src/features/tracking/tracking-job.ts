@@ -66,15 +66,18 @@ interface UnitRead extends GroupsRead {
 interface StepMemory {
   index: MailIndex;
   pace: Pace;
-  /** Tasks refreshed since then were read by an earlier step of this refresh: not asked again for opens. */
-  freshSince: number;
+  /**
+   * The refresh's first step: only it asks for opens (a later step cannot tell the tasks an earlier one
+   * read for their opens, when their cells did not change: they would be asked twice).
+   */
+  firstStep: boolean;
 }
 
 const steps = new WeakMap<TrackingState, StepMemory>();
 
 /** Keeps the plan a new refresh was planned from for its first step. */
 export function keepPlan(state: TrackingState, index: MailIndex): void {
-  steps.set(state, { index, pace: { roundMs: 0 }, freshSince: Infinity });
+  steps.set(state, { index, pace: { roundMs: 0 }, firstStep: true });
 }
 
 function memoryOf(state: TrackingState): StepMemory {
@@ -83,7 +86,7 @@ function memoryOf(state: TrackingState): StepMemory {
     memory = {
       index: readMailIndex(SpreadsheetApp.getActiveSpreadsheet()),
       pace: { roundMs: 0 },
-      freshSince: state.data.startedAt || Infinity,
+      firstStep: false,
     };
     steps.set(state, memory);
   }
@@ -104,14 +107,14 @@ export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, UnitRead> =
 };
 
 function readUnit(after: number, state: TrackingState, context: StepContext): UnitRead {
-  const { index, pace, freshSince } = memoryOf(state);
+  const { index, pace, firstStep } = memoryOf(state);
   if (after === 0) state.data.finalSkipped = index.final;
   const planned = nextMails(index, after, MAILS_PER_UNIT);
   const deadlineMs = context.deadline.at - WRITE_RESERVE_MS;
   const client = outreachClient({ deadlineMs });
   // The last unit also asks again the tasks whose opens can still grow, in the same task requests.
   const claimed = new Set(planned.flatMap((id) => index.claims.get(id) || []));
-  const extraTasks = planned.length < MAILS_PER_UNIT ? opensToRead(index.opens, claimed, freshSince) : [];
+  const extraTasks = firstStep && planned.length < MAILS_PER_UNIT ? opensToRead(index.opens, claimed) : [];
   const toRead = { ids: planned, claims: index.claims, mark: existingMark(), extraTasks };
   const read = readGroups(client, toRead, deadlineMs, pace, (mails) => context.progress(mails));
   // Out of time before any group was complete: nothing to write; the next step reads this unit again.

@@ -18,11 +18,10 @@ export const MAX_OPEN_TASKS = 6000;
 /** A Tracking row as the opens need it (by column key). */
 export type OpensRow = Record<string, unknown>;
 
-/** A task whose opens can still grow: its opens now, its mails that did not fail, when last refreshed. */
+/** A task whose opens can still grow: its opens now and its mails that did not fail. */
 export interface OpenTask {
   opens: number;
   mails: number;
-  refreshedAt: number;
 }
 
 const taskIdOf = (value: unknown): number | null => {
@@ -38,10 +37,8 @@ export function tasksWithOpensToCome(rows: Iterable<OpensRow>, now = Date.now())
     const state = cellText(row.mailStatus);
     const taskId = taskIdOf(row.taskId);
     if (taskId === null || (state !== MAIL_STATE.delivered && state !== MAIL_STATE.sent)) continue;
-    const task = tasks.get(taskId) || { opens: 0, mails: 0, refreshedAt: 0, recent: false };
+    const task = tasks.get(taskId) || { opens: 0, mails: 0, recent: false };
     task.mails++;
-    if (row.refreshedAt instanceof Date)
-      task.refreshedAt = Math.max(task.refreshedAt, row.refreshedAt.getTime());
     const opens = Number(row.taskOpens);
     if (row.taskOpens !== '' && Number.isFinite(opens)) task.opens = Math.max(task.opens, opens);
     const sentAt = row.sentAt;
@@ -51,20 +48,16 @@ export function tasksWithOpensToCome(rows: Iterable<OpensRow>, now = Date.now())
   const open = new Map<number, OpenTask>();
   for (const [id, task] of tasks) {
     if (task.recent && task.opens < task.mails) {
-      open.set(id, { opens: task.opens, mails: task.mails, refreshedAt: task.refreshedAt });
+      open.set(id, { opens: task.opens, mails: task.mails });
     }
   }
   return open;
 }
 
-/**
- * The task ids to read for their opens: not asked already by this unit, nor refreshed since `since` (the
- * refresh's start: a step before this one read them), newest first, capped.
- */
-export function opensToRead(open: Map<number, OpenTask>, asked: Set<number>, since: number): number[] {
-  return [...open.entries()]
-    .filter(([id, task]) => !asked.has(id) && task.refreshedAt < since)
-    .map(([id]) => id)
+/** The task ids to read for their opens: not asked already by this unit, newest first, capped. */
+export function opensToRead(open: Map<number, OpenTask>, asked: Set<number>): number[] {
+  return [...open.keys()]
+    .filter((id) => !asked.has(id))
     .sort((a, b) => b - a)
     .slice(0, MAX_OPEN_TASKS);
 }

@@ -54,8 +54,8 @@ export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
   let final = 0;
   let opens = new Map<number, OpenTask>();
   if (tracking) {
-    const keys = ['mailId', 'mailStatus', 'taskId', 'sentAt', 'taskOpens', 'refreshedAt'];
-    const [mailIds, states, taskIds, sentAts, taskOpens, refreshedAts] = readColumns(
+    const keys = ['mailId', 'mailStatus', 'taskId', 'sentAt', 'taskOpens'];
+    const [mailIds, states, taskIds, sentAts, taskOpens] = readColumns(
       tracking,
       keys.map(trackingHeader),
       2,
@@ -68,7 +68,6 @@ export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
         taskId: taskIds[i],
         sentAt: sentAts[i],
         taskOpens: taskOpens[i],
-        refreshedAt: refreshedAts[i],
       })),
     );
     mailIds.forEach((value, i) => {
