@@ -206,6 +206,14 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     expect(campaign.Opened).toBe(1);
     expect(campaign['Opened %']).toBe(0.5);
     expect(summaryCell('Result')).toMatch(/opens of \d tasks? sent in the last 14 days read again/);
+
+    // A task whose every mail not failed was opened cannot change any more: it is not asked again.
+    emu.fetchLog.length = 0;
+    refresh();
+    const asked = emu.fetchLog.flatMap((r) => (new URL(r.url).searchParams.get('task_ids') || '').split(','));
+    const taskOf = (email) => String(after[email]['Task ID']);
+    // per mail: jane's task only (ann's is opened, bob's failed); per request: the one task (1 open of 2).
+    expect(asked).toEqual([taskOf('jane@example.com')]);
   });
 
   test('counts survive a refresh with another key, which labels its mails "sent with another key"', async () => {
@@ -353,7 +361,7 @@ describe('Auto-refresh (hourly trigger)', () => {
     expect(emu.ui.alerts.at(-1).message).toMatch(/Auto-refresh is OFF/);
     const said = emu.ui.alerts.at(-1).message;
     expect(said).toMatch(
-      /Last automatic run: .*turned itself off: every mail is delivered or failed, and the last was sent over 14 days ago \(opens are counted for 14 days\), so nothing will change/,
+      /Last automatic run: .*turned itself off: every mail is delivered or failed, and no open can be counted any more \(opens are counted for 14 days after a send\), so nothing will change/,
     );
     expect(said.split('every mail is delivered or failed')).toHaveLength(2); // said once
   });

@@ -36,7 +36,7 @@ export interface AutoRefreshView {
 
 /** Why it stops when all is final: statuses stop moving, and opens are counted for 14 days after a send. */
 const FINAL_TEXT =
-  'every mail is delivered or failed, and the last was sent over 14 days ago (opens are counted for 14 days), so nothing will change; Refresh tracking reads them again by hand.';
+  'every mail is delivered or failed, and no open can be counted any more (opens are counted for 14 days after a send), so nothing will change; Refresh tracking reads them again by hand.';
 
 const ON_TEXT =
   'Auto-refresh is on for you: the Tracking sheet is refreshed about every hour with your key. It turns itself off when every mail is final and 14 days have passed since the last send (opens are counted until then), after 30 days, or if the API key is refused; never while you have a send scheduled or waiting. The summary sheet shows each run.';
