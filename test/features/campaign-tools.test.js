@@ -427,6 +427,24 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     expect((await perRecipient()).get('bounce.carl@example.com')).toBe(1);
   });
 
+  test('two sends scheduled an hour apart from two sheets: the run that starts the second first refreshes the first, so its bounce is skipped', async () => {
+    emu = newAddon(services);
+    setUnsubscribe();
+    makeList('First', ['bounce.gus@example.com', 'hal@example.com']);
+    const first = Math.floor((services.clock.now() + HOUR) / 60_000) * 60_000;
+    emu.run('scheduleSend', [wallTime(first)], { kind: 'webapp' });
+    makeList('Second', ['Bounce.Gus@example.com', 'ida@example.com']);
+    emu.run('scheduleSend', [wallTime(first + HOUR)], { kind: 'webapp' });
+    for (let hour = 0; hour < 4 && !(await perRecipient()).has('ida@example.com'); hour++)
+      emu.advanceTime(HOUR);
+    expect((await perRecipient()).get('ida@example.com')).toBe(1);
+    expect(statusOf('First')['bounce.gus@example.com']).toBe('Failed: Mailbox unavailable (550 hard bounce)');
+    expect(statusOf('Second')['Bounce.Gus@example.com']).toMatch(
+      /^Skipped: an earlier mail to this address failed \(Mailbox unavailable/,
+    );
+    expect((await perRecipient()).get('bounce.gus@example.com')).toBe(1);
+  });
+
   test('auto-refresh off: the first trigger run after a scheduled send still refreshes what it sent, then the trigger goes', async () => {
     emu = newAddon(services);
     setUnsubscribe();

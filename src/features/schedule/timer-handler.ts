@@ -3,8 +3,8 @@
 // again): then it only records that on the Tracking summary, where the user sees it, and waits. Otherwise:
 // a send waiting for the quota (or cut off by the time limit) goes on, the scheduled sends that are due
 // start, the auto-refresh runs (or, with it off, the refresh owed after a timed send: the first run after a
-// timed send refreshes what it sent, so a bounce is known before a later send); the summary says what
-// happened; the trigger removes itself when nothing is left for it.
+// timed send refreshes what it sent, before it starts any other send, so a bounce is known before a later
+// send); the summary says what happened; the trigger removes itself when nothing is left for it.
 import { needsReauthorization } from '../../platform/triggers';
 import { continueSavedJob, savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
@@ -31,9 +31,12 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   }
   const record = myTimer();
   if (record.reauthAt) saveMyTimer({ ...record, reauthAt: undefined });
+  // What a timed send of an earlier run posted is refreshed before any other send: its bounces are known.
+  const refreshedFirst = !!record.refreshAfterSend;
+  if (refreshedFirst) refreshOnTimer();
   const continued = guarded('The waiting send could not go on.', continueMySend);
   const started = guarded('A scheduled send could not start.', runDueSchedules);
-  refreshOnTimer();
+  if (!refreshedFirst) refreshOnTimer();
   // What a timed send posted is not final yet: the next run refreshes it.
   if (continued || (started && started > 0)) {
     saveMyTimer({ ...myTimer(), refreshAfterSend: Date.now() });
