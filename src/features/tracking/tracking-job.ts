@@ -55,8 +55,10 @@ interface UnitRead extends GroupsRead {
   index: MailIndex;
   /** Every open mail id of the unit, read or not. */
   planned: number[];
-  /** The tasks read again for their opens (the last unit only). */
+  /** The tasks whose opens can still grow, among those read (their rows' opens are written). */
   opens: Map<number, Task>;
+  /** How many of the tasks read were asked for their opens only (none of their mails is read). */
+  opensOnly: number;
 }
 
 /**
@@ -121,7 +123,9 @@ function readUnit(after: number, state: TrackingState, context: StepContext): Un
   if (read.cutShort && read.asked.length === 0) throw read.cutShort;
   const opens = new Map<number, Task>();
   for (const [id, task] of read.tasks) if (index.opens.has(id)) opens.set(id, task);
-  return { ...read, index, planned, opens };
+  const extra = new Set(extraTasks);
+  const opensOnly = [...read.tasks.keys()].filter((id) => extra.has(id)).length;
+  return { ...read, index, planned, opens, opensOnly };
 }
 
 function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
@@ -133,7 +137,7 @@ function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
   const written = writeUnit(read, last);
   data.rowsUpdated += written.rowsUpdated;
   data.mailsRead += read.mails.length;
-  data.tasksRead += read.tasks.size;
+  data.tasksRead += read.tasks.size - read.opensOnly;
   data.otherKey += read.asked.length - read.mails.length - read.notThisDocument.length;
   data.notThisDocument = (data.notThisDocument || 0) + read.notThisDocument.length;
   data.opensRead = (data.opensRead || 0) + read.opens.size;
