@@ -70,9 +70,10 @@ function volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, ale
       const m = await new Measurement(ctx, emu).start();
       const { progress, steps } = runJob(emu, 'refreshTracking', 'tracking');
       const freshTasks = Math.ceil(fresh / 100);
+      const knownTasks = Math.ceil(known / 100); // final, sent in the last 14 days: their opens can still grow
       const refresh = await m.finish({
-        minimum: { outreach: trackingMinimum(freshTasks, fresh) },
-        minimumFormula: `only what can still change: ceil(${freshTasks} tasks / 100) + ceil(${fresh} mails / 100) pages; the ${known} final mails are not read again`,
+        minimum: { outreach: trackingMinimum(freshTasks, fresh, knownTasks) },
+        minimumFormula: `only what can still change: ceil((${freshTasks} tasks + ${knownTasks} tasks read for their opens) / 100) + ceil(${fresh} mails / 100) pages; the ${known} final mails are not read again`,
         chunks: Math.ceil(fresh / 1000),
         details: {
           progressSteps: steps,
@@ -123,9 +124,13 @@ async function autoRefreshDay(ctx, emu, count) {
   const triggerExecutions = emu.executions.filter((x) => x.kind === 'trigger' && x.startMs >= m.clockFrom);
   const triggerMs = triggerExecutions.reduce((sum, x) => sum + (x.endMs - x.startMs), 0);
   const tasksPerHour = Math.ceil(perHour / 100);
+  // Each run also reads again, for their opens, the tasks already final (all sent within 14 days).
+  const tasksBefore = (hour) => Math.ceil(count / 100) + hour * tasksPerHour;
+  let minimum = 0;
+  for (let hour = 0; hour < 24; hour++) minimum += trackingMinimum(tasksPerHour, perHour, tasksBefore(hour));
   const row = await m.finish({
-    minimum: { outreach: 24 * trackingMinimum(tasksPerHour, perHour) },
-    minimumFormula: `24 runs × (ceil(${tasksPerHour} new tasks / 100) + ceil(${perHour} new mails / 100)): each run reads only what changed`,
+    minimum: { outreach: minimum },
+    minimumFormula: `24 runs × (ceil((${tasksPerHour} new tasks + the tasks sent before, read for their opens) / 100) + ceil(${perHour} new mails / 100)): each run reads only what can change`,
     chunks: 24,
     minExecutions: 24,
     details: {

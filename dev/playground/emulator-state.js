@@ -104,6 +104,7 @@ function sheetState(sheet) {
       type: String(chart.chartType || ''),
       title: String((chart.options && chart.options.title) || ''),
       ranges: (chart.ranges || []).map(String),
+      colors: Array.isArray(chart.options && chart.options.colors) ? chart.options.colors.map(String) : [],
     })),
   };
 }

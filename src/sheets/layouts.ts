@@ -128,8 +128,9 @@ export const TRACKING: TableLayout = {
 };
 
 /**
- * The campaign summary: a status block and the chart above (rows 1–7), one row per campaign from row 9,
- * counted from every mail on the Tracking sheet (whatever the service grouped into tasks).
+ * The campaign summary: a status block and the mails per status above (rows 1–7), one row per campaign from
+ * row 9 with its rates, counted from every mail on the Tracking sheet (whatever the service grouped into
+ * tasks), and a chart of the campaign rows (delivered / failed / waiting) beside them.
  */
 export const TRACKING_SUMMARY: TableLayout = {
   sheetName: 'Tracking summary',
@@ -146,5 +147,9 @@ export const TRACKING_SUMMARY: TableLayout = {
     { key: 'opened', header: 'Opened', format: '0' },
     { key: 'firstSent', header: 'First sent', format: 'yyyy-mm-dd hh:mm:ss' },
     { key: 'lastSent', header: 'Last sent', format: 'yyyy-mm-dd hh:mm:ss' },
+    { key: 'deliveredRate', header: 'Delivered %', format: '0.0%' },
+    { key: 'failedRate', header: 'Failed %', format: '0.0%' },
+    { key: 'openedRate', header: 'Opened %', format: '0.0%' },
+    { key: 'opensCounted', header: 'Opens counted' },
   ],
 };

@@ -1,7 +1,8 @@
 'use strict';
 // The compose dialog as a new user meets it (issue 21): the preview of an HTML mail loads nothing from
 // outside (a tracking pixel in the preview would count as an open); "Send to all unsent rows…" shows how the
-// send ended in the dialog, not in a toast behind it.
+// send ended in the dialog, not in a toast behind it; a double click on a button that spends (Send, Send
+// test) posts once (issue 29).
 const http = require('node:http');
 const {
   openPlayground,
@@ -11,6 +12,7 @@ const {
   waitForCell,
   waitIdle,
   pasteAtA1,
+  typeInCell,
 } = require('./helpers');
 
 let env;
@@ -102,4 +104,50 @@ test('Send to all unsent rows shows the outcome in the compose dialog: sent, ski
   await dialog.locator('#close').click();
   await waitIdle(page);
   expect(env.consoleErrors).toEqual([]);
+}, 60000);
+
+test('a double click on Send to all unsent rows, or on Send test, posts once: the buttons wait for the answer', async () => {
+  const runs = [];
+  const listen = (request) => {
+    if (!request.url().endsWith('/api/run') || request.method() !== 'POST') return;
+    runs.push(JSON.parse(request.postData() || '{}').name);
+  };
+  page.on('request', listen);
+  try {
+    // A row more, not sent yet.
+    await typeInCell(page, 'A5', 'Kim');
+    await typeInCell(page, 'B5', 'kim@example.com');
+    await waitForCell(page, 'B5', 'kim@example.com');
+    await clickMenuItem(page, 'Compose e-mail…');
+    const dialog = page.frameLocator('#html-dialog-frame');
+    await dialog.locator('#campaign').fill('Double click');
+    await dialog.locator('#formatText').check();
+    await dialog.locator('#body').fill('Hi {{Name}}');
+
+    runs.length = 0;
+    await dialog.locator('#sendAll').dblclick();
+    await page.locator('#alert-layer').waitFor({ state: 'visible' });
+    expect(await page.locator('#alert-message').textContent()).toMatch(/^Send 1 e-mail/);
+    await expect(dialog.locator('#sendAll').isDisabled()).resolves.toBe(true); // while the call runs
+    await page.locator('#alert-buttons button[data-button="YES"]').click();
+    await dialog.locator('#message.ok').waitFor({ timeout: 30000 });
+    await expect(dialog.locator('#sendAll').isDisabled()).resolves.toBe(false); // answered: usable again
+    expect(runs.filter((name) => name === 'saveTemplate')).toHaveLength(1);
+    expect(runs.filter((name) => name === 'sendAllUnsentRows')).toHaveLength(1);
+    await expect(page.locator('#alert-layer').isVisible()).resolves.toBe(false); // no second confirmation
+
+    runs.length = 0;
+    await dialog.locator('#testTo').fill('me@seller.example');
+    await dialog.locator('#test').dblclick();
+    await dialog.locator('#message.ok').waitFor({ timeout: 30000 });
+    await expect(dialog.locator('#message').textContent()).resolves.toMatch(/me@seller\.example/);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // a second call would be on its way by now
+    expect(runs.filter((name) => name === 'sendTestMail')).toHaveLength(1);
+    await screenshot(page, 'compose-03-double-click-posts-once');
+    await dialog.locator('#close').click();
+    await waitIdle(page);
+    expect(env.consoleErrors).toEqual([]);
+  } finally {
+    page.off('request', listen);
+  }
 }, 60000);

@@ -89,8 +89,16 @@ async function steps() {
   await openTab(page, 'Tracking summary');
   const chart = page.locator('#charts figure.chart');
   await chart.waitFor();
-  expect(await chart.locator('figcaption').textContent()).toBe('Mails by status (3)');
-  expect(await chart.locator('.chart-legend').textContent()).toMatch(/Delivered \(confirmed\): 2.*Failed: 1/);
+  // One bar per campaign, its parts waiting / sent / delivered / failed (issue 29: not a pie of one colour).
+  expect(await chart.locator('figcaption').textContent()).toBe(
+    'Mails per campaign: waiting, sent, delivered, failed (3)',
+  );
+  expect(await chart.locator('.chart-legend').textContent()).toMatch(/Waiting.*Sent.*Delivered.*Failed/);
+  expect(await chart.locator('.chart-bar-row').count()).toBe(1);
+  expect(await chart.locator('.chart-bar-part').evaluateAll((parts) => parts.map((p) => p.title))).toEqual([
+    'Delivered: 2',
+    'Failed: 1',
+  ]);
   expect(await page.locator('#charts figure.chart').count()).toBe(1);
   await screenshot(page, 'tracking-04-summary-chart');
 
@@ -105,15 +113,17 @@ async function steps() {
   await screenshot(page, 'tracking-05-show-mail');
   await page.locator('#html-dialog-close').click();
 
-  // Auto-refresh on; an hour passes and the trigger runs by itself; everything final: it turns itself off.
+  // Auto-refresh on; an hour passes and the trigger runs by itself; every mail is final, but opens can still
+  // come for 14 days after the send: it stays on (it turns itself off after that).
   await clickMenuItem(page, 'Auto-refresh tracking: on / off');
   await answerAlert('YES', /Auto-refresh is OFF/);
   await page.locator('#clock-next', { hasText: 'onHourlyTimer' }).waitFor();
   await advanceServiceClock(page, '+1 hour');
   await page.locator('#toasts .toast', { hasText: 'onHourlyTimer: completed' }).waitFor();
   await openTab(page, 'Tracking summary');
-  await waitForCell(page, 'B5', /^Off since .*every mail is delivered or failed/);
-  expect(await page.locator('#clock-next').textContent()).toBe('');
+  await waitForCell(page, 'B6', /Tracking refreshed: .*opens of 1 task sent in the last 14 days read again/);
+  await waitForCell(page, 'B5', /^On for 1 editor .*14 days have passed since the last send/);
+  await page.locator('#clock-next', { hasText: 'onHourlyTimer' }).waitFor();
   await screenshot(page, 'tracking-06-auto-refresh');
   expect(env.consoleErrors).toEqual([]);
 }

@@ -188,8 +188,9 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     const confirmation = emu.ui.alerts.at(-1);
     expect(confirmation.message).toMatch(/Send 2 e-mails from "Autumn"/);
     expect(confirmation.message).toMatch(/1 whose address failed in an earlier mail/);
-    expect(statusOf('Autumn')['Bounce.Bob@example.com']).toBe(
-      'Skipped: an earlier mail to this address failed (Mailbox unavailable (550 hard bounce), 2026-01-05)',
+    // (the date is the day of the bounce on the suite's shared clock)
+    expect(statusOf('Autumn')['Bounce.Bob@example.com']).toMatch(
+      /^Skipped: an earlier mail to this address failed \(Mailbox unavailable \(550 hard bounce\), \d{4}-\d\d-\d\d\)$/,
     );
 
     // Selected: a question of its own names the row; No skips it with the reason and sends the others.
@@ -200,7 +201,7 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     const [question, send] = emu.ui.alerts.slice(-2);
     expect(question.title).toBe('Addresses that failed before');
     expect(question.message).toMatch(
-      /Row 2: bounce.bob@example.com \(Mailbox unavailable \(550 hard bounce\), 2026-01-05\)/,
+      /Row 2: bounce.bob@example.com \(Mailbox unavailable \(550 hard bounce\), \d{4}-\d\d-\d\d\)/,
     );
     expect(send.message).toMatch(/Send 1 e-mail from "Winter"/);
     expect(statusOf('Winter')['bounce.bob@example.com']).toMatch(
@@ -259,7 +260,7 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     expect(runs.length).toBeGreaterThan(0);
     expect(runs.every((r) => r.status === 'completed')).toBe(true);
     expect(statusOf('Later')).toEqual({
-      'a@example.com': 'Accepted',
+      'a@example.com': 'Delivered', // the run after the send refreshed it
       'b@blocked.example': 'Skipped: on the do-not-contact list (competitor)',
       'c@example.com': 'Skipped: on the do-not-contact list (bounced elsewhere)',
       'd@example.com': 'Skipped: on the do-not-contact list (unsubscribed by reply)',
@@ -271,7 +272,10 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     expect(sentAt).toBeLessThan(at + HOUR);
     expect(summaryCell('Timed sends')).toMatch(/Last timed send .*: Sent 1 e-mail, 3 skipped/);
     expect(emu.properties.document.getProperty(`schedule.${sheet('Later').getSheetId()}`)).toBeNull();
-    emu.advanceTime(3 * HOUR); // then every mail is final: auto-refresh ends, nothing else is left
+    emu.advanceTime(3 * HOUR); // every mail is final, but opens are read for 14 days after the send
+    expect(clockTriggers()).toHaveLength(1);
+    services.clock.advance(14 * 24 * HOUR);
+    emu.advanceTime(HOUR); // then nothing can change: auto-refresh ends, nothing else is left
     expect(clockTriggers()).toHaveLength(0);
     expect(emu.executions.filter((e) => e.kind === 'trigger').every((e) => e.status === 'completed')).toBe(
       true,
@@ -323,7 +327,140 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     statuses = Object.values(statusOf('Outreach'));
     expect(statuses.filter((s) => !['Accepted', 'Delivered'].includes(s))).toEqual([]); // the first 100 were refreshed
     expect(emu.properties.document.getProperty(jobKey(emu, 'send'))).toBeNull();
+    expect(clockTriggers()).toHaveLength(1); // the next run refreshes what the timed send posted
+    emu.advanceTime(HOUR);
+    expect(Object.values(statusOf('Outreach')).every((s) => s === 'Delivered')).toBe(true);
     expect(clockTriggers()).toHaveLength(0); // nothing left for it
+  });
+
+  test('a failed row keeps its own "Failed: <reason>" when a later send skips it; the next confirmation counts it as failed', async () => {
+    emu = newAddon(services);
+    setUnsubscribe();
+    const list = makeList('Spring', ['jane@example.com', 'bounce.bob@example.com']);
+    emu.ui.queue('YES');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    services.clock.advance(20_000);
+    emu.run('refreshTracking', [], { kind: 'menu' });
+    const FAILED = 'Failed: Mailbox unavailable (550 hard bounce)';
+    expect(statusOf('Spring')['bounce.bob@example.com']).toBe(FAILED);
+
+    // Another row with the same address, and a new one: only the other row says the address failed before.
+    list.getRange('A4:B5').setValues([
+      ['Bob again', 'Bounce.Bob@example.com'],
+      ['Kim', 'kim@example.com'],
+    ]);
+    emu.ui.queue('YES');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const first = emu.ui.alerts.at(-1).message;
+    expect(first).toMatch(/Send 1 e-mail from "Spring"/);
+    expect(first).toMatch(/1 failed earlier \(see "Mail status"\)/);
+    expect(first).toMatch(/1 whose address failed in an earlier mail/);
+    expect(first).toMatch(/\n1 already sent/); // jane only: the failed row is not "sent"
+    const rows = rowsOf('Spring');
+    expect(rows.map((r) => r['Mail status'])).toEqual(
+      [
+        expect.stringMatching(/^(Accepted|Delivered)$/),
+        FAILED,
+        expect.stringMatching(
+          /^Skipped: an earlier mail to this address failed \(Mailbox unavailable \(550 hard bounce\), \d{4}-\d\d-\d\d\)$/,
+        ),
+        'Accepted',
+      ].slice(0, 4),
+    );
+
+    // Selected and answered No: the failed row keeps its own story; the other row keeps its reason.
+    emu.select('A3:B3');
+    emu.ui.queue('NO');
+    emu.run('sendSelectedRows', [], { kind: 'menu' });
+    expect(emu.ui.alerts.at(-2).title).toBe('Addresses that failed before');
+    expect(emu.ui.alerts.at(-1).title).toBe('Nothing to send');
+    expect(emu.ui.alerts.at(-1).message).toMatch(/1 failed earlier/);
+    expect(statusOf('Spring')['bounce.bob@example.com']).toBe(FAILED);
+    expect(rowsOf('Spring')[2]['Mail status']).toMatch(/^Skipped: an earlier mail to this address failed/);
+
+    // The next confirmation still counts it as failed, not as sent.
+    list.getRange('A6:B6').setValues([['Lee', 'lee@example.com']]);
+    emu.ui.queue('YES');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const next = emu.ui.alerts.at(-1).message;
+    expect(next).toMatch(/Send 1 e-mail from "Spring"/);
+    expect(next).toMatch(/1 failed earlier/);
+    expect(next).toMatch(/2 already sent/);
+    expect(statusOf('Spring')['bounce.bob@example.com']).toBe(FAILED);
+    expect((await perRecipient()).get('bounce.bob@example.com')).toBe(1);
+  });
+
+  test('auto-refresh on in a document that never sent, a send scheduled two hours ahead: the trigger stays, and a bounce in it is known before a later send from another sheet', async () => {
+    emu = newAddon(services);
+    setUnsubscribe();
+    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    makeList('Later', ['a@example.com', 'bounce.carl@example.com']);
+    const at = Math.floor((services.clock.now() + 2 * HOUR) / 60_000) * 60_000;
+    emu.run('scheduleSend', [wallTime(at)], { kind: 'webapp' });
+
+    const [early] = emu.advanceTime(HOUR); // nothing sent yet: auto-refresh stays on for the scheduled send
+    expect(early.status).toBe('completed');
+    expect(timerRecord().auto.on).toBe(true);
+    expect(timerRecord().lastRun.message).toMatch(/auto-refresh stays on for a send scheduled for later/);
+    expect(clockTriggers()).toHaveLength(1);
+
+    let sentBy = null;
+    for (let hour = 0; hour < 4 && !sentBy; hour++) {
+      emu.advanceTime(HOUR);
+      if ((await perRecipient()).has('a@example.com')) sentBy = services.clock.now();
+    }
+    expect(sentBy).not.toBeNull();
+    expect(timerRecord().auto.on).toBe(true);
+    emu.advanceTime(HOUR); // the first run after the scheduled send refreshes what it sent
+    expect(statusOf('Later')['bounce.carl@example.com']).toBe(
+      'Failed: Mailbox unavailable (550 hard bounce)',
+    );
+    expect(timerRecord().refreshAfterSend).toBeUndefined();
+
+    makeList('Next', ['Bounce.Carl@example.com', 'dan@example.com']);
+    emu.ui.queue('YES');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(emu.ui.alerts.at(-1).message).toMatch(/Send 1 e-mail from "Next"/);
+    expect(statusOf('Next')['Bounce.Carl@example.com']).toMatch(
+      /^Skipped: an earlier mail to this address failed \(Mailbox unavailable/,
+    );
+    expect((await perRecipient()).get('bounce.carl@example.com')).toBe(1);
+  });
+
+  test('two sends scheduled an hour apart from two sheets: the run that starts the second first refreshes the first, so its bounce is skipped', async () => {
+    emu = newAddon(services);
+    setUnsubscribe();
+    makeList('First', ['bounce.gus@example.com', 'hal@example.com']);
+    const first = Math.floor((services.clock.now() + HOUR) / 60_000) * 60_000;
+    emu.run('scheduleSend', [wallTime(first)], { kind: 'webapp' });
+    makeList('Second', ['Bounce.Gus@example.com', 'ida@example.com']);
+    emu.run('scheduleSend', [wallTime(first + HOUR)], { kind: 'webapp' });
+    for (let hour = 0; hour < 4 && !(await perRecipient()).has('ida@example.com'); hour++)
+      emu.advanceTime(HOUR);
+    expect((await perRecipient()).get('ida@example.com')).toBe(1);
+    expect(statusOf('First')['bounce.gus@example.com']).toBe('Failed: Mailbox unavailable (550 hard bounce)');
+    expect(statusOf('Second')['Bounce.Gus@example.com']).toMatch(
+      /^Skipped: an earlier mail to this address failed \(Mailbox unavailable/,
+    );
+    expect((await perRecipient()).get('bounce.gus@example.com')).toBe(1);
+  });
+
+  test('auto-refresh off: the first trigger run after a scheduled send still refreshes what it sent, then the trigger goes', async () => {
+    emu = newAddon(services);
+    setUnsubscribe();
+    makeList('Later', ['bounce.eve@example.com', 'fay@example.com']);
+    const at = Math.floor((services.clock.now() + HOUR) / 60_000) * 60_000;
+    emu.run('scheduleSend', [wallTime(at)], { kind: 'webapp' });
+    for (let hour = 0; hour < 4 && !(await perRecipient()).has('fay@example.com'); hour++)
+      emu.advanceTime(HOUR);
+    expect(timerRecord().refreshAfterSend).toEqual(expect.any(Number));
+    expect(clockTriggers()).toHaveLength(1); // kept for the refresh it owes
+    emu.advanceTime(HOUR);
+    expect(statusOf('Later')['bounce.eve@example.com']).toBe('Failed: Mailbox unavailable (550 hard bounce)');
+    expect(clockTriggers()).toHaveLength(0);
+    expect(emu.executions.filter((e) => e.kind === 'trigger').every((e) => e.status === 'completed')).toBe(
+      true,
+    );
   });
 });
 
@@ -448,8 +585,13 @@ describe('Waiting sends and the one trigger', () => {
     expect(() => emu.run('setAutoRefresh', [true], { kind: 'webapp' })).toThrow(/takes over at its next run/);
     const [run] = emu.advanceTime(HOUR);
     expect(run).toMatchObject({ handler: 'refreshTrackingOnTimer', status: 'completed' });
-    // It ran as the user's own auto-refresh: refreshed, and as every mail was final it ended, trigger too.
+    // It ran as the user's own auto-refresh: refreshed; and once every mail was final and no open could
+    // come any more (14 days after the send), it ended, trigger too.
     expect(summaryCell('Last refresh')).toMatch(/\(automatic\)$/);
+    expect(timerRecord().auto.on).toBe(true);
+    services.clock.advance(14 * 24 * HOUR);
+    const [late] = emu.advanceTime(HOUR);
+    expect(late).toMatchObject({ handler: 'refreshTrackingOnTimer', status: 'completed' });
     expect(timerRecord().auto).toMatchObject({
       on: false,
       offReason: expect.stringMatching(/every mail is delivered or failed/),

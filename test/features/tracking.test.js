@@ -141,16 +141,20 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
         Opened: 1,
         'First sent': expect.any(Date),
         'Last sent': expect.any(Date),
+        'Delivered %': 2 / 3,
+        'Failed %': 1 / 3,
+        'Opened %': 0.5, // of the 2 mails that reached the service
+        'Opens counted': taskShape === 'per-mail' ? 'per mail' : expect.stringMatching(/^per task \(/),
       },
     ]);
     // Opens per mail where a task holds one mail; "per campaign only" where it holds many.
     const opened = Object.fromEntries(tracking().map((r) => [r.Recipient, r.Opened]));
     expect(opened).toEqual(
       taskShape === 'per-mail'
-        ? { 'jane@example.com': 'No', 'bounce.bob@example.com': 'No', 'open.ann@example.com': 'Yes' }
+        ? { 'jane@example.com': 'No', 'bounce.bob@example.com': '', 'open.ann@example.com': 'Yes' }
         : {
             'jane@example.com': 'per campaign only',
-            'bounce.bob@example.com': 'per campaign only',
+            'bounce.bob@example.com': '', // a failed mail never shows opens
             'open.ann@example.com': 'per campaign only',
           },
     );
@@ -162,14 +166,54 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
       ['Failed', 1],
       ['Sent with another key', 0],
     ]);
+    // One chart that can be read: a stacked bar per campaign (waiting, sent, delivered, failed), in colours.
     const charts = sheet('Tracking summary').getCharts();
     expect(charts).toHaveLength(1);
-    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['D1:E6']);
-    expect(charts[0].getOptions().get('title')).toBe('Mails by status (3)');
+    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['A8:A9', 'D8:G9']);
+    expect(String(charts[0].modify().getChartType())).toBe('BAR');
+    expect(charts[0].getOptions().get('isStacked')).toBe(true);
+    expect(new Set(charts[0].getOptions().get('colors')).size).toBe(4);
+    expect(charts[0].getOptions().get('title')).toBe(
+      'Mails per campaign: waiting, sent, delivered, failed (3)',
+    );
     expect(summaryCell('Result')).toMatch(/Tracking refreshed: 3 mails of/);
     expect(summaryCell('Auto-refresh')).toMatch(/^Off/);
     // The Tracking sheet has only its own columns (a new sheet has 26).
     expect(sheet('Tracking').getMaxColumns()).toBe(14);
+  });
+
+  test('opens counted after delivery: final mails are not read again, their tasks are, and the opens move; a failed mail shows none', async () => {
+    emu = newAddon(services);
+    smallCampaign();
+    services.clock.advance(20_000); // every mail final; nobody has opened yet
+    refresh();
+    const before = byRecipient(tracking());
+    expect(before['open.ann@example.com']['Mail status']).toBe('Delivered');
+    expect(before['open.ann@example.com']['Task opens']).toBe(0);
+    expect(rowsOf('Tracking summary', 8)[0]['Opened %']).toBe(0);
+
+    services.clock.advance(60_000); // the opening recipient opens a minute after the mail was sent
+    emu.fetchLog.length = 0;
+    refresh();
+    expect(requests('/api/v1/emails/mails')).toBe(0); // the mails are final: not read again
+    expect(requests('/api/v1/emails/tasks')).toBe(1); // their tasks are, 100 a request
+    const after = byRecipient(tracking());
+    expect(after['open.ann@example.com']['Task opens']).toBe(1);
+    expect(after['open.ann@example.com'].Opened).toBe(taskShape === 'per-mail' ? 'Yes' : 'per campaign only');
+    expect(after['bounce.bob@example.com'].Opened).toBe(''); // a failed mail never shows opens
+    expect(after['bounce.bob@example.com']['Task opens']).toBe('');
+    const campaign = rowsOf('Tracking summary', 8)[0];
+    expect(campaign.Opened).toBe(1);
+    expect(campaign['Opened %']).toBe(0.5);
+    expect(summaryCell('Result')).toMatch(/opens of \d tasks? sent in the last 14 days read again/);
+
+    // A task whose every mail not failed was opened cannot change any more: it is not asked again.
+    emu.fetchLog.length = 0;
+    refresh();
+    const asked = emu.fetchLog.flatMap((r) => (new URL(r.url).searchParams.get('task_ids') || '').split(','));
+    const taskOf = (email) => String(after[email]['Task ID']);
+    // per mail: jane's task only (ann's is opened, bob's failed); per request: the one task (1 open of 2).
+    expect(asked).toEqual([taskOf('jane@example.com')]);
   });
 
   test('counts survive a refresh with another key, which labels its mails "sent with another key"', async () => {
@@ -191,7 +235,7 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     const added = tracking().filter((r) => r['Mail status'] === 'Sent with another key');
     expect(added).toHaveLength(2);
     expect(sheet('Tracking summary').getRange('E2:E6').getValues().flat()).toEqual([3, 0, 0, 0, 2]);
-    expect(sheet('Tracking summary').getCharts()[0].getOptions().get('title')).toBe('Mails by status (5)');
+    expect(sheet('Tracking summary').getCharts()[0].getOptions().get('title')).toMatch(/\(5\)$/);
     expect(summaryCell('Result')).toMatch(/5 mails sent with another API key/);
     expect(summaryCell('Result')).not.toMatch(/not found/);
     // Back with the key that sent them: everything moves on.
@@ -239,9 +283,16 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     expect(rowsOf('List B').map((r) => r['Mail status'])).toEqual(['Delivered', 'Delivered']);
 
     emu.fetchLog.length = 0;
-    refresh(); // all final
-    expect(emu.fetchLog).toHaveLength(0);
+    refresh(); // all final: only the tasks are read again, for their opens (14 days after the send)
+    expect(requests('/api/v1/emails/mails')).toBe(0);
+    expect(requests('/api/v1/emails/tasks')).toBe(1);
     expect(emu.ui.toasts.at(-1).message).toMatch(/2 final mails not read again/);
+    expect(emu.ui.toasts.at(-1).message).toMatch(/opens of \d tasks? sent in the last 14 days read again/);
+
+    services.clock.advance(15 * 24 * HOUR); // no open can come any more: nothing is asked
+    emu.fetchLog.length = 0;
+    refresh();
+    expect(emu.fetchLog).toHaveLength(0);
 
     sheet('Tracking').deleteRow(2); // a row the user deleted comes back: its Mail ID is on List B
     refresh();
@@ -297,6 +348,9 @@ describe('Auto-refresh (hourly trigger)', () => {
     const [second] = emu.advanceTime(HOUR);
     expect(second.status).toBe('completed');
     expect(byRecipient(tracking())['late@example.com']['Mail status']).toBe('Delivered');
+    expect(clockTriggers()).toHaveLength(1); // every mail is final, but opens can still come for 14 days
+    services.clock.advance(14 * 24 * HOUR);
+    emu.advanceTime(HOUR);
     expect(clockTriggers()).toHaveLength(0);
     expect(summaryCell('Auto-refresh')).toMatch(/^Off since .*every mail is delivered or failed/);
     expect(emu.advanceTime(3 * HOUR)).toEqual([]);
@@ -307,10 +361,9 @@ describe('Auto-refresh (hourly trigger)', () => {
     expect(emu.ui.alerts.at(-1).message).toMatch(/Auto-refresh is OFF/);
     const said = emu.ui.alerts.at(-1).message;
     expect(said).toMatch(
-      /Last automatic run: .*turned itself off: every mail is delivered or failed, so no status will change; later opens show in =PROSPECT_TASK\(task ID\)\./,
+      /Last automatic run: .*turned itself off: every mail is delivered or failed, and no open can be counted any more \(opens are counted for 14 days after a send\), so nothing will change/,
     );
     expect(said.split('every mail is delivered or failed')).toHaveLength(2); // said once
-    expect(said).not.toMatch(/nothing will change/); // opens can still come in
   });
 
   test('after a 401 the trigger removes itself and the error stays visible', async () => {
@@ -502,8 +555,13 @@ describe('One task per mail at volume', () => {
     ]);
 
     emu.fetchLog.length = 0;
-    refresh(); // everything is final: at most one request (in fact none)
-    expect(emu.fetchLog.length).toBeLessThanOrEqual(1);
+    refresh(); // everything is final: no mail is read; the 1,200 tasks are, for their opens (100 a request)
+    expect(requests('/api/v1/emails/mails')).toBe(0);
+    expect(requests('/api/v1/emails/tasks')).toBe(12);
+    services.clock.advance(15 * 24 * HOUR); // 14 days after the sends: nothing at all
+    emu.fetchLog.length = 0;
+    refresh();
+    expect(emu.fetchLog).toHaveLength(0);
     expect(tracking()).toHaveLength(1200);
     expect(emu.ui.toasts.at(-1).message).toMatch(/1200 final mails not read again/);
   });
@@ -577,7 +635,7 @@ describe('Scale', () => {
     expect(tracking().length).toBeLessThan(10_000);
     emu.advanceTime(HOUR);
     expectAllTracked();
-    expect(clockTriggers()).toHaveLength(0); // then everything was final
+    expect(clockTriggers()).toHaveLength(1); // everything is final; opens are read for 14 days
   });
 });
 
@@ -680,10 +738,15 @@ describe('Ids an editor typed into cells', () => {
       expect(sheet('Tracking summary').getRange('E2:E6').getValues().flat()).toEqual([0, 0, 2, 0, 0]);
       expect(summaryCell('Result')).toMatch(/3 Mail IDs not of a mail this document sent/);
 
-      // Stated once: they are final, like B's delivered mails, so the next refresh asks nothing at all.
+      // Stated once: they are final, like B's delivered mails, so the next refresh asks nothing of them
+      // (only B's own task, for its opens in the 14 days after the send).
       emu.fetchLog.length = 0;
       refresh();
-      expect(emu.fetchLog).toHaveLength(0);
+      expect(requests('/api/v1/emails/mails')).toBe(0);
+      const tasksAsked = emu.fetchLog.flatMap((r) =>
+        (new URL(r.url).searchParams.get('task_ids') || '').split(',').map(Number),
+      );
+      expect(tasksAsked).toEqual([...new Set(b.map((m) => m.taskId))]);
       expect(tracking().filter((r) => NOT_OURS.test(r['Mail status']))).toHaveLength(3);
     },
   );

@@ -1168,10 +1168,83 @@
     });
     return svg;
   }
+  // A bar chart over several ranges (labels in the first, series in the columns of the others, headers in
+  // their first row), stacked: one bar per label, a segment per series.
+  function seriesOf(sheet, ranges) {
+    var labels = chartRows(sheet, ranges[0]).map(function (row) {
+      return row.label;
+    });
+    var series = [];
+    ranges.slice(1).forEach(function (a1ref) {
+      var ref = parseRange(String(a1ref).replace(/^.*!/, ''));
+      if (!ref) return;
+      for (var c = ref.c1; c <= ref.c2; c++) {
+        var head = (sheet.cells[ref.r1 - 1] || [])[c - 1];
+        var values = [];
+        for (var r = ref.r1 + 1; r <= ref.r2; r++) {
+          var cell = (sheet.cells[r - 1] || [])[c - 1];
+          var value = Number(cell && cell.t);
+          values.push(isFinite(value) ? value : 0);
+        }
+        series.push({ name: (head && head.t) || '', values: values });
+      }
+    });
+    return { labels: labels, series: series };
+  }
+  function barChartBody(data, colors) {
+    var body = el('div', 'chart-body chart-bars');
+    var legend = el('ul', 'chart-legend');
+    data.series.forEach(function (s, i) {
+      var item = el('li');
+      var swatch = el('span', 'chart-swatch');
+      swatch.style.background = colors[i % colors.length];
+      item.appendChild(swatch);
+      item.appendChild(el('span', null, s.name));
+      legend.appendChild(item);
+    });
+    var bars = el('div', 'chart-bar-list');
+    var most = 1;
+    data.labels.forEach(function (_, k) {
+      most = Math.max(
+        most,
+        data.series.reduce(function (n, s) {
+          return n + (s.values[k] || 0);
+        }, 0),
+      );
+    });
+    data.labels.forEach(function (label, k) {
+      var line = el('div', 'chart-bar-row');
+      line.appendChild(el('span', 'chart-bar-label', label));
+      var bar = el('span', 'chart-bar');
+      data.series.forEach(function (s, i) {
+        if (!s.values[k]) return;
+        var part = el('span', 'chart-bar-part');
+        part.style.background = colors[i % colors.length];
+        part.style.width = (100 * s.values[k]) / most + '%';
+        part.title = s.name + ': ' + s.values[k];
+        part.setAttribute('data-series', s.name);
+        bar.appendChild(part);
+      });
+      line.appendChild(bar);
+      bars.appendChild(line);
+    });
+    body.appendChild(bars);
+    body.appendChild(legend);
+    return body;
+  }
   function renderCharts(sheet) {
     var holder = $('charts');
     holder.textContent = '';
     ((sheet && sheet.charts) || []).forEach(function (chart) {
+      if (chart.type === 'BAR' && chart.ranges.length > 1) {
+        var bars = el('figure', 'chart');
+        bars.setAttribute('data-type', chart.type);
+        bars.appendChild(el('figcaption', null, chart.title || 'Chart'));
+        var colors = chart.colors && chart.colors.length ? chart.colors : CHART_COLORS;
+        bars.appendChild(barChartBody(seriesOf(sheet, chart.ranges), colors));
+        holder.appendChild(bars);
+        return;
+      }
       var rows = chartRows(sheet, chart.ranges[0] || '');
       var figure = el('figure', 'chart');
       figure.setAttribute('data-type', chart.type);

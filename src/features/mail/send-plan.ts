@@ -2,7 +2,8 @@
 // with no charge: no or an invalid address, a subject or body too long after filling in, a recipient already
 // in an earlier row of the same send, an address on the do-not-contact list, an address whose earlier mail
 // from this document failed (the user who selected such rows is asked first). Rows already sent or in
-// flight are left as they are.
+// flight are left as they are, and a row whose own mail failed keeps its "Failed: <reason>" whatever skips
+// it (only the other rows with its address say that an earlier mail to it failed).
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { MAIL_STATUS } from '../../sheets/layouts';
 import { ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
@@ -23,6 +24,8 @@ export interface PlanContext {
 export interface FailedBefore {
   row: ListRow;
   status: string;
+  /** The row's own mail failed: when it is not sent, it keeps its "Failed: <reason>". */
+  own?: boolean;
 }
 
 export interface SendPlan {
@@ -41,7 +44,16 @@ export interface SendPlan {
 
 /** A row whose mail is with the service (ids written) and did not fail: never sent again by "all unsent". */
 export function isSent(row: Pick<ListRow, 'mailId' | 'status'>): boolean {
-  return row.mailId !== '' && !row.status.startsWith(MAIL_STATUS.failed);
+  return row.mailId !== '' && !ownFailure(row);
+}
+
+/**
+ * The row's own mail failed: "Failed: <reason>". A row with a Mail ID that says "Skipped: …" failed too
+ * (earlier versions wrote over its failure when a later send skipped it): it is not a sent row.
+ */
+export function ownFailure(row: Pick<ListRow, 'mailId' | 'status'>): boolean {
+  if (row.mailId === '') return false;
+  return row.status.startsWith(MAIL_STATUS.failed) || row.status.startsWith(`${MAIL_STATUS.skipped}:`);
 }
 
 export function isQueued(status: string): boolean {
@@ -59,10 +71,12 @@ export function planSend(
   const plan = emptyPlan();
   const firstRowOf = new Map<string, number>();
   const sentTo = sentAddresses(rows);
-  const skip = (row: ListRow, label: string, reason: string) => {
-    plan.skipped.set(row.rowNumber, `${MAIL_STATUS.skipped}: ${reason}`);
+  // A row whose own mail failed is counted with the reason, and keeps its own "Failed: <reason>".
+  const skip = (row: ListRow, label: string, status: string) => {
+    if (!ownFailure(row)) plan.skipped.set(row.rowNumber, status);
     plan.reasons.set(label, (plan.reasons.get(label) || 0) + 1);
   };
+  const skipped = (reason: string) => `${MAIL_STATUS.skipped}: ${reason}`;
   for (const row of candidates) {
     if (isSent(row)) {
       plan.alreadySent++;
@@ -70,8 +84,7 @@ export function planSend(
     }
     const listed = row.key ? listedReason(context.doNotContact, row.key) : null;
     if (listed !== null) {
-      skip(row, 'do not contact', '');
-      plan.skipped.set(row.rowNumber, listedStatus(listed));
+      skip(row, 'do not contact', listedStatus(listed));
       continue;
     }
     if (!retryFailed && row.mailId !== '') {
@@ -80,25 +93,25 @@ export function planSend(
     }
     const problem = rowProblem(template, row, context.unsubscribeAddress);
     if (problem) {
-      skip(row, problem.label, problem.reason);
+      skip(row, problem.label, skipped(problem.reason));
       continue;
     }
     const first = firstRowOf.get(row.key);
     if (first !== undefined) {
-      skip(row, 'duplicate recipient', `duplicate of row ${first}`);
+      skip(row, 'duplicate recipient', skipped(`duplicate of row ${first}`));
       continue;
     }
     const sent = sentTo.get(row.key);
     if (sent !== undefined) {
-      skip(row, 'duplicate recipient', `already sent to this address in row ${sent}`);
+      skip(row, 'duplicate recipient', skipped(`already sent to this address in row ${sent}`));
       continue;
     }
     firstRowOf.set(row.key, row.rowNumber);
     const failure = context.failures.get(row.key);
     if (failure) {
-      const status = `${MAIL_STATUS.skipped}: ${failureText(failure, context.zone)}`;
-      if (retryFailed) plan.failedBefore.push({ row, status });
-      else skip(row, 'failed before', failureText(failure, context.zone));
+      const status = skipped(failureText(failure, context.zone));
+      if (retryFailed) plan.failedBefore.push({ row, status, own: ownFailure(row) });
+      else skip(row, 'failed before', status);
       continue;
     }
     plan.rows.push(row);
@@ -127,9 +140,13 @@ function sentAddresses(rows: ListRow[]): Map<string, number> {
 
 /** The user said No to the rows that failed before: they are skipped with that reason. */
 export function skipFailedBefore(plan: SendPlan): void {
-  for (const { row, status } of plan.failedBefore) {
-    plan.skipped.set(row.rowNumber, status);
-    plan.reasons.set('failed before', (plan.reasons.get('failed before') || 0) + 1);
+  for (const { row, status, own } of plan.failedBefore) {
+    if (own)
+      plan.failedEarlier++; // its own "Failed: <reason>" stays
+    else {
+      plan.skipped.set(row.rowNumber, status);
+      plan.reasons.set('failed before', (plan.reasons.get('failed before') || 0) + 1);
+    }
   }
   plan.failedBefore = [];
 }

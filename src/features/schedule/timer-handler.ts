@@ -2,15 +2,15 @@
 // ScriptApp.getAuthorizationInfo (a trigger keeps firing when the add-on needs the user's authorization
 // again): then it only records that on the Tracking summary, where the user sees it, and waits. Otherwise:
 // a send waiting for the quota (or cut off by the time limit) goes on, the scheduled sends that are due
-// start, the auto-refresh runs; the summary says what happened; the trigger removes itself when nothing
-// is left for it.
-import { JobProgress } from '../../platform/jobs';
+// start, the auto-refresh runs (or, with it off, the refresh owed after a timed send: the first run after a
+// timed send refreshes what it sent, before it starts any other send, so a bounce is known before a later
+// send); the summary says what happened; the trigger removes itself when nothing is left for it.
 import { needsReauthorization } from '../../platform/triggers';
 import { continueSavedJob, savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
 import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { describe } from '../settings';
-import { autoRefreshOnTimer } from '../tracking/tracking-auto';
+import { refreshOnTimer } from '../tracking/tracking-auto';
 import { writeStatusBlock } from '../tracking/tracking-summary';
 import { runDueSchedules } from './send-later';
 import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from './timer';
@@ -31,9 +31,16 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   }
   const record = myTimer();
   if (record.reauthAt) saveMyTimer({ ...record, reauthAt: undefined });
-  guarded('The waiting send could not go on.', continueMySend);
-  guarded('A scheduled send could not start.', runDueSchedules);
-  autoRefreshOnTimer();
+  // What a timed send of an earlier run posted is refreshed before any other send: its bounces are known.
+  const refreshedFirst = !!record.refreshAfterSend;
+  if (refreshedFirst) refreshOnTimer();
+  const continued = guarded('The waiting send could not go on.', continueMySend);
+  const started = guarded('A scheduled send could not start.', runDueSchedules);
+  if (!refreshedFirst) refreshOnTimer();
+  // What a timed send posted is not final yet: the next run refreshes it.
+  if (continued || (started && started > 0)) {
+    saveMyTimer({ ...myTimer(), refreshAfterSend: Date.now() });
+  }
   writeStatusBlock(spreadsheet);
   releaseTimerIfIdle(uid);
 }
@@ -58,18 +65,21 @@ function adoptLegacySwitch(): void {
 
 const LEGACY_SWITCH = 'tracking.auto';
 
-/** This user's send that waits for the quota, or was cut off by the time limit, goes on. */
-function continueMySend(): JobProgress | null {
+/** This user's send that waits for the quota, or was cut off by the time limit, goes on; true when it posted. */
+function continueMySend(): boolean {
   const job = savedJob<SendUnit, SendData>(SEND_JOB.kind);
-  if (!job || job.stopped || job.units.length === 0 || job.data.owner !== userToken()) return null;
-  return continueSavedJob(SEND_JOB, unattendedReporter('send'));
+  if (!job || job.stopped || job.units.length === 0 || job.data.owner !== userToken()) return false;
+  continueSavedJob(SEND_JOB, unattendedReporter('send'));
+  const after = savedJob<SendUnit, SendData>(SEND_JOB.kind);
+  return !after || after.data.sent > job.data.sent;
 }
 
-function guarded(message: string, work: () => unknown): void {
+function guarded<T>(message: string, work: () => T): T | null {
   try {
-    work();
+    return work();
   } catch (error) {
     recordLastRun('send', { message, error: describe(error), finished: true });
+    return null;
   }
 }
 

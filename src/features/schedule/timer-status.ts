@@ -36,7 +36,7 @@ function autoRefreshText(properties: Record<string, string>, time: (ms: number) 
     const since = Math.min(...on.map((r) => (r.auto ? r.auto.since : Date.now())));
     text =
       `On for ${on.length === 1 ? '1 editor' : `${on.length} editors`} of this document (each editor's own switch), ` +
-      `since ${time(since)}: about every hour; it turns itself off when every mail is final, after 30 days, or if the API key is refused.`;
+      `since ${time(since)}: about every hour; it turns itself off when every mail is final and 14 days have passed since the last send (opens are counted until then), after 30 days, or if the API key is refused; never while that editor has a send scheduled or waiting.`;
   } else {
     const off = records
       .map((r) => r.auto)

@@ -29,6 +29,11 @@ export interface TimerRecord {
   lastRun?: LastRun;
   /** When a run found that the add-on needs this user's re-authorization (cleared by the next good run). */
   reauthAt?: number;
+  /**
+   * When a timed send (scheduled, or waiting for the quota) of this user posted mails: the trigger's next run
+   * refreshes them (auto-refresh on or not), so a bounce is known before a later send. Cleared by that run.
+   */
+  refreshAfterSend?: number;
 }
 
 const PREFIX = 'timer.user.';

@@ -63,19 +63,41 @@ export function removeMyTimer(runningUid?: string): boolean {
 }
 
 /** What this user's trigger still has to do here. */
-export function myPendingWork(): { autoRefresh: boolean; scheduled: number; waitingSend: boolean } {
+export function myPendingWork(): {
+  autoRefresh: boolean;
+  scheduled: number;
+  waitingSend: boolean;
+  refreshAfterSend: boolean;
+} {
   const job = loadJob<{ data?: { owner?: string; waiting?: unknown } }>('send');
-  const auto = myTimer().auto;
+  const record = myTimer();
   return {
-    autoRefresh: !!(auto && auto.on),
+    autoRefresh: !!(record.auto && record.auto.on),
     scheduled: mySchedules().length,
     waitingSend: !!(job && job.data && job.data.waiting && job.data.owner === userToken()),
+    refreshAfterSend: !!record.refreshAfterSend,
   };
+}
+
+/**
+ * The timed work this user has left in this document besides auto-refresh, in words ("a send scheduled for
+ * later"), or null when none: while there is some, auto-refresh does not turn itself off and the trigger
+ * stays. The one place that says so: a follow-up sequence with steps left adds itself here.
+ */
+export function timedWorkLeft(): string | null {
+  const work = myPendingWork();
+  const left: string[] = [];
+  if (work.scheduled > 0)
+    left.push(
+      work.scheduled === 1 ? 'a send scheduled for later' : `${work.scheduled} sends scheduled for later`,
+    );
+  if (work.waitingSend) left.push('a send waiting for the sending quota');
+  if (work.refreshAfterSend) left.push('the mails of a timed send to refresh');
+  return left.length ? left.join(' and ') : null;
 }
 
 /** Removes this user's trigger when nothing is left for it; true when removed. */
 export function releaseTimerIfIdle(runningUid?: string): boolean {
-  const work = myPendingWork();
-  if (work.autoRefresh || work.scheduled > 0 || work.waitingSend) return false;
+  if (myPendingWork().autoRefresh || timedWorkLeft()) return false;
   return removeMyTimer(runningUid);
 }

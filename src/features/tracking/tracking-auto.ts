@@ -4,13 +4,14 @@
 // (schedule/timer-store.ts): another editor's switch neither shows nor changes it. Google documents that
 // an add-on's installable triggers run in AuthMode.FULL with no UI and send no failure e-mails: every
 // outcome goes to the summary sheet, and auto-refresh turns itself off rather than fail hourly in the
-// background — when every task and mail is final, after 30 days, when the key is missing or refused, or
-// after repeated failures.
+// background — when every mail is final and no open can still be counted (14 days after a send), after 30
+// days, when the key is missing or refused, or after repeated failures. It never turns itself off for
+// "nothing sent" or "all final" while the same user has timed work left (schedule/timer.ts: timedWorkLeft).
 import { lastSendAt } from '../mail/send-journal';
 import { readSettings } from '../../platform/settings';
 import { JobProgress, withJobLease } from '../../platform/jobs';
 import { lastRefreshOutcome } from './tracking-store';
-import { ensureTimer, releaseTimerIfIdle } from '../schedule/timer';
+import { ensureTimer, releaseTimerIfIdle, timedWorkLeft } from '../schedule/timer';
 import { AutoRefresh, myTimer, saveMyTimer } from '../schedule/timer-store';
 import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
@@ -33,12 +34,12 @@ export interface AutoRefreshView {
   message: string;
 }
 
-/** Why it stops when all is final: statuses stop moving, but a task's opens can still grow. */
+/** Why it stops when all is final: statuses stop moving, and opens are counted for 14 days after a send. */
 const FINAL_TEXT =
-  'every mail is delivered or failed, so no status will change; later opens show in =PROSPECT_TASK(task ID).';
+  'every mail is delivered or failed, and no open can be counted any more (opens are counted for 14 days after a send), so nothing will change; Refresh tracking reads them again by hand.';
 
 const ON_TEXT =
-  'Auto-refresh is on for you: the Tracking sheet is refreshed about every hour with your key. It turns itself off when every mail is final, after 30 days, or if the API key is refused; the summary sheet shows each run.';
+  'Auto-refresh is on for you: the Tracking sheet is refreshed about every hour with your key. It turns itself off when every mail is final and 14 days have passed since the last send (opens are counted until then), after 30 days, or if the API key is refused; never while you have a send scheduled or waiting. The summary sheet shows each run.';
 
 /** Turns auto-refresh on or off for the current user in this document; other users' switches are untouched. */
 export function setAutoRefresh(on: boolean): AutoRefreshView {
@@ -104,6 +105,17 @@ export function lastRunText(): string {
   return lines.join('\n');
 }
 
+/**
+ * The refresh part of this user's hourly run: the auto-refresh when it is on; otherwise the one refresh
+ * owed after a timed send of an earlier run (what it sent is refreshed, so a bounce is known before a
+ * later send).
+ */
+export function refreshOnTimer(): void {
+  const record = myTimer();
+  if (record.auto && record.auto.on) autoRefreshOnTimer();
+  else if (record.refreshAfterSend) owedRefreshOnTimer();
+}
+
 /** The auto-refresh part of this user's hourly run: a refresh step without UI, or turning itself off. */
 export function autoRefreshOnTimer(): void {
   const auto = myTimer().auto;
@@ -112,29 +124,67 @@ export function autoRefreshOnTimer(): void {
   try {
     const reason = reasonToStop(auto);
     if (reason) turnOff(auto, reason.text, reason.error);
-    else timerStep(auto, started);
+    else autoStep(auto, started);
   } catch (error) {
     const failures = auto.failures + 1;
     recordLastRun(KIND, { message: 'The automatic refresh failed.', error: describe(error), finished: true });
     if (failures >= MAX_FAILURES) turnOff(auto, `it failed ${failures} times in a row (${describe(error)}).`);
     else saveAuto({ ...auto, failures });
   }
+  keepLastRun(started);
+}
+
+/** The refresh owed after a timed send, auto-refresh off: one step; the debt ends when a refresh finishes. */
+function owedRefreshOnTimer(): void {
+  const started = Date.now();
+  try {
+    const progress = refreshStep();
+    if (progress === 'nothing' || (progress !== 'busy' && progress.finished)) settleOwedRefresh();
+  } catch (error) {
+    recordLastRun(KIND, {
+      message: 'The refresh after a timed send failed.',
+      error: describe(error),
+      finished: true,
+    });
+    settleOwedRefresh(); // not tried hourly in the background: the summary says it
+  }
+  keepLastRun(started);
+}
+
+function settleOwedRefresh(): void {
+  const record = myTimer();
+  if (record.refreshAfterSend) saveMyTimer({ ...record, refreshAfterSend: undefined });
+}
+
+function keepLastRun(started: number): void {
   const run = lastRun(KIND);
   if (run && run.at >= started) saveMyTimer({ ...myTimer(), lastRun: run });
 }
 
-function timerStep(auto: AutoRefresh, started: number): void {
+/** One refresh step without UI under the lease; 'busy' (recorded) when another refresh holds it. */
+function refreshStep(): JobProgress | 'nothing' | 'busy' {
   const progress = withJobLease<JobProgress | 'nothing' | 'busy'>(
     KIND,
     () => runRefresh('timer', unattendedReporter(KIND)) || 'nothing',
     () => 'busy',
   );
-  if (progress === 'busy') {
+  if (progress === 'busy')
     recordLastRun(KIND, { message: 'Skipped: another refresh was running.', finished: true });
-    return;
-  }
+  return progress;
+}
+
+function autoStep(auto: AutoRefresh, started: number): void {
+  const progress = refreshStep();
+  if (progress === 'busy') return;
+  if (progress !== 'nothing' && progress.finished && !progress.error) settleOwedRefresh();
+  const left = timedWorkLeft();
   if (progress === 'nothing') {
-    turnOff(auto, 'this document has not sent any e-mail.');
+    if (left)
+      recordLastRun(KIND, {
+        message: `Nothing sent yet to refresh; auto-refresh stays on for ${left}.`,
+        finished: true,
+      });
+    else turnOff(auto, 'this document has not sent any e-mail.');
     return;
   }
   const outcome = lastRefreshOutcome();
@@ -145,7 +195,7 @@ function timerStep(auto: AutoRefresh, started: number): void {
       'the API key was refused: check it in Settings, then turn auto-refresh on again.',
       progress.error,
     );
-  } else if (progress.finished && !progress.error && mine && mine.allFinal) {
+  } else if (progress.finished && !progress.error && mine && mine.allFinal && !left) {
     turnOff(auto, FINAL_TEXT);
   } else saveAuto({ ...auto, failures: 0 });
 }

@@ -37,6 +37,8 @@ export interface TrackingData {
   otherKey: number;
   /** Mail ids asked for that are not mails of this document (never read). Absent in jobs saved before it. */
   notThisDocument?: number;
+  /** Tasks read again for their opens (sent in the last 14 days). Absent in jobs saved before it. */
+  opensRead?: number;
   /** Mails final at the last refresh (delivered or failed), not read again. */
   finalSkipped: number;
   /** Sending-sheet rows whose Mail status moved. */

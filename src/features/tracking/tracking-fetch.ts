@@ -49,6 +49,8 @@ export interface MailsToRead {
   ids: number[];
   claims: Map<number, number[]>;
   mark: string | null;
+  /** Tasks asked for besides (their opens), in the last group's task requests; none of their mails is read. */
+  extraTasks?: number[];
 }
 
 interface Group {
@@ -83,8 +85,17 @@ export function readGroups(
   progress: (mails: number) => void,
 ): GroupsRead {
   const claimsOf = (id: number) => toRead.claims.get(id) || [];
-  const groups: Group[] = chunks(toRead.ids, MAILS_PER_GROUP).map((groupIds) => {
+  const mailGroups = chunks(toRead.ids, MAILS_PER_GROUP);
+  const extra = [...(toRead.extraTasks || [])]; // none of them claimed by these mails (the caller's rule)
+  if (mailGroups.length === 0 && extra.length > 0) mailGroups.push([]);
+  const groups: Group[] = mailGroups.map((groupIds, g) => {
     const taskIds = [...new Set(groupIds.flatMap(claimsOf))];
+    // The extra tasks fill each group's last task request, the rest go with the last group.
+    const room =
+      g === mailGroups.length - 1
+        ? extra.length
+        : (IDS_PER_REQUEST - (taskIds.length % IDS_PER_REQUEST)) % IDS_PER_REQUEST;
+    taskIds.push(...extra.splice(0, room));
     const group: Group = {
       ids: groupIds,
       taskQueries: chunks(taskIds, IDS_PER_REQUEST),

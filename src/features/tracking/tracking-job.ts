@@ -9,9 +9,11 @@
 // and the unit's results are written once at its end (tracking-sheets.ts). The state is a cursor (the last
 // Mail ID written): everything is free and read-only at the service, so what a cut-off step read but did
 // not write is simply read again by the next step (the progress dialog, or the trigger's next run), and
-// rows are upserted by Mail ID, never duplicated. When every mail is final a refresh makes no request.
+// rows are upserted by Mail ID, never duplicated. The last unit also reads the opens of the tasks sent in
+// the last 14 days whose opens can still grow (tracking-opens.ts). When every mail is final and no open can
+// come any more, a refresh makes no request.
 import type { ApiError } from '../../api/errors';
-import type { MailRecord } from '../../api/outreach/email-schemas';
+import type { MailRecord, Task } from '../../api/outreach/email-schemas';
 import { CellValue } from '../../sheets/cells';
 import { TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { outreachClient } from '../clients';
@@ -21,6 +23,7 @@ import { describe } from '../settings';
 import { existingMark } from '../../platform/document-mark';
 import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
 import { type GroupsRead, type Pace, readGroups } from './tracking-fetch';
+import { opensRecords, opensToRead } from './tracking-opens';
 import { MailIndex, nextMails, readMailIndex } from './tracking-plan';
 import {
   MAIL_STATE,
@@ -33,6 +36,7 @@ import {
   readList,
   readTracking,
   sheetOrNew,
+  type TrackingRead,
   trimTrackingColumns,
   writeStatuses,
   writeTracking,
@@ -51,6 +55,10 @@ interface UnitRead extends GroupsRead {
   index: MailIndex;
   /** Every open mail id of the unit, read or not. */
   planned: number[];
+  /** The tasks whose opens can still grow, among those read (their rows' opens are written). */
+  opens: Map<number, Task>;
+  /** How many of the tasks read were asked for their opens only (none of their mails is read). */
+  opensOnly: number;
 }
 
 /**
@@ -60,19 +68,28 @@ interface UnitRead extends GroupsRead {
 interface StepMemory {
   index: MailIndex;
   pace: Pace;
+  /**
+   * The refresh's first step: only it asks for opens (a later step cannot tell the tasks an earlier one
+   * read for their opens, when their cells did not change: they would be asked twice).
+   */
+  firstStep: boolean;
 }
 
 const steps = new WeakMap<TrackingState, StepMemory>();
 
 /** Keeps the plan a new refresh was planned from for its first step. */
 export function keepPlan(state: TrackingState, index: MailIndex): void {
-  steps.set(state, { index, pace: { roundMs: 0 } });
+  steps.set(state, { index, pace: { roundMs: 0 }, firstStep: true });
 }
 
 function memoryOf(state: TrackingState): StepMemory {
   let memory = steps.get(state);
   if (!memory) {
-    memory = { index: readMailIndex(SpreadsheetApp.getActiveSpreadsheet()), pace: { roundMs: 0 } };
+    memory = {
+      index: readMailIndex(SpreadsheetApp.getActiveSpreadsheet()),
+      pace: { roundMs: 0 },
+      firstStep: false,
+    };
     steps.set(state, memory);
   }
   return memory;
@@ -93,16 +110,23 @@ export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, UnitRead> =
 };
 
 function readUnit(after: number, state: TrackingState, context: StepContext): UnitRead {
-  const { index, pace } = memoryOf(state);
+  const { index, pace, firstStep } = memoryOf(state);
   if (after === 0) state.data.finalSkipped = index.final;
   const planned = nextMails(index, after, MAILS_PER_UNIT);
   const deadlineMs = context.deadline.at - WRITE_RESERVE_MS;
   const client = outreachClient({ deadlineMs });
-  const toRead = { ids: planned, claims: index.claims, mark: existingMark() };
+  // The last unit also asks again the tasks whose opens can still grow, in the same task requests.
+  const claimed = new Set(planned.flatMap((id) => index.claims.get(id) || []));
+  const extraTasks = firstStep && planned.length < MAILS_PER_UNIT ? opensToRead(index.opens, claimed) : [];
+  const toRead = { ids: planned, claims: index.claims, mark: existingMark(), extraTasks };
   const read = readGroups(client, toRead, deadlineMs, pace, (mails) => context.progress(mails));
   // Out of time before any group was complete: nothing to write; the next step reads this unit again.
   if (read.cutShort && read.asked.length === 0) throw read.cutShort;
-  return { ...read, index, planned };
+  const opens = new Map<number, Task>();
+  for (const [id, task] of read.tasks) if (index.opens.has(id)) opens.set(id, task);
+  const extra = new Set(extraTasks);
+  const opensOnly = [...read.tasks.keys()].filter((id) => extra.has(id)).length;
+  return { ...read, index, planned, opens, opensOnly };
 }
 
 function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
@@ -114,9 +138,10 @@ function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
   const written = writeUnit(read, last);
   data.rowsUpdated += written.rowsUpdated;
   data.mailsRead += read.mails.length;
-  data.tasksRead += read.tasks.size;
+  data.tasksRead += read.tasks.size - read.opensOnly;
   data.otherKey += read.asked.length - read.mails.length - read.notThisDocument.length;
   data.notThisDocument = (data.notThisDocument || 0) + read.notThisDocument.length;
+  data.opensRead = (data.opensRead || 0) + read.opens.size;
   if (read.error) stop(read.error, data.origin);
   if (!last) return [{ after: cursor, left }];
   // The last unit: the summary is written in the same step, counted from every Tracking row.
@@ -161,12 +186,27 @@ function writeUnit(
   }));
   const summary = summarySheet && readSummary(spreadsheet, summarySheet.sheet, summarySheet.created);
 
+  if (tracking) addOpens(records, tracking, read.opens);
   const rows = tracking ? writeTracking(tracking, records) : [];
   for (const key of records.keys()) read.index.tracked.add(Number(key));
   let rowsUpdated = 0;
   for (const { list, statuses } of lists) if (list) rowsUpdated += writeStatuses(list, statuses);
   if (tracking && last) trimTrackingColumns(tracking);
   return { rows, rowsUpdated, summary };
+}
+
+/** The Opened and Task opens cells of the rows of the tasks read for their opens, where they change. */
+function addOpens(
+  records: Map<string, Record<string, CellValue>>,
+  tracking: TrackingRead,
+  opens: Map<number, Task>,
+): void {
+  if (opens.size === 0) return;
+  const column = (key: string) => tracking.columnOf.get(key)! - 1;
+  const keys = ['mailId', 'taskId', 'mailStatus', 'opened', 'taskOpens'];
+  const rows = tracking.rows.map((cells) => Object.fromEntries(keys.map((k) => [k, cells[column(k)] ?? ''])));
+  for (const [mailId, record] of opensRecords(rows, opens))
+    if (!records.has(mailId)) records.set(mailId, record);
 }
 
 function existing(spreadsheet: Spreadsheet, name: string): { sheet: Sheet; created: boolean } | null {
@@ -235,6 +275,7 @@ function trackingSummary(state: TrackingState, finished: boolean): string {
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const parts = [`${plural(d.mailsRead, 'mail')} of ${plural(d.tasksRead, 'task')} read`];
   if (d.finalSkipped) parts.push(`${d.finalSkipped} final mails not read again`);
+  if (d.opensRead) parts.push(`opens of ${plural(d.opensRead, 'task')} sent in the last 14 days read again`);
   parts.push(`${plural(d.rowsUpdated, 'sent row')} updated`);
   if (d.notThisDocument) {
     parts.push(

@@ -3,10 +3,12 @@
 // Tracking sheet, with the Task IDs beside them (a mail is read only when its task is one this document
 // sent: tracking-fetch.ts asks the tasks first). A mail can still change unless Tracking already says it is
 // final (Delivered, Failed, or not a mail of this document): those are the mails a refresh reads, in mail-id
-// order. Read with one getValues per column used, so a step costs the same few calls at 100 mails or 100,000.
+// order. Read with one getValues per column used (one over the span on Tracking), so a step costs the same
+// few calls at 100 mails or 100,000. Tracking also tells which tasks' opens can still grow (tracking-opens.ts).
 import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { normalizeHeader } from '../../sheets/table';
 import type { SentMail } from './tracking-data';
+import { type OpenTask, tasksWithOpensToCome } from './tracking-opens';
 import { isFinalState } from './tracking-rows';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -26,6 +28,8 @@ export interface MailIndex {
   tracked: Set<number>;
   /** Mails on Tracking that are final. */
   final: number;
+  /** The tasks whose opens can still grow (tracking-opens.ts), by task id. */
+  opens: Map<number, OpenTask>;
 }
 
 const mailHeader = (key: string) => normalizeHeader(MAIL_COLUMNS.find((c) => c.key === key)!.header);
@@ -48,9 +52,24 @@ export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
   const tracked = new Set<number>();
   const open = new Set<number>();
   let final = 0;
+  let opens = new Map<number, OpenTask>();
   if (tracking) {
-    const headers = [trackingHeader('mailId'), trackingHeader('mailStatus'), trackingHeader('taskId')];
-    const [mailIds, states, taskIds] = readColumns(tracking, headers, 2);
+    const keys = ['mailId', 'mailStatus', 'taskId', 'sentAt', 'taskOpens'];
+    const [mailIds, states, taskIds, sentAts, taskOpens] = readColumns(
+      tracking,
+      keys.map(trackingHeader),
+      2,
+      true,
+    );
+    opens = tasksWithOpensToCome(
+      mailIds.map((mailId, i) => ({
+        mailId,
+        mailStatus: states[i],
+        taskId: taskIds[i],
+        sentAt: sentAts[i],
+        taskOpens: taskOpens[i],
+      })),
+    );
     mailIds.forEach((value, i) => {
       const id = idOf(value);
       if (id === null) return;
@@ -64,7 +83,7 @@ export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
   }
   for (const id of sent.keys()) if (!tracked.has(id)) open.add(id);
   for (const id of claims.keys()) if (!open.has(id)) claims.delete(id);
-  return { open: [...open].sort((a, b) => a - b), sent, claims, tracked, final };
+  return { open: [...open].sort((a, b) => a - b), sent, claims, tracked, final, opens };
 }
 
 /**
@@ -90,16 +109,23 @@ function readSentRows(
 }
 
 /**
- * The data rows of the columns with these headers (row 1), one getValues each; empty lists when the sheet
- * lacks one of the first `required`, an empty list for a later one it lacks.
+ * The data rows of the columns with these headers (row 1): one getValues each, or one over their span
+ * (`span`: the Tracking sheet, whose columns are the add-on's own); empty lists when the sheet lacks one of
+ * the first `required`, an empty list for a later one it lacks.
  */
-function readColumns(sheet: Sheet, headers: string[], required = headers.length): unknown[][] {
+function readColumns(sheet: Sheet, headers: string[], required = headers.length, span = false): unknown[][] {
   const width = sheet.getLastColumn();
   const last = sheet.getLastRow();
   if (width === 0 || last < 2) return headers.map(() => []);
   const row1 = sheet.getRange(1, 1, 1, width).getValues()[0].map(normalizeHeader);
   const columns = headers.map((h) => row1.indexOf(h) + 1);
   if (columns.slice(0, required).some((c) => c === 0)) return headers.map(() => []);
+  if (span) {
+    const found = columns.filter((c) => c > 0);
+    const first = Math.min(...found);
+    const block = sheet.getRange(2, first, last - 1, Math.max(...found) - first + 1).getValues();
+    return columns.map((column) => (column === 0 ? [] : block.map((row) => row[column - first])));
+  }
   return columns.map((column) =>
     column === 0
       ? []

@@ -72,6 +72,7 @@ export function trackingRecord(
   return {
     taskId: mail.taskId,
     ...(task ? taskCells(task) : {}),
+    ...(mail.status === 'failed' ? { opened: '', taskOpens: '' } : {}), // a failed mail was never opened
     mailId: mail.mailId,
     recipient: textCell(mail.recipientEmail),
     nickname: textCell(mail.recipientNickname),

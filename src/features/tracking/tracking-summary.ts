@@ -1,6 +1,9 @@
 // The "Tracking summary" sheet: a status block (last refresh, its result, the last error, the auto-refresh
-// switch and its last run: what a trigger could not say in a dialog), the mails per status with a pie chart
-// of them (one chart, updated on each refresh, never a second one), and one row per campaign from row 9.
+// switch and its last run: what a trigger could not say in a dialog), the mails per status, and one row per
+// campaign from row 9 with its rates (delivered %, failed %, opened %: per mail where each task holds one
+// mail, per task where the service counts a task's opens only, said in "Opens counted"), and a stacked bar
+// chart of the campaign rows: waiting, sent, delivered and failed per campaign (one chart, updated on each
+// refresh, never a second one; the pie of earlier versions, one colour when all is delivered, is replaced).
 // Every count comes from every mail on the Tracking sheet, not from what one refresh read: a refresh with
 // another key, or one that reads nothing, leaves them as they are. Rows that are not a mail of this document
 // (ids an editor typed: never read) are not counted.
@@ -10,15 +13,19 @@ import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
+import { tasksWithOpensToCome } from './tracking-opens';
 import { isFinalState, MAIL_STATE } from './tracking-rows';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
-/** Where the mails-per-status block is: the chart's data. */
+/** Where the mails-per-status block is. */
 const COUNTS_A1 = 'D1:E6';
-/** The chart's top-left cell: row 1, right of the counts. */
+/** The chart's top-left cell: row 1, right of the campaign table. */
 const CHART_ROW = 1;
-const CHART_COLUMN = 13;
+const CHART_COLUMN = 17;
+/** The chart's series: the campaign rows' Waiting, Sent, Delivered and Failed columns (D:G), in colours. */
+const CHART_SERIES = { first: 'waiting', last: 'failed' };
+const CHART_COLOURS = ['#9e9e9e', '#fbc02d', '#43a047', '#e53935'];
 
 export interface MailCounts {
   waiting: number;
@@ -33,6 +40,8 @@ interface CampaignRow extends MailCounts {
   mails: number;
   /** Task id → its opens (the task's openedCount, the same on each of its rows). */
   opens: Map<string, number>;
+  /** Task id → its mails on Tracking (a task of one mail counts its opens per mail). */
+  taskMails: Map<string, number>;
   firstSent?: Date;
   lastSent?: Date;
 }
@@ -46,6 +55,9 @@ function countOf(state: string): keyof MailCounts {
   if (state === MAIL_STATE.otherKey) return 'otherKey';
   return 'waiting';
 }
+
+/** The ranges of this summary's chart: the campaign table's (A8:…, D8:G…), or the pie's of earlier versions. */
+const CHART_RANGE = /^(D1:E\d|A8:A\d+|D8:G\d+)$/;
 
 /** The summary sheet as read before a refresh's writes: where its rows end, its chart, the time zone. */
 export interface SummaryRead {
@@ -64,7 +76,7 @@ export function readSummary(
 ): SummaryRead {
   const chart = created
     ? null
-    : sheet.getCharts().find((c) => c.getRanges().some((r) => /^D1:E\d$/.test(r.getA1Notation()))) || null;
+    : sheet.getCharts().find((c) => c.getRanges().some((r) => CHART_RANGE.test(r.getA1Notation()))) || null;
   const lastRow = created ? 0 : sheet.getLastRow();
   return { sheet, created, lastRow, chart, zone: spreadsheet.getSpreadsheetTimeZone() };
 }
@@ -73,7 +85,7 @@ export function readSummary(
 export interface MailSummary {
   counts: MailCounts;
   campaigns: Map<string, CampaignRow>;
-  /** Every mail is final: no status will change (opens can still grow). */
+  /** Every mail is final and no open can still be counted (14 days after a send): nothing will change. */
   allFinal: boolean;
 }
 
@@ -81,20 +93,23 @@ export function summarize(rows: Iterable<Record<string, unknown>>): MailSummary 
   const counts = emptyCounts();
   const campaigns = new Map<string, CampaignRow>();
   let allFinal = true;
+  const counted: Array<Record<string, unknown>> = [];
   for (const values of rows) {
     if (cellText(values.mailId) === '') continue;
+    counted.push(values);
     const state = cellText(values.mailStatus);
     if (state === MAIL_STATE.notThisDocument) continue;
     if (!isFinalState(state)) allFinal = false;
     counts[countOf(state)]++;
     addToCampaign(campaigns, values, countOf(state));
   }
+  if (allFinal && tasksWithOpensToCome(counted).size > 0) allFinal = false;
   return { counts, campaigns, allFinal };
 }
 
 /** Writes the counts, the chart, the campaign rows and the status block (no read: see readSummary). */
 export function writeSummary(read: SummaryRead, summary: MailSummary, outcome: RefreshOutcome): void {
-  writeCountsAndChart(read, summary.counts);
+  writeCountsAndChart(read, summary.counts, summary.campaigns.size);
   writeCampaignRows(read, summary.campaigns);
   writeStatusRows(read.sheet, read.zone, outcome);
 }
@@ -110,11 +125,13 @@ function addToCampaign(
     tasks: new Set(),
     mails: 0,
     opens: new Map(),
+    taskMails: new Map(),
   };
   campaign[which]++;
   campaign.mails++;
   const taskId = cellText(values.taskId);
   campaign.tasks.add(taskId);
+  campaign.taskMails.set(taskId, (campaign.taskMails.get(taskId) || 0) + 1);
   const opens = Number(values.taskOpens);
   if (values.taskOpens !== '' && Number.isFinite(opens)) campaign.opens.set(taskId, opens);
   const sentAt = values.sentAt;
@@ -135,6 +152,7 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
   const grid: CellValue[][] = [...campaigns].map(([name, c]) => {
     const opened = [...c.opens.values()].reduce((n, v) => n + v, 0);
     const record: Record<string, CellValue> = {
+      ...rates(c, opened),
       campaign: textCell(name || '(no campaign name)'),
       tasks: c.tasks.size,
       mails: c.mails,
@@ -158,7 +176,25 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
   range.setValues(grid);
 }
 
-function writeCountsAndChart(read: SummaryRead, counts: MailCounts): void {
+/**
+ * A campaign's rates: delivered and failed of its mails, opened of those that reached the service (sent or
+ * delivered); "Opens counted" says whether the opens are the mails' own (each task one mail) or the
+ * service's count per task (which mail was opened is not known).
+ */
+function rates(c: CampaignRow, opened: number): Record<string, CellValue> {
+  const reached = c.sent + c.delivered;
+  const perMail = [...c.taskMails.values()].every((n) => n === 1);
+  return {
+    deliveredRate: c.mails ? c.delivered / c.mails : '',
+    failedRate: c.mails ? c.failed / c.mails : '',
+    openedRate: reached ? Math.min(1, opened / reached) : '',
+    opensCounted: perMail
+      ? 'per mail'
+      : 'per task (the service counts opens per task of several mails: which mail was opened is not known)',
+  };
+}
+
+function writeCountsAndChart(read: SummaryRead, counts: MailCounts, campaigns: number): void {
   const sheet = read.sheet;
   const range = sheet.getRange(COUNTS_A1);
   range.setValues([
@@ -170,13 +206,33 @@ function writeCountsAndChart(read: SummaryRead, counts: MailCounts): void {
     ['Sent with another key', counts.otherKey],
   ]);
   const total = counts.waiting + counts.sent + counts.delivered + counts.failed + counts.otherKey;
-  const existing = read.chart;
+  writeChart(read, campaigns, total);
+}
+
+/** The stacked bar chart of the campaign rows (names, then Waiting, Sent, Delivered, Failed). */
+function writeChart(read: SummaryRead, campaigns: number, total: number): void {
+  const sheet = read.sheet;
+  const headerRow = TRACKING_SUMMARY.headerRow || 1;
+  const columns = TRACKING_SUMMARY.columns.map((c) => c.key);
+  const first = columns.indexOf(CHART_SERIES.first) + 1;
+  const last = columns.indexOf(CHART_SERIES.last) + 1;
+  const height = Math.max(1, campaigns) + 1;
+  let existing = read.chart;
+  if (existing && existing.getRanges().some((r) => /^D1:E\d$/.test(r.getA1Notation()))) {
+    sheet.removeChart(existing); // the pie of earlier versions
+    existing = null;
+  }
   const chart = (existing ? existing.modify() : sheet.newChart())
-    .setChartType(Charts.ChartType.PIE)
+    .setChartType(Charts.ChartType.BAR)
     .clearRanges()
-    .addRange(range)
+    .addRange(sheet.getRange(headerRow, 1, height, 1))
+    .addRange(sheet.getRange(headerRow, first, height, last - first + 1))
+    .setNumHeaders(1)
     .setPosition(CHART_ROW, CHART_COLUMN, 0, 0)
-    .setOption('title', `Mails by status (${total})`)
+    .setOption('isStacked', true)
+    .setOption('colors', CHART_COLOURS)
+    .setOption('legend', { position: 'top' })
+    .setOption('title', `Mails per campaign: waiting, sent, delivered, failed (${total})`)
     .build();
   if (existing) sheet.updateChart(chart);
   else sheet.insertChart(chart);
