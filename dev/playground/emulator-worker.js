@@ -150,6 +150,14 @@ function handle(message) {
       } catch (e) {
         return { ok: false, error: errorOf(e) };
       }
+    case 'sheet': // the Demo menu's sheet, made when missing (as a user adds a sheet)
+      try {
+        if (!emu.spreadsheet.getSheetByName(message.name)) emu.spreadsheet.insertSheet(message.name);
+        emu.spreadsheet.setActiveSheet(emu.spreadsheet.getSheetByName(message.name));
+        return { ok: true };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
+      }
     case 'paste':
       try {
         pasteValues(emu, message.sheet, message.range, message.values);

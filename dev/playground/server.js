@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
 const { fontsCss, fontFile } = require('./fonts');
+const { runDemo } = require('./demo');
 
 const PUBLIC_DIR = path.join(__dirname, 'public');
 const STATIC = {
@@ -121,6 +122,8 @@ function createPlaygroundServer(host, { info }) {
       sendJson(res, 200, await host.call({ op: 'edit', ...pick(body, ['sheet', 'range', 'input']) }));
     } else if (route === '/api/paste') {
       sendJson(res, 200, await host.call({ op: 'paste', ...pick(body, ['sheet', 'range', 'values']) }));
+    } else if (route === '/api/demo') {
+      sendJson(res, 200, await runDemo(host, info, String(body.action)));
     } else if (route === '/api/advance') {
       sendJson(res, 200, await host.call({ op: 'advance', ms: Number(body.ms) }));
     } else if (route === '/api/prompt') {

@@ -195,7 +195,12 @@ function createServiceServer(state, service, getBaseUrl) {
         raw: service === 'phone' ? '{"code":0,"result":{"exi' : '{"total":3,"list":[{"id":"',
       });
     }
-    if (fault && fault.kind === 'delay') await sleep(fault.delayMs);
+    if (fault && fault.kind === 'delay') {
+      if (fault.serviceTime) {
+        state.clock.advance(fault.delayMs);
+        if (fault.realMs) await sleep(fault.realMs);
+      } else await sleep(fault.delayMs);
+    }
 
     if (rawBody === null) {
       const tooLarge =

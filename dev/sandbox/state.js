@@ -211,6 +211,10 @@ class SandboxState {
         throw new Error('delayMs must be a number of real milliseconds, 0..120000');
       }
       fault.delayMs = spec.delayMs;
+      // On the shared clock instead of real time: a slow service in the playground without the wait.
+      if (spec.serviceTime === true) fault.serviceTime = true;
+      if (fault.serviceTime && Number.isFinite(spec.realMs) && spec.realMs > 0)
+        fault.realMs = Math.min(spec.realMs, 5000);
     }
     if (kind === 'malformed') fault.processed = spec.processed === true;
     this.faults.push(fault);

@@ -699,6 +699,36 @@
     menus.forEach(function (menu) {
       popup.appendChild(submenu(menu.name, menu.items));
     });
+    popup.appendChild(el('div', 'menu-separator'));
+    popup.appendChild(submenu('Playground demo', DEMO_ITEMS));
+  }
+
+  // The playground's own menu (not the add-on's): demo data, a slow service, where bounces and opens come from.
+  var DEMO_ITEMS = [
+    { label: 'Add a demo mailing list (7,000 rows)', demo: 'mailing-list' },
+    { label: 'Add 300 demo companies', demo: 'companies' },
+    { separator: true },
+    { label: 'Slow service: on', demo: 'slow-on' },
+    { label: 'Slow service: off', demo: 'slow-off' },
+    { separator: true },
+    { label: 'How to see a bounce, an open, the progress dialog', demo: 'help' },
+  ];
+
+  function runDemo(action) {
+    showToast({ title: 'Playground demo', message: 'Working…', seconds: -1 });
+    post('/api/demo', { action: action }).then(
+      function (data) {
+        var failed = data && data.ok === false;
+        showToast({
+          title: 'Playground demo',
+          message: failed ? data.error.message : data.message,
+          seconds: action === 'help' ? -1 : 15,
+        });
+      },
+      function (e) {
+        showToast({ title: 'Playground demo', message: e.message, seconds: -1 });
+      },
+    );
   }
 
   /** A menu item that opens a nested menu (the add-on's own menu, or one of its sub-menus). */
@@ -728,7 +758,8 @@
       btn.dataset.fn = item.fn;
       btn.addEventListener('click', function () {
         closeMenus();
-        runMenuItem(item);
+        if (item.demo) runDemo(item.demo);
+        else runMenuItem(item);
       });
       sub.appendChild(btn);
     });
