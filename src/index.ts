@@ -126,7 +126,7 @@ export { jobEndShownForPage as jobEndShown } from './features/entry-points';
  * @return {Array<Array<string|number>>} A header row and one row of balances.
  * @customfunction
  */
-export { prospectBalance as PROSPECT_BALANCE } from './features/prospecting/prospect-functions';
+export { balanceFormula as PROSPECT_BALANCE } from './features/entry-points';
 
 /**
  * Searches companies (free). Give at least one keyword list. Never shows a domain or website.
@@ -142,7 +142,7 @@ export { prospectBalance as PROSPECT_BALANCE } from './features/prospecting/pros
  * @return {Array<Array<string|number>>} A header row and one row per company.
  * @customfunction
  */
-export { prospectSearch as PROSPECT_SEARCH } from './features/prospecting/prospect-functions';
+export { searchFormula as PROSPECT_SEARCH } from './features/entry-points';
 
 /**
  * The profile of an unlocked company (free).
@@ -151,7 +151,7 @@ export { prospectSearch as PROSPECT_SEARCH } from './features/prospecting/prospe
  * @return {Array<Array<string|number>>} A header row and the profile row.
  * @customfunction
  */
-export { prospectProfile as PROSPECT_PROFILE } from './features/prospecting/prospect-functions';
+export { profileFormula as PROSPECT_PROFILE } from './features/entry-points';
 
 /**
  * The contact e-mails of an unlocked company (free), one page at a time.
@@ -163,7 +163,7 @@ export { prospectProfile as PROSPECT_PROFILE } from './features/prospecting/pros
  * @return {Array<Array<string>>} A header row and one row per contact.
  * @customfunction
  */
-export { prospectContacts as PROSPECT_CONTACTS } from './features/prospecting/prospect-functions';
+export { contactsFormula as PROSPECT_CONTACTS } from './features/entry-points';
 
 /**
  * Tells whether phone numbers are registered on the messaging platform. A range gives the same shape back:
@@ -178,7 +178,7 @@ export { prospectContacts as PROSPECT_CONTACTS } from './features/prospecting/pr
  * @return {boolean|string|Array<Array<boolean|string>>} TRUE, FALSE or a text per number.
  * @customfunction
  */
-export { phoneCheckFunction as PHONE_CHECK } from './features/phone/phone-functions';
+export { phoneCheckFormula as PHONE_CHECK } from './features/entry-points';
 
 /**
  * The phone-check credits left on the account of the API key saved in Extensions › Outreach › Settings.
@@ -186,7 +186,7 @@ export { phoneCheckFunction as PHONE_CHECK } from './features/phone/phone-functi
  * @return {number} Credits left (1 credit per phone number checked).
  * @customfunction
  */
-export { phoneCreditsFunction as PHONE_CREDITS } from './features/phone/phone-functions';
+export { phoneCreditsFormula as PHONE_CREDITS } from './features/entry-points';
 
 /**
  * The status and counts of an e-mail task this account sent (refreshed at most every minute).
@@ -196,4 +196,4 @@ export { phoneCreditsFunction as PHONE_CREDITS } from './features/phone/phone-fu
  *     created, completed.
  * @customfunction
  */
-export { prospectTask as PROSPECT_TASK } from './features/prospecting/prospect-functions';
+export { taskFormula as PROSPECT_TASK } from './features/entry-points';

@@ -2,6 +2,7 @@
 // opens Settings, saying why, instead of failing), and describe(): the words of an error as every surface
 // shows them, with no fragment of an API key in them.
 import { isStoreFull, STORE_FULL_TEXT } from './storage';
+import { refusalText } from './consent';
 import { ApiError } from '../api/errors';
 import { redact } from '../api/transport/redact';
 import { ensureInstallId } from '../platform/attribution';
@@ -92,7 +93,8 @@ export function describe(error: unknown): string {
   if (isStoreFull(error)) return STORE_FULL_TEXT;
   if (error instanceof ApiError)
     return error.action ? `${error.userMessage} ${error.action}` : error.userMessage;
-  return hideKeys(error instanceof Error ? error.message : String(error));
+  const text = error instanceof Error ? error.message : String(error);
+  return refusalText(text) || hideKeys(text);
 }
 
 /** The text with any fragment of the user's two API keys hidden (redact(), keys read from settings). */

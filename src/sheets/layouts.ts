@@ -52,6 +52,8 @@ export const CONTACTS: TableLayout = {
     { key: 'company', header: 'Company', format: TEXT },
     { key: 'companyHashId', header: 'Company hash ID', format: TEXT },
     { key: 'name', header: 'Name', format: TEXT },
+    { key: 'firstName', header: 'First name', format: TEXT },
+    { key: 'lastName', header: 'Last name', format: TEXT },
     { key: 'title', header: 'Title', format: TEXT },
     { key: 'email', header: 'E-mail', format: TEXT },
     { key: 'linkedin', header: 'LinkedIn', format: TEXT },

@@ -236,6 +236,12 @@ function handleStop<U, D>(error: unknown, state: JobState<U, D>): boolean {
     state.pauseMessage = error.message;
   } else if (error instanceof ApiError) {
     if (error.kind === 'rate-limit') return true; // the rate budget would wait past the deadline
+    if (error.kind === 'fetch-quota') {
+      // Google's daily fetch quota: nothing was sent; the job waits (tried again after an hour).
+      state.pausedUntil = Date.now() + (error.retryAfterMs || 3_600_000);
+      state.pauseMessage = describe(error);
+      return true;
+    }
     state.stopped = describe(error);
   } else return false;
   return true;

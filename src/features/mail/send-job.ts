@@ -274,7 +274,7 @@ function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): Sen
       done += chunk.recipients.length;
     } else if ('later' in outcome) later = true;
     else if ('doubt' in outcome) doubt = outcome.error;
-    else if (outcome.error.kind === 'quota') quota = outcome.error;
+    else if (outcome.error.kind === 'quota' || outcome.error.kind === 'fetch-quota') quota = outcome.error;
     else {
       const reason = { mailStatus: `${MAIL_STATUS.notSent}: ${describe(outcome.error)}` };
       for (const { email } of chunk.recipients) changes.set(email, reason);

@@ -5,10 +5,12 @@
 // start, the auto-refresh runs; the summary says what happened; the trigger removes itself when nothing
 // is left for it.
 import { JobProgress } from '../../platform/jobs';
+import { missingScopes, type ScopeName } from '../../platform/consent';
 import { needsReauthorization } from '../../platform/triggers';
 import { continueSavedJob, savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
 import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
+import { PHONE_JOB, PhoneData, PhoneUnit } from '../phone/phone-job';
 import { describe } from '../settings';
 import { autoRefreshOnTimer } from '../tracking/tracking-auto';
 import { writeStatusBlock } from '../tracking/tracking-summary';
@@ -25,14 +27,16 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   }
   adoptRunningTrigger(uid);
   adoptLegacySwitch();
-  if (needsReauthorization()) {
-    noteReauthorization(spreadsheet);
+  const missing = missingScopes(TIMER_SCOPES);
+  if (needsReauthorization() || missing.length > 0) {
+    noteReauthorization(spreadsheet, missing);
     return;
   }
   const record = myTimer();
-  if (record.reauthAt) saveMyTimer({ ...record, reauthAt: undefined });
+  if (record.reauthAt) saveMyTimer({ ...record, reauthAt: undefined, missing: undefined });
   guarded('The waiting send could not go on.', continueMySend);
   guarded('A scheduled send could not start.', runDueSchedules);
+  guarded('The paused phone check could not go on.', continueMyPhoneCheck, 'phone');
   autoRefreshOnTimer();
   writeStatusBlock(spreadsheet);
   releaseTimerIfIdle(uid);
@@ -65,19 +69,35 @@ function continueMySend(): JobProgress | null {
   return continueSavedJob(SEND_JOB, unattendedReporter('send'));
 }
 
-function guarded(message: string, work: () => unknown): void {
+/** This user's phone check that Google's daily fetch limit paused goes on (phone/phone-quota.ts). */
+function continueMyPhoneCheck(): JobProgress | null {
+  const job = savedJob<PhoneUnit, PhoneData>(PHONE_JOB.kind);
+  if (!job || job.stopped || job.units.length === 0 || !job.data.byTimer) return null;
+  return continueSavedJob(PHONE_JOB, unattendedReporter('phone'));
+}
+
+function guarded(message: string, work: () => unknown, kind = 'send'): void {
   try {
     work();
   } catch (error) {
-    recordLastRun('send', { message, error: describe(error), finished: true });
+    recordLastRun(kind, { message, error: describe(error), finished: true });
   }
 }
 
-/** Recorded once per episode, where the user looks (the summary); the trigger stays and tries hourly. */
-function noteReauthorization(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): void {
+/** What the hourly run needs: the document, the services, and to run at all (granular consent). */
+const TIMER_SCOPES: ScopeName[] = ['sheet', 'fetch', 'triggers'];
+
+/**
+ * Recorded once per episode (or when other permissions are missing), where the user looks (the summary);
+ * the trigger stays and tries hourly.
+ */
+function noteReauthorization(
+  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
+  missing: ScopeName[],
+): void {
   const record = myTimer();
-  if (record.reauthAt) return;
-  saveMyTimer({ ...record, reauthAt: Date.now() });
+  if (record.reauthAt && String(record.missing || []) === String(missing)) return;
+  saveMyTimer({ ...record, reauthAt: record.reauthAt || Date.now(), missing });
   try {
     writeStatusBlock(spreadsheet);
   } catch {

@@ -29,6 +29,8 @@ export interface TimerRecord {
   lastRun?: LastRun;
   /** When a run found that the add-on needs this user's re-authorization (cleared by the next good run). */
   reauthAt?: number;
+  /** The permissions (granular consent) that run found refused, with reauthAt. */
+  missing?: string[];
 }
 
 const PREFIX = 'timer.user.';

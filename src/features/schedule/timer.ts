@@ -3,6 +3,7 @@
 // the sending quota all ride on it: turning one on while another is on keeps the trigger, and it is removed
 // only when none of them is left. The trigger is found by the id stored when it was made (platform/
 // triggers.ts), so it works whether or not getUserTriggers(spreadsheet) lists time-driven triggers.
+import { missingScopes } from '../../platform/consent';
 import { loadJob } from '../../platform/jobs';
 import {
   createHourlyTrigger,
@@ -63,19 +64,27 @@ export function removeMyTimer(runningUid?: string): boolean {
 }
 
 /** What this user's trigger still has to do here. */
-export function myPendingWork(): { autoRefresh: boolean; scheduled: number; waitingSend: boolean } {
+export function myPendingWork(): {
+  autoRefresh: boolean;
+  scheduled: number;
+  waitingSend: boolean;
+  waitingPhone: boolean;
+} {
   const job = loadJob<{ data?: { owner?: string; waiting?: unknown } }>('send');
+  const phone = loadJob<{ data?: { byTimer?: boolean } }>('phone'); // this user's (jobs are per user)
   const auto = myTimer().auto;
   return {
     autoRefresh: !!(auto && auto.on),
     scheduled: mySchedules().length,
     waitingSend: !!(job && job.data && job.data.waiting && job.data.owner === userToken()),
+    waitingPhone: !!(phone && phone.data && phone.data.byTimer),
   };
 }
 
 /** Removes this user's trigger when nothing is left for it; true when removed. */
 export function releaseTimerIfIdle(runningUid?: string): boolean {
   const work = myPendingWork();
-  if (work.autoRefresh || work.scheduled > 0 || work.waitingSend) return false;
+  if (work.autoRefresh || work.scheduled > 0 || work.waitingSend || work.waitingPhone) return false;
+  if (missingScopes(['triggers']).length > 0) return false; // a refused permission: it cannot be removed
   return removeMyTimer(runningUid);
 }
