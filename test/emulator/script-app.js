@@ -298,8 +298,7 @@ class AuthorizationInfo {
   getAuthorizedScopes() {
     const emu = this._env.emu;
     if (emu.authorizationRequired) return [];
-    const granted = emu._grantedScopes();
-    return this._scopes ? this._scopes.filter((s) => granted.includes(s)) : granted;
+    return this._scopes ? this._scopes.filter((s) => emu._hasScope(s)) : emu._grantedScopes();
   }
 }
 
