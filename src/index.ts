@@ -79,10 +79,16 @@ export { settingsForPage as getSettings } from './features/entry-points';
  */
 export { saveSettingsForPage as saveSettings } from './features/entry-points';
 
+/** Settings dialog: both service addresses back to the defaults (keys kept); answers as saveSettings does. */
+export { restoreAddressesForPage as restoreDefaultAddresses } from './features/entry-points';
+
 /** Settings dialog: balances of both services, or the exact error of each. */
 export { testConnectionForPage as testConnection } from './features/entry-points';
 
-/** Settings dialog, after a save: one free request per service whose key or address changed, and its answer. */
+/**
+ * Settings dialog, after a save: one free request per service whose key or address changed, and its answer;
+ * a new address nothing answers at is put back to `previous` (the addresses before the save).
+ */
 export { checkSavedKeysForPage as checkSavedKeys } from './features/entry-points';
 
 /** Search sidebar: one page of results appended to the Companies sheet. */

@@ -7,7 +7,7 @@ import { customFunction, menuAction, pageEndpoint } from './entry-guards';
 import { checkSelectedPhones } from './phone/phone-check';
 import { searchCompanies } from './prospecting/search';
 import { sendAllUnsentRows, sendSelectedRows } from './mail/send';
-import { getSettingsView, saveSettingsFromDialog } from './settings';
+import { getSettingsView, restoreDefaultAddressesFromDialog, saveSettingsFromDialog } from './settings';
 import { checkSavedKeys, testConnection } from './settings-connection';
 import { refreshTracking } from './tracking/tracking';
 import { setAutoRefresh, toggleAutoRefresh } from './tracking/tracking-auto';
@@ -53,6 +53,7 @@ export const freeStorageFromMenu = menuAction('Free add-on storage', NONE, freeS
 // google.script.run endpoints.
 export const settingsForPage = pageEndpoint('Settings', NONE, getSettingsView);
 export const saveSettingsForPage = pageEndpoint('Settings', NONE, saveSettingsFromDialog);
+export const restoreAddressesForPage = pageEndpoint('Settings', NONE, restoreDefaultAddressesFromDialog);
 export const testConnectionForPage = pageEndpoint('Test connection', FETCH, testConnection);
 export const checkSavedKeysForPage = pageEndpoint('Checking the keys', FETCH, checkSavedKeys);
 export const searchForPage = pageEndpoint('Search', FETCH, searchCompanies);
