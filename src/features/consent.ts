@@ -32,8 +32,12 @@ export const GRANT_HOW =
 /** The sentence for permissions the user has not granted, for `action` (e.g. "Auto-refresh tracking"). */
 export function consentText(action: string, missing: readonly ScopeName[]): string {
   const parts = missing.map((scope) => `${PERMISSIONS[scope].name} (${PERMISSIONS[scope].purpose})`);
-  const which = parts.length === 1 ? `the permission ${parts[0]}` : `the permissions ${parts.join(' and ')}`;
-  return `${action} needs ${which}, which was not granted to the add-on. ${GRANT_HOW}`;
+  const one = parts.length === 1;
+  const which = one ? `the permission ${parts[0]}` : `the permissions ${parts.join(' and ')}`;
+  const how = one
+    ? GRANT_HOW
+    : GRANT_HOW.replace('To grant it', 'To grant them').replace('tick that permission', 'tick them');
+  return `${action} needs ${which}, which ${one ? 'was' : 'were'} not granted to the add-on. ${how}`;
 }
 
 /** A permission the user refused: features and guards show its text as any other UserError. */

@@ -194,8 +194,10 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     expect(confirmation.message).toMatch(
       /1 without an e-mail address, 1 with an invalid address, 1 duplicate recipients/,
     );
-    expect(confirmation.message).toMatch(/Cost: 5 EDM/);
-    expect(confirmation.message).toMatch(/Usable EDM: 3000 \(1000 monthly \+ 2000 add-on\)/);
+    expect(confirmation.message).toMatch(/Cost: 5 e-mail credits \(EDM, 1 per e-mail\)/);
+    expect(confirmation.message).toMatch(
+      /Usable e-mail credits \(EDM\): 3,000 \(1,000 monthly \+ 2,000 add-on\)/,
+    );
     const rows = rowsOf();
     expect(rows[5]['Mail status']).toBe('Skipped: no e-mail address');
     expect(rows[6]['Mail status']).toBe('Skipped: "not an address" is not a valid e-mail address');
@@ -235,8 +237,10 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     saveTemplate();
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     const alert = emu.ui.alerts.at(-1);
-    expect(alert.title).toBe('Not enough e-mail quota');
-    expect(alert.message).toMatch(/Cost: 120 EDM[\s\S]*Usable EDM: 100 \(60 monthly \+ 40 add-on\)/);
+    expect(alert.title).toBe('Not enough e-mail credits');
+    expect(alert.message).toMatch(
+      /Cost: 120 e-mail credits[\s\S]*Usable e-mail credits \(EDM\): 100 \(60 monthly \+ 40 add-on\)/,
+    );
     expect(alert.message).toContain(`${services.sandbox.outreachUrl}/pricing`);
     expect(sendRequests()).toBe(0);
   });
@@ -332,7 +336,9 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     const stop = emu.ui.alerts.find((a) => a.title === 'Send stopped');
-    expect(stop.message).toMatch(/Not enough e-mail quota \(EDM\)\. It needs 100 EDM and 20 are available/);
+    expect(stop.message).toMatch(
+      /Not enough e-mail credits \(EDM\)\. It needs 100 e-mail credits and 20 are available/,
+    );
     expect(stop.message).toContain(`${services.sandbox.outreachUrl}/pricing`);
     expect(stop.message).toMatch(/200 e-mails were sent and recorded/);
     const rows = rowsOf();

@@ -27,8 +27,10 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   }
   adoptRunningTrigger(uid);
   adoptLegacySwitch();
-  const missing = missingScopes(TIMER_SCOPES);
-  if (needsReauthorization() || missing.length > 0) {
+  // Some permissions refused (granular consent): named; none left, or the grant is needed again: re-authorize.
+  const refused = missingScopes(TIMER_SCOPES);
+  const missing = refused.length < TIMER_SCOPES.length ? refused : [];
+  if (missing.length > 0 || needsReauthorization()) {
     noteReauthorization(spreadsheet, missing);
     return;
   }
