@@ -16,10 +16,10 @@ export { buildMenu as onInstall } from './ui/menu';
 // ── Menu actions ───────────────────────────────────────────────────────────────────────────────────────
 
 /** Menu: Settings… (API keys and service addresses). */
-export { showSettingsDialog as showSettings } from './features/settings';
+export { settingsFromMenu as showSettings } from './features/entry-points';
 
 /** Menu: Search companies… (opens the search sidebar). */
-export { openSearchSidebar as showSearchSidebar } from './features/prospecting/search';
+export { searchSidebarFromMenu as showSearchSidebar } from './features/entry-points';
 
 /** Menu: Unlock selected companies (states the cost and balance, then unlocks and fills contacts). */
 export { unlockFromMenu as unlockSelectedCompanies } from './features/entry-points';

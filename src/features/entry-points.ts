@@ -5,9 +5,14 @@ import { getComposeState, previewMail, saveTemplate, sendTestMail, showComposeDi
 import { continueJob, jobEndShown, jobProgress, stopJob } from './jobs/continuation';
 import { customFunction, menuAction, pageEndpoint } from './entry-guards';
 import { checkSelectedPhones } from './phone/phone-check';
-import { searchCompanies } from './prospecting/search';
+import { openSearchSidebar, searchCompanies } from './prospecting/search';
 import { sendAllUnsentRows, sendSelectedRows } from './mail/send';
-import { getSettingsView, restoreDefaultAddressesFromDialog, saveSettingsFromDialog } from './settings';
+import {
+  getSettingsView,
+  restoreDefaultAddressesFromDialog,
+  saveSettingsFromDialog,
+  showSettingsDialog,
+} from './settings';
 import { checkSavedKeys, testConnection } from './settings-connection';
 import { refreshTracking } from './tracking/tracking';
 import { setAutoRefresh, toggleAutoRefresh } from './tracking/tracking-auto';
@@ -34,6 +39,8 @@ const TRIGGERS: ScopeName[] = ['triggers'];
 const TIMED: ScopeName[] = ['fetch', 'triggers'];
 
 // Menu actions.
+export const settingsFromMenu = menuAction('Settings', NONE, showSettingsDialog);
+export const searchSidebarFromMenu = menuAction('Search companies', NONE, openSearchSidebar);
 export const unlockFromMenu = menuAction('Unlock companies', FETCH, unlockSelectedCompanies);
 export const checkPhonesFromMenu = menuAction('Phone check', FETCH, checkSelectedPhones);
 export const composeFromMenu = menuAction('Compose e-mail', NONE, showComposeDialog);

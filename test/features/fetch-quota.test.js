@@ -6,6 +6,7 @@
 // then the check pauses, its rows say so, and the user's hourly trigger goes on with it the next day.
 // Every number is paid once (counted at the sandbox).
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const { listWithMail } = require('../support/sent-mail');
 const {
   registeredPhoneNumber,
   unregisteredPhoneNumber,
@@ -122,5 +123,29 @@ describe('the daily URL Fetch quota', () => {
     const result = emu.run('testConnection', [], { kind: 'webapp' });
     expect(JSON.stringify(result)).toMatch(/Google's daily limit of calls/);
     expect(JSON.stringify(result)).not.toMatch(/Service invoked too many times/);
+  });
+
+  test('a send that meets the quota waits: its rows say why, the hourly run sends each of them once the next day', async () => {
+    emu = newAddon(services, { urlFetchDailyQuota: 20000 });
+    const emails = ['a@example.com', 'b@example.com', 'c@example.com'];
+    listWithMail(emu, 'Outreach', [['Name', 'Email'], ...emails.map((e, i) => [`P ${i}`, e])], {
+      campaign: 'Spring',
+      subject: 'Hello {{Name}}',
+      body: 'Dear {{Name}}',
+    });
+    emu.setFetchQuotaUsed(19999); // the confirmation's balance is the day's last call
+    emu.ui.queue('YES');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const text = JSON.stringify(emu.ui.alerts) + JSON.stringify(emu.snapshot());
+    expect(text).not.toMatch(/Service invoked too many times/);
+    const status = emu.spreadsheet.getSheetByName('Outreach').getRange('C2:C4').getValues().flat();
+    for (const s of status)
+      expect(s).toMatch(/^Waiting for the sending quota \(Google's daily limit of calls/);
+    expect(emu.triggers.filter((t) => t.eventType === 'CLOCK')).toHaveLength(1);
+    for (let hour = 0; hour < 30; hour++) emu.advanceTime(HOUR);
+    const mails = (await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`)).mails;
+    expect(mails.map((m) => m.recipientEmail).sort()).toEqual(emails);
+    const after = emu.spreadsheet.getSheetByName('Outreach').getRange('C2:C4').getValues().flat();
+    for (const s of after) expect(s).not.toMatch(/Waiting/);
   });
 });
