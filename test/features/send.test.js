@@ -151,7 +151,7 @@ describe('Compose', () => {
       /not a valid e-mail address/,
     );
     const text = emu.run('sendTestMail', [3, 'me@example.com'], { kind: 'webapp' });
-    expect(text).toMatch(/Test of row 3 sent to me@example\.com .*1 EDM/);
+    expect(text).toMatch(/Test of row 3 sent to me@example\.com .*1 e-mail credit \(EDM\) used/);
     const mails = await mailsAtSandbox();
     expect(mails.map((m) => [m.recipientEmail, m.subject])).toEqual([
       ['me@example.com', 'Hello Person 2 from Company 2'],
@@ -434,7 +434,7 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     expect(polled).toEqual([...polled].sort((a, b) => a - b));
     expect(Math.max(...polled)).toBeGreaterThanOrEqual(6000);
     expect(progress.error).toBeUndefined();
-    expect(progress.message).toMatch(/Sent 6500 e-mails/);
+    expect(progress.message).toMatch(/Sent 6,500 e-mails/);
     await expectEachOnce(6500);
     expect(sendRequests()).toBe(65);
     expect(journals.every((j) => j.heads === 1 && j.chars < 48_000)).toBe(true);
@@ -483,7 +483,7 @@ describe('Send journal', () => {
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     // 59 chunks went at once (the confirmation's balance took a slot); the next waited for the window.
     expect(said).toContain(
-      'Working: Sent 5900 e-mails, 200 to go (campaign "Spring offer"). Waiting for the service\'s rate limit (60 requests per minute).',
+      'Working: Sent 5,900 e-mails, 200 to go (campaign "Spring offer"). Waiting for the service\'s rate limit (60 requests per minute).',
     );
     await expectEachOnce(6100);
   });

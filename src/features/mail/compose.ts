@@ -189,7 +189,7 @@ export function sendTestMail(rowNumber: number, address: string): string {
   if (!outcome.sent) throw new UserError(`The test was not sent: ${describe(outcome.error)}`);
   const ids = idsOf(outcome.chunk, to.toLowerCase());
   const which = ids ? ` (mail ${ids.mailId}, task ${ids.taskId})` : '';
-  return `Test of row ${preview.rowNumber} sent to ${to}${which}: 1 EDM used.`;
+  return `Test of row ${preview.rowNumber} sent to ${to}${which}: 1 e-mail credit (EDM) used.`;
 }
 
 function current(): {
