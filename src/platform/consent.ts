@@ -18,24 +18,32 @@ interface GranularScriptApp {
   getAuthorizationInfo(
     mode: GoogleAppsScript.Script.AuthMode,
     scopes: string[],
-  ): { getAuthorizedScopes(): string[] | null };
+  ): {
+    getAuthorizationStatus(): GoogleAppsScript.Script.AuthorizationStatus;
+    getAuthorizedScopes(): string[] | null;
+  };
 }
 
-/** The scopes of `names` this user has not granted (empty when all are, or when it cannot be asked). */
+/**
+ * The scopes of `names` this user has not granted (empty when all are, or when it cannot be asked). The
+ * status answers for the scopes asked about; which of them are granted is getAuthorizedScopes() (all of
+ * them are taken as missing when it gives no list).
+ */
 export function missingScopes(names: readonly ScopeName[]): ScopeName[] {
   if (names.length === 0) return [];
-  let granted: string[];
+  let granted: string[] | null;
   try {
     const app = ScriptApp as unknown as GranularScriptApp;
     const info = app.getAuthorizationInfo(
       ScriptApp.AuthMode.FULL,
       names.map((n) => SCOPES[n]),
     );
-    granted = info.getAuthorizedScopes() || [];
+    if (info.getAuthorizationStatus() !== ScriptApp.AuthorizationStatus.REQUIRED) return [];
+    granted = info.getAuthorizedScopes();
   } catch {
     return []; // ScriptApp is not available here (a custom function): the call's refusal says it
   }
-  return names.filter((n) => !granted.includes(SCOPES[n]));
+  return names.filter((n) => !(granted || []).includes(SCOPES[n]));
 }
 
 /** Ends the execution with Google's consent prompt for these scopes (nothing else can be shown without the UI scope). */
