@@ -72,7 +72,7 @@ interface KeyCheck {
   service: Service;
   ok: boolean;
   text: string;
-  /** Nothing (or something else than the service) answered at the address. */
+  /** Nothing answered at the address. */
   unreachable?: boolean;
   reverted?: boolean;
 }
@@ -108,7 +108,8 @@ function checkKey(settings: Settings, service: Service): KeyCheck {
     if (usableEdm(b) === 0) return { service, ok: true, text: `${accepted} ${noEdmText(client.pricingUrl)}` };
     return { service, ok: true, text: accepted };
   } catch (error) {
-    const unreachable = error instanceof ApiError && (error.kind === 'network' || error.kind === 'address');
+    // Nothing answered at all (something else answering is said, and the address kept to be corrected).
+    const unreachable = error instanceof ApiError && error.kind === 'network';
     const address = service === 'outreach' ? settings.outreachBaseUrl : settings.phoneBaseUrl;
     return { service, ok: false, unreachable, text: describeInSettings(error, address) };
   }
@@ -129,8 +130,8 @@ function noEdmText(pricingUrl: string): string {
 
 function balanceLines(b: Balance): Array<[string, string]> {
   return [
-    ['Search points (pay for unlocks)', splitText(b.monthlyPoints, b.addonPoints)],
-    ['E-mail credits (EDM, 1 per e-mail)', splitText(b.monthlyEdm, b.addonEdm)],
+    ['Search points (for unlocks)', splitText(b.monthlyPoints, b.addonPoints)],
+    ['E-mail credits (EDM)', splitText(b.monthlyEdm, b.addonEdm)],
     ['Monthly expiry', formatTimestamp(b.monthlyExpiresAt)],
   ];
 }

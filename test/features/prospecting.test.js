@@ -68,7 +68,7 @@ describe('Settings', () => {
     const report = emu.run('testConnection', [], { kind: 'webapp' });
     expect(report.ok).toBe(true);
     const lines = Object.fromEntries(report.lines);
-    expect(lines['Search points (pay for unlocks)']).toMatch(/^[\d,]+ \([\d,]+ monthly \+ [\d,]+ add-on\)$/);
+    expect(lines['Search points (for unlocks)']).toMatch(/^[\d,]+ \([\d,]+ monthly \+ [\d,]+ add-on\)$/);
     expect(lines['Phone credits']).toBe('1,000');
     expect(lines['Monthly expiry']).toMatch(/^\d{4}-\d\d-\d\d/);
 

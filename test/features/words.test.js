@@ -18,7 +18,7 @@ describe('Settings', () => {
     expect(report.message).toBe(
       `Both services answered.\nThis key has no e-mail credits (EDM), so it cannot send e-mail: sending needs e-mail credits or another plan (${services.sandbox.outreachUrl}/pricing).`,
     );
-    expect(report.lines).toContainEqual(['E-mail credits (EDM, 1 per e-mail)', '0 (0 monthly + 0 add-on)']);
+    expect(report.lines).toContainEqual(['E-mail credits (EDM)', '0 (0 monthly + 0 add-on)']);
   });
 
   test('a refused key is said in Settings as "the API key above", not as a menu path to Settings', () => {
