@@ -13,7 +13,7 @@ import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from '../settings';
-import { count, neededText } from '../words';
+import { count, formatCount, neededText } from '../words';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
 export const UNLOCK_CHUNK = 10;
@@ -226,6 +226,8 @@ function unlockSummary(state: UnlockState, finished: boolean): string {
   const parts = [`Unlocked ${c.unlocked} (${c.charged} charged, ${c.free} free)`];
   if (c.notFound) parts.push(`${c.notFound} not found (not charged)`);
   if (c.unknown) parts.push(`${c.unknown} with unknown outcome (run Unlock again)`);
-  parts.push(`contacts for ${c.companiesFilled} companies (${c.contactsAdded} new)`);
+  parts.push(
+    `contacts for ${count(c.companiesFilled, 'company', 'companies')} (${formatCount(c.contactsAdded)} new)`,
+  );
   return (finished ? '' : 'Working: ') + parts.join(', ') + '.';
 }

@@ -91,7 +91,7 @@ function resumeUnfinished(): boolean {
     const balance = outreachClient().balance();
     lines.push(
       `Left to unlock: ${count(toUnlock, 'company', 'companies')}, at most ${count(toUnlock, 'search point')} (a company unlocked in the last 30 days is free).`,
-      `Usable balance: ${balance.monthlyPoints + balance.addonPoints} points (${balance.monthlyPoints} monthly + ${balance.addonPoints} add-on).`,
+      `Usable balance: ${count(balance.monthlyPoints + balance.addonPoints, 'point')} (${formatCount(balance.monthlyPoints)} monthly + ${formatCount(balance.addonPoints)} add-on).`,
     );
   }
   if (toFill) lines.push(`Contacts still to fill: ${count(toFill, 'company', 'companies')} (free).`);
