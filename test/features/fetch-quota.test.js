@@ -148,4 +148,34 @@ describe('the daily URL Fetch quota', () => {
     const after = emu.spreadsheet.getSheetByName('Outreach').getRange('C2:C4').getValues().flat();
     for (const s of after) expect(s).not.toMatch(/Waiting/);
   });
+
+  test('an unlock that meets the quota pauses and says what happened and when it can go on; nothing is charged twice', async () => {
+    emu = newAddon(services, { urlFetchDailyQuota: 20000 });
+    emu.run('searchCompanies', [{ products: 'a', operator: 'OR', industries: 'e', size: 3 }], {
+      kind: 'webapp',
+    });
+    const companies = emu.spreadsheet.getSheetByName('Companies');
+    emu.spreadsheet.setActiveSheet(companies);
+    companies.getRange('A2:C4').activate();
+    emu.setFetchQuotaUsed(19999); // the confirmation's balance is the day's last call
+    emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const said = JSON.stringify(emu.ui.alerts) + JSON.stringify(emu.ui.dialogs);
+    expect(said).toMatch(/Google's daily limit of calls from add-ons to other services is used up/);
+    expect(said).toMatch(
+      /Run it again after \d{4}-\d\d-\d\d \d\d:\d\d \(at the latest \d{4}-\d\d-\d\d \d\d:\d\d\)/,
+    );
+    expect(said).not.toMatch(/Service invoked too many times/);
+    expect((await control(services.sandbox.outreachUrl, 'GET', '/unlocks')).unlocks).toHaveLength(0);
+    const statuses = companies.getRange('A1:Z4').getValues();
+    const column = statuses[0].indexOf('Unlock status');
+    for (const row of statuses.slice(1)) expect(row[column]).toMatch(/^Waiting: Google's daily limit/);
+    // The next day the same action goes on with it: each company unlocked once.
+    emu.clock.advance(24 * HOUR);
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const unlocks = (await control(services.sandbox.outreachUrl, 'GET', '/unlocks')).unlocks;
+    expect(unlocks).toHaveLength(3);
+    expect(new Set(unlocks.map((u) => u.domain)).size).toBe(3);
+    expect(unlocks.every((u) => u.charged)).toBe(true);
+  });
 });

@@ -45,6 +45,8 @@ interface UnlockOutcome {
   stop?: string;
   /** The status of every row the stop leaves not unlocked. */
   notDone?: string;
+  /** What stopped it (Google's daily fetch limit pauses the job instead: see recordUnlocks). */
+  error?: ApiError;
 }
 
 type Result = UnlockOutcome | FetchedContacts;
@@ -166,7 +168,8 @@ function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
         // Funds, key, plan, quota, address or service failure: stop here, keep what was done; every row
         // left of this unit says why it was not unlocked (recordUnlocks adds the rows of later units).
         outcome.stop = error.kind === 'funds' ? fundsText(error, outreach.pricingUrl) : describe(error);
-        outcome.notDone = `Not unlocked: ${describe(error)}`;
+        outcome.notDone = `${error.kind === 'fetch-quota' ? 'Waiting' : 'Not unlocked'}: ${describe(error)}`;
+        [outcome.rest, outcome.error] = [ids.slice(i), error];
         for (const left of ids.slice(i)) if (rowById.has(left)) status(left, outcome.notDone);
       }
     }
@@ -193,10 +196,14 @@ function recordUnlocks(outcome: UnlockOutcome, state: UnlockState): UnlockUnit[]
     } else if (text.includes('No matching company')) counts.notFound++;
     else if (text.includes('Outcome unknown')) counts.unknown++;
   }
-  if (outcome.stop) throw new JobStop(outcome.stop);
   const next: UnlockUnit[] = [];
   if (outcome.rest.length) next.push({ unlock: outcome.rest });
   if (outcome.hashes.length) next.push({ contacts: outcome.hashes });
+  if (outcome.error && outcome.error.kind === 'fetch-quota') {
+    state.units.splice(0, 1, ...next); // the job pauses (job-runner) with what is left of this unit
+    throw outcome.error;
+  }
+  if (outcome.stop) throw new JobStop(outcome.stop);
   return next;
 }
 
