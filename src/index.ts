@@ -16,10 +16,10 @@ export { buildMenu as onInstall } from './ui/menu';
 // ── Menu actions ───────────────────────────────────────────────────────────────────────────────────────
 
 /** Menu: Settings… (API keys and service addresses). */
-export { showSettingsDialog as showSettings } from './features/settings';
+export { settingsFromMenu as showSettings } from './features/entry-points';
 
 /** Menu: Search companies… (opens the search sidebar). */
-export { openSearchSidebar as showSearchSidebar } from './features/prospecting/search';
+export { searchSidebarFromMenu as showSearchSidebar } from './features/entry-points';
 
 /** Menu: Unlock selected companies (states the cost and balance, then unlocks and fills contacts). */
 export { unlockFromMenu as unlockSelectedCompanies } from './features/entry-points';
@@ -79,10 +79,16 @@ export { settingsForPage as getSettings } from './features/entry-points';
  */
 export { saveSettingsForPage as saveSettings } from './features/entry-points';
 
+/** Settings dialog: both service addresses back to the defaults (keys kept); answers as saveSettings does. */
+export { restoreAddressesForPage as restoreDefaultAddresses } from './features/entry-points';
+
 /** Settings dialog: balances of both services, or the exact error of each. */
 export { testConnectionForPage as testConnection } from './features/entry-points';
 
-/** Settings dialog, after a save: one free request per service whose key or address changed, and its answer. */
+/**
+ * Settings dialog, after a save: one free request per service whose key or address changed, and its answer;
+ * a new address nothing answers at is put back to `previous` (the addresses before the save).
+ */
 export { checkSavedKeysForPage as checkSavedKeys } from './features/entry-points';
 
 /** Search sidebar: one page of results appended to the Companies sheet. */
@@ -126,7 +132,7 @@ export { jobEndShownForPage as jobEndShown } from './features/entry-points';
  * @return {Array<Array<string|number>>} A header row and one row of balances.
  * @customfunction
  */
-export { prospectBalance as PROSPECT_BALANCE } from './features/prospecting/prospect-functions';
+export { balanceFormula as PROSPECT_BALANCE } from './features/entry-points';
 
 /**
  * Searches companies (free). Give at least one keyword list. Never shows a domain or website.
@@ -142,7 +148,7 @@ export { prospectBalance as PROSPECT_BALANCE } from './features/prospecting/pros
  * @return {Array<Array<string|number>>} A header row and one row per company.
  * @customfunction
  */
-export { prospectSearch as PROSPECT_SEARCH } from './features/prospecting/prospect-functions';
+export { searchFormula as PROSPECT_SEARCH } from './features/entry-points';
 
 /**
  * The profile of an unlocked company (free).
@@ -151,7 +157,7 @@ export { prospectSearch as PROSPECT_SEARCH } from './features/prospecting/prospe
  * @return {Array<Array<string|number>>} A header row and the profile row.
  * @customfunction
  */
-export { prospectProfile as PROSPECT_PROFILE } from './features/prospecting/prospect-functions';
+export { profileFormula as PROSPECT_PROFILE } from './features/entry-points';
 
 /**
  * The contact e-mails of an unlocked company (free), one page at a time.
@@ -163,7 +169,7 @@ export { prospectProfile as PROSPECT_PROFILE } from './features/prospecting/pros
  * @return {Array<Array<string>>} A header row and one row per contact.
  * @customfunction
  */
-export { prospectContacts as PROSPECT_CONTACTS } from './features/prospecting/prospect-functions';
+export { contactsFormula as PROSPECT_CONTACTS } from './features/entry-points';
 
 /**
  * The Department and Seniority of a job title, from its words in English, German, French, Spanish,
@@ -190,7 +196,7 @@ export { prospectRole as PROSPECT_ROLE } from './features/prospecting/prospect-f
  * @return {boolean|string|Array<Array<boolean|string>>} TRUE, FALSE or a text per number.
  * @customfunction
  */
-export { phoneCheckFunction as PHONE_CHECK } from './features/phone/phone-functions';
+export { phoneCheckFormula as PHONE_CHECK } from './features/entry-points';
 
 /**
  * The phone-check credits left on the account of the API key saved in Extensions › Outreach › Settings.
@@ -198,7 +204,7 @@ export { phoneCheckFunction as PHONE_CHECK } from './features/phone/phone-functi
  * @return {number} Credits left (1 credit per phone number checked).
  * @customfunction
  */
-export { phoneCreditsFunction as PHONE_CREDITS } from './features/phone/phone-functions';
+export { phoneCreditsFormula as PHONE_CREDITS } from './features/entry-points';
 
 /**
  * The status and counts of an e-mail task this account sent (refreshed at most every minute).
@@ -208,4 +214,4 @@ export { phoneCreditsFunction as PHONE_CREDITS } from './features/phone/phone-fu
  *     created, completed.
  * @customfunction
  */
-export { prospectTask as PROSPECT_TASK } from './features/prospecting/prospect-functions';
+export { taskFormula as PROSPECT_TASK } from './features/entry-points';

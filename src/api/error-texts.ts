@@ -176,3 +176,28 @@ export function describeCause(cause: unknown): string {
   const text = cause instanceof Error ? cause.message : String(cause);
   return text.replace(/\bhttps?:\/\/\S+/gi, '<url>').slice(0, 300);
 }
+
+/** Apps Script's message when the day's URL Fetch calls are used up (Google's "Quotas for Google Services"). */
+export const FETCH_QUOTA_PATTERN = /Service invoked too many times for one day: urlfetch/i;
+
+/** The calls Apps Script allows an account a day: 20,000 (consumer), 100,000 (Google Workspace). */
+export const FETCH_CALLS_PER_DAY = 20_000;
+export const FETCH_CALLS_PER_DAY_WORKSPACE = 100_000;
+
+/** Google's daily limit of calls to other services is reached: nothing was sent, nothing charged. */
+export function fetchQuotaInit(service: ApiService, endpoint: string): ApiErrorInit {
+  return {
+    service,
+    kind: 'fetch-quota',
+    endpoint,
+    message: `Apps Script's daily URL Fetch quota is used up: ${endpoint} was not sent.`,
+    userMessage:
+      "Google's daily limit of calls from add-ons to other services is used up for your account (20,000 a day, 100,000 with Google Workspace, shared with your other scripts and add-ons): nothing was sent and nothing charged.",
+    action:
+      'It can go on at the latest 24 hours after the limit was reached (Google counts the day from your first call); work that was started goes on by itself when the limit is back.',
+    retryable: true,
+    retryAfterMs: HOUR_MS,
+  };
+}
+
+const HOUR_MS = 3_600_000;

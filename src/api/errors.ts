@@ -26,7 +26,9 @@ export type ApiErrorKind =
   /** The service address answers, but not as this API: the address is wrong (see wrong-address.ts). */
   | 'address'
   /** The address is outside the manifest's urlFetchWhitelist: Apps Script refuses it, nothing is sent. */
-  | 'address-not-allowed';
+  | 'address-not-allowed'
+  /** Apps Script's daily quota of URL Fetch calls is used up: nothing was sent (see error-texts.ts). */
+  | 'fetch-quota';
 
 /** What a 402 / 1004 was short of. */
 export type FundsUnit = 'points' | 'edm' | 'credits';

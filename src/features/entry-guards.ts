@@ -5,14 +5,30 @@
 // trace reads forwarder → guard → feature.
 import { ApiError } from '../api/errors';
 import { ensureInstallId } from '../platform/attribution';
+import { missingScopes, promptForScopes, type ScopeName } from '../platform/consent';
+import { consentText } from './consent';
 import { UserError } from './inputs';
 import { describe, showSettingsDialog } from './settings';
 import { isStoreFull } from './storage';
 import { inform } from '../ui/dialogs';
 
-/** A menu action: makes the install id, runs the action, shows what the user can act on in a dialog. */
-export function menuAction<R>(title: string, action: () => R): () => R | undefined {
+/**
+ * A menu action: checks the permissions it needs (the document and dialogs, plus `scopes`), makes the
+ * install id, runs the action, shows what the user can act on in a dialog. A refused permission is said in a
+ * dialog; without the dialogs' own permission nothing can be shown, so Google's consent prompt asks for it.
+ */
+export function menuAction<R>(
+  title: string,
+  scopes: readonly ScopeName[],
+  action: () => R,
+): () => R | undefined {
   return function fromMenu(): R | undefined {
+    const missing = missingScopes(['sheet', 'ui', ...scopes]);
+    if (missing.includes('ui')) promptForScopes(missing);
+    if (missing.length > 0) {
+      inform(title, consentText(title, missing));
+      return undefined;
+    }
     ensureInstallId(); // a menu execution may write user properties; custom functions may not
     try {
       return action();
@@ -27,14 +43,40 @@ export function menuAction<R>(title: string, action: () => R): () => R | undefin
   };
 }
 
-/** A google.script.run endpoint: the page's failure handler gets the sentence a dialog would show. */
-export function pageEndpoint<A extends unknown[], R>(endpoint: (...args: A) => R): (...args: A) => R {
+/**
+ * A google.script.run endpoint: checks the permissions `label` needs (the document, plus `scopes`); the
+ * page's failure handler gets the sentence a dialog would show. The feature is the last argument (the build
+ * reads its parameters there: dev/build/entry-points.js).
+ */
+export function pageEndpoint<A extends unknown[], R>(
+  label: string,
+  scopes: readonly ScopeName[],
+  endpoint: (...args: A) => R,
+): (...args: A) => R {
   return function forPage(...args: A): R {
+    const missing = missingScopes(['sheet', ...scopes]);
+    if (missing.length > 0) throw new Error(consentText(label, missing));
     try {
       return endpoint(...args);
     } catch (error) {
       if (error instanceof ApiError || isStoreFull(error)) throw new Error(describe(error), { cause: error });
       throw error;
     }
+  };
+}
+
+/**
+ * A custom function: a refused permission is the cell's error, in words (where ScriptApp cannot be asked,
+ * describe() translates the service's own refusal instead).
+ */
+export function customFunction<A extends unknown[], R>(
+  label: string,
+  scopes: readonly ScopeName[],
+  fn: (...args: A) => R,
+): (...args: A) => R {
+  return function inCell(...args: A): R {
+    const missing = missingScopes(scopes);
+    if (missing.length > 0) throw new Error(consentText(label, missing));
+    return fn(...args);
   };
 }

@@ -4,9 +4,10 @@
 // not "in Extensions › Outreach › Settings", which is where the user already is.
 import { ApiError } from '../api/errors';
 import type { Balance } from '../api/outreach/outreach-schemas';
-import { readSettings, type Settings } from '../platform/settings';
+import { readSettings, saveSettings, type Settings } from '../platform/settings';
 import { outreachClient, phoneClient } from './clients';
 import { describe, type Service } from './settings';
+import { count, formatCount, whenText } from './words';
 
 export interface ConnectionReport {
   ok: boolean;
@@ -30,15 +31,15 @@ export function testConnection(): ConnectionReport {
       lines.push(...balanceLines(b));
       if (usableEdm(b) === 0) notes.push(noEdmText(client.pricingUrl));
     } catch (error) {
-      problems.push(`Outreach: ${describeInSettings(error)}`);
+      problems.push(`Outreach: ${describeInSettings(error, settings.outreachBaseUrl)}`);
     }
   }
   if (!settings.phoneApiKey) problems.push('Phone: no API key saved.');
   else {
     try {
-      lines.push(['Phone credits', String(phoneClient({}, settings).credits())]);
+      lines.push(['Phone credits', formatCount(phoneClient({}, settings).credits())]);
     } catch (error) {
-      problems.push(`Phone: ${describeInSettings(error)}`);
+      problems.push(`Phone: ${describeInSettings(error, settings.phoneBaseUrl)}`);
     }
   }
   return problems.length === 0
@@ -49,24 +50,57 @@ export function testConnection(): ConnectionReport {
 /**
  * After a save: asks each service in `services` (those whose key or address the save changed) one free
  * question with the saved settings — the outreach balance, the phone credits — and says what it answered.
+ * A changed address where nothing answers is not kept: `previous` (the addresses before the save) is put
+ * back, and the answer says which address could not be reached.
  */
-export function checkSavedKeys(services: unknown): ConnectionReport {
+export function checkSavedKeys(services: unknown, previous?: unknown): ConnectionReport {
   const settings = readSettings();
   const asked = (Array.isArray(services) ? services : []).filter(
     (s): s is Service => (s === 'outreach' || s === 'phone') && keyOf(settings, s) !== '',
   );
-  const results = asked.map((service) => checkKey(settings, service));
+  const results = asked.map((service) => {
+    const result = checkKey(settings, service);
+    return result.unreachable ? keepPrevious(settings, service, previous, result) : result;
+  });
   const ok = results.every((r) => r.ok);
   const said = results.map((r) => (asked.length > 1 ? `${SERVICE_LABEL[r.service]}: ${r.text}` : r.text));
-  const head = ok ? 'Saved.' : 'Saved, but:';
+  const head = ok ? 'Saved.' : results.some((r) => r.reverted) ? 'Not all saved:' : 'Saved, but:';
   return { ok, message: [head, ...said].join(asked.length > 1 || !ok ? '\n' : ' '), lines: [] };
 }
 
-function checkKey(settings: Settings, service: Service): { service: Service; ok: boolean; text: string } {
+interface KeyCheck {
+  service: Service;
+  ok: boolean;
+  text: string;
+  /** Nothing answered at the address. */
+  unreachable?: boolean;
+  reverted?: boolean;
+}
+
+/** Puts back the address before the save when it differs; the text names the address not reached. */
+function keepPrevious(settings: Settings, service: Service, previous: unknown, result: KeyCheck): KeyCheck {
+  const field = service === 'outreach' ? 'outreachBaseUrl' : 'phoneBaseUrl';
+  const tried = settings[field];
+  const before = previous && typeof previous === 'object' ? (previous as Record<string, unknown>)[field] : '';
+  if (typeof before !== 'string' || before === '' || before === tried) return result;
+  try {
+    saveSettings({ [field]: before });
+  } catch {
+    return result; // the address before cannot be saved any more: the new one stays, as said
+  }
+  return {
+    ...result,
+    reverted: true,
+    text: `${result.text} ${tried} was not saved: the service address stays ${before}.`,
+  };
+}
+
+function checkKey(settings: Settings, service: Service): KeyCheck {
   try {
     if (service === 'phone') {
       const credits = phoneClient({}, settings).credits();
-      return { service, ok: true, text: `The phone-check service accepted the key (${credits} credits).` };
+      const text = `The phone-check service accepted the key (${count(credits, 'credit')}).`;
+      return { service, ok: true, text };
     }
     const client = outreachClient({}, settings);
     const b = client.balance();
@@ -74,7 +108,10 @@ function checkKey(settings: Settings, service: Service): { service: Service; ok:
     if (usableEdm(b) === 0) return { service, ok: true, text: `${accepted} ${noEdmText(client.pricingUrl)}` };
     return { service, ok: true, text: accepted };
   } catch (error) {
-    return { service, ok: false, text: describeInSettings(error) };
+    // Nothing answered at all (something else answering is said, and the address kept to be corrected).
+    const unreachable = error instanceof ApiError && error.kind === 'network';
+    const address = service === 'outreach' ? settings.outreachBaseUrl : settings.phoneBaseUrl;
+    return { service, ok: false, unreachable, text: describeInSettings(error, address) };
   }
 }
 
@@ -88,23 +125,23 @@ function usableEdm(b: Balance): number {
 
 /** A key that answers but cannot send (the free plan has no EDM quota and no permission to send). */
 function noEdmText(pricingUrl: string): string {
-  return `This key has no e-mail (EDM) quota, so it cannot send e-mail: sending needs EDM quota or another plan (${pricingUrl}).`;
+  return `This key has no e-mail credits (EDM), so it cannot send e-mail: sending needs e-mail credits or another plan (${pricingUrl}).`;
 }
 
 function balanceLines(b: Balance): Array<[string, string]> {
   return [
-    [
-      'Search points',
-      `${b.monthlyPoints + b.addonPoints} (${b.monthlyPoints} monthly + ${b.addonPoints} add-on)`,
-    ],
-    ['E-mail quota', `${usableEdm(b)} (${b.monthlyEdm} monthly + ${b.addonEdm} add-on)`],
+    ['Search points (for unlocks)', splitText(b.monthlyPoints, b.addonPoints)],
+    ['E-mail credits (EDM)', splitText(b.monthlyEdm, b.addonEdm)],
     ['Monthly expiry', formatTimestamp(b.monthlyExpiresAt)],
   ];
 }
 
 /** An error as the Settings dialog says it: what to change points at the fields above. */
-export function describeInSettings(error: unknown): string {
+export function describeInSettings(error: unknown, address = ''): string {
   if (!(error instanceof ApiError)) return describe(error);
+  if (error.kind === 'network' && address) {
+    return `${error.userMessage.replace(/\.$/, '')} at ${address}: check the service address above (or use Restore default addresses) and the connection.`;
+  }
   if (error.kind === 'auth') return `${error.userMessage} Check the API key above.`;
   // "Nothing that speaks … answers at <address>: check the service address." already says what to do.
   if (error.kind === 'address') return `${error.userMessage.replace(/\.$/, '')} above.`;
@@ -113,10 +150,13 @@ export function describeInSettings(error: unknown): string {
   return describe(error);
 }
 
+/** "1,000 (600 monthly + 400 add-on)". */
+function splitText(monthly: number, addon: number): string {
+  return `${formatCount(monthly + addon)} (${formatCount(monthly)} monthly + ${formatCount(addon)} add-on)`;
+}
+
 function formatTimestamp(value: string | null | undefined): string {
   if (!value) return 'not shown';
   const date = new Date(value);
-  return Number.isNaN(date.getTime())
-    ? value
-    : Utilities.formatDate(date, Session.getScriptTimeZone(), 'yyyy-MM-dd HH:mm');
+  return Number.isNaN(date.getTime()) ? value : whenText(date.getTime());
 }

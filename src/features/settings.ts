@@ -2,12 +2,14 @@
 // opens Settings, saying why, instead of failing), and describe(): the words of an error as every surface
 // shows them, with no fragment of an API key in them.
 import { isStoreFull, STORE_FULL_TEXT } from './storage';
+import { refusalText } from './consent';
 import { ApiError } from '../api/errors';
 import { redact } from '../api/transport/redact';
 import { ensureInstallId } from '../platform/attribution';
 import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-consent';
 import {
   readSettings,
+  restoreDefaultAddresses,
   saveSettings,
   type Settings,
   SettingsPatch,
@@ -40,9 +42,13 @@ export function getSettingsView(): SettingsDialogView {
   return { ...viewSettings(), phoneFormulasAllowed: formulasMaySpend() };
 }
 
-/** After a save: the view, and the services whose key or address changed (the dialog has them checked). */
+/**
+ * After a save: the view, the services whose key or address changed (the dialog has them checked), and the
+ * addresses before the save (an address nothing answers at is put back: settings-connection.ts).
+ */
 export interface SavedSettingsView extends SettingsDialogView {
   check: Service[];
+  previous: { outreachBaseUrl: string; phoneBaseUrl: string };
 }
 
 export function saveSettingsFromDialog(patch: SettingsDialogPatch): SavedSettingsView {
@@ -63,7 +69,17 @@ export function saveSettingsFromDialog(patch: SettingsDialogPatch): SavedSetting
   // Made here, where user properties may be written, so the owner's formulas send it too.
   ensureInstallId();
   const after = readSettings();
-  return { ...getSettingsView(), check: changedServices(before, after) };
+  const previous = { outreachBaseUrl: before.outreachBaseUrl, phoneBaseUrl: before.phoneBaseUrl };
+  return { ...getSettingsView(), check: changedServices(before, after), previous };
+}
+
+/** Settings dialog: both service addresses back to the defaults; the services with a key are checked. */
+export function restoreDefaultAddressesFromDialog(): SavedSettingsView {
+  const before = readSettings();
+  restoreDefaultAddresses();
+  const after = readSettings();
+  const previous = { outreachBaseUrl: before.outreachBaseUrl, phoneBaseUrl: before.phoneBaseUrl };
+  return { ...getSettingsView(), check: changedServices(before, after), previous };
 }
 
 /** The services with a key whose key or address differs between the two settings. */
@@ -92,7 +108,8 @@ export function describe(error: unknown): string {
   if (isStoreFull(error)) return STORE_FULL_TEXT;
   if (error instanceof ApiError)
     return error.action ? `${error.userMessage} ${error.action}` : error.userMessage;
-  return hideKeys(error instanceof Error ? error.message : String(error));
+  const text = error instanceof Error ? error.message : String(error);
+  return refusalText(text) || hideKeys(text);
 }
 
 /** The text with any fragment of the user's two API keys hidden (redact(), keys read from settings). */

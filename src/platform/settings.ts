@@ -109,6 +109,14 @@ export function saveSettings(patch: SettingsPatch): SettingsView {
   return viewSettings();
 }
 
+/** Both service addresses back to the add-on's defaults (the keys are kept). */
+export function restoreDefaultAddresses(): SettingsView {
+  const store = PropertiesService.getUserProperties();
+  store.deleteProperty(PROPERTY.outreachBaseUrl);
+  store.deleteProperty(PROPERTY.phoneBaseUrl);
+  return viewSettings();
+}
+
 /**
  * A base URL under the manifest's urlFetchWhitelist (Apps Script refuses any other), without a trailing
  * slash. The deployed build allows the production https:// prefixes only; the local build adds loopback.

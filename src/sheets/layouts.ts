@@ -52,6 +52,8 @@ export const CONTACTS: TableLayout = {
     { key: 'company', header: 'Company', format: TEXT },
     { key: 'companyHashId', header: 'Company hash ID', format: TEXT },
     { key: 'name', header: 'Name', format: TEXT },
+    { key: 'firstName', header: 'First name', format: TEXT },
+    { key: 'lastName', header: 'Last name', format: TEXT },
     { key: 'title', header: 'Title', format: TEXT },
     { key: 'department', header: 'Department', format: TEXT },
     { key: 'seniority', header: 'Seniority', format: TEXT },
@@ -64,8 +66,16 @@ export const CONTACTS: TableLayout = {
  * The add-on's columns on a mailing list (any sheet whose row 1 holds headers): added at the right when
  * missing, found by header afterwards wherever the user moved them.
  */
+/** What the Mail status words mean, on the header cell of the column. */
+const MAIL_STATUS_NOTE = [
+  'Queued: being sent now.',
+  'Accepted: the e-mail service took the mail (1 e-mail credit used); Refresh tracking shows when it is Sent, Delivered or Failed.',
+  'Waiting for the sending quota: sent by the hourly run when the quota is back.',
+  'Skipped / Not sent / Stopped: not sent, nothing charged; the row is sent by a later send.',
+].join('\n');
+
 export const MAIL_COLUMNS: TableLayout['columns'] = [
-  { key: 'mailStatus', header: 'Mail status' },
+  { key: 'mailStatus', header: 'Mail status', note: MAIL_STATUS_NOTE },
   { key: 'taskId', header: 'Task ID', format: '0' },
   { key: 'mailId', header: 'Mail ID', format: '0' },
   { key: 'sentAt', header: 'Sent at', format: 'yyyy-mm-dd hh:mm' },
@@ -102,6 +112,15 @@ export const DO_NOT_CONTACT: TableLayout = {
   ],
 };
 
+/** "Sent with another key", explained where it is shown. */
+const OTHER_KEY_NOTE =
+  "Sent with another key: this document sent the mail with an API key other than the one saved in your Settings (another editor's, or a key since replaced). Your key cannot read it: whoever holds that key refreshes it.";
+
+const TRACKING_STATE_NOTE = [
+  'Pending / Requested: the e-mail service has the mail and has not sent it yet; Sent: it left; Delivered: delivery confirmed; Failed: see Failure reason.',
+  OTHER_KEY_NOTE,
+].join('\n');
+
 /**
  * One row per mail this document sent, upserted by Mail ID (users may sort and filter it). Opened: "Yes" or
  * "No" where the mail's task holds that one mail (the task's openedCount is the mail's), "per campaign only"
@@ -117,7 +136,7 @@ export const TRACKING: TableLayout = {
     { key: 'recipient', header: 'Recipient' },
     { key: 'nickname', header: 'Nickname' },
     { key: 'subject', header: 'Subject' },
-    { key: 'mailStatus', header: 'Mail status' },
+    { key: 'mailStatus', header: 'Mail status', note: TRACKING_STATE_NOTE },
     { key: 'opened', header: 'Opened' },
     { key: 'taskOpens', header: 'Task opens', format: '0' },
     { key: 'sentAt', header: 'Sent at', format: 'yyyy-mm-dd hh:mm:ss' },
@@ -143,7 +162,7 @@ export const TRACKING_SUMMARY: TableLayout = {
     { key: 'sent', header: 'Sent', format: '0' },
     { key: 'delivered', header: 'Delivered', format: '0' },
     { key: 'failed', header: 'Failed', format: '0' },
-    { key: 'otherKey', header: 'Sent with another key', format: '0' },
+    { key: 'otherKey', header: 'Sent with another key', format: '0', note: OTHER_KEY_NOTE },
     { key: 'opened', header: 'Opened', format: '0' },
     { key: 'firstSent', header: 'First sent', format: 'yyyy-mm-dd hh:mm:ss' },
     { key: 'lastSent', header: 'Last sent', format: 'yyyy-mm-dd hh:mm:ss' },

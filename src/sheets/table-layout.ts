@@ -13,6 +13,8 @@ export interface ColumnSpec {
   width?: number;
   /** Read a number shown with leading zeros by its format as shown (see cells.asShown). */
   asShown?: boolean;
+  /** A note on the header cell, written with the header: what the column's words mean. */
+  note?: string;
 }
 
 /** A column the caller located itself; a `header` given is checked on every full read (see readAll). */

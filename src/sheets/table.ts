@@ -310,6 +310,7 @@ function writeHeaders(sheet: Sheet, columns: ColumnSpec[], firstColumn: number, 
   const range = sheet.getRange(row, firstColumn, 1, columns.length);
   range.setValues([columns.map((c) => c.header)]);
   range.setFontWeight('bold');
+  if (columns.some((c) => c.note)) range.setNotes([columns.map((c) => c.note || '')]);
 }
 
 export function normalizeHeader(value: unknown): string {

@@ -298,7 +298,7 @@ describe('retry rules', () => {
     });
     gas.respond(() => problem(429, 'quota-exceeded', 'Monthly quota exceeded'));
     expect(caught(() => outreach().balance()).action).toBe(
-      'The quota waits for the monthly reset or an add-on pack (400 points + 2000 EDM).',
+      'The quota waits for the monthly reset or an add-on pack (400 search points + 2,000 e-mail credits).',
     );
   });
 

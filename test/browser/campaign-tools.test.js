@@ -73,7 +73,9 @@ async function steps() {
   await compose.locator('#message', { hasText: 'will start between' }).waitFor({ timeout: 30000 });
   const message = await compose.locator('#message').textContent();
   expect(message).toContain(`will start between ${when.slice(11)} and`);
-  expect(message).toMatch(/Send 1 e-mail from "Sheet1".*2 on the do-not-contact list.*Cost: 1 EDM/s);
+  expect(message).toMatch(
+    /Send 1 e-mail from "Sheet1".*2 on the do-not-contact list.*Cost: 1 e-mail credit \(EDM, 1 per e-mail\)/s,
+  );
   await compose.locator('#scheduled', { hasText: 'is scheduled to start between' }).waitFor();
   await compose.locator('#cancelSchedule').waitFor({ state: 'visible' });
   await screenshot(page, 'campaign-02-send-later');

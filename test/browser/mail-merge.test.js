@@ -48,8 +48,8 @@ test('compose, preview and send 300 rows to the end, every row marked Accepted',
   await page.locator('#alert-layer').waitFor({ state: 'visible' });
   const question = await page.locator('#alert-message').textContent();
   expect(question).toMatch(/Send 300 e-mails/);
-  expect(question).toMatch(/Cost: 300 EDM/);
-  expect(question).toMatch(/Usable EDM: \d+/);
+  expect(question).toMatch(/Cost: 300 e-mail credits \(EDM, 1 per e-mail\)/);
+  expect(question).toMatch(/Usable e-mail credits \(EDM\): [\d,]+/);
   await screenshot(page, 'mail-02-confirm');
   await page.locator('#alert-buttons button[data-button="YES"]').click();
   await page.locator('#alert-layer').waitFor({ state: 'hidden' });

@@ -249,10 +249,11 @@ describe('entry points are the feature functions themselves', () => {
   test('a stack trace goes from the forwarder into the feature, through its error guard at most', () => {
     const emu = new AppsScriptEmulator({ codePath: CODE_PATH, htmlDir: path.dirname(CODE_PATH) });
     try {
-      // custom function: forwarder, then the feature.
+      // custom function: forwarder, its permission guard (entry-guards.ts customFunction), the feature.
       expect(scriptFrames(() => emu.runCustomFunction('PROSPECT_PROFILE', ['']))).toEqual([
         'requireHashId',
         'prospectProfile',
+        'inCell',
         'PROSPECT_PROFILE',
       ]);
       // google.script.run endpoint (an unexpected failure stays a script error): forwarder, the page's

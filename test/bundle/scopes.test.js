@@ -21,7 +21,8 @@ const SCOPES = [
   ['ScriptApp', /^(newTrigger|getProjectTriggers|getUserTriggers|deleteTrigger)$/, scope('script.scriptapp')],
   [
     'ScriptApp',
-    /^(getAuthorizationInfo|getScriptId|AuthMode|AuthorizationStatus|EventType|TriggerSource)$/,
+    // getAuthorizationInfo / requireScopes ask about the user's grant (granular consent): no scope of their own.
+    /^(getAuthorizationInfo|requireScopes|requireAllScopes|getScriptId|AuthMode|AuthorizationStatus|EventType|TriggerSource)$/,
     null,
   ],
   ['Session', /^(getActiveUser|getEffectiveUser)$/, scope('userinfo.email')],

@@ -24,7 +24,7 @@ const { CacheStores, CacheServiceImpl } = require('./cache');
 const { LockManager, LockServiceImpl } = require('./lock');
 const { ScriptAppService, TriggerStore, AuthMode } = require('./script-app');
 const { HtmlServiceImpl } = require('./html-service');
-const { UrlFetchAppImpl, SyncFetcher } = require('./url-fetch');
+const { UrlFetchAppImpl, SyncFetcher, FetchQuota } = require('./url-fetch');
 const { UrlAllowlist } = require('./url-allowlist');
 const { UtilitiesImpl } = require('./utilities');
 const { SessionImpl, User } = require('./session');
@@ -154,6 +154,9 @@ class AppsScriptEmulator {
     this.addonName = options.addonName || 'Add-on';
     this.scriptId = options.scriptId || '1EmuLatedScriptId0000000000000000000000000000000000000';
     this.authorizationRequired = !!options.authorizationRequired;
+    // Granular consent: the scopes the user granted (default: every scope of the manifest).
+    this.grantedScopes = Array.isArray(options.grantedScopes) ? options.grantedScopes.slice() : null;
+    this._fetchQuota = new FetchQuota(this.clock, options.urlFetchDailyQuota);
     // Google documents getUserTriggers(spreadsheet) as the user's triggers "in the given spreadsheet"; a
     // time-driven trigger has no source document (getTriggerSourceId() is null), so whether it is listed is
     // not documented: tests can run both ways.
@@ -213,9 +216,30 @@ class AppsScriptEmulator {
     }
   }
 
-  /** True when the manifest grants one of the scopes (always true without a manifest). */
+  /** True when the manifest grants one of the scopes (always true without a manifest) and the user did. */
   _hasScope(...scopes) {
-    return !this._scopes || scopes.some((s) => this._scopes.includes(s));
+    const declared = (s) => !this._scopes || this._scopes.includes(s);
+    return scopes.some((s) => declared(s) && this._granted(s));
+  }
+
+  /** True when the user granted the scope (granular consent: `grantedScopes`; by default every one). */
+  _granted(scope) {
+    return !this.grantedScopes || this.grantedScopes.includes(scope);
+  }
+
+  /** The scopes the user granted among the manifest's. */
+  _grantedScopes() {
+    const all = this._scopes ? this._scopes.slice() : [];
+    return this.grantedScopes ? all.filter((s) => this.grantedScopes.includes(s)) : all;
+  }
+
+  /** The daily URL Fetch quota of a user: `{ used, resetsAt }`; `fetchQuotaUsed(n)` sets the calls used today. */
+  fetchQuota(user = this.users.active) {
+    return this._fetchQuota.of(user);
+  }
+
+  setFetchQuotaUsed(used, user = this.users.active) {
+    this._fetchQuota.setUsed(user, used);
   }
 
   get source() {
@@ -398,6 +422,11 @@ class AppsScriptEmulator {
       record.status = 'completed';
       return value;
     } catch (e) {
+      if (exec.authorizationPrompt) {
+        // ScriptApp.requireScopes ended the execution with Google's consent prompt: not a failure.
+        record.status = 'authorization prompt';
+        return undefined;
+      }
       const err = toMainError(e, exec);
       record.status = err.timedOut ? 'timed out' : 'failed';
       record.error = err.message;

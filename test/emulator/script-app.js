@@ -280,9 +280,13 @@ class SpreadsheetTriggerBuilder {
 }
 
 class AuthorizationInfo {
-  constructor(env, required) {
+  /** `scopes`: the scopes asked about (getAuthorizationInfo(authMode, oAuthScopes)), or null for all of the script's. */
+  constructor(env, required, scopes) {
     this._env = env;
-    this._required = required;
+    this._scopes = scopes;
+    const emu = env.emu;
+    const asked = scopes || (emu._scopes ? emu._scopes : []);
+    this._required = required || asked.some((s) => !emu._granted(s));
   }
   getAuthorizationStatus() {
     return this._required ? AuthorizationStatus.REQUIRED : AuthorizationStatus.NOT_REQUIRED;
@@ -290,8 +294,11 @@ class AuthorizationInfo {
   getAuthorizationUrl() {
     return this._required ? `https://script.google.com/macros/d/${this._env.emu.scriptId}/authorize` : null;
   }
+  /** The granted scopes (among those asked about, when a list was given). */
   getAuthorizedScopes() {
-    return this._required ? [] : this._env.emu._scopes ? this._env.emu._scopes.slice() : [];
+    const emu = this._env.emu;
+    if (emu.authorizationRequired) return [];
+    return this._scopes ? this._scopes.filter((s) => emu._hasScope(s)) : emu._grantedScopes();
   }
 }
 
@@ -330,8 +337,24 @@ class ScriptAppService {
     if (!this._own().some((t) => t.id === id)) throw new AppsScriptError('Trigger not found.');
     this._env.emu._triggers.remove(id);
   }
-  getAuthorizationInfo(_authMode) {
-    return new AuthorizationInfo(this._env, this._env.emu.authorizationRequired);
+  getAuthorizationInfo(_authMode, oAuthScopes) {
+    const scopes = Array.isArray(oAuthScopes) ? oAuthScopes.map(String) : null;
+    return new AuthorizationInfo(this._env, this._env.emu.authorizationRequired, scopes);
+  }
+  /**
+   * Ends the execution with a consent prompt when a scope is not granted (recorded in emu.ui.authPrompts);
+   * the execution stops as if it returned.
+   */
+  requireScopes(_authMode, oAuthScopes) {
+    const emu = this._env.emu;
+    const missing = (oAuthScopes || []).map(String).filter((s) => !emu._granted(s));
+    if (missing.length === 0 && !emu.authorizationRequired) return;
+    emu.ui.authPrompts.push({ scopes: missing, atMs: emu.clock.now() });
+    if (this._env.exec) this._env.exec.authorizationPrompt = true;
+    throw new AuthorizationPromptEnd();
+  }
+  requireAllScopes(authMode) {
+    return this.requireScopes(authMode, this._env.emu._scopes || []);
   }
   getOAuthToken() {
     return 'ya29.emulated-oauth-token';
@@ -344,7 +367,21 @@ class ScriptAppService {
   }
 }
 
-const OPEN_METHODS = new Set(['getAuthorizationInfo', 'getScriptId', 'getInstallationSource']);
+const OPEN_METHODS = new Set([
+  'getAuthorizationInfo',
+  'requireScopes',
+  'requireAllScopes',
+  'getScriptId',
+  'getInstallationSource',
+]);
+
+/** requireScopes ended the execution with the consent prompt (the emulator's run treats it as a return). */
+class AuthorizationPromptEnd extends AppsScriptError {
+  constructor() {
+    super('Authorization is required to perform that action.');
+    this.authorizationPrompt = true;
+  }
+}
 
 function guard(exec, name, kind, self) {
   if (self instanceof ScriptAppService && OPEN_METHODS.has(name)) return;
@@ -372,6 +409,7 @@ instrument(SpreadsheetTriggerBuilder, {
 instrument(AuthorizationInfo, { label: 'AuthorizationInfo', group: 'scriptApp' });
 
 module.exports = {
+  AuthorizationPromptEnd,
   ScriptAppService,
   TriggerStore,
   Trigger,

@@ -25,6 +25,8 @@ class UiRecorder {
     this.prompts = [];
     this.sidebars = [];
     this.dialogs = [];
+    /** Consent prompts shown by ScriptApp.requireScopes: { scopes, atMs }. */
+    this.authPrompts = [];
     this._queue = [];
     this._responder = null;
   }
@@ -49,7 +51,8 @@ class UiRecorder {
     return this.menus.find((m) => m.name === name || (name === undefined && m.addon)) || null;
   }
   reset() {
-    for (const k of ['menus', 'toasts', 'alerts', 'prompts', 'sidebars', 'dialogs']) this[k] = [];
+    for (const k of ['menus', 'toasts', 'alerts', 'prompts', 'sidebars', 'dialogs', 'authPrompts'])
+      this[k] = [];
     this._queue = [];
     this._responder = null;
   }

@@ -181,6 +181,7 @@ class UrlFetchAppImpl {
   _send(requests) {
     const { emu, exec } = this._env;
     requests.forEach((r) => this._checkWhitelist(r.url));
+    emu._fetchQuota.take(exec ? exec.effectiveUser : emu.users.active, requests.length);
     emu.stats.urlFetch.calls++;
     emu.stats.urlFetch.requests += requests.length;
     const started = emu.clock.now();
@@ -264,4 +265,40 @@ function guard(exec, name) {
 instrument(UrlFetchAppImpl, { label: 'UrlFetchApp', group: 'urlFetch', classify: () => 'other', guard });
 instrument(HTTPResponse, { label: 'HTTPResponse', group: 'urlFetch' });
 
-module.exports = { UrlFetchAppImpl, SyncFetcher, buildRequest, USER_AGENT };
+const DAILY_QUOTA_MESSAGE = 'Service invoked too many times for one day: urlfetch.';
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The daily quota of URL Fetch calls, per user (Google's "Quotas for Google Services": 20,000 a day for a
+ * consumer account, 100,000 for Google Workspace, reset 24 h after the first call). Each request counts,
+ * those of a fetchAll too; a fetchAll that would pass the quota sends none of its requests.
+ */
+class FetchQuota {
+  constructor(clock, perDay) {
+    this._clock = clock;
+    this.perDay = perDay || null;
+    this.days = new Map();
+  }
+  /** The calls `user` made in the current 24 h window, and when it resets (null: no window open). */
+  of(user) {
+    const day = this.days.get(user);
+    if (!day || this._clock.now() >= day.start + DAY_MS) return { used: 0, resetsAt: null };
+    return { used: day.used, resetsAt: day.start + DAY_MS };
+  }
+  /** Counts `n` calls of `user`; throws the documented message when the day's quota would be passed. */
+  take(user, n) {
+    if (!this.perDay) return;
+    const now = this._clock.now();
+    let day = this.days.get(user);
+    if (!day || now >= day.start + DAY_MS) this.days.set(user, (day = { start: now, used: 0 }));
+    if (day.used + n > this.perDay) throw new AppsScriptError(DAILY_QUOTA_MESSAGE);
+    day.used += n;
+  }
+  /** Test helper: `user` already made `used` calls today (other scripts of the same account). */
+  setUsed(user, used) {
+    const day = this.of(user);
+    this.days.set(user, { start: day.resetsAt ? day.resetsAt - DAY_MS : this._clock.now(), used });
+  }
+}
+
+module.exports = { FetchQuota, DAILY_QUOTA_MESSAGE, UrlFetchAppImpl, SyncFetcher, buildRequest, USER_AGENT };

@@ -239,7 +239,7 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     );
     expect(answer.message).toMatch(/Send 2 e-mails from "Later"/);
     expect(answer.message).toMatch(
-      /2 on the do-not-contact list\. Cost: 2 EDM \(1 per e-mail\)\. Usable EDM: \d+/,
+      /2 on the do-not-contact list\. Cost: 2 e-mail credits \(EDM, 1 per e-mail\)\. Usable e-mail credits \(EDM\): [\d,]+/,
     );
     expect(answer.schedule).toMatchObject({ when: wallTime(at), zone: 'Etc/UTC' });
     expect(emu.run('getComposeState', [], { kind: 'webapp' }).schedule.text).toContain(

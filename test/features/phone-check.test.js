@@ -97,7 +97,7 @@ describe('Check phone numbers in selection', () => {
     expect(confirmText).toMatch(/8 cells with 2 distinct numbers \(1 cell not valid: not checked\)\./);
     expect(confirmText).toMatch(/0 already known/);
     expect(confirmText).toMatch(/2 checks needed: 2 credits/);
-    expect(confirmText).toMatch(/Credits left: 1000\./);
+    expect(confirmText).toMatch(/Credits left: 1,000\./);
     expect(checkRequests()).toBe(2);
     expect(creditRequests()).toBe(1);
     expect(column('B', 10)).toEqual([
@@ -389,7 +389,7 @@ describe('Check phone numbers in selection', () => {
     expect(checkRequests()).toBe(998);
     expect(lastAlert().title).toBe('Phone check paused');
     expect(lastAlert().message).toMatch(
-      /1000 checks per hour is reached: run "Check phone numbers in selection" again on the same cells after \d\d:\d\d/,
+      /1,000 checks per hour is reached: run "Check phone numbers in selection" again on the same cells after \d{4}-\d\d-\d\d \d\d:\d\d/,
     );
     expect(JSON.parse(emu.properties.document.getProperty(jobKey(emu, 'phone'))).pausedUntil).toBeGreaterThan(
       emu.clock.now(),
@@ -398,7 +398,7 @@ describe('Check phone numbers in selection', () => {
     // A progress step before that time does not call the service.
     const early = emu.run('continueJob', ['phone'], { kind: 'webapp' });
     expect(early.finished).toBe(true);
-    expect(early.error).toMatch(/1000 checks per hour/);
+    expect(early.error).toMatch(/1,000 checks per hour/);
     expect(checkRequests()).toBe(998);
     // Neither does the menu action on the same cells: it says when.
     const sent = emu.fetchLog.length;

@@ -68,8 +68,8 @@ describe('Settings', () => {
     const report = emu.run('testConnection', [], { kind: 'webapp' });
     expect(report.ok).toBe(true);
     const lines = Object.fromEntries(report.lines);
-    expect(lines['Search points']).toMatch(/^\d+ \(\d+ monthly \+ \d+ add-on\)$/);
-    expect(lines['Phone credits']).toBe('1000');
+    expect(lines['Search points (for unlocks)']).toMatch(/^[\d,]+ \([\d,]+ monthly \+ [\d,]+ add-on\)$/);
+    expect(lines['Phone credits']).toBe('1,000');
     expect(lines['Monthly expiry']).toMatch(/^\d{4}-\d\d-\d\d/);
 
     emu.run('saveSettings', [{ outreachApiKey: DEMO_KEYS.revoked }], { kind: 'webapp' });
@@ -250,8 +250,10 @@ describe('Unlock', () => {
     searchAndSelect(5);
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
     const question = emu.ui.alerts[0];
-    expect(question.message).toMatch(/Unlock 5 companies: at most 5 search points/);
-    expect(question.message).toMatch(/Usable balance: \d+ points \(\d+ monthly \+ \d+ add-on\)/);
+    expect(question.message).toMatch(
+      /Unlock 5 companies: at most 5 search points \(search points pay for unlocks, 1 per company;/,
+    );
+    expect(question.message).toMatch(/Usable balance: [\d,]+ points \([\d,]+ monthly \+ [\d,]+ add-on\)/);
     const companies = rowsOf('Companies').slice(0, 5);
     for (const row of companies) {
       expect(row['Company hash ID']).toMatch(/\S/);

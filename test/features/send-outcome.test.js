@@ -28,7 +28,9 @@ test('a send that ends at once answers its outcome to the compose dialog, and no
     ['Bad', 'not-an-address'],
   ]);
   const outcome = emu.run('sendAllUnsentRows', [], { kind: 'webapp' });
-  expect(outcome).toEqual({ message: 'Sent 2 e-mails, 2 skipped (campaign "Outcome"). 2 EDM used.' });
+  expect(outcome).toEqual({
+    message: 'Sent 2 e-mails, 2 skipped (campaign "Outcome"). 2 e-mail credits (EDM) used.',
+  });
   expect(emu.ui.toasts).toEqual([]);
   expect(emu.ui.alerts.map((a) => a.title)).toEqual(['Send e-mails']); // the confirmation only
 });

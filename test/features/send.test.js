@@ -151,7 +151,7 @@ describe('Compose', () => {
       /not a valid e-mail address/,
     );
     const text = emu.run('sendTestMail', [3, 'me@example.com'], { kind: 'webapp' });
-    expect(text).toMatch(/Test of row 3 sent to me@example\.com .*1 EDM/);
+    expect(text).toMatch(/Test of row 3 sent to me@example\.com .*1 e-mail credit \(EDM\) used/);
     const mails = await mailsAtSandbox();
     expect(mails.map((m) => [m.recipientEmail, m.subject])).toEqual([
       ['me@example.com', 'Hello Person 2 from Company 2'],
@@ -194,8 +194,10 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     expect(confirmation.message).toMatch(
       /1 without an e-mail address, 1 with an invalid address, 1 duplicate recipients/,
     );
-    expect(confirmation.message).toMatch(/Cost: 5 EDM/);
-    expect(confirmation.message).toMatch(/Usable EDM: 3000 \(1000 monthly \+ 2000 add-on\)/);
+    expect(confirmation.message).toMatch(/Cost: 5 e-mail credits \(EDM, 1 per e-mail\)/);
+    expect(confirmation.message).toMatch(
+      /Usable e-mail credits \(EDM\): 3,000 \(1,000 monthly \+ 2,000 add-on\)/,
+    );
     const rows = rowsOf();
     expect(rows[5]['Mail status']).toBe('Skipped: no e-mail address');
     expect(rows[6]['Mail status']).toBe('Skipped: "not an address" is not a valid e-mail address');
@@ -235,8 +237,10 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     saveTemplate();
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     const alert = emu.ui.alerts.at(-1);
-    expect(alert.title).toBe('Not enough e-mail quota');
-    expect(alert.message).toMatch(/Cost: 120 EDM[\s\S]*Usable EDM: 100 \(60 monthly \+ 40 add-on\)/);
+    expect(alert.title).toBe('Not enough e-mail credits');
+    expect(alert.message).toMatch(
+      /Cost: 120 e-mail credits[\s\S]*Usable e-mail credits \(EDM\): 100 \(60 monthly \+ 40 add-on\)/,
+    );
     expect(alert.message).toContain(`${services.sandbox.outreachUrl}/pricing`);
     expect(sendRequests()).toBe(0);
   });
@@ -332,7 +336,9 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     const stop = emu.ui.alerts.find((a) => a.title === 'Send stopped');
-    expect(stop.message).toMatch(/Not enough e-mail quota \(EDM\)\. It needs 100 EDM and 20 are available/);
+    expect(stop.message).toMatch(
+      /Not enough e-mail credits \(EDM\)\. It needs 100 e-mail credits and 20 are available/,
+    );
     expect(stop.message).toContain(`${services.sandbox.outreachUrl}/pricing`);
     expect(stop.message).toMatch(/200 e-mails were sent and recorded/);
     const rows = rowsOf();
@@ -428,7 +434,7 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     expect(polled).toEqual([...polled].sort((a, b) => a - b));
     expect(Math.max(...polled)).toBeGreaterThanOrEqual(6000);
     expect(progress.error).toBeUndefined();
-    expect(progress.message).toMatch(/Sent 6500 e-mails/);
+    expect(progress.message).toMatch(/Sent 6,500 e-mails/);
     await expectEachOnce(6500);
     expect(sendRequests()).toBe(65);
     expect(journals.every((j) => j.heads === 1 && j.chars < 48_000)).toBe(true);
@@ -477,7 +483,7 @@ describe('Send journal', () => {
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     // 59 chunks went at once (the confirmation's balance took a slot); the next waited for the window.
     expect(said).toContain(
-      'Working: Sent 5900 e-mails, 200 to go (campaign "Spring offer"). Waiting for the service\'s rate limit (60 requests per minute).',
+      'Working: Sent 5,900 e-mails, 200 to go (campaign "Spring offer"). Waiting for the service\'s rate limit (60 requests per minute).',
     );
     await expectEachOnce(6100);
   });

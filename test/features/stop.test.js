@@ -296,7 +296,7 @@ describe('Send', () => {
     expect(emu.ui.alerts[0].title).toBe('Send: what happened after the dialog closed');
     expect(emu.ui.alerts[0].message).toMatch(
       new RegExp(
-        `^The step that was working when the progress dialog closed went on in the background: it sent ${after - before} e-mails \\(${after - before} EDM\\)\\.`,
+        `^The step that was working when the progress dialog closed went on in the background: it sent ${after - before} e-mails \\(${after - before} e-mail credits\\)\\.`,
       ),
     );
   });

@@ -233,7 +233,7 @@ describe('journals and jobs have an owner', () => {
     const question = emu.ui.alerts.filter((a) => a.title === 'Unfinished send').at(-1);
     expect(question.message).toMatch(/Your last send from "Outreach" .* interrupted with 30 e-mails left/);
     expect(question.message).toMatch(
-      /Cost: at most 30 EDM \(1 per e-mail\)\.\nUsable EDM: \d+ \(\d+ monthly \+ \d+ add-on\)/,
+      /Cost: at most 30 e-mail credits \(EDM, 1 per e-mail\)\.\nUsable e-mail credits \(EDM\): [\d,]+ \([\d,]+ monthly \+ [\d,]+ add-on\)/,
     );
   });
 

@@ -86,7 +86,7 @@ describe('an address saved outside the allowlist (an older version, or settings 
     expect(report.message).toMatch(
       /^Outreach: The Outreach service address \S+ is not allowed: .+ Change the service address above: nothing was sent\.$/m,
     );
-    expect(report.lines).toEqual([['Phone credits', '1000']]); // the phone service still answers
+    expect(report.lines).toEqual([['Phone credits', '1,000']]); // the phone service still answers
     expect(emu.fetchLog.every((r) => r.url.startsWith(services.sandbox.phoneUrl))).toBe(true);
   });
 

@@ -11,14 +11,14 @@ const webapp = (name, ...args) => emu.run(name, args, { kind: 'webapp' });
 const balanceRequests = () => emu.fetchLog.filter((r) => r.url.endsWith('/credit/balance')).length;
 
 describe('Settings', () => {
-  test('Test connection with a free plan says that sending needs EDM quota or another plan', () => {
+  test('Test connection with a free plan says that sending needs e-mail credits (EDM) or another plan', () => {
     emu = newAddon(services, { outreachKey: DEMO_KEYS.free });
     const report = webapp('testConnection');
     expect(report.ok).toBe(true);
     expect(report.message).toBe(
-      `Both services answered.\nThis key has no e-mail (EDM) quota, so it cannot send e-mail: sending needs EDM quota or another plan (${services.sandbox.outreachUrl}/pricing).`,
+      `Both services answered.\nThis key has no e-mail credits (EDM), so it cannot send e-mail: sending needs e-mail credits or another plan (${services.sandbox.outreachUrl}/pricing).`,
     );
-    expect(report.lines).toContainEqual(['E-mail quota', '0 (0 monthly + 0 add-on)']);
+    expect(report.lines).toContainEqual(['E-mail credits (EDM)', '0 (0 monthly + 0 add-on)']);
   });
 
   test('a refused key is said in Settings as "the API key above", not as a menu path to Settings', () => {
@@ -57,6 +57,39 @@ describe('Settings', () => {
     });
     // The same values again: nothing changed, nothing to try.
     expect(webapp('saveSettings', { outreachApiKey: DEMO_KEYS.paid }).check).toEqual([]);
+  });
+
+  test('a new address where nothing answers is not saved: the dialog says which, and keeps the one before', () => {
+    emu = newAddon(services);
+    const before = services.sandbox.outreachUrl;
+    const nowhere = 'http://127.0.0.1:9/outreach';
+    const view = webapp('saveSettings', { outreachBaseUrl: nowhere });
+    expect(view.previous.outreachBaseUrl).toBe(before);
+    const report = webapp('checkSavedKeys', view.check, view.previous);
+    expect(report.ok).toBe(false);
+    expect(report.message).toBe(
+      `Not all saved:\nThe Outreach service could not be reached at ${nowhere}: check the service address above (or use Restore default addresses) and the connection. ${nowhere} was not saved: the service address stays ${before}.`,
+    );
+    expect(webapp('getSettings').outreachBaseUrl).toBe(before);
+  });
+
+  test('Restore default addresses puts both addresses back and keeps the keys', () => {
+    emu = newAddon(services);
+    const view = webapp('restoreDefaultAddresses');
+    expect(view.outreachBaseUrl).toBe('https://api.outreach.example.com');
+    expect(view.phoneBaseUrl).toBe('https://api.phonecheck.example.com');
+    expect(view.outreachKeySet).toBe(true);
+    expect(view.check).toEqual(['outreach', 'phone']);
+    expect(view.previous.outreachBaseUrl).toBe(services.sandbox.outreachUrl);
+  });
+
+  test('Test connection says which address could not be reached', () => {
+    emu = newAddon(services);
+    webapp('saveSettings', { phoneBaseUrl: 'http://127.0.0.1:9/phone' });
+    const report = webapp('testConnection');
+    expect(report.message).toMatch(
+      /^Phone: The phone-check service could not be reached at http:\/\/127\.0\.0\.1:9\/phone: check the service address above/,
+    );
   });
 
   test('a new address where nothing speaks the API is said after saving, pointing at the field above', () => {

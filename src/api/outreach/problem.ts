@@ -183,10 +183,10 @@ function funds({ common, message, problem, ctx }: Answered): ApiErrorInit {
   if (problem.available !== undefined) amounts.available = problem.available;
   const unitText =
     amounts.unit === 'edm'
-      ? 'EDM quota'
+      ? 'e-mail credits (EDM)'
       : amounts.unit === 'points'
         ? 'search points'
-        : 'points or EDM quota';
+        : 'search points or e-mail credits (EDM)';
   const stated = amounts.required !== undefined || amounts.available !== undefined;
   const needed = `${amounts.required ?? '?'}, available ${amounts.available ?? '?'}`;
   return {
@@ -195,7 +195,7 @@ function funds({ common, message, problem, ctx }: Answered): ApiErrorInit {
     kind: 'funds',
     message,
     userMessage: `Not enough ${unitText}${stated ? ` (needed ${needed})` : ''}; nothing was charged.`,
-    action: `${stated ? `Needed ${needed}: b` : 'B'}uy a plan or an add-on pack (400 points + 2000 EDM) at ${ctx.baseUrl}/pricing`,
+    action: `${stated ? `Needed ${needed}: b` : 'B'}uy a plan or an add-on pack (400 search points + 2,000 e-mail credits) at ${ctx.baseUrl}/pricing`,
     retryable: false,
   };
 }

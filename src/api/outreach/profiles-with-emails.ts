@@ -36,7 +36,7 @@ export type CompanyWithEmails =
   | { companyHashId: string; ok: false; error: ApiError };
 
 /** Errors that stop the run: they say nothing about the company itself. */
-const STOP_KINDS = new Set(['auth', 'missing-key', 'quota', 'rate-limit', 'address']);
+const STOP_KINDS = new Set(['auth', 'missing-key', 'quota', 'rate-limit', 'address', 'fetch-quota']);
 
 interface Company {
   companyHashId: string;

@@ -4,7 +4,7 @@ import type { ApiErrorInit } from '../errors';
 
 /** When the service says nothing about the reset. */
 export const QUOTA_ACTION =
-  'The quota waits for the monthly reset or an add-on pack (400 points + 2000 EDM).';
+  'The quota waits for the monthly reset or an add-on pack (400 search points + 2,000 e-mail credits).';
 const DAY_MS = 86_400_000;
 
 /** The quota error; `common` carries the endpoint, status and problem fields. */

@@ -47,7 +47,7 @@ export interface PhoneCheckManyResult {
 /** Options of the transport; `maxBatchSize` (most checks in one fetchAll) defaults to 100. */
 export type PhoneClientOptions = Omit<TransportOptions, 'service' | 'extraHeaders'>;
 
-const STOP_KINDS = new Set(['auth', 'missing-key', 'funds', 'rate-limit', 'quota', 'address']);
+const STOP_KINDS = new Set(['auth', 'missing-key', 'funds', 'rate-limit', 'quota', 'address', 'fetch-quota']);
 
 export class PhoneClient {
   private readonly transport: Transport;

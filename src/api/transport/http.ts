@@ -27,6 +27,8 @@ import {
   addressNotAllowedInit,
   cancelledInit,
   deadlineInit,
+  FETCH_QUOTA_PATTERN,
+  fetchQuotaInit,
   missingKeyInit,
   timeUpInit,
   tooLongInit,
@@ -249,7 +251,9 @@ export class Transport {
       }
       const error = this.error(result.init);
       run.outcomes[i] = { ok: false, error };
-      if (run.stopOn?.(error) || error.kind === 'address-not-allowed') run.stopped = error;
+      if (run.stopOn?.(error) || error.kind === 'address-not-allowed' || error.kind === 'fetch-quota') {
+        run.stopped = error;
+      }
     });
     if (run.onSettled) {
       run.onSettled(
@@ -281,6 +285,8 @@ export class Transport {
   private thrownInit(spec: RequestSpec<unknown>, thrown: unknown): ApiErrorInit {
     // Apps Script's own allowlist refusal: the request never left, so it is neither retried nor unknown.
     if (/has not been whitelisted/.test(String(thrown))) return this.notAllowedInit();
+    // Apps Script's daily quota: the request never left, so it is neither retried nor of unknown outcome.
+    if (FETCH_QUOTA_PATTERN.test(String(thrown))) return fetchQuotaInit(this.service, endpointOf(spec));
     return thrownInit(this.service, spec, thrown);
   }
 

@@ -36,6 +36,7 @@ import type { JobDefinition, JobState, Reporter, StepContext } from './job-types
 export type { JobDefinition, JobLabels, JobState, Reporter, StepContext } from './job-types';
 import { backgroundReport } from './reporters';
 import { describe } from '../settings';
+import { whenText } from '../words';
 
 export type { JobProgress } from '../../platform/jobs';
 
@@ -236,6 +237,12 @@ function handleStop<U, D>(error: unknown, state: JobState<U, D>): boolean {
     state.pauseMessage = error.message;
   } else if (error instanceof ApiError) {
     if (error.kind === 'rate-limit') return true; // the rate budget would wait past the deadline
+    if (error.kind === 'fetch-quota') {
+      // Google's daily fetch quota: nothing was sent; the job waits (tried again after an hour).
+      state.pausedUntil = Date.now() + (error.retryAfterMs || 3_600_000);
+      state.pauseMessage = `${describe(error)} Run it again after ${whenText(state.pausedUntil)} (at the latest ${whenText(Date.now() + 86_400_000)}).`;
+      return true;
+    }
     state.stopped = describe(error);
   } else return false;
   return true;

@@ -15,6 +15,8 @@ import {
   BodyFormat,
   MailTemplate,
   MAX_CAMPAIGN,
+  hasUnknownPlaceholder,
+  isPlaceholderProblem,
   renderMail,
   templateProblems,
   templateWarnings,
@@ -123,8 +125,13 @@ export function previewMail(rowNumber: number): MailPreview {
   if (!found) {
     return { ...emptyPreview(row, last, template.bodyFormat), problems: [...problems, 'This row is empty.'] };
   }
-  const mail = renderMail(template, found.display, unsubscribe);
-  const problem = rowProblem(template, found, unsubscribe);
+  const unknown = hasUnknownPlaceholder(template, list.headers) ? problems.find(isPlaceholderProblem) : '';
+  // A placeholder naming no column would show as a gap ("Hi ,"): the preview says why it cannot render.
+  const mail = unknown
+    ? { subject: '', body: `This mail cannot be shown: ${unknown}` }
+    : renderMail(template, found.display, unsubscribe);
+  if (unknown) problems.splice(problems.indexOf(unknown), 1); // said once, in the preview itself
+  const problem = unknown ? null : rowProblem(template, found, unsubscribe);
   if (problem) problems.push(`Row ${row}: ${problem.reason}.`);
   return {
     rowNumber: row,
@@ -134,7 +141,7 @@ export function previewMail(rowNumber: number): MailPreview {
     nickname: cleanNickname(found.nickname), // as the request sends it
     subject: mail.subject,
     body: mail.body,
-    bodyFormat: template.bodyFormat,
+    bodyFormat: unknown ? 'text' : template.bodyFormat,
     problems,
     status: found.status,
   };
@@ -182,7 +189,7 @@ export function sendTestMail(rowNumber: number, address: string): string {
   if (!outcome.sent) throw new UserError(`The test was not sent: ${describe(outcome.error)}`);
   const ids = idsOf(outcome.chunk, to.toLowerCase());
   const which = ids ? ` (mail ${ids.mailId}, task ${ids.taskId})` : '';
-  return `Test of row ${preview.rowNumber} sent to ${to}${which}: 1 EDM used.`;
+  return `Test of row ${preview.rowNumber} sent to ${to}${which}: 1 e-mail credit (EDM) used.`;
 }
 
 function current(): {

@@ -9,6 +9,7 @@
 import { forgetConfirmation, keepConfirmation, readConfirmation } from '../../platform/confirmations';
 import type { ListRow } from '../../sheets/mailing-list';
 import { MailTemplate, renderMail } from './mail-template';
+import { formatCount } from '../words';
 
 /** The most rows one send confirms (its marks take 6 characters each in the user's 500 KB store). */
 export const MAX_CONFIRMED_ROWS = 20_000;
@@ -77,7 +78,7 @@ export function forgetConfirmed(ref: ConfirmedRef | undefined): void {
 /** Rows that go beyond what one send confirms, said before anything is asked. */
 export function tooManyToConfirm(rows: number): string | null {
   if (rows <= MAX_CONFIRMED_ROWS) return null;
-  return `This send has ${rows} rows; one send confirms at most ${MAX_CONFIRMED_ROWS}. Select fewer rows (or filter the sheet) and send the rest in a next send: no row is sent twice.`;
+  return `This send has ${formatCount(rows)} rows; one send confirms at most ${formatCount(MAX_CONFIRMED_ROWS)}. Select fewer rows (or filter the sheet) and send the rest in a next send: no row is sent twice.`;
 }
 
 const MARK_CHARS = 6;

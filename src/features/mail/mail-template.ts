@@ -5,6 +5,7 @@
 // Settings, subject "Unsubscribe" (the service has no unsubscribe endpoint: the user receives the replies
 // and adds the senders to the Do not contact sheet). Pure code: no service is called here.
 import { charCount, cleanLine, LIMITS } from '../../api/outreach/schema-parts';
+import { splitName } from '../../sheets/person-name';
 import { normalizeHeader } from '../../sheets/table';
 
 export type BodyFormat = 'text' | 'html';
@@ -66,22 +67,57 @@ export function templateProblems(
   if (!template.subject.trim()) problems.push('Write a subject.');
   if (!template.body.trim()) problems.push('Write the body of the mail.');
   const known = new Set([...headers.map(normalizeHeader).filter(Boolean), UNSUBSCRIBE]);
+  if (known.has(NAME)) [FIRST_NAME, LAST_NAME].forEach((derived) => known.add(derived));
   if (unsubscribeAddress === '' && usesUnsubscribe(template)) {
     problems.push('{{Unsubscribe}} needs an unsubscribe address: set it in Settings.');
   }
-  const unknown = new Set<string>();
-  for (const text of [template.subject, template.body]) {
-    for (const match of text.matchAll(PLACEHOLDER)) {
-      if (!known.has(normalizeHeader(match[1]))) unknown.add(match[1] || '(empty)');
-    }
-  }
-  if (unknown.size > 0) {
-    const names = [...unknown].map((name) => `{{${name}}}`).join(', ');
+  const unknown = unknownPlaceholders(template, known);
+  if (unknown.length > 0) {
+    const names = unknown.map((name) => `{{${name}}}`).join(', ');
     problems.push(
-      `${names} ${unknown.size === 1 ? 'matches no column' : 'match no column'} of this sheet: use one of the headers in row 1.`,
+      `${names} ${unknown.length === 1 ? 'matches no column' : 'match no column'} of this sheet: use one of the headers in row 1.`,
     );
   }
   return problems;
+}
+
+/** Placeholders naming no column, each once (as first written), however often and in whatever case used. */
+function unknownPlaceholders(template: MailTemplate, known: Set<string>): string[] {
+  const unknown = new Map<string, string>();
+  for (const text of [template.subject, template.body]) {
+    for (const match of text.matchAll(PLACEHOLDER)) {
+      const key = normalizeHeader(match[1]);
+      if (!known.has(key) && !unknown.has(key)) unknown.set(key, match[1] || '(empty)');
+    }
+  }
+  return [...unknown.values()];
+}
+
+/** The templateProblems() sentence about placeholders naming no column. */
+export function isPlaceholderProblem(problem: string): boolean {
+  return /match(es)? no column of this sheet/.test(problem);
+}
+
+/** True when the template names a column the sheet does not have: its mail cannot be rendered. */
+export function hasUnknownPlaceholder(template: MailTemplate, headers: string[]): boolean {
+  const known = new Set([...headers.map(normalizeHeader).filter(Boolean), UNSUBSCRIBE]);
+  if (known.has(NAME)) [FIRST_NAME, LAST_NAME].forEach((derived) => known.add(derived));
+  return unknownPlaceholders(template, known).length > 0;
+}
+
+const NAME = 'name';
+const FIRST_NAME = 'first name';
+const LAST_NAME = 'last name';
+
+/**
+ * A cell of the row by normalised header; {{First name}} and {{Last name}} on a list that has only a Name
+ * column come from the name (sheets/person-name.ts).
+ */
+function valueOf(values: Map<string, string>, key: string): string {
+  const value = values.get(key);
+  if (value !== undefined || (key !== FIRST_NAME && key !== LAST_NAME)) return value || '';
+  const parts = splitName(values.get(NAME) || '');
+  return key === FIRST_NAME ? parts.first : parts.last;
 }
 
 /** The mail of one row: `values` maps each normalised header to the cell as displayed. */
@@ -95,7 +131,7 @@ export function renderMail(
       if (normalizeHeader(name) === UNSUBSCRIBE && unsubscribeAddress) {
         return unsubscribeLine(unsubscribeAddress, escape ? 'html' : 'text');
       }
-      const value = values.get(normalizeHeader(name)) || '';
+      const value = valueOf(values, normalizeHeader(name));
       const shown = value.trim() === '' ? (fallback ?? '') : value;
       return escape ? escapeHtml(shown) : shown;
     });

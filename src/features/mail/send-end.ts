@@ -75,7 +75,7 @@ function sentText(data: EndData): string {
 function stopText(error: ApiError, data: EndData): string {
   const sent = `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded; the rows not sent say why.`;
   if (error.kind === 'funds') {
-    return `Not enough e-mail quota (EDM).${neededText(error, 'EDM')} Buy an add-on pack (2000 EDM) at ${data.pricing}. ${sent}`;
+    return `Not enough e-mail credits (EDM).${neededText(error, 'e-mail credits')} Buy an add-on pack (2,000 e-mail credits) at ${data.pricing}. ${sent}`;
   }
   return `${describe(error)} ${sent}`;
 }

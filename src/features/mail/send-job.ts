@@ -21,7 +21,7 @@ import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
 import { readSettings } from '../../platform/settings';
 import { stopRequested } from '../../platform/jobs';
 import { describe } from '../settings';
-import { count } from '../words';
+import { count, formatCount } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { UserError } from '../inputs';
 import * as confirmation from './confirmed-send';
@@ -86,9 +86,9 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, BatchResult> = {
   ended: (state) => confirmation.forgetConfirmed(state.data.confirmed),
   workDone: (before, after) => {
     const sent = after.sent - before.sent;
-    const parts = sent ? [`sent ${count(sent, 'e-mail')} (${sent} EDM)`] : [];
+    const parts = sent ? [`sent ${count(sent, 'e-mail')} (${count(sent, 'e-mail credit')})`] : [];
     const notSent = after.notSent - before.notSent;
-    if (notSent) parts.push(`did not send ${notSent} (their rows say why)`);
+    if (notSent) parts.push(`did not send ${formatCount(notSent)} (their rows say why)`);
     return parts.join(' and ');
   },
 };
@@ -274,7 +274,7 @@ function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): Sen
       done += chunk.recipients.length;
     } else if ('later' in outcome) later = true;
     else if ('doubt' in outcome) doubt = outcome.error;
-    else if (outcome.error.kind === 'quota') quota = outcome.error;
+    else if (outcome.error.kind === 'quota' || outcome.error.kind === 'fetch-quota') quota = outcome.error;
     else {
       const reason = { mailStatus: `${MAIL_STATUS.notSent}: ${describe(outcome.error)}` };
       for (const { email } of chunk.recipients) changes.set(email, reason);
@@ -337,12 +337,12 @@ export function sendingSheet(
 
 function sendSummary(state: SendState, finished: boolean): string {
   const d = state.data;
-  const parts = [`Sent ${d.sent} e-mail${d.sent === 1 ? '' : 's'}`];
-  if (d.notSent) parts.push(`${d.notSent} not sent`);
-  if (d.skipped) parts.push(`${d.skipped} skipped`);
+  const parts = [`Sent ${count(d.sent, 'e-mail')}`];
+  if (d.notSent) parts.push(`${formatCount(d.notSent)} not sent`);
+  if (d.skipped) parts.push(`${formatCount(d.skipped)} skipped`);
   if (d.unconfirmed) parts.push(`${d.unconfirmed} not sent: not part of the send you confirmed`);
   const left = rowsLeft(state.units);
-  if (!finished && left) parts.push(`${left} to go`);
-  const cost = finished ? ` ${d.sent} EDM used.` : '';
+  if (!finished && left) parts.push(`${formatCount(left)} to go`);
+  const cost = finished ? ` ${count(d.sent, 'e-mail credit')} (EDM) used.` : '';
   return `${finished ? '' : 'Working: '}${parts.join(', ')} (campaign "${d.campaign}").${cost}`;
 }

@@ -37,7 +37,7 @@ import { readDoNotContact } from './do-not-contact';
 import { earlierFailures } from './earlier-failures';
 import { ensureKey } from '../settings';
 import { userToken } from '../schedule/timer-store';
-import { count } from '../words';
+import { count, formatCount } from '../words';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -130,10 +130,16 @@ export function costLines(prepared: PreparedSend): { lines: string[]; usable: nu
   const usable = balance.monthlyEdm + balance.addonEdm;
   lines.unshift(`Send ${count(n, 'e-mail')} from "${sheet.getName()}" (campaign "${template.campaign}").`);
   lines.push(
-    `Cost: ${n} EDM (1 per e-mail).`,
-    `Usable EDM: ${usable} (${balance.monthlyEdm} monthly + ${balance.addonEdm} add-on).`,
+    `Cost: ${count(n, 'e-mail credit')} (EDM, 1 per e-mail).`,
+    `Usable e-mail credits (EDM): ${edmText(balance)}.`,
   );
   return { lines, usable };
+}
+
+/** "3,000 (1,000 monthly + 2,000 add-on)". */
+function edmText(balance: { monthlyEdm: number; addonEdm: number }): string {
+  const { monthlyEdm, addonEdm } = balance;
+  return `${formatCount(monthlyEdm + addonEdm)} (${formatCount(monthlyEdm)} monthly + ${formatCount(addonEdm)} add-on)`;
 }
 
 function planAndSend(scope: Scope, reporter: Reporter): void {
@@ -161,8 +167,8 @@ function planAndSend(scope: Scope, reporter: Reporter): void {
   const { lines, usable } = costLines(prepared);
   if (usable < plan.rows.length) {
     inform(
-      'Not enough e-mail quota',
-      `${lines.join('\n')}\n\nNothing was sent. Buy an add-on pack (2000 EDM) at ${prepared.client.pricingUrl}, or select fewer rows.`,
+      'Not enough e-mail credits',
+      `${lines.join('\n')}\n\nNothing was sent. Buy an add-on pack (2,000 e-mail credits) at ${prepared.client.pricingUrl}, or select fewer rows.`,
     );
     return;
   }
@@ -234,8 +240,8 @@ function resumeUnfinished(reporter: Reporter): boolean {
   const balance = outreachClient().balance();
   const question = [
     `Your last send from "${previous.data.sheetName}" (campaign "${previous.data.campaign}") was interrupted with ${count(left, 'e-mail')} left${waiting}.`,
-    `Cost: at most ${left} EDM (1 per e-mail).`,
-    `Usable EDM: ${balance.monthlyEdm + balance.addonEdm} (${balance.monthlyEdm} monthly + ${balance.addonEdm} add-on).`,
+    `Cost: at most ${count(left, 'e-mail credit')} (EDM, 1 per e-mail).`,
+    `Usable e-mail credits (EDM): ${edmText(balance)}.`,
     '',
     'Continue it now?',
     '',

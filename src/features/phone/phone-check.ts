@@ -12,7 +12,9 @@
 // may go on).
 import { phoneClient } from '../clients';
 import { Deadline } from '../../platform/deadline';
-import { BUSY_MESSAGE, clearJob, withJobLease } from '../../platform/jobs';
+import { BUSY_MESSAGE, clearJob, saveJob, withJobLease } from '../../platform/jobs';
+import { ApiError } from '../../api/errors';
+import { dailyQuotaPause, fetchQuotaError } from './phone-quota';
 import { PhoneResults } from './phone-results';
 import { activeSelection, hiddenRows, Selection } from '../../sheets/selection';
 import { HeaderMovedError, TableRow } from '../../sheets/table';
@@ -93,6 +95,7 @@ function checkSelection(): void {
   if (unknown.length > 0) {
     const dropped = prepared.plan ? previous : null; // another selection's check, replaced by this one
     const answer = askCost(prepared, distinct.length - unknown.length, unknown.length, dropped, deadline);
+    if (answer === 'daily-quota') return same ? waitForDailyQuota(same) : undefined;
     if (answer === null) return;
     limit = answer;
   }
@@ -141,11 +144,13 @@ function askCost(
   checks: number,
   dropped: Saved | null,
   deadline: Deadline,
-): number | null {
+): number | null | 'daily-quota' {
   let credits: number;
   try {
     credits = phoneClient({ deadlineMs: deadline.at }).credits();
   } catch (error) {
+    const daily = error instanceof ApiError && error.kind === 'fetch-quota';
+    if (daily && !prepared.plan) return 'daily-quota'; // resuming: the started check waits for it
     inform('Phone check', `Could not read your credits. ${describe(error)}`);
     return null;
   }
@@ -165,6 +170,15 @@ function askCost(
     return null;
   }
   return confirm(question.title, question.text) ? question.limit : null;
+}
+
+/** Google's daily fetch limit met before the resumed check could go on: the hourly trigger takes it over. */
+function waitForDailyQuota(job: Saved): void {
+  const pause = dailyQuotaPause(fetchQuotaError(), job.data, job.units.flat());
+  job.pausedUntil = pause.until;
+  job.pauseMessage = pause.message;
+  saveJob(PHONE_JOB.kind, job);
+  inform('Phone check paused', pause.message);
 }
 
 /** Inserts the results columns, writes what is known, and runs the job's first step. */

@@ -22,6 +22,7 @@ import {
   RunCounts,
   summaryText,
 } from './phone-texts';
+import { dailyQuotaPause } from './phone-quota';
 import { describe } from '../settings';
 import { count } from '../words';
 
@@ -36,6 +37,8 @@ export interface PhoneData extends PhoneTarget {
   leftOut: number;
   /** Distinct numbers already known when the job started (free). */
   known?: number;
+  /** Google's daily fetch limit paused it: the hourly trigger goes on with it (phone-quota.ts). */
+  byTimer?: boolean;
 }
 
 type PhoneState = JobState<PhoneUnit, PhoneData>;
@@ -46,6 +49,9 @@ interface Checked {
   claimed: string[];
   outcome: PhoneCheckManyResult | null;
 }
+
+/** How much earlier than the hourly budget frees a trigger run may start (it waits the rest out). */
+const TRIGGER_EARLY_MS = 5 * 60_000;
 
 /** How long to wait before asking again for numbers another execution has claimed. */
 const CLAIM_POLL_MS = 5000;
@@ -123,7 +129,13 @@ function recordUnit(unit: PhoneUnit, checked: Checked, state: PhoneState, contex
     );
   }
   const rest = unit.filter((phone) => !texts.has(phone));
-  if (outcome && outcome.stopped) afterStop(outcome.stopped, numbersLeft(state, unit, rest), context);
+  const stopped = outcome && outcome.stopped;
+  if (stopped && stopped.kind === 'fetch-quota') {
+    const others = state.units.filter((u) => u !== unit).flat();
+    state.units = [rest, ...state.units.filter((u) => u !== unit)].filter((u) => u.length > 0);
+    throw dailyQuotaPause(stopped, state.data, [...rest, ...others]);
+  }
+  if (stopped) afterStop(stopped, numbersLeft(state, unit, rest), context, !!state.data.byTimer);
   return rest.length > 0 ? [rest] : [];
 }
 
@@ -138,7 +150,7 @@ function keep(store: PhoneResults): string | null {
 }
 
 /** What a stop of checkMany means; returns to go on (the next step, or now after a wait that fits). */
-function afterStop(stopped: ApiError, left: number, context: StepContext): void {
+function afterStop(stopped: ApiError, left: number, context: StepContext, byTimer = false): void {
   const notChecked = notCheckedText(left);
   if (stopped.kind === 'funds') {
     throw new JobStop(['No phone-check credits left:', notChecked, stopped.action].filter(Boolean).join(' '));
@@ -152,7 +164,8 @@ function afterStop(stopped: ApiError, left: number, context: StepContext): void 
   }
   // The hourly budget is used up: the progress dialog must not spin on it.
   const until = Date.now() + wait;
-  throw new JobPause(pauseText(until), until);
+  // The hourly trigger may start a few minutes early: the rate budget waits out the rest within the run.
+  throw new JobPause(pauseText(until, byTimer), byTimer ? until - TRIGGER_EARLY_MS : until);
 }
 
 /** Numbers of the job still without an answer: the rest of this unit and the units after it. */

@@ -1,9 +1,10 @@
 // What the phone check tells the user: the cost confirmation, progress, the final summary and why a run
 // stopped or paused. Every text names what the user can do next.
-import { count } from '../words';
+import { count, formatCount, whenText } from '../words';
 import type { ApiError } from '../../api';
 import { PhoneStatus, RECHECK_AFTER_DAYS } from './phone-results';
 import { columnName } from '../../sheets/selection';
+import { FETCH_CALLS_PER_DAY, FETCH_CALLS_PER_DAY_WORKSPACE } from '../../api/error-texts';
 
 /** Header of a results column; a column with this header right of the numbers is reused. */
 export const RESULT_HEADER = 'Phone check';
@@ -62,10 +63,12 @@ export function costQuestion(facts: CostFacts): Question & { limit: number } {
   const lines = [
     `${count(facts.cells, 'cell')} with ${count(facts.distinct, 'distinct number')}` +
       (facts.invalidCells > 0 ? ` (${count(facts.invalidCells, 'cell')} not valid: not checked).` : '.'),
-    `${facts.known} already known from earlier checks (free).`,
+    `${formatCount(facts.known)} already known from earlier checks (free).`,
     `${count(facts.checks, 'check')} needed: ${count(facts.checks, 'credit')} (1 per check).`,
-    `Credits left: ${facts.credits}.`,
+    `Credits left: ${formatCount(facts.credits)}.`,
   ];
+  const daily = dailyQuotaWarning(facts.checks);
+  if (daily) lines.push(daily);
   if (facts.resuming) lines.unshift('Resuming the unfinished check of this selection.');
   else if (facts.dropped)
     lines.push(`(An unfinished check of ${facts.dropped} is dropped; its results are kept.)`);
@@ -134,10 +137,13 @@ export function notCheckedText(left: number): string {
   return `${count(left, 'number')} not checked (their cells are blank).`;
 }
 
-export function pauseText(until: number): string {
-  const at = Utilities.formatDate(new Date(until), Session.getScriptTimeZone(), 'HH:mm');
+export function pauseText(until: number, byTimer = false): string {
+  const at = whenText(until);
+  const limit = `The phone-check service's limit of ${formatCount(1000)} checks per hour is reached: `;
+  if (byTimer)
+    return `${limit}the check goes on by itself after ${at} (the add-on's hourly run; nothing is checked twice).`;
   return (
-    `The phone-check service's limit of 1000 checks per hour is reached: ` +
+    limit +
     `run "Check phone numbers in selection" again on the same cells after ${at} to check the rest (nothing is checked twice).`
   );
 }
@@ -148,4 +154,14 @@ export function movedText(source: number): string {
 
 export function sheetGoneText(name: string): string {
   return `The sheet "${name}" is gone: select the numbers and run the check again.`;
+}
+
+/** A confirmation's warning when the checks need more calls than Google allows in a day; "" otherwise. */
+export function dailyQuotaWarning(checks: number): string {
+  if (checks <= FETCH_CALLS_PER_DAY) return '';
+  return (
+    `Each number is one call, and Google allows ${formatCount(FETCH_CALLS_PER_DAY)} calls a day ` +
+    `(${formatCount(FETCH_CALLS_PER_DAY_WORKSPACE)} with Google Workspace, shared with your other scripts): ` +
+    "the check pauses when the day's calls are used up and goes on by itself when they are back."
+  );
 }

@@ -9,6 +9,7 @@ import { CONTACTS, PROFILES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { describe } from '../settings';
 import { chosenRole, type RoleChoice } from './role-choice';
+import { splitName } from '../../sheets/person-name';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -129,10 +130,17 @@ function contactRecord(
     company: textCell(company),
     companyHashId: textCell(companyHashId),
     name: textCell(contact.name),
+    ...nameCells(contact.name),
     title: textCell(contact.title),
     email: textCell(contact.email),
     linkedin: textCell(contact.linkedin),
   };
+}
+
+/** First name and Last name from the contact's name (sheets/person-name.ts). */
+function nameCells(name: unknown): Record<string, CellValue> {
+  const { first, last } = splitName(name);
+  return { firstName: textCell(first), lastName: textCell(last) };
 }
 
 function contactKey(companyHashId: unknown, email: unknown, name: unknown): string {

@@ -13,7 +13,7 @@ import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from '../settings';
-import { count, neededText } from '../words';
+import { count, formatCount, neededText } from '../words';
 import { isAllRoles, type RoleChoice, roleChoiceText } from './role-choice';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
@@ -50,6 +50,8 @@ interface UnlockOutcome {
   stop?: string;
   /** The status of every row the stop leaves not unlocked. */
   notDone?: string;
+  /** What stopped it (Google's daily fetch limit pauses the job instead: see recordUnlocks). */
+  error?: ApiError;
 }
 
 type Result = UnlockOutcome | FetchedContacts;
@@ -171,7 +173,8 @@ function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
         // Funds, key, plan, quota, address or service failure: stop here, keep what was done; every row
         // left of this unit says why it was not unlocked (recordUnlocks adds the rows of later units).
         outcome.stop = error.kind === 'funds' ? fundsText(error, outreach.pricingUrl) : describe(error);
-        outcome.notDone = `Not unlocked: ${describe(error)}`;
+        outcome.notDone = `${error.kind === 'fetch-quota' ? 'Waiting' : 'Not unlocked'}: ${describe(error)}`;
+        [outcome.rest, outcome.error] = [ids.slice(i), error];
         for (const left of ids.slice(i)) if (rowById.has(left)) status(left, outcome.notDone);
       }
     }
@@ -198,10 +201,14 @@ function recordUnlocks(outcome: UnlockOutcome, state: UnlockState): UnlockUnit[]
     } else if (text.includes('No matching company')) counts.notFound++;
     else if (text.includes('Outcome unknown')) counts.unknown++;
   }
-  if (outcome.stop) throw new JobStop(outcome.stop);
   const next: UnlockUnit[] = [];
   if (outcome.rest.length) next.push({ unlock: outcome.rest });
   if (outcome.hashes.length) next.push({ contacts: outcome.hashes });
+  if (outcome.error && outcome.error.kind === 'fetch-quota') {
+    state.units.splice(0, 1, ...next); // the job pauses (job-runner) with what is left of this unit
+    throw outcome.error;
+  }
+  if (outcome.stop) throw new JobStop(outcome.stop);
   return next;
 }
 
@@ -234,12 +241,14 @@ function unlockSummary(state: UnlockState, finished: boolean): string {
   const parts = [`Unlocked ${c.unlocked} (${c.charged} charged, ${c.free} free)`];
   if (c.notFound) parts.push(`${c.notFound} not found (not charged)`);
   if (c.unknown) parts.push(`${c.unknown} with unknown outcome (run Unlock again)`);
-  parts.push(`contacts for ${c.companiesFilled} companies (${c.contactsAdded} new)`);
+  parts.push(
+    `contacts for ${count(c.companiesFilled, 'company', 'companies')} (${formatCount(c.contactsAdded)} new)`,
+  );
   const text = (finished ? '' : 'Working: ') + parts.join(', ') + '.';
   return isAllRoles(c.roles) ? text : `${text} ${rolesText(c)}`;
 }
 
 /** "42 contacts found, 17 added: Purchasing, Management; all seniorities." */
 function rolesText(c: UnlockCounts): string {
-  return `${count(c.contactsFound ?? 0, 'contact')} found, ${c.contactsAdded} added: ${roleChoiceText(c.roles)}.`;
+  return `${count(c.contactsFound ?? 0, 'contact')} found, ${formatCount(c.contactsAdded)} added: ${roleChoiceText(c.roles)}.`;
 }

@@ -21,7 +21,7 @@ import {
 import { UserError } from '../inputs';
 import { chunks, JobState, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { keyChangedText } from '../jobs/job-owner';
-import { count } from '../words';
+import { count, formatCount } from '../words';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { CONTACT_CHUNK, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
@@ -105,7 +105,7 @@ function resumeUnfinished(): boolean {
     const balance = outreachClient().balance();
     lines.push(
       `Left to unlock: ${count(toUnlock, 'company', 'companies')}, at most ${count(toUnlock, 'search point')} (a company unlocked in the last 30 days is free).`,
-      `Usable balance: ${balance.monthlyPoints + balance.addonPoints} points (${balance.monthlyPoints} monthly + ${balance.addonPoints} add-on).`,
+      `Usable balance: ${count(balance.monthlyPoints + balance.addonPoints, 'point')} (${formatCount(balance.monthlyPoints)} monthly + ${formatCount(balance.addonPoints)} add-on).`,
     );
   }
   if (toFill) lines.push(`Contacts still to fill: ${count(toFill, 'company', 'companies')} (free).`);
@@ -137,25 +137,31 @@ function confirmCost(plan: UnlockPlan): { ids: string[]; roles: RoleChoice } | n
   const balance = client.balance();
   const usable = balance.monthlyPoints + balance.addonPoints;
   const lines = [
-    `Unlock ${toUnlock.length} compan${toUnlock.length === 1 ? 'y' : 'ies'}: at most ${toUnlock.length} search point${toUnlock.length === 1 ? '' : 's'} (a company unlocked in the last 30 days is free).`,
-    `Usable balance: ${usable} points (${balance.monthlyPoints} monthly + ${balance.addonPoints} add-on).`,
+    `Unlock ${count(toUnlock.length, 'company', 'companies')}: at most ${count(toUnlock.length, 'search point')} (search points pay for unlocks, 1 per company; a company unlocked in the last 30 days is free).`,
+    `Usable balance: ${count(usable, 'point')} (${formatCount(balance.monthlyPoints)} monthly + ${formatCount(balance.addonPoints)} add-on).`,
   ];
   if (plan.alreadyUnlocked.length) {
     lines.push(
-      `${plan.alreadyUnlocked.length} selected rows are already unlocked: not charged, contacts refreshed.`,
+      `${count(plan.alreadyUnlocked.length, 'selected row is', 'selected rows are')} already unlocked: not charged, contacts refreshed.`,
     );
   }
   if (plan.unknownRows.length) lines.push(unknownRowsText(plan.unknownRows));
-  if (plan.hiddenRows) lines.push(`${plan.hiddenRows} rows hidden by a filter are skipped.`);
+  if (plan.hiddenRows) {
+    lines.push(
+      `${count(plan.hiddenRows, 'row hidden by a filter is', 'rows hidden by a filter are')} skipped.`,
+    );
+  }
   if (usable === 0) {
     inform(
       'No search points left',
-      `${lines.join('\n')}\n\nBuy an add-on pack (400 points + 2000 EDM) at ${client.pricingUrl} and try again.`,
+      `${lines.join('\n')}\n\nBuy an add-on pack (400 search points + 2,000 e-mail credits) at ${client.pricingUrl} and try again.`,
     );
     return null;
   }
   if (usable < toUnlock.length) {
-    lines.push(`Your balance covers ${usable}: only the first ${usable} rows will be unlocked.`);
+    lines.push(
+      `Your balance covers ${formatCount(usable)}: only the first ${count(usable, 'row')} will be unlocked.`,
+    );
     toUnlock = toUnlock.slice(0, usable);
   }
   const roles = confirmWithRoles(lines, plan.expectedContacts, 'unlock');
@@ -249,5 +255,5 @@ function classify(row: TableRow, index: CompanyIndex, plan: UnlockPlan): void {
 
 function unknownRowsText(rows: number[]): string {
   const list = rows.slice(0, 5).join(', ') + (rows.length > 5 ? '…' : '');
-  return `${rows.length} rows (${list}) have no search data to unlock with: run the search again to restore them.`;
+  return `${count(rows.length, 'row')} (${list}) ${rows.length === 1 ? 'has' : 'have'} no search data to unlock with: run the search again to restore them.`;
 }

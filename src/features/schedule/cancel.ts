@@ -57,7 +57,7 @@ function cancelWaitingSend(): boolean {
         job,
         `${MAIL_STATUS.notSent}: the send waiting for the sending quota was cancelled`,
       );
-      toast(`The waiting send was cancelled: ${released} rows not sent.`, TITLE, 10);
+      toast(`The waiting send was cancelled: ${count(released, 'row')} not sent.`, TITLE, 10);
       return true;
     },
     () => {

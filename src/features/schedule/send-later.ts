@@ -27,7 +27,7 @@ import { parseWhen, startWindowText } from './send-later-time';
 import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../mail/confirmed-send';
 import { otherSendOnSheet } from '../mail/send-owners';
 import { ownershipOf, ownerStamp } from '../../platform/owner';
-import { count } from '../words';
+import { count, formatCount } from '../words';
 import { ensureTimer, releaseTimerIfIdle } from './timer';
 import { userToken } from './timer-store';
 
@@ -79,7 +79,7 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
   ];
   if (n > 0 && usable < n) {
     notes.push(
-      `Usable EDM is ${n - usable} short: add EDM before then (${prepared.client.pricingUrl}), or nothing is sent.`,
+      `The usable e-mail credits (EDM) are ${formatCount(n - usable)} short: add credits before then (${prepared.client.pricingUrl}), or nothing is sent.`,
     );
   }
   notes.push(

@@ -1,14 +1,18 @@
 // The hourly trigger's handler: this user's timed work in this document, with no UI. It first checks
-// ScriptApp.getAuthorizationInfo (a trigger keeps firing when the add-on needs the user's authorization
+// the permissions it needs (granular consent: refused ones are named) and ScriptApp.getAuthorizationInfo (a
+// trigger keeps firing when the add-on needs the user's authorization
 // again): then it only records that on the Tracking summary, where the user sees it, and waits. Otherwise:
 // a send waiting for the quota (or cut off by the time limit) goes on, the scheduled sends that are due
 // start, the auto-refresh runs (or, with it off, the refresh owed after a timed send: the first run after a
 // timed send refreshes what it sent, before it starts any other send, so a bounce is known before a later
 // send); the summary says what happened; the trigger removes itself when nothing is left for it.
+import { JobProgress } from '../../platform/jobs';
+import { missingScopes, type ScopeName } from '../../platform/consent';
 import { needsReauthorization } from '../../platform/triggers';
 import { continueSavedJob, savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
 import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
+import { PHONE_JOB, PhoneData, PhoneUnit } from '../phone/phone-job';
 import { describe } from '../settings';
 import { refreshOnTimer } from '../tracking/tracking-auto';
 import { writeStatusBlock } from '../tracking/tracking-summary';
@@ -25,17 +29,21 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   }
   adoptRunningTrigger(uid);
   adoptLegacySwitch();
-  if (needsReauthorization()) {
-    noteReauthorization(spreadsheet);
+  // Some permissions refused (granular consent): named; none left, or the grant is needed again: re-authorize.
+  const refused = missingScopes(TIMER_SCOPES);
+  const missing = refused.length < TIMER_SCOPES.length ? refused : [];
+  if (missing.length > 0 || needsReauthorization()) {
+    noteReauthorization(spreadsheet, missing);
     return;
   }
   const record = myTimer();
-  if (record.reauthAt) saveMyTimer({ ...record, reauthAt: undefined });
+  if (record.reauthAt) saveMyTimer({ ...record, reauthAt: undefined, missing: undefined });
   // What a timed send of an earlier run posted is refreshed before any other send: its bounces are known.
   const refreshedFirst = !!record.refreshAfterSend;
   if (refreshedFirst) refreshOnTimer();
   const continued = guarded('The waiting send could not go on.', continueMySend);
   const started = guarded('A scheduled send could not start.', runDueSchedules);
+  guarded('The paused phone check could not go on.', continueMyPhoneCheck, 'phone');
   if (!refreshedFirst) refreshOnTimer();
   // What a timed send posted is not final yet: the next run refreshes it.
   if (continued || (started && started > 0)) {
@@ -74,20 +82,36 @@ function continueMySend(): boolean {
   return !after || after.data.sent > job.data.sent;
 }
 
-function guarded<T>(message: string, work: () => T): T | null {
+/** This user's phone check that Google's daily fetch limit paused goes on (phone/phone-quota.ts). */
+function continueMyPhoneCheck(): JobProgress | null {
+  const job = savedJob<PhoneUnit, PhoneData>(PHONE_JOB.kind);
+  if (!job || job.stopped || job.units.length === 0 || !job.data.byTimer) return null;
+  return continueSavedJob(PHONE_JOB, unattendedReporter('phone'));
+}
+
+function guarded<T>(message: string, work: () => T, kind = 'send'): T | null {
   try {
     return work();
   } catch (error) {
-    recordLastRun('send', { message, error: describe(error), finished: true });
+    recordLastRun(kind, { message, error: describe(error), finished: true });
     return null;
   }
 }
 
-/** Recorded once per episode, where the user looks (the summary); the trigger stays and tries hourly. */
-function noteReauthorization(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): void {
+/** What the hourly run needs: the document, the services, and to run at all (granular consent). */
+const TIMER_SCOPES: ScopeName[] = ['sheet', 'fetch', 'triggers'];
+
+/**
+ * Recorded once per episode (or when other permissions are missing), where the user looks (the summary);
+ * the trigger stays and tries hourly.
+ */
+function noteReauthorization(
+  spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet,
+  missing: ScopeName[],
+): void {
   const record = myTimer();
-  if (record.reauthAt) return;
-  saveMyTimer({ ...record, reauthAt: Date.now() });
+  if (record.reauthAt && String(record.missing || []) === String(missing)) return;
+  saveMyTimer({ ...record, reauthAt: record.reauthAt || Date.now(), missing });
   try {
     writeStatusBlock(spreadsheet);
   } catch {

@@ -2,7 +2,9 @@
 // on (each user's own switch), an hourly run that needs re-authorization, the sends scheduled for later and
 // a send waiting for the sending quota. A trigger has no UI and its failures are mailed to nobody: this is
 // where its user sees them.
+import type { ScopeName } from '../../platform/consent';
 import { loadJob, otherJobs } from '../../platform/jobs';
+import { consentText } from '../consent';
 import { lastRun } from '../jobs/reporters';
 import { allSchedules } from './schedules';
 import { startWindowText } from './send-later-time';
@@ -44,9 +46,13 @@ function autoRefreshText(properties: Record<string, string>, time: (ms: number) 
       .sort((a, b) => (b && b.offAt ? b.offAt : 0) - (a && a.offAt ? a.offAt : 0))[0];
     if (off && off.offAt) text = `Off since ${time(off.offAt)}: ${off.offReason || ''}`;
   }
-  const reauth = records.filter((r) => r.reauthAt).map((r) => r.reauthAt as number);
+  const reauth = records.filter((r) => r.reauthAt && !(r.missing && r.missing.length));
   if (reauth.length) {
-    text += ` Needs re-authorization since ${time(Math.min(...reauth))}: the hourly run of an editor did nothing because the add-on needs that editor's permission again. That editor opens Extensions › Outreach in this spreadsheet and picks any item to grant it.`;
+    text += ` Needs re-authorization since ${time(Math.min(...reauth.map((r) => r.reauthAt as number)))}: the hourly run of an editor did nothing because the add-on needs that editor's permission again. That editor opens Extensions › Outreach in this spreadsheet and picks any item to grant it.`;
+  }
+  for (const r of records.filter((r) => r.reauthAt && r.missing && r.missing.length)) {
+    const missing = (r.missing || []) as ScopeName[];
+    text += ` Since ${time(r.reauthAt as number)} the hourly run of an editor did nothing: ${consentText('It', missing)}`;
   }
   return text;
 }

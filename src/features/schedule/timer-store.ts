@@ -34,6 +34,8 @@ export interface TimerRecord {
    * refreshes them (auto-refresh on or not), so a bounce is known before a later send. Cleared by that run.
    */
   refreshAfterSend?: number;
+  /** The permissions (granular consent) that run found refused, with reauthAt. */
+  missing?: string[];
 }
 
 const PREFIX = 'timer.user.';

@@ -3,6 +3,7 @@
 // the sending quota all ride on it: turning one on while another is on keeps the trigger, and it is removed
 // only when none of them is left. The trigger is found by the id stored when it was made (platform/
 // triggers.ts), so it works whether or not getUserTriggers(spreadsheet) lists time-driven triggers.
+import { missingScopes } from '../../platform/consent';
 import { loadJob } from '../../platform/jobs';
 import {
   createHourlyTrigger,
@@ -68,14 +69,17 @@ export function myPendingWork(): {
   scheduled: number;
   waitingSend: boolean;
   refreshAfterSend: boolean;
+  waitingPhone: boolean;
 } {
   const job = loadJob<{ data?: { owner?: string; waiting?: unknown } }>('send');
+  const phone = loadJob<{ data?: { byTimer?: boolean } }>('phone'); // this user's (jobs are per user)
   const record = myTimer();
   return {
     autoRefresh: !!(record.auto && record.auto.on),
     scheduled: mySchedules().length,
     waitingSend: !!(job && job.data && job.data.waiting && job.data.owner === userToken()),
     refreshAfterSend: !!record.refreshAfterSend,
+    waitingPhone: !!(phone && phone.data && phone.data.byTimer),
   };
 }
 
@@ -93,11 +97,13 @@ export function timedWorkLeft(): string | null {
     );
   if (work.waitingSend) left.push('a send waiting for the sending quota');
   if (work.refreshAfterSend) left.push('the mails of a timed send to refresh');
+  if (work.waitingPhone) left.push("a phone check waiting for Google's daily limit");
   return left.length ? left.join(' and ') : null;
 }
 
 /** Removes this user's trigger when nothing is left for it; true when removed. */
 export function releaseTimerIfIdle(runningUid?: string): boolean {
   if (myPendingWork().autoRefresh || timedWorkLeft()) return false;
+  if (missingScopes(['triggers']).length > 0) return false; // a refused permission: it cannot be removed
   return removeMyTimer(runningUid);
 }

@@ -1,0 +1,47 @@
+// A phone check that meets Apps Script's daily quota of URL Fetch calls (20,000 a day for a consumer account,
+// 100,000 on Google Workspace, one call per number, counted from the day's first call and reset 24 h later).
+// Nothing was sent for the numbers left: their cells say they wait, the job pauses for an hour, and the
+// user's hourly trigger (schedule/timer.ts) goes on with it until it is done: the job is continued by one
+// execution at a time (the job lease) and a number with a kept result is never checked again.
+import { ApiError } from '../../api/errors';
+import { fetchQuotaInit } from '../../api/error-texts';
+import { JobPause } from '../jobs/job-runner';
+import { ensureTimer } from '../schedule/timer';
+import { describe } from '../settings';
+import { formatCount, whenText } from '../words';
+import type { PhoneTarget } from './phone-plan';
+import { writeResults } from './phone-sheet';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The cell of a number that waits for Google's daily limit (not a result: the check goes on with it). */
+export const WAITING_QUOTA_TEXT =
+  "Waiting: Google's daily limit of calls is used up; checked when it is back (nothing charged yet)";
+
+/** Marks the numbers left, hands the job to the hourly trigger and pauses it for an hour. */
+export function dailyQuotaPause(
+  error: ApiError,
+  data: PhoneTarget & { byTimer?: boolean },
+  left: string[],
+): JobPause {
+  if (!data.byTimer) writeResults(data, new Map(left.map((phone) => [phone, WAITING_QUOTA_TEXT])));
+  const latest = whenText(Date.now() + DAY_MS);
+  let how: string;
+  try {
+    ensureTimer();
+    data.byTimer = true;
+    how = `The add-on tries again every hour and goes on by itself (at the latest ${latest}); you need not keep the document open.`;
+  } catch (timerError) {
+    how = `Run "Check phone numbers in selection" again on the same cells after ${latest} (the hourly retry could not be set up: ${describe(timerError)}).`;
+  }
+  const text =
+    `${error.userMessage} ${formatCount(left.length)} number${left.length === 1 ? '' : 's'} ` +
+    `not checked yet say "Waiting" in their cells. ${how}`;
+  return new JobPause(text, Date.now() + HOUR_MS);
+}
+
+/** The error a phone call meets when the day's calls are used up (for a step that has not called yet). */
+export function fetchQuotaError(): ApiError {
+  return new ApiError(fetchQuotaInit('phone', 'GET /api/user/credits'));
+}
