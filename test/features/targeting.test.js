@@ -384,10 +384,12 @@ describe('Roles in the unlock', () => {
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
     const sheet = emu.spreadsheet.getSheetByName('Contacts');
     const header = sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0];
-    expect(header.slice(0, 6)).toEqual([
+    expect(header.slice(0, 8)).toEqual([
       'Company',
       'Company hash ID',
       'Name',
+      'First name',
+      'Last name',
       'Title',
       'Department',
       'Seniority',
