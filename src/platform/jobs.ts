@@ -20,8 +20,10 @@ export interface JobProgress {
   busy?: boolean;
   /** The job waits (a rate limit): it is kept, and the message says when to go on. */
   paused?: boolean;
-  /** When the running step saved this progress (ms), for the dialog's elapsed time. */
+  /** When the running step saved this progress (ms). */
   at?: number;
+  /** Time since the job started (its first step), by the server's clock, for the dialog's elapsed time. */
+  elapsedMs?: number;
   /** The job ended because the user pressed Stop (said calmly: it is not an error). */
   userStopped?: boolean;
   /** Stop was asked for while a step works in another execution: it ends after the batch under way. */

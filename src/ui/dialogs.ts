@@ -35,7 +35,12 @@ export function showProgressDialog(job: { title: string; action: string }, progr
   showDialogFile(
     'progress',
     job.title,
-    { kind: scriptJson(progress.kind), summary: progress.message, action: job.action },
+    {
+      kind: scriptJson(progress.kind),
+      progress: scriptJson(progress),
+      summary: progress.message,
+      action: job.action,
+    },
     { width: 400, height: 270 },
   );
 }

@@ -86,7 +86,14 @@ describe('Unlock', () => {
     expect(requestsTo('/companies/unlock', afterStop)).toBe(7);
     expect(progress).toMatchObject({ finished: true, userStopped: true });
     expect(progress.error).toBe(
-      'Stopped, as you asked. 40 companies were not unlocked, nothing charged for them: their Unlock status says "Stopped". The contacts of 10 companies already unlocked were not fetched: select them and run Unlock again (free).',
+      'Stopped, as you asked. 40 companies were not unlocked, nothing charged for them: their Unlock status says "Stopped". The contacts of 10 companies already unlocked were not fetched: their Unlock status says so; select them and run Unlock again (free).',
+    );
+    // Those rows say so on their own row (issue 29 item 7).
+    const noContacts = rowsOf('Companies').filter((r) => /contacts not fetched/.test(r['Unlock status']));
+    expect(noContacts).toHaveLength(10);
+    expect(noContacts.every((r) => r['Company hash ID'] !== '')).toBe(true);
+    expect(noContacts[0]['Unlock status']).toBe(
+      'Unlocked; contacts not fetched (stopped): select the row and run Unlock again, free.',
     );
     const rows = rowsOf('Companies').slice(0, 60);
     expect(rows.filter((r) => r['Company hash ID'])).toHaveLength(20);
@@ -107,6 +114,36 @@ describe('Unlock', () => {
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
     expect(emu.ui.alerts[0].message).toMatch(/^Unlock 40 companies: at most 40 search points/);
     expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(60);
+  });
+
+  test('the bar moves inside a unit of unlocks, and the elapsed time counts from the start of the job', () => {
+    emu = newAddon(services);
+    searchAndSelect(30);
+    const start = services.clock.now();
+    slow('/companies/unlock', 20_000); // 10 unlocks take 200 s: one unit per step
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const first = emu.ui.dialogs.at(-1);
+    expect(first.title).toBe('Unlocking companies');
+    // What the dialog polls while the next step works, after each unlock of its unit.
+    const polled = [];
+    emu.onFetch = (entries) => {
+      if (!entries.some((e) => e.url.includes('/companies/unlock'))) return;
+      services.clock.advance(20_000);
+      polled.push(emu.run('getJobProgress', ['unlock'], { kind: 'webapp' }));
+    };
+    const progress = continueJob('unlock');
+    emu.onFetch = null;
+    expect(progress.finished).toBe(false);
+    const done = polled.map((p) => p.done);
+    // Inside the unit the bar goes up one unlock at a time (a unit counts 2 per company: unlock, contacts).
+    expect(new Set(done).size).toBeGreaterThanOrEqual(5);
+    for (let i = 1; i < done.length; i++) expect(done[i]).toBeGreaterThanOrEqual(done[i - 1]);
+    expect(Math.max(...done)).toBeLessThan(progress.done + 1);
+    // Elapsed: from the job's start (the menu's step included), not from this step's.
+    const last = polled.at(-1);
+    expect(last.elapsedMs).toBeGreaterThanOrEqual(200_000 + 180_000);
+    expect(progress.elapsedMs).toBeGreaterThanOrEqual(last.elapsedMs);
+    expect(progress.elapsedMs).toBeLessThanOrEqual(services.clock.now() - start);
   });
 
   test('Stop with no step working (between steps) ends the job at once and marks the rows left', () => {

@@ -72,7 +72,7 @@ export function chunks<T>(items: T[], size: number): T[][] {
 export function newJobState<U, D, R>(job: JobDefinition<U, D, R>, units: U[], data: D): JobState<U, D> {
   const size = job.size || (() => 1);
   const total = units.reduce((n, u) => n + size(u), 0);
-  return { v: 1, units, total, data, owner: ownerStamp(job.service) };
+  return { v: 1, units, total, data, owner: ownerStamp(job.service), startedAt: Date.now() };
 }
 
 /** Saves a newly planned job and runs its first step (the caller holds the lease: see withJobLease). */
@@ -262,6 +262,7 @@ function progressOf<U, D, R>(
     finished: finished || paused,
     message: job.summary(state, finished),
   };
+  if (state.startedAt) progress.elapsedMs = Math.max(0, Date.now() - state.startedAt);
   if (state.stopped) progress.error = state.stopped;
   if (state.userStopped) progress.userStopped = true;
   if (paused) {

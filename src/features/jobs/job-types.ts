@@ -18,6 +18,8 @@ export interface JobState<U, D> {
   userStopped?: boolean;
   pausedUntil?: number;
   pauseMessage?: string;
+  /** When the job was planned (ms): the progress dialog's elapsed time counts from here, not per step. */
+  startedAt?: number;
 }
 
 export interface StepContext {

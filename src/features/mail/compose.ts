@@ -35,6 +35,11 @@ export interface ComposeState {
   template: MailTemplate;
   saved: boolean;
   problems: string[];
+  /**
+   * What makes the sheet no mailing list (no e-mail column), with its fix: the dialog opens with it at the
+   * top (it is in `problems` too).
+   */
+  sheetProblem?: string;
   /** Advice that does not stop a send (no unsubscribe line). */
   warnings: string[];
   firstRow: number;
@@ -76,14 +81,17 @@ export function getComposeState(): ComposeState {
   const own = new Set(MAIL_COLUMNS.map((c) => normalizeHeader(c.header)));
   const problems: string[] = [];
   let headers: string[] = [];
+  let sheetProblem: string | undefined;
   try {
     const list = openMailingList(sheet, false);
     headers = list.headers.filter((h) => h.trim() && !own.has(normalizeHeader(h)));
     if (stored) problems.push(...templateProblems(template, list.headers, readSettings().unsubscribeAddress));
   } catch (error) {
-    problems.push(describe(error));
+    sheetProblem = describe(error);
+    problems.push(sheetProblem);
   }
   return {
+    ...(sheetProblem ? { sheetProblem } : {}),
     sheetName: sheet.getName(),
     headers,
     template: plain(template),

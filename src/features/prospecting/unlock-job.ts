@@ -72,7 +72,7 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
   size: (unit) => ('unlock' in unit ? 2 * unit.unlock.length : unit.contacts.length),
   work: (unit, _state, context) =>
     'unlock' in unit
-      ? unlockIds(unit.unlock, client(context))
+      ? unlockIds(unit.unlock, client(context), context)
       : fetchContacts(unit.contacts, client(context)),
   record: (unit, result, state) =>
     'unlock' in unit
@@ -92,27 +92,46 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
   },
 };
 
-/** What Stop leaves: the rows not unlocked say so; companies unlocked whose contacts were not fetched. */
+/**
+ * What Stop leaves: the rows not unlocked say so; the rows unlocked whose contacts were not fetched say so
+ * on their own row too (their Unlock status), as well as in the dialog's message.
+ */
 function markUnlocksStopped(state: UnlockState): string {
   const ids = state.units.flatMap((unit) => ('unlock' in unit ? unit.unlock : []));
-  const contacts = state.units.reduce((n, unit) => n + ('contacts' in unit ? unit.contacts.length : 0), 0);
+  const hashes = state.units.flatMap((unit) => ('contacts' in unit ? unit.contacts : []));
   const parts: string[] = [];
-  if (ids.length) {
-    const status = { status: textCell(UNLOCK_STOPPED) };
+  const changes = new Map<string, Record<string, CellValue>>();
+  for (const id of ids) {
+    changes.set(`id:${id}`, { status: textCell(UNLOCK_STOPPED) });
+    changes.set(`unlocked:${id}`, { status: textCell(CONTACTS_STOPPED) }); // unlocked in an earlier run
+  }
+  for (const hash of hashes) changes.set(`hash:${hash}`, { status: textCell(CONTACTS_STOPPED) });
+  if (changes.size) {
     const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
-    table.updateByKey((row) => cellText(row.values.id), new Map(ids.map((id) => [id, status])));
+    table.updateByKey((row) => {
+      // A row unlocked (it has its hash) whose contacts are left says so; a row not unlocked, by its id.
+      const hash = cellText(row.values.companyHashId);
+      const id = cellText(row.values.id);
+      if (!hash) return `id:${id}`;
+      return changes.has(`hash:${hash}`) ? `hash:${hash}` : `unlocked:${id}`;
+    }, changes);
+  }
+  if (ids.length) {
     parts.push(
       `${companies(ids.length)} ${ids.length === 1 ? 'was' : 'were'} not unlocked, nothing charged for them: their Unlock status says "Stopped".`,
     );
   }
-  if (contacts) {
+  if (hashes.length) {
     parts.push(
-      `The contacts of ${companies(contacts)} already unlocked were not fetched: select them and run Unlock again (free).`,
+      `The contacts of ${companies(hashes.length)} already unlocked were not fetched: their Unlock status says so; select them and run Unlock again (free).`,
     );
   }
   return parts.join(' ');
 }
 
+/** The Unlock status of a row unlocked whose contacts Stop left unfetched. */
+export const CONTACTS_STOPPED =
+  'Unlocked; contacts not fetched (stopped): select the row and run Unlock again, free.';
 const UNLOCK_STOPPED = 'Stopped: not unlocked, nothing charged. Select the row and run Unlock to unlock it.';
 
 function companies(n: number): string {
@@ -124,13 +143,15 @@ function client(context: StepContext): OutreachClient {
 }
 
 /** Unlocks the ids one by one (each is a charge: never in parallel, never retried blindly). */
-function unlockIds(ids: string[], outreach: OutreachClient): UnlockOutcome {
+function unlockIds(ids: string[], outreach: OutreachClient, context?: StepContext): UnlockOutcome {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const rowById = rowsById(Table.open(spreadsheet, COMPANIES).readAll());
   const index = CompanyIndex.load();
   const outcome: UnlockOutcome = { rows: new Map(), rest: [], hashes: [] };
   const status = (id: string, text: string) => outcome.rows.set(id, { status: textCell(text) });
   for (let i = 0; i < ids.length && !outcome.stop; i++) {
+    // The bar moves with each unlock (the unit counts 1 per unlock and 1 per company's contacts).
+    if (i > 0 && context) context.progress(i);
     const id = ids[i];
     const row = rowById.get(id);
     if (!row) continue; // the row was deleted meanwhile: nothing to unlock

@@ -1,0 +1,242 @@
+'use strict';
+/* global document */ // inside page.evaluate callbacks, which run in the browser
+// Compose and progress at 1366×768 (issue 29 item 7). The compose dialog keeps Save, Send and Close on one
+// row, answers every action right under them, in view, and lets the preview use the free height; a sheet
+// without an e-mail column opens the dialog with the explanation and the fix at the top. The unlock
+// progress bar moves inside a step, the elapsed time counts from the job's start, and after Stop the rows
+// whose contacts were not fetched say so in their own Unlock status.
+const {
+  openPlayground,
+  closePlayground,
+  screenshot,
+  clickMenuItem,
+  waitForCell,
+  waitIdle,
+  outOfView,
+  pasteAtA1,
+  openTab,
+  screenshotOnFailure,
+} = require('./helpers');
+
+let env;
+let page;
+const FRAME = '#html-dialog-frame';
+
+beforeAll(async () => {
+  env = await openPlayground({ viewport: { width: 1366, height: 768 } });
+  page = env.page;
+}, 60000);
+afterAll(() => closePlayground(env));
+
+async function closeDialog() {
+  await page.locator('#html-dialog-close').click();
+  await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
+  await waitIdle(page);
+}
+
+/** The top offsets of the compose dialog's three buttons (one row: the same top). */
+async function buttonTops(compose) {
+  return Promise.all(
+    ['#save', '#sendAll', '#close'].map((id) =>
+      compose.locator(id).evaluate((el) => Math.round(el.getBoundingClientRect().top)),
+    ),
+  );
+}
+
+test('compose at 1366×768: a sheet without an e-mail column opens with the fix at the top', async () => {
+  await screenshotOnFailure(page, 'compose-laptop-no-email', async () => {
+    await pasteAtA1(page, 'Name\tCity\nJane\tParis');
+    await waitForCell(page, 'B2', 'Paris');
+    await clickMenuItem(page, 'Compose e-mail…');
+    const compose = page.frameLocator(FRAME);
+    const problem = compose.locator('#sheetProblem');
+    await problem
+      .filter({ hasText: /has no e-mail column: name the column of addresses "E-mail"/ })
+      .waitFor();
+    await page.waitForTimeout(300); // the frame grows to fit
+    await screenshot(page, 'compose-laptop-01-no-email-column');
+    // At the top: above the form, in view without scrolling; said once (not again under the buttons).
+    const [problemBottom, formTop] = await Promise.all([
+      problem.evaluate((el) => el.getBoundingClientRect().bottom),
+      compose.locator('#form').evaluate((el) => el.getBoundingClientRect().top),
+    ]);
+    expect(problemBottom).toBeLessThanOrEqual(formTop);
+    expect(await outOfView(page, FRAME, ['#sheetProblem'])).toEqual([]);
+    expect(await compose.locator('#message').textContent()).not.toMatch(/no e-mail column/);
+    await closeDialog();
+  });
+}, 60000);
+
+test('compose at 1366×768: buttons on one row, every answer in view under them, the preview fills the height', async () => {
+  await screenshotOnFailure(page, 'compose-laptop', async () => {
+    await pasteAtA1(page, 'Name\tEmail\nJane\tjane@example.com\nJohn\tjohn@example.com');
+    await waitForCell(page, 'B2', 'jane@example.com');
+    await clickMenuItem(page, 'Compose e-mail…');
+    const compose = page.frameLocator(FRAME);
+    await compose.locator('#headers button', { hasText: 'Name' }).waitFor();
+    expect(await compose.locator('#sheetProblem').textContent()).toBe('');
+    const [save, send, close] = await buttonTops(compose);
+    expect([send, close]).toEqual([save, save]);
+
+    // An error (no campaign name given) and a warning answer under the buttons, in view.
+    await compose.locator('#subject').fill('Hello {{Name}}');
+    await compose.locator('#body').fill('Hi {{Name}},\n\n' + 'A line of the mail.\n'.repeat(30));
+    await compose.locator('#campaign').fill('Laptop');
+    await compose.locator('#save').click();
+    await compose.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+    const saved = compose.locator('#message', { hasText: /^Saved\./ });
+    await saved.waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'compose-laptop-02-saved');
+    expect(await outOfView(page, FRAME, ['#save', '#sendAll', '#close', '#message'])).toEqual([]);
+    // Right under the buttons.
+    const [actionsBottom, messageTop] = await Promise.all([
+      compose.locator('#form .actions').evaluate((el) => el.getBoundingClientRect().bottom),
+      compose.locator('#message').evaluate((el) => el.getBoundingClientRect().top),
+    ]);
+    expect(messageTop - actionsBottom).toBeGreaterThanOrEqual(0);
+    expect(messageTop - actionsBottom).toBeLessThan(20);
+    expect(await buttonTops(compose)).toEqual(await buttonTops(compose).then((t) => [t[0], t[0], t[0]]));
+
+    // The preview uses the height the form column leaves: its body box ends near the pane's test field, and
+    // nothing of the preview is clipped.
+    const heights = await compose.locator('.preview').evaluate((pane) => {
+      const box = pane.querySelector('.body-box').getBoundingClientRect();
+      const form = document.getElementById('form').getBoundingClientRect();
+      return { body: box.height, pane: pane.getBoundingClientRect().height, form: form.height };
+    });
+    expect(heights.body).toBeGreaterThan(160);
+    expect(heights.pane).toBeGreaterThanOrEqual(heights.form - 1);
+    expect(await outOfView(page, FRAME, ['.preview', '#textBody', '#test'])).toEqual([]);
+
+    // A schedule's answer: under the buttons too, scrolled into view.
+    await compose.locator('#schedule').click();
+    await compose.locator('#message.error', { hasText: 'Choose the date and time' }).waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'compose-laptop-03-schedule-error');
+    expect(await outOfView(page, FRAME, ['#message'])).toEqual([]);
+
+    // The send's outcome.
+    await compose.locator('#sendAll').click();
+    await page.locator('#alert-buttons button[data-button="YES"]').click();
+    await compose
+      .locator('#message.ok', { hasText: /^Send finished: Sent 2 e-mails/ })
+      .waitFor({ timeout: 30000 });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'compose-laptop-04-sent');
+    expect(await outOfView(page, FRAME, ['#message', '#sendAll', '#close'])).toEqual([]);
+    const [s2, send2, close2] = await buttonTops(compose);
+    expect([send2, close2]).toEqual([s2, s2]);
+    await closeDialog();
+  });
+}, 90000);
+
+/** Extensions › Playground demo › item. */
+async function demo(label) {
+  await page.locator('#extensions-menu').click();
+  const holder = page.locator('#extensions-popup > .menu-root', {
+    has: page.locator(':scope > .menu-item', { hasText: 'Playground demo' }),
+  });
+  await holder.locator(':scope > .menu-item').click();
+  await holder.locator(':scope > .menu-popup > .menu-item', { hasText: label }).click();
+}
+
+function seconds(text) {
+  const m = /Elapsed: (\d+) min (\d+) s/.exec(text);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
+}
+
+test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, elapsed counts from the start, Stop marks the rows', async () => {
+  await screenshotOnFailure(page, 'compose-laptop-unlock', async () => {
+    await demo('Add 300 demo companies');
+    await page
+      .locator('#toasts .toast', { hasText: '300 companies on "Companies"' })
+      .waitFor({ timeout: 60000 });
+    await openTab(page, 'Companies');
+    await demo('Slow service: on');
+    await page.locator('#toasts .toast', { hasText: 'Slow service on' }).waitFor();
+    await page.locator('#name-box').fill('A2:A301');
+    await page.locator('#name-box').press('Enter');
+    await clickMenuItem(page, 'Unlock selected companies');
+    await page.locator('#alert-message', { hasText: /^Unlock 300 companies/ }).waitFor({ timeout: 60000 });
+    await page.locator('#alert-buttons button[data-button="YES"]').click();
+    const confirmed = Date.now();
+    await page.locator('#html-dialog-title', { hasText: 'Unlocking companies' }).waitFor({ timeout: 120000 });
+    const dialog = page.frameLocator(FRAME);
+    await dialog.locator('#elapsed', { hasText: 'Elapsed' }).waitFor();
+
+    // The bar and the elapsed time, once a second while the dialog's steps work.
+    const samples = [];
+    for (let i = 0; i < 14; i++) {
+      samples.push(
+        await dialog.locator('body').evaluate(() => ({
+          value: document.getElementById('bar').value,
+          max: document.getElementById('bar').max,
+          elapsed: document.getElementById('elapsed').textContent,
+          at: Date.now(),
+        })),
+      );
+      await page.waitForTimeout(1000);
+    }
+    await screenshot(page, 'compose-laptop-05-unlock-progress');
+    const fractions = samples.map((s) => s.value / s.max);
+    const rises = fractions.filter((f, i) => i > 0 && f > fractions[i - 1]).length;
+    expect(fractions[fractions.length - 1]).toBeGreaterThan(fractions[0]);
+    expect(rises).toBeGreaterThanOrEqual(2); // it moves during the run, not once at the end of a step
+    const times = samples.map((s) => seconds(s.elapsed));
+    for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThanOrEqual(times[i - 1]);
+    // From the job's start (the first step ran before the dialog opened), by the service's clock (the
+    // playground's slow service counts 5 s per request): at least the real time since the confirmation.
+    expect(times[times.length - 1]).toBeGreaterThanOrEqual(
+      Math.floor((samples[13].at - confirmed) / 1000) - 1,
+    );
+    expect(times[times.length - 1]).toBeLessThan(3600);
+
+    await dialog.locator('#stop').click();
+    const stopped = dialog.locator('#message', { hasText: /^Stopped, as you asked\./ });
+    await stopped.waitFor({ timeout: 120000 });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'compose-laptop-06-unlock-stopped');
+    expect(await outOfView(page, FRAME, ['#message', '#close'])).toEqual([]);
+    const message = await stopped.textContent();
+    await closeDialog();
+    await demo('Slow service: off');
+    await waitIdle(page, 60000);
+
+    // Each row's Unlock status says what Stop left it: not unlocked, or unlocked with its contacts not
+    // fetched (as many as the dialog's message counts).
+    const { col, statuses } = await page.evaluate(() => {
+      const heads = [...document.querySelectorAll('#grid td[data-r="1"]')];
+      const head = heads.find((td) => td.textContent.trim() === 'Unlock status');
+      const c = head.dataset.c;
+      return {
+        col: Number(c),
+        statuses: [...document.querySelectorAll(`#grid td[data-c="${c}"]`)]
+          .filter((td) => Number(td.dataset.r) > 1 && Number(td.dataset.r) <= 301)
+          .map((td) => td.textContent.trim()),
+      };
+    });
+    expect(statuses.length).toBe(300);
+    const notUnlocked = statuses.filter((s) => s.startsWith('Stopped: not unlocked')).length;
+    const noContacts = statuses.filter((s) =>
+      s.startsWith('Unlocked; contacts not fetched (stopped): select the row and run Unlock again'),
+    ).length;
+    expect(notUnlocked).toBeGreaterThan(0);
+    const counted =
+      /The contacts of (\d+) compan(?:y|ies) already unlocked were not fetched: their Unlock status says so/.exec(
+        message,
+      );
+    expect(noContacts).toBe(counted ? Number(counted[1]) : 0);
+    const m = /(\d+) compan(?:y|ies) (?:was|were) not unlocked/.exec(message);
+    expect(notUnlocked).toBe(Number(m[1]));
+    // Shown where a user looks: the grid at the Unlock status of the last rows unlocked.
+    const letter = col <= 26 ? String.fromCharCode(64 + col) : 'A' + String.fromCharCode(64 + col - 26);
+    const lastUnlocked = statuses.findIndex((s) => s.startsWith('Stopped: not unlocked')) + 1;
+    await page.locator('#name-box').fill(`${letter}${Math.max(2, lastUnlocked - 8)}`);
+    await page.locator('#name-box').press('Enter');
+    await page.locator('#name-box').fill(`${letter}${lastUnlocked + 8}`);
+    await page.locator('#name-box').press('Enter');
+    await screenshot(page, 'compose-laptop-07-unlock-statuses');
+    expect(env.consoleErrors).toEqual([]);
+  });
+}, 300000);
