@@ -6,7 +6,7 @@
 // An operation: { id, name, unit, requires: [entry points], sizes: {full, quick}, run(ctx, size) → rows }.
 // Each row: { variant, label, pairKey?, ...Measurement.finish() }. Rows with the same pairKey are compared
 // (spreadsheet calls per chunk at the largest size against the smallest). Add new operations to OPERATIONS.
-const { control, newAddon, DEMO_KEYS } = require('../../test/support/harness');
+const { control, newAddon, DEMO_KEYS, jobKey } = require('../../test/support/harness');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../sandbox');
 const { Measurement } = require('./measure');
 const { searchMinimum, unlockMinimum, phoneMinimum, trackingMinimum, SEARCH_MAX_PAGE } = require('./floors');
@@ -106,7 +106,7 @@ function runJob(emu, menuAction, kind) {
   step(menuAction, [], 'menu');
   let progress = null;
   let steps = 0;
-  while (emu.properties.document.getProperty(`job.${kind}`) && steps < MAX_STEPS) {
+  while (emu.properties.document.getProperty(jobKey(emu, kind)) && steps < MAX_STEPS) {
     progress = step('continueJob', [kind], 'webapp');
     steps++;
     if (progress && progress.finished) break;
