@@ -9,6 +9,7 @@ import { ask, inform, scriptJson, showDialogFile } from '../../ui/dialogs';
 import { UserError } from '../inputs';
 import { ensureKey } from '../settings';
 import { mailState } from './tracking-rows';
+import { whenText } from '../words';
 
 export interface MailView {
   mailId: number;
@@ -83,10 +84,8 @@ function parseMailId(value: unknown): number {
 export function mailView(mail: MailDetail): MailView {
   const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
   const time = (iso: string | null | undefined) => {
-    const date = iso ? new Date(iso) : null;
-    return date && !Number.isNaN(date.getTime())
-      ? Utilities.formatDate(date, zone, 'yyyy-MM-dd HH:mm:ss')
-      : '';
+    const ms = iso ? new Date(iso).getTime() : NaN;
+    return Number.isNaN(ms) ? '' : whenText(ms, zone); // the one date format of every message
   };
   return {
     mailId: mail.mailId,
