@@ -3,16 +3,14 @@
 // of Apps Script's quota message, and the menu offers to free the add-on's own space: its two caches, the
 // company index (search rows → domains) and the phone results. Nothing else is dropped: settings, a send's
 // journal (a chunk in doubt must be settled, never forgotten), a running job.
-import { StoreFullError } from '../platform/sharded-store';
 import { utf8Bytes } from '../platform/cache';
 import { confirm, toast } from '../ui/dialogs';
 
 export const STORE_FULL_TEXT =
   "This document's add-on storage is full (Apps Script keeps 500 KB of add-on data per document): nothing was saved by this step, and nothing saved before is lost. Free space with Extensions › Outreach › Free add-on storage (it drops the add-on's caches), then run this again.";
 
-/** Apps Script's "exceeded the property storage quota", a value over 9 KB, or a store that refused. */
+/** Apps Script's "exceeded the property storage quota", or a value over 9 KB. */
 export function isStoreFull(error: unknown): boolean {
-  if (error instanceof StoreFullError) return true;
   const message = error instanceof Error ? error.message : String(error);
   return /property storage quota|Argument too large: value/i.test(message);
 }

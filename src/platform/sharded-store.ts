@@ -6,7 +6,7 @@
 // results 16 × 8,000).
 //
 // Use:
-//   const store = ShardedStore.load<V>({ prefix: 'journal.', shards: 8, whenFull: 'refuse' });
+//   const store = ShardedStore.load<V>({ prefix: 'phoneResults.', shards: 16 });
 //   store.get(key) / store.set(key, value) / store.delete(key) / store.entries()
 //   store.save();   // under withDocumentLock (platform/locks.ts) when other executions write it too
 //
@@ -16,10 +16,9 @@
 //   from what is stored now (the phone claims are released in the same write as the results).
 // - Each entry carries the time it was written (`at`). With expiresAfterMs, an older entry is not returned
 //   and is dropped the next time its shard is written.
-// - When full (more than maxEntries, or a shard over maxShardChars): whenFull 'evict-oldest' drops the
-//   oldest entries (a cache: the company index, the phone results); 'refuse' makes save() throw
-//   StoreFullError and write nothing (entries that must not be lost). A value larger than one shard never
-//   fits: one large value goes to large-property.ts, split into parts under one key.
+// - When full (more than maxEntries, or a shard over maxShardChars) the oldest entries are dropped: the stores
+//   are caches (the company index, the phone results). What must not be lost is kept elsewhere (a job's
+//   state, the send journal: large-property.ts, one large value split into parts under one key).
 // - The shard text format is the store's: JSON `{"key":[value,at]}` by default; the company index and the
 //   phone results keep their own compact formats (ShardFormat). A shard is stored gzip-compressed (base64,
 //   packed-text.ts) when that is smaller: the shard limits count the text, the store the bytes kept.
@@ -47,17 +46,8 @@ export interface ShardedStoreOptions<V> {
   /** Most entries in the whole store. */
   maxEntries?: number;
   expiresAfterMs?: number;
-  /** Default 'evict-oldest'. */
-  whenFull?: 'evict-oldest' | 'refuse';
   /** Default: JSON `{"key":[value,at]}`. */
   format?: ShardFormat<V>;
-}
-
-export class StoreFullError extends Error {
-  constructor(prefix: string, what: string) {
-    super(`The document store ${prefix}* is full (${what}): nothing was saved.`);
-    this.name = 'StoreFullError';
-  }
 }
 
 export const DEFAULT_MAX_SHARD_CHARS = 8000;
@@ -139,8 +129,7 @@ export class ShardedStore<V> {
   /**
    * Writes this execution's changes merged into what is stored now, dropping what expired or no longer
    * fits, with one getProperties and one setProperties, which also writes what alsoWrite(stored
-   * properties) answers. Throws StoreFullError (nothing written) when full and whenFull is 'refuse'. Does
-   * not lock: see withDocumentLock.
+   * properties) answers. Does not lock: see withDocumentLock.
    */
   save(alsoWrite?: (stored: Record<string, string>) => Record<string, string>, now = Date.now()): void {
     if (this.pending.size === 0 && !alsoWrite) return;
@@ -177,9 +166,6 @@ export class ShardedStore<V> {
     const max = this.options.maxEntries;
     const count = this.shards.reduce((n, shard) => n + shard.size, 0);
     if (max === undefined || count <= max) return [];
-    if (this.options.whenFull === 'refuse') {
-      throw new StoreFullError(this.options.prefix, `more than ${max} entries`);
-    }
     const touched = new Set<number>();
     for (const [key] of this.all().slice(0, count - max)) {
       const index = this.shardOf(key);
@@ -194,9 +180,6 @@ export class ShardedStore<V> {
     const shard = this.shards[index];
     let text = this.format.format(shard);
     if (text.length <= this.maxShardChars) return text;
-    if (this.options.whenFull === 'refuse') {
-      throw new StoreFullError(this.options.prefix, `shard ${index} over ${this.maxShardChars} characters`);
-    }
     const byAge = [...shard].sort((a, b) => a[1].at - b[1].at);
     let next = 0;
     while (text.length > this.maxShardChars && next < byAge.length) {

@@ -188,7 +188,7 @@ describe('typed errors', () => {
     expect(gas.requests).toHaveLength(3);
   });
 
-  test('410 → gone with code and replacement, never retried', () => {
+  test('410 → gone with code and replacement, never retried (any endpoint: the retired contact search is not called)', () => {
     gas.respond(() =>
       json(410, {
         type: 'https://www.rfc-editor.org/rfc/rfc9110#status.410',
@@ -198,7 +198,7 @@ describe('typed errors', () => {
         replacement: '/api/v1/companies/{companyHashId}/profileEmails',
       }),
     );
-    const e = caught(() => outreach().contactSearchRetired());
+    const e = caught(() => outreach().balance());
     expect(e).toMatchObject({
       kind: 'gone',
       code: 'contact_search_retired',
@@ -462,20 +462,6 @@ describe('validation before sending', () => {
 
 describe('profiles and contacts', () => {
   const contact = (i: number) => ({ name: `N${i}`, title: 'CEO', email: `c${i}@acme.test`, linkedin: null });
-
-  test('allProfileEmails reads every page of 100', () => {
-    gas.respond((request) => {
-      const page = Number(queryOf(request).page);
-      const emails = Array.from({ length: page < 3 ? 100 : 30 }, (_, i) => contact((page - 1) * 100 + i));
-      return json(200, { emails, total: 230, page });
-    });
-    expect(outreach().allProfileEmails('h_1')).toHaveLength(230);
-    expect(gas.requests.map((r) => queryOf(r))).toEqual([
-      { page: '1', pageSize: '100' },
-      { page: '2', pageSize: '100' },
-      { page: '3', pageSize: '100' },
-    ]);
-  });
 
   test('profilesWithEmails: fetchAll, per-company results, one 404 does not fail the others', () => {
     gas.respond((request) => {

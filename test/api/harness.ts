@@ -107,10 +107,6 @@ export function apiProfileEmails(
   return run(() => outreach(c).profileEmails(companyHashId, options));
 }
 
-export function apiAllProfileEmails(c: Connection, companyHashId: string) {
-  return run(() => outreach(c).allProfileEmails(companyHashId));
-}
-
 export function apiProfilesWithEmails(c: Connection, companyHashIds: string[]) {
   return run(() =>
     outreach(c)
@@ -141,10 +137,6 @@ export function apiListMails(c: Connection, query: MailListQuery) {
 
 export function apiGetMail(c: Connection, mailId: number) {
   return run(() => outreach(c).getMail(mailId));
-}
-
-export function apiRetired(c: Connection) {
-  return run(() => outreach(c).contactSearchRetired());
 }
 
 export function phoneCredits(c: Connection) {

@@ -92,9 +92,9 @@ describe('answers and headers', () => {
     expect(unlocked.value).toMatchObject({ charged: true, alreadyViewed: false });
     const id = unlocked.value.companyHashId;
     expect(call('apiProfile', conn(), id).value.companyHashId).toBe(id);
-    const contacts = call('apiAllProfileEmails', conn(), id);
-    expect(contacts.value).toHaveLength(many.contacts);
-    expect(call('apiRetired', conn()).error).toMatchObject({ kind: 'gone', code: 'contact_search_retired' });
+    const [company] = call('apiProfilesWithEmails', conn(), [id]).value;
+    expect(company.ok).toBe(true);
+    expect(company.emails).toHaveLength(many.contacts);
   });
 
   test('missing key from settings: kind missing-key, no request', () => {
@@ -159,14 +159,6 @@ describe('typed errors', () => {
   test('429 quota-exceeded → quota, never retried', () => {
     const out = call('apiSearch', conn({ outreachApiKey: DEMO_KEYS.quota }), { productKeywords: ['a'] });
     expect(out.error).toMatchObject({ kind: 'quota', status: 429, slug: 'quota-exceeded' });
-    expect(outreachFetches()).toHaveLength(1);
-  });
-
-  test('410 is never retried', () => {
-    expect(call('apiRetired', conn()).error).toMatchObject({
-      kind: 'gone',
-      replacement: '/api/v1/companies/{companyHashId}/profileEmails',
-    });
     expect(outreachFetches()).toHaveLength(1);
   });
 });

@@ -25,7 +25,7 @@ beforeEach(() => {
 });
 afterEach(() => emu.dispose());
 
-const JOURNAL = { prefix: 'journal.', shards: 8, whenFull: 'refuse' };
+const STORE = { prefix: 'journal.', shards: 8 };
 const pairs = (n, value = (i) => ({ row: i, sent: true })) =>
   Array.from({ length: n }, (_, i) => [`mail-${String(i).padStart(4, '0')}`, value(i)]);
 
@@ -37,16 +37,16 @@ describe('a value per key, kept between executions', () => {
       ['c', { nested: [1, 2] }],
       ['__proto__', true],
     ];
-    expect(call('storeWrite', JOURNAL, values)).toEqual({ saved: true });
-    expect(call('storeRead', JOURNAL, ['a', 'c', '__proto__', 'missing']).values).toEqual([
+    expect(call('storeWrite', STORE, values)).toEqual({ saved: true });
+    expect(call('storeRead', STORE, ['a', 'c', '__proto__', 'missing']).values).toEqual([
       1,
       { nested: [1, 2] },
       true,
       null,
     ]);
-    call('storeWrite', JOURNAL, [['d', null]], ['a', 'b']);
+    call('storeWrite', STORE, [['d', null]], ['a', 'b']);
     expect(
-      call('storeRead', JOURNAL)
+      call('storeRead', STORE)
         .entries.map(([key]) => key)
         .sort(),
     ).toEqual(['__proto__', 'c', 'd']);
@@ -54,7 +54,7 @@ describe('a value per key, kept between executions', () => {
 
   test('more than 9 KB spread over the shards; one read to load, one read and one write to save', () => {
     emu.resetStats();
-    expect(call('storeWrite', JOURNAL, pairs(400))).toEqual({ saved: true });
+    expect(call('storeWrite', STORE, pairs(400))).toEqual({ saved: true });
     expect(emu.callCount('Properties.getProperties')).toBe(2);
     expect(emu.callCount('Properties.setProperties')).toBe(1);
     const shards = shardsOf('journal.');
@@ -65,28 +65,28 @@ describe('a value per key, kept between executions', () => {
     expect(shards.every((text) => text.startsWith('gz:'))).toBe(true);
     expect(shards.join('').length).toBeLessThan(raw / 2);
     for (const text of shards) expect(text.length).toBeLessThanOrEqual(8000);
-    expect(call('storeRead', JOURNAL).entries).toHaveLength(400);
+    expect(call('storeRead', STORE).entries).toHaveLength(400);
   });
 
   test('a shard written before compression (plain text) is still read', () => {
-    call('storeWrite', JOURNAL, [['old', 'plain']]);
+    call('storeWrite', STORE, [['old', 'plain']]);
     const stored = emu.properties.document.toJSON();
     const key = Object.keys(stored).find((k) => k.startsWith('journal.') && stored[k].includes('old'));
     expect(stored[key].startsWith('gz:')).toBe(false); // short: kept as it is
     emu.properties.document.setProperty(key, JSON.stringify({ old: ['as written before', 1] }));
-    expect(call('storeRead', JOURNAL, ['old']).values).toEqual(['as written before']);
+    expect(call('storeRead', STORE, ['old']).values).toEqual(['as written before']);
   });
 
   test('a save writes only the shards it changed; nothing to save costs no call', () => {
-    call('storeWrite', JOURNAL, pairs(40));
+    call('storeWrite', STORE, pairs(40));
     const before = props();
     emu.resetStats();
-    call('storeWrite', JOURNAL, [['mail-0003', 'changed']]);
+    call('storeWrite', STORE, [['mail-0003', 'changed']]);
     const after = props();
     const changed = Object.keys(after).filter((key) => after[key] !== before[key]);
     expect(changed).toHaveLength(1);
     emu.resetStats();
-    call('storeWrite', JOURNAL, []);
+    call('storeWrite', STORE, []);
     expect(emu.callCount('Properties.getProperties')).toBe(1); // the load
     expect(emu.callCount('Properties.setProperties')).toBe(0);
   });
@@ -94,35 +94,14 @@ describe('a value per key, kept between executions', () => {
   test('damaged shard text is read as empty, never thrown', () => {
     emu.properties.document.setProperty('journal.0', '{"a": [1,');
     emu.properties.document.setProperty('journal.1', '[1,2,3]');
-    expect(call('storeRead', JOURNAL).entries).toEqual([]);
-    expect(call('storeWrite', JOURNAL, pairs(3))).toEqual({ saved: true });
-    expect(call('storeRead', JOURNAL).entries).toHaveLength(3);
+    expect(call('storeRead', STORE).entries).toEqual([]);
+    expect(call('storeWrite', STORE, pairs(3))).toEqual({ saved: true });
+    expect(call('storeRead', STORE).entries).toHaveLength(3);
   });
 });
 
 describe('when full', () => {
-  test("'refuse' throws StoreFullError and writes nothing: state that must not be lost is never dropped", () => {
-    call('storeWrite', JOURNAL, pairs(10));
-    const before = props();
-    const big = pairs(1000, () => 'x'.repeat(40));
-    const out = call('storeWrite', JOURNAL, big);
-    expect(out).toMatchObject({ saved: false, name: 'StoreFullError', stillThere: 'x'.repeat(40) });
-    expect(out.message).toMatch(/journal\.\* is full .*nothing was saved/);
-    expect(props()).toEqual(before);
-    const limited = { ...JOURNAL, maxEntries: 12 };
-    expect(
-      call(
-        'storeWrite',
-        limited,
-        pairs(3).map(([k]) => [`${k}-new`, 1]),
-      ),
-    ).toMatchObject({
-      saved: false,
-      message: expect.stringMatching(/more than 12 entries/),
-    });
-  });
-
-  test("'evict-oldest' drops the oldest entries past maxEntries", () => {
+  test('the oldest entries past maxEntries are dropped (the stores are caches)', () => {
     const cache = { prefix: 'cache.', shards: 4, maxEntries: 50, maxShardChars: 1500 };
     call(
       'storeWrite',
@@ -140,7 +119,7 @@ describe('when full', () => {
     expect(entries.filter(([key]) => key.startsWith('new-'))).toHaveLength(30);
   });
 
-  test("'evict-oldest' keeps each shard under maxShardChars by dropping its oldest entries", () => {
+  test('each shard is kept under maxShardChars by dropping its oldest entries', () => {
     const small = { prefix: 'small.', shards: 2, maxShardChars: 1000 };
     call(
       'storeWrite',
@@ -173,13 +152,13 @@ test('an expired entry is not returned, and is dropped when its shard is written
 });
 
 test('two executions writing at once keep both writes; the later write of a key wins; deletes hold', () => {
-  call('storeWrite', JOURNAL, [
+  call('storeWrite', STORE, [
     ['shared', 'first'],
     ['gone', 1],
   ]);
   const entries = call(
     'storeInterleaved',
-    JOURNAL,
+    STORE,
     [
       ['mine', 'a'],
       ['shared', 'mine, later'],

@@ -3,14 +3,12 @@
 // validated answer or throws ApiError. Costs: unlock 1 point on a first unlock; sends 1 EDM per recipient or
 // e-mail; every other call is free.
 import * as z from 'zod/mini';
-import { badRequestInit, invalidResponseInit, missingKeyInit } from '../error-texts';
+import { badRequestInit, missingKeyInit } from '../error-texts';
 import { type BatchResult, Transport, type TransportOptions } from '../transport/http';
 import { OUTREACH_PATHS } from './outreach-paths';
 import {
   type CompanyWithEmails,
   emailsSpec,
-  PROFILE_EMAILS_MAX_PAGES,
-  PROFILE_EMAILS_PAGE_SIZE,
   type ProfileEmailsOptions,
   profileSpec,
   readProfilesWithEmails,
@@ -21,7 +19,6 @@ import {
   BalanceSchema,
   type Balance,
   type CompanyProfile,
-  type ContactEmail,
   type ProfileEmailsPage,
   ProfileEmailsQuerySchema,
   type SearchRequest,
@@ -137,24 +134,6 @@ export class OutreachClient {
   }
 
   /**
-   * Every contact of a company, page after page of 100, until an empty page or `total` contacts (at most
-   * 100 pages: an inflated total never makes it read past the end).
-   */
-  allProfileEmails(companyHashId: string, options: { keyword?: string } = {}): ContactEmail[] {
-    const emails: ContactEmail[] = [];
-    for (let page = 1; page <= PROFILE_EMAILS_MAX_PAGES; page++) {
-      const answer = this.profileEmails(companyHashId, {
-        ...options,
-        page,
-        pageSize: PROFILE_EMAILS_PAGE_SIZE,
-      });
-      emails.push(...answer.emails);
-      if (answer.emails.length === 0 || emails.length >= answer.total) break;
-    }
-    return emails;
-  }
-
-  /**
    * Profile and every contact of many companies, through UrlFetchApp.fetchAll in batches sized to the free
    * rate budget (see profiles-with-emails.ts). One result per id, in order; one company's failure does not
    * fail the others; a refused key, a used-up quota or the deadline stops the run.
@@ -253,16 +232,6 @@ export class OutreachClient {
   /** GET /api/v1/emails/mails/:mailId (free). */
   getMail(mailId: number): MailDetail {
     return this.byId(OUTREACH_PATHS.mail, 'mailId', mailId, MailDetailSchema(), 'mail');
-  }
-
-  /**
-   * POST /api/v1/contacts/search: retired, always 410. Kept only to prove the 410 handling: throws ApiError
-   * kind 'gone' (never retried) with `code` and `replacement`.
-   */
-  contactSearchRetired(): never {
-    const path = OUTREACH_PATHS.contactSearch;
-    this.transport.request({ method: 'post', path, body: {}, schema: z.unknown() });
-    throw this.transport.error(invalidResponseInit('outreach', `POST ${path}`, 'expected 410 Gone'));
   }
 
   /** Checks the body (nothing is sent when it fails), then POSTs it. An empty task_subject is left out. */

@@ -5,7 +5,6 @@ export const OUTREACH_PATHS = {
   unlock: '/api/v1/companies/unlock',
   profile: (id: string) => `/api/v1/companies/${encodeURIComponent(id)}/profile`,
   profileEmails: (id: string) => `/api/v1/companies/${encodeURIComponent(id)}/profileEmails`,
-  contactSearch: '/api/v1/contacts/search',
   sendBatch: '/api/v1/emails/send/batch',
   sendPersonalized: '/api/v1/emails/send/personalized',
   tasks: '/api/v1/emails/tasks',

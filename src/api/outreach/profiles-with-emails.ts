@@ -20,7 +20,7 @@ import type { RequestSpec } from '../transport/request-spec';
 
 /** Page size used to read every contact of a company (the spec's maximum; its default is not shown). */
 export const PROFILE_EMAILS_PAGE_SIZE = 100;
-/** Safety bound of allProfileEmails and profilesWithEmails: 100 pages of 100 contacts. */
+/** Safety bound of profilesWithEmails: 100 pages of 100 contacts. */
 export const PROFILE_EMAILS_MAX_PAGES = 100;
 /** profilesWithEmails asks for at most this many further pages of one company in one fetchAll. */
 export const PAGES_PER_WAVE = 4;
