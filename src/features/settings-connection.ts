@@ -4,7 +4,7 @@
 // not "in Extensions › Outreach › Settings", which is where the user already is.
 import { ApiError } from '../api/errors';
 import type { Balance } from '../api/outreach/outreach-schemas';
-import { readSettings, saveSettings, type Settings } from '../platform/settings';
+import { keyOf, readSettings, saveSettings, type Settings } from '../platform/settings';
 import { outreachClient, phoneClient } from './clients';
 import { describe, type Service } from './settings';
 import { count, formatCount, whenText } from './words';
@@ -113,10 +113,6 @@ function checkKey(settings: Settings, service: Service): KeyCheck {
     const address = service === 'outreach' ? settings.outreachBaseUrl : settings.phoneBaseUrl;
     return { service, ok: false, unreachable, text: describeInSettings(error, address) };
   }
-}
-
-function keyOf(settings: Settings, service: Service): string {
-  return service === 'outreach' ? settings.outreachApiKey : settings.phoneApiKey;
 }
 
 function usableEdm(b: Balance): number {

@@ -8,9 +8,11 @@ import { redact } from '../api/transport/redact';
 import { ensureInstallId } from '../platform/attribution';
 import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-consent';
 import {
+  keyOf,
   readSettings,
   restoreDefaultAddresses,
   saveSettings,
+  type Service,
   type Settings,
   SettingsPatch,
   SettingsView,
@@ -18,7 +20,7 @@ import {
 } from '../platform/settings';
 import { scriptJson, showDialogFile } from '../ui/dialogs';
 
-export type Service = 'outreach' | 'phone';
+export type { Service };
 
 /** What the Settings dialog shows: the masked settings and the user's phone-formula switch. */
 export interface SettingsDialogView extends SettingsView {
@@ -92,9 +94,7 @@ function changedServices(before: Settings, after: Settings): Service[] {
 
 /** True when the key is set; otherwise opens Settings saying what is missing. */
 export function ensureKey(service: Service): boolean {
-  const settings = readSettings();
-  const key = service === 'outreach' ? settings.outreachApiKey : settings.phoneApiKey;
-  if (key) return true;
+  if (keyOf(readSettings(), service)) return true;
   const name = service === 'outreach' ? 'prospecting and outreach' : 'phone checking';
   showSettingsDialog(`Add your ${name} API key first, then run the action again.`);
   return false;

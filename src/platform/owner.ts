@@ -3,7 +3,7 @@
 // chunk in doubt, a scheduled send) records its owner: a random token kept in the owner's user properties
 // (no e-mail address is stored, and the add-on does not ask for the scope that reads it), and a fingerprint
 // of the key it spends, so that only that user, with that key, settles, continues or resumes it.
-import { readSettings } from './settings';
+import { keyOf, readSettings, type Service } from './settings';
 
 export interface OwnerStamp {
   /** userToken() of the user who confirmed the work. */
@@ -41,13 +41,11 @@ export function keyFingerprint(key: string): string {
     .join('');
 }
 
-export type Service = 'outreach' | 'phone';
+export type { Service };
 
 /** The current user's stamp for work that spends the key of `service`. */
 export function ownerStamp(service: Service): OwnerStamp {
-  const settings = readSettings();
-  const key = service === 'outreach' ? settings.outreachApiKey : settings.phoneApiKey;
-  return { owner: userToken(), keyFp: keyFingerprint(key), at: Date.now() };
+  return { owner: userToken(), keyFp: keyFingerprint(keyOf(readSettings(), service)), at: Date.now() };
 }
 
 /** Whose the work is, seen from the current user. */
@@ -55,7 +53,5 @@ export type Ownership = 'mine' | 'my-other-key' | 'other';
 
 export function ownershipOf(stamp: Partial<OwnerStamp>, service: Service): Ownership {
   if (stamp.owner !== userToken()) return 'other';
-  const settings = readSettings();
-  const key = service === 'outreach' ? settings.outreachApiKey : settings.phoneApiKey;
-  return stamp.keyFp === keyFingerprint(key) ? 'mine' : 'my-other-key';
+  return stamp.keyFp === keyFingerprint(keyOf(readSettings(), service)) ? 'mine' : 'my-other-key';
 }

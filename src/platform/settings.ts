@@ -24,6 +24,14 @@ export interface SettingsView {
 
 export type SettingsPatch = Partial<Settings>;
 
+/** The two services, each with its own key and address. */
+export type Service = 'outreach' | 'phone';
+
+/** The API key of `service` among the settings. */
+export function keyOf(settings: Settings, service: Service): string {
+  return service === 'outreach' ? settings.outreachApiKey : settings.phoneApiKey;
+}
+
 // The addresses the build was made for: OUTREACH_BASE_URL and PHONE_BASE_URL at `npm run build`, else the
 // example hosts (dev/build/service-addresses.mjs); the same build puts their prefixes in the manifest.
 declare const SERVICE_ADDRESSES: { readonly outreach: string; readonly phone: string };

@@ -7,10 +7,11 @@ import { ownershipOf } from '../../platform/owner';
 import type { JobState } from '../jobs/job-runner';
 import type { SendData, SendUnit } from './send-job';
 import { openChunks } from './send-journal';
+import { whenText } from '../words';
 
 /** What blocks sending from this sheet for the current user, said to them; null when nothing does. */
 export function otherSendOnSheet(sheetId: number, sheetName: string, zone: string): string | null {
-  const time = (ms: number) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd HH:mm');
+  const time = (ms: number) => whenText(ms, zone);
   const doubt = openChunks().find(
     (c) => c.sheetId === sheetId && !c.test && ownershipOf(c.owner || {}, 'outreach') === 'other',
   );

@@ -9,6 +9,7 @@ import { lastRun } from '../jobs/reporters';
 import { allSchedules } from './schedules';
 import { startWindowText } from './send-later-time';
 import { allTimers } from './timer-store';
+import { whenText } from '../words';
 
 /** The part of a saved send job this status reads (mail/send-job.ts owns the type). */
 interface WaitingJob {
@@ -23,7 +24,7 @@ export interface TimedStatus {
 
 export function timedStatus(zone: string): TimedStatus {
   const properties = PropertiesService.getDocumentProperties().getProperties();
-  const time = (ms: number) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd HH:mm');
+  const time = (ms: number) => whenText(ms, zone);
   return {
     autoRefresh: autoRefreshText(properties, time),
     timedSends: timedSendsText(properties, zone, time),

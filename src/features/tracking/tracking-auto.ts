@@ -21,6 +21,7 @@ import { lastRun, recordLastRun, unattendedReporter } from '../jobs/reporters';
 import { describe } from '../settings';
 import { runRefresh } from './tracking';
 import { writeStatusBlock } from './tracking-summary';
+import { whenText } from '../words';
 
 const KIND = 'tracking';
 const DAY_MS = 24 * 3600 * 1000;
@@ -91,11 +92,7 @@ export function lastRunText(): string {
   const lines = [];
   if (!run) lines.push('No automatic run yet.');
   else {
-    const at = Utilities.formatDate(
-      new Date(run.at),
-      SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(),
-      'yyyy-MM-dd HH:mm',
-    );
+    const at = whenText(run.at);
     lines.push(`Last automatic run: ${at}. ${run.message}`);
     if (run.error && run.error !== run.message) lines.push(`Error: ${run.error}`);
   }

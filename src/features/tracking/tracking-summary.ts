@@ -15,6 +15,7 @@ import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
 import { tasksWithOpensToCome } from './tracking-opens';
 import { isFinalState, MAIL_STATE } from './tracking-rows';
+import { whenText } from '../words';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -253,7 +254,7 @@ function writeStatusRows(
   zone: string,
   outcome: RefreshOutcome | null,
 ): void {
-  const time = (ms: number) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd HH:mm');
+  const time = (ms: number) => whenText(ms, zone);
   const timed = timedStatus(zone);
   const run = lastRun('tracking');
   const lastError = (run && run.error) || (outcome && outcome.error) || '';
