@@ -54,6 +54,12 @@ export { doNotContactFromMenu as addToDoNotContact } from './features/entry-poin
 /** Menu: Cancel a waiting or scheduled send (a send waiting for the quota, sends scheduled for later). */
 export { cancelTimedSendFromMenu as cancelTimedSend } from './features/entry-points';
 
+/** Menu: Stop follow-ups for selected rows (their Sequence column says so; nothing more is sent to them). */
+export { stopSelectedFollowUpsFromMenu as stopSelectedFollowUps } from './features/entry-points';
+
+/** Menu: Stop follow-ups for this sheet (every row's steps to come, and the sheet's sequence). */
+export { stopSheetFollowUpsFromMenu as stopSheetFollowUps } from './features/entry-points';
+
 /** Turns the hourly tracking refresh on or off for the current user in this document. */
 export { setAutoRefreshForPage as setAutoRefresh } from './features/entry-points';
 

@@ -22,6 +22,7 @@ import { addSelectedToDoNotContact } from './mail/do-not-contact';
 import { cancelScheduledSend, scheduleSend } from './schedule/send-later';
 import { cancelTimedSend } from './schedule/cancel';
 import { freeStorage } from './storage';
+import { stopSelectedFollowUps, stopSheetFollowUps } from './sequence/sequence-control';
 import { phoneCheckFunction, phoneCreditsFunction } from './phone/phone-functions';
 import {
   prospectBalance,
@@ -55,6 +56,8 @@ export const cancelTimedSendFromMenu = menuAction(
   TRIGGERS,
   cancelTimedSend,
 );
+export const stopSelectedFollowUpsFromMenu = menuAction('Stop follow-ups', NONE, stopSelectedFollowUps);
+export const stopSheetFollowUpsFromMenu = menuAction('Stop follow-ups', NONE, stopSheetFollowUps);
 export const freeStorageFromMenu = menuAction('Free add-on storage', NONE, freeStorage);
 
 // google.script.run endpoints.

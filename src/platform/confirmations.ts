@@ -27,3 +27,8 @@ export function readConfirmation<T>(id: string): T | null {
 export function forgetConfirmation(id: string): void {
   deleteLarge(PropertiesService.getUserProperties(), PREFIX + id);
 }
+
+/** Replaces what an id holds (the same user adds rows or confirms a changed mail); its time is renewed. */
+export function updateConfirmation(id: string, value: object): void {
+  writeLarge(PropertiesService.getUserProperties(), PREFIX + id, { ...value, at: Date.now() }, {});
+}

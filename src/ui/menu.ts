@@ -11,6 +11,8 @@ export function buildMenu(): void {
     .addItem('Send e-mails to selected rows', 'sendSelectedRows')
     .addItem('Add selected to Do not contact', 'addToDoNotContact')
     .addItem('Cancel a waiting or scheduled send', 'cancelTimedSend')
+    .addItem('Stop follow-ups for selected rows', 'stopSelectedFollowUps')
+    .addItem('Stop follow-ups for this sheet', 'stopSheetFollowUps')
     .addSeparator()
     .addItem('Refresh tracking', 'refreshTracking')
     .addItem('Auto-refresh tracking: on / off', 'toggleAutoRefresh')

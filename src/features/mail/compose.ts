@@ -27,6 +27,9 @@ import { scheduleView, ScheduleView } from '../schedule/schedules';
 import { postChunks } from './send-chunk';
 import { openMailingList, rowProblem } from './send-plan';
 import { describe, ensureKey } from '../settings';
+import { FollowUp, parseFollowUps, stepTemplate } from '../sequence/sequence-steps';
+import { sequenceNote } from '../sequence/sequence-texts';
+import { reconfirmSequenceMail } from '../sequence/sequence-store';
 
 export interface ComposeState {
   sheetName: string;
@@ -49,6 +52,10 @@ export interface ComposeState {
   schedule: ScheduleView | null;
   /** The spreadsheet's time zone: the dialog's times are in it. */
   timeZone: string;
+  /** The follow-up steps (sequence/sequence-steps.ts), [] for a single mail. */
+  followUps: FollowUp[];
+  /** What the dialog says under the steps: when they go, who gets them, what they cost. */
+  sequenceNote: string;
 }
 
 export interface MailPreview {
@@ -103,28 +110,36 @@ export function getComposeState(): ComposeState {
     maxCampaign: MAX_CAMPAIGN,
     schedule: scheduleView(sheet),
     timeZone: sheet.getParent().getSpreadsheetTimeZone(),
+    followUps: (stored && stored.followUps) || [],
+    sequenceNote: sequenceNote(stored),
   };
 }
 
 /** Saves the active sheet's template; answers the problems that would stop a send. */
-export function saveTemplate(input: Partial<MailTemplate>): ComposeState {
-  const template: MailTemplate = {
+export function saveTemplate(input: Partial<MailTemplate> & { followUps?: unknown }): ComposeState {
+  const template: MailTemplate & { followUps: FollowUp[] } = {
     campaign: String((input && input.campaign) || '').trim(),
     subject: String((input && input.subject) || ''),
     body: String((input && input.body) || ''),
     bodyFormat: input && input.bodyFormat === 'html' ? 'html' : 'text',
+    followUps: parseFollowUps(input && input.followUps),
   };
   if (template.body.length > 50_000)
     throw new UserError('The body is longer than 50,000 characters: shorten it.');
   if (template.subject.length > 1000)
     throw new UserError('The subject is too long: at most 200 characters once filled in.');
-  storeTemplate(SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId(), template);
+  const sheetId = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId();
+  storeTemplate(sheetId, template);
+  reconfirmSequenceMail(sheetId, template); // the payer saving the steps confirms them as they are now
   return getComposeState();
 }
 
-/** A row rendered exactly as it will be sent, with that row's problems. */
-export function previewMail(rowNumber: number): MailPreview {
-  const { sheet, template, list } = current();
+/** A row rendered exactly as it will be sent (its first mail, or follow-up `step`), with that row's problems. */
+export function previewMail(rowNumber: number, step = 0): MailPreview {
+  const { sheet, template: first, list } = current();
+  const steps = first.followUps || [];
+  const n = Math.floor(Number(step)) || 0;
+  const template = n >= 1 && n <= steps.length ? stepTemplate(first, steps, n) : first;
   const last = Math.max(sheet.getLastRow(), 2);
   const row = Math.min(Math.max(Math.floor(Number(rowNumber)) || 2, 2), last);
   const found = list.readRows(new Set([row]))[0];

@@ -104,7 +104,7 @@ function rowMark(secret: string, template: MailTemplate, row: ListRow, unsubscri
  * marks and the secret are in the payer's user properties, out of every other editor's reach, so nobody
  * who could change the rows can see a mark or try one.
  */
-function hash32(secret: string, text: string): number {
+export function hash32(secret: string, text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   const feed = (s: string) => {

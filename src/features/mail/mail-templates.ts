@@ -4,9 +4,11 @@
 // document properties: a template may be 50,000 characters (150 KB of UTF-8 in Chinese) and a document may
 // have a template on any number of sheets, while the property store has 500 KB for everything. Templates
 // saved by an older version in document properties (`template.<sheet id>`) are still read, and moved here
-// the next time they are saved.
+// the next time they are saved. The follow-up steps of a mail (sequence/sequence-steps.ts) are one more row,
+// "<sheet id> follow-ups" in the Sheet ID column, their JSON in the body's cells.
 import { deleteLarge, readLarge } from '../../platform/large-property';
 import { textCell } from '../../sheets/cells';
+import { FollowUp, followUpsFromText } from '../sequence/sequence-steps';
 
 export interface StoredTemplate {
   campaign: string;
@@ -14,6 +16,8 @@ export interface StoredTemplate {
   body: string;
   bodyFormat: 'text' | 'html';
   savedAt: number;
+  /** Follow-up steps (none: a single mail). */
+  followUps?: FollowUp[];
 }
 
 export const TEMPLATES_SHEET = 'Outreach templates';
@@ -25,6 +29,7 @@ const BODY_COLUMN = 6;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 const legacyKey = (sheetId: number) => `template.${sheetId}`;
+const followUpsKey = (sheetId: number) => `${sheetId} follow-ups`;
 
 function templatesSheet(create: boolean): Sheet | null {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
@@ -47,48 +52,65 @@ function readRows(sheet: Sheet | null): unknown[][] {
 }
 
 export function loadTemplate(sheetId: number): StoredTemplate | null {
-  const row = readRows(templatesSheet(false)).find((r) => Number(r[0]) === sheetId);
+  const rows = readRows(templatesSheet(false));
+  const row = rows.find((r) => Number(r[0]) === sheetId);
   if (!row)
     return readLarge<StoredTemplate>(
       PropertiesService.getDocumentProperties().getProperties(),
       legacyKey(sheetId),
     );
+  const steps = rows.find((r) => String(r[0]) === followUpsKey(sheetId));
+  const followUps = steps ? followUpsFromText(bodyOf(steps)) : [];
   return {
     campaign: String(row[1]),
     subject: String(row[2]),
     bodyFormat: row[3] === 'html' ? 'html' : 'text',
     savedAt: Number(row[4]) || 0,
-    body: row
-      .slice(BODY_COLUMN - 1)
-      .map((part) => String(part))
-      .join(''),
+    body: bodyOf(row),
+    ...(followUps.length ? { followUps } : {}),
   };
 }
 
+const bodyOf = (row: unknown[]) =>
+  row
+    .slice(BODY_COLUMN - 1)
+    .map((part) => String(part))
+    .join('');
+
 export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 'savedAt'>): StoredTemplate {
   const stored: StoredTemplate = { ...template, savedAt: Date.now() };
+  if (!stored.followUps || stored.followUps.length === 0) delete stored.followUps;
   const sheet = templatesSheet(true)!;
   const rows = readRows(sheet);
-  const index = rows.findIndex((r) => Number(r[0]) === sheetId);
-  const rowNumber = index >= 0 ? index + 2 : Math.max(sheet.getLastRow(), 1) + 1;
-  const parts: string[] = [];
-  for (let at = 0; at < stored.body.length || parts.length === 0; at += BODY_PART)
-    parts.push(stored.body.slice(at, at + BODY_PART));
-  const width = Math.max(sheet.getLastColumn(), BODY_COLUMN - 1 + parts.length);
-  const cells: Array<string | number> = [
-    sheetId,
-    textCell(stored.campaign),
-    textCell(stored.subject),
-    stored.bodyFormat,
-    stored.savedAt,
-    ...parts.map(textCell),
-  ];
-  while (cells.length < width) cells.push(''); // a shorter body clears the parts of a longer one
-  if (sheet.getMaxColumns() < width)
-    sheet.insertColumnsAfter(sheet.getMaxColumns(), width - sheet.getMaxColumns());
-  const range = sheet.getRange(rowNumber, 1, 1, width);
-  range.setValues([cells]);
+  const head = [textCell(stored.campaign), textCell(stored.subject), stored.bodyFormat, stored.savedAt];
+  writeRow(sheet, rows, sheetId, [sheetId, ...head], stored.body);
+  const steps = followUpsKey(sheetId);
+  const hasSteps = rows.some((r) => String(r[0]) === steps);
+  if (stored.followUps || hasSteps)
+    writeRow(sheet, rows, steps, [steps, '', '', '', stored.savedAt], JSON.stringify(stored.followUps || []));
   const properties = PropertiesService.getDocumentProperties();
   if (properties.getProperty(legacyKey(sheetId)) !== null) deleteLarge(properties, legacyKey(sheetId));
   return stored;
+}
+
+/** Writes one row of the templates sheet (found by its Sheet ID cell, else appended): `head`, then `body` in parts. */
+function writeRow(
+  sheet: Sheet,
+  rows: unknown[][],
+  key: number | string,
+  head: Array<string | number>,
+  body: string,
+): void {
+  const index = rows.findIndex((r) => (typeof key === 'number' ? Number(r[0]) === key : String(r[0]) === key));
+  const rowNumber = index >= 0 ? index + 2 : Math.max(sheet.getLastRow(), 1) + 1;
+  const parts: string[] = [];
+  for (let at = 0; at < body.length || parts.length === 0; at += BODY_PART)
+    parts.push(body.slice(at, at + BODY_PART));
+  const width = Math.max(sheet.getLastColumn(), BODY_COLUMN - 1 + parts.length);
+  const cells: Array<string | number> = [...head, ...parts.map(textCell)];
+  while (cells.length < width) cells.push(''); // a shorter body clears the parts of a longer one
+  if (sheet.getMaxColumns() < width)
+    sheet.insertColumnsAfter(sheet.getMaxColumns(), width - sheet.getMaxColumns());
+  sheet.getRange(rowNumber, 1, 1, width).setValues([cells]);
+  if (index < 0) rows.push(cells); // a second row written in this call is placed below it
 }

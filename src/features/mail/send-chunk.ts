@@ -11,6 +11,7 @@ import { closeEntry, JournalChunk, JournalEntry, journalChunks, openEntries } fr
 import { taskSubject } from './mail-template';
 import { ownershipOf } from '../../platform/owner';
 import { UserError } from '../inputs';
+import { writeStepMails } from '../sequence/step-mails';
 
 /** Posts of one chunk at most (a refunded 502 is tried again after settling). */
 export const MAX_ATTEMPTS = 3;
@@ -156,7 +157,8 @@ export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalC
     const who = ownershipOf(entry.chunks[0].owner || {}, 'outreach');
     if (who === 'other') continue;
     if (who === 'my-other-key') throw new UserError(OTHER_KEY_DOUBT);
-    for (const chunk of entry.chunks) if (settleChunk(client, chunk)) write(chunk);
+    // A follow-up step's chunk goes to the follow-up mails, whoever settles it (send, compose or the step).
+    for (const chunk of entry.chunks) if (settleChunk(client, chunk)) (chunk.step ? writeStepMails : write)(chunk);
     closeEntry(entry);
   }
 }

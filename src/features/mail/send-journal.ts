@@ -34,6 +34,8 @@ export interface JournalChunk {
   ids?: Record<string, [number, number]>;
   /** A test mail: not on any row. */
   test?: boolean;
+  /** A follow-up step's chunk (1-based): its ids go to the follow-up mails (sequence/step-mails.ts). */
+  step?: number;
   /** Who posted it and with which key (set when the journal is read). */
   owner?: OwnerStamp;
 }
@@ -52,6 +54,7 @@ interface StoredEntry {
   sheetName: string;
   postedAt: number;
   test?: true;
+  step?: number;
   /** Owner token and key fingerprint (ownerStamp('outreach')) of the user who posted. */
   owner: string;
   keyFp: string;
@@ -155,6 +158,7 @@ function storedEntry(chunks: JournalChunk[], stamp: OwnerStamp): StoredEntry {
     to: packText(chunks.flatMap((c) => c.recipients.map((r) => r.email)).join('\n')),
   };
   if (first.test) entry.test = true;
+  if (first.step) entry.step = first.step;
   return entry;
 }
 
@@ -162,12 +166,13 @@ function storedEntry(chunks: JournalChunk[], stamp: OwnerStamp): StoredEntry {
 function chunksOf(stored: StoredEntry | null): JournalChunk[] {
   if (!stored || stored.v !== 2) return [];
   const emails = unpackText(stored.to).split('\n');
-  const { campaign, sheetId, sheetName, postedAt, test } = stored;
+  const { campaign, sheetId, sheetName, postedAt, test, step } = stored;
   const owner: OwnerStamp = { owner: stored.owner, keyFp: stored.keyFp, at: postedAt };
   let at = 0;
   return stored.tags.map((tag, i) => {
     const recipients = emails.slice(at, at + stored.sizes[i]).map((email) => ({ email }));
     at += stored.sizes[i];
-    return { tag, campaign, sheetId, sheetName, postedAt, recipients, owner, ...(test ? { test } : {}) };
+    const marks = { ...(test ? { test } : {}), ...(step ? { step } : {}) };
+    return { tag, campaign, sheetId, sheetName, postedAt, recipients, owner, ...marks };
   });
 }

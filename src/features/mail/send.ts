@@ -38,6 +38,8 @@ import { earlierFailures } from './earlier-failures';
 import { ensureKey } from '../settings';
 import { userToken } from '../schedule/timer-store';
 import { count, formatCount } from '../words';
+import { startFollowUps } from '../sequence/sequence-control';
+import { sequenceCostLine } from '../sequence/sequence-texts';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -133,6 +135,8 @@ export function costLines(prepared: PreparedSend): { lines: string[]; usable: nu
     `Cost: ${count(n, 'e-mail credit')} (EDM, 1 per e-mail).`,
     `Usable e-mail credits (EDM): ${edmText(balance)}.`,
   );
+  const steps = (template.followUps || []).length;
+  if (steps && n) lines.push(sequenceCostLine(n, steps, usable));
   return { lines, usable };
 }
 
@@ -206,6 +210,7 @@ export function launchSend(
   const { plan, list, sheet, template, client } = prepared;
   const kept = confirmed || confirmSend(template, plan.rows, readSettings().unsubscribeAddress);
   queue(list, plan.rows);
+  startFollowUps(sheet, template, plan.rows); // the rows join its follow-up sequence, if the mail has one
   const data: SendData = {
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),

@@ -5,7 +5,8 @@
 // a send waiting for the quota (or cut off by the time limit) goes on, the scheduled sends that are due
 // start, the auto-refresh runs (or, with it off, the refresh owed after a timed send: the first run after a
 // timed send refreshes what it sent, before it starts any other send, so a bounce is known before a later
-// send); the summary says what happened; the trigger removes itself when nothing is left for it.
+// send); the follow-up steps that are due go out (sequence/sequence-run.ts); the summary says what
+// happened; the trigger removes itself when nothing is left for it.
 import { JobProgress } from '../../platform/jobs';
 import { missingScopes, type ScopeName } from '../../platform/consent';
 import { needsReauthorization } from '../../platform/triggers';
@@ -17,6 +18,7 @@ import { describe } from '../settings';
 import { refreshOnTimer } from '../tracking/tracking-auto';
 import { writeStatusBlock } from '../tracking/tracking-summary';
 import { runDueSchedules } from './send-later';
+import { runMySequences } from '../sequence/sequence-run';
 import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from './timer';
 import { myTimer, saveMyTimer, userToken } from './timer-store';
 
@@ -43,10 +45,11 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   if (refreshedFirst) refreshOnTimer();
   const continued = guarded('The waiting send could not go on.', continueMySend);
   const started = guarded('A scheduled send could not start.', runDueSchedules);
+  const followUps = guarded('The follow-ups could not go on.', () => runMySequences(), 'sequence');
   guarded('The paused phone check could not go on.', continueMyPhoneCheck, 'phone');
   if (!refreshedFirst) refreshOnTimer();
   // What a timed send posted is not final yet: the next run refreshes it.
-  if (continued || (started && started > 0)) {
+  if (continued || (started && started > 0) || (followUps && followUps > 0)) {
     saveMyTimer({ ...myTimer(), refreshAfterSend: Date.now() });
   }
   writeStatusBlock(spreadsheet);

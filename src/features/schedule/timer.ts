@@ -12,6 +12,7 @@ import {
   triggerById,
 } from '../../platform/triggers';
 import { mySchedules } from './schedules';
+import { mySequences } from '../sequence/sequence-store';
 import { myTimer, saveMyTimer, userToken } from './timer-store';
 
 type Trigger = GoogleAppsScript.Script.Trigger;
@@ -70,6 +71,7 @@ export function myPendingWork(): {
   waitingSend: boolean;
   refreshAfterSend: boolean;
   waitingPhone: boolean;
+  sequences: number;
 } {
   const job = loadJob<{ data?: { owner?: string; waiting?: unknown } }>('send');
   const phone = loadJob<{ data?: { byTimer?: boolean } }>('phone'); // this user's (jobs are per user)
@@ -80,6 +82,7 @@ export function myPendingWork(): {
     waitingSend: !!(job && job.data && job.data.waiting && job.data.owner === userToken()),
     refreshAfterSend: !!record.refreshAfterSend,
     waitingPhone: !!(phone && phone.data && phone.data.byTimer),
+    sequences: mySequences().length,
   };
 }
 
@@ -98,6 +101,8 @@ export function timedWorkLeft(): string | null {
   if (work.waitingSend) left.push('a send waiting for the sending quota');
   if (work.refreshAfterSend) left.push('the mails of a timed send to refresh');
   if (work.waitingPhone) left.push("a phone check waiting for Google's daily limit");
+  if (work.sequences > 0)
+    left.push(work.sequences === 1 ? 'a follow-up sequence' : `${work.sequences} follow-up sequences`);
   return left.length ? left.join(' and ') : null;
 }
 

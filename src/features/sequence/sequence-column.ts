@@ -1,0 +1,68 @@
+// The two columns a list with follow-ups gets right of the add-on's own: "Replied" (a checkbox the user
+// ticks when the contact answers: any value other than FALSE counts) and "Sequence" (where the row is:
+// "Next: step 2 on …", "Stopped: replied", "Finished: …"). Both are found by header afterwards, wherever the
+// user moved them. Sequence is written by recipient, never by remembered position.
+import { cellText, CellValue, textCell } from '../../sheets/cells';
+import type { ListRow, MailingList } from '../../sheets/mailing-list';
+import { normalizeHeader, Table } from '../../sheets/table';
+
+export const REPLIED_HEADER = 'Replied';
+export const SEQUENCE_HEADER = 'Sequence';
+const SEQUENCE_NOTE =
+  'Where the row is in its follow-up sequence: the next step and when, or why it stopped. Tick "Replied" when the contact answers: nobody at that company gets another follow-up.';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** Adds Replied (checkboxes) and Sequence when missing. */
+export function ensureSequenceColumns(sheet: Sheet): void {
+  const layout = {
+    sheetName: sheet.getName(),
+    columns: [
+      { key: 'replied', header: REPLIED_HEADER },
+      { key: 'sequence', header: SEQUENCE_HEADER, note: SEQUENCE_NOTE },
+    ],
+  };
+  const before = Table.find(sheet.getParent(), layout);
+  const hadReplied = !!(before && before.column('replied'));
+  const table = Table.open(sheet.getParent(), layout);
+  const last = sheet.getLastRow();
+  if (!hadReplied && last >= 2) sheet.getRange(2, table.column('replied')!, last - 1, 1).insertCheckboxes();
+}
+
+/** The row's Replied cell is set: any value other than empty or FALSE. */
+export function hasReplied(row: ListRow): boolean {
+  const value = (row.display.get(normalizeHeader(REPLIED_HEADER)) || '').trim();
+  return value !== '' && value.toUpperCase() !== 'FALSE';
+}
+
+export function sequenceCell(row: ListRow): string {
+  return (row.display.get(normalizeHeader(SEQUENCE_HEADER)) || '').trim();
+}
+
+/** Writes each recipient's Sequence text where it changes (one read, one write of the column). */
+export function writeSequence(list: MailingList, texts: Map<string, string>): number {
+  const recipient = list.table.column('recipient');
+  const headers = list.headers.map(normalizeHeader);
+  const column = headers.indexOf(normalizeHeader(SEQUENCE_HEADER)) + 1;
+  if (!recipient || !column) return 0;
+  const table = Table.onColumns(list.sheet, {
+    recipient,
+    sequence: { column, header: SEQUENCE_HEADER },
+  });
+  const changes = new Map<string, Record<string, CellValue>>();
+  const rows = table.readAll();
+  for (const row of rows) {
+    const key = cellText(row.values.recipient).trim().toLowerCase();
+    const text = texts.get(key);
+    if (text !== undefined && cellText(row.values.sequence) !== text)
+      changes.set(key, { sequence: textCell(text) });
+  }
+  if (changes.size === 0) return 0;
+  const byRow = new Map<number, Record<string, CellValue>>();
+  for (const row of rows) {
+    const change = changes.get(cellText(row.values.recipient).trim().toLowerCase());
+    if (change) byRow.set(row.rowNumber, change);
+  }
+  table.update(rows, byRow);
+  return changes.size;
+}

@@ -1,0 +1,116 @@
+// Who gets a follow-up step, from the sheets alone: a row whose first mail went (and is one the payer
+// confirmed) is in the sequence; it gets step N when step N-1 was accepted and has not failed, its delay has
+// passed, its Replied cell is not set, its address is not on Do not contact, nobody at its company replied
+// (the same Company hash ID where the list has that column, else the same e-mail domain, public webmail
+// domains excepted) and its sequence was not stopped. The service's own word on the previous mails (a
+// failure it knows) is read by the run before anything is posted (sequence-run.ts).
+import type { ListRow } from '../../sheets/mailing-list';
+import { normalizeHeader } from '../../sheets/table';
+import { listedReason, type DoNotContact } from '../mail/do-not-contact';
+import { hasReplied, sequenceCell } from './sequence-column';
+import { dueAt, type FollowUp } from './sequence-steps';
+import { type StepMail } from './step-mails';
+import {
+  companyRepliedText,
+  finishedText,
+  isStopped,
+  listedText,
+  nextText,
+  SEQUENCE_TEXT,
+} from './sequence-texts';
+
+/** Where a row is. `prev`: the mail the due step follows (its status is read from the service first). */
+export type RowPlan =
+  | { kind: 'out' }
+  | { kind: 'stopped'; text: string }
+  | { kind: 'finished'; text: string }
+  | { kind: 'later'; step: number; at: number; text: string }
+  | { kind: 'due'; step: number; at: number; prev: { mailId: number; taskId: number }; lastSent: string };
+
+export interface EligibilityContext {
+  now: number;
+  zone: string;
+  followUps: FollowUp[];
+  doNotContact: DoNotContact;
+  /** The address is one the payer confirmed for this sequence. */
+  confirmed: (key: string) => boolean;
+  stepMails: Map<string, Map<number, StepMail>>;
+  /** "yyyy-MM-dd HH:mm" in the spreadsheet's zone. */
+  when: (ms: number) => string;
+}
+
+const WEBMAIL = new Set(
+  [
+    'gmail.com googlemail.com outlook.com hotmail.com live.com msn.com ymail.com rocketmail.com aol.com',
+    'icloud.com me.com mac.com qq.com foxmail.com 163.com 126.com yeah.net sina.com sina.cn sohu.com',
+    'aliyun.com 139.com gmx.com gmx.net gmx.de web.de mail.com mail.ru inbox.ru list.ru bk.ru yandex.com',
+    'yandex.ru proton.me protonmail.com pm.me zoho.com tutanota.com naver.com daum.net hanmail.net',
+    'rediffmail.com free.fr orange.fr laposte.net wanadoo.fr libero.it t-online.de seznam.cz wp.pl o2.pl',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+/** A public webmail domain: its users are not one company (yahoo.*, hotmail.*, outlook.*, live.* too). */
+export function isWebmail(domain: string): boolean {
+  return WEBMAIL.has(domain) || /^(yahoo|hotmail|outlook|live|gmx|yandex)\.[a-z.]+$/.test(domain);
+}
+
+const HASH_ID = normalizeHeader('Company hash ID');
+const COMPANY = normalizeHeader('Company');
+
+/** The row's company: its Company hash ID where the list has one, else its domain (none for webmail). */
+export function companyOf(row: ListRow): { key: string; label: string } | null {
+  const domain = row.key.slice(row.key.lastIndexOf('@') + 1);
+  const label = (row.display.get(COMPANY) || '').trim() || domain;
+  const hashId = (row.display.get(HASH_ID) || '').trim();
+  if (hashId) return { key: `id:${hashId}`, label };
+  if (!domain || isWebmail(domain)) return null;
+  return { key: `domain:${domain}`, label };
+}
+
+/** Company key → who replied there (the first row with Replied set). */
+export function repliedCompanies(rows: ListRow[]): Map<string, { label: string; email: string }> {
+  const replied = new Map<string, { label: string; email: string }>();
+  for (const row of rows) {
+    if (!hasReplied(row)) continue;
+    const company = companyOf(row);
+    if (company && !replied.has(company.key)) replied.set(company.key, { label: company.label, email: row.email });
+  }
+  return replied;
+}
+
+const failed = (status: string) => status.startsWith('Failed') || status.startsWith('Not sent');
+
+/** Where one row is in the sequence (see the module's comment). */
+export function planRow(
+  row: ListRow,
+  context: EligibilityContext,
+  replied: Map<string, { label: string; email: string }>,
+): RowPlan {
+  if (!row.key || !row.mailId || !context.confirmed(row.key)) return { kind: 'out' };
+  const current = sequenceCell(row);
+  if (isStopped(current)) return { kind: 'stopped', text: current };
+  if (hasReplied(row)) return { kind: 'stopped', text: SEQUENCE_TEXT.replied };
+  const company = companyOf(row);
+  const colleague = company && replied.get(company.key);
+  if (colleague) return { kind: 'stopped', text: companyRepliedText(colleague.label, colleague.email) };
+  const listed = listedReason(context.doNotContact, row.key);
+  if (listed !== null) return { kind: 'stopped', text: listedText(listed) };
+  const steps = context.stepMails.get(row.key) || new Map<number, StepMail>();
+  let last = 0;
+  while (steps.has(last + 1)) last++;
+  const of = context.followUps.length;
+  const prev =
+    last === 0
+      ? { status: row.status, mailId: Number(row.mailId), taskId: Number(row.taskId) || 0, sentAt: row.sentAt ? row.sentAt.getTime() : 0 }
+      : steps.get(last)!;
+  if (failed(prev.status) || !prev.mailId) return { kind: 'stopped', text: SEQUENCE_TEXT.failed };
+  const lastSent = last > 0 ? context.when(prev.sentAt) : '';
+  if (last >= of) return { kind: 'finished', text: finishedText(of, lastSent) };
+  const step = context.followUps[last];
+  const at = dueAt(prev.sentAt || context.now, step.afterDays, step.workingDaysOnly, context.zone);
+  if (at > context.now)
+    return { kind: 'later', step: last + 1, at, text: nextText(last + 1, of, context.when(at), lastSent) };
+  return { kind: 'due', step: last + 1, at, prev: { mailId: prev.mailId, taskId: prev.taskId }, lastSent };
+}
