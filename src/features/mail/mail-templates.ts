@@ -101,7 +101,9 @@ function writeRow(
   head: Array<string | number>,
   body: string,
 ): void {
-  const index = rows.findIndex((r) => (typeof key === 'number' ? Number(r[0]) === key : String(r[0]) === key));
+  const index = rows.findIndex((r) =>
+    typeof key === 'number' ? Number(r[0]) === key : String(r[0]) === key,
+  );
   const rowNumber = index >= 0 ? index + 2 : Math.max(sheet.getLastRow(), 1) + 1;
   const parts: string[] = [];
   for (let at = 0; at < body.length || parts.length === 0; at += BODY_PART)

@@ -89,7 +89,7 @@ export function myPendingWork(): {
 /**
  * The timed work this user has left in this document besides auto-refresh, in words ("a send scheduled for
  * later"), or null when none: while there is some, auto-refresh does not turn itself off and the trigger
- * stays. The one place that says so: a follow-up sequence with steps left adds itself here.
+ * stays. The one place that says so (a follow-up sequence with steps left included).
  */
 export function timedWorkLeft(): string | null {
   const work = myPendingWork();

@@ -35,7 +35,8 @@ export function stopSelectedFollowUps(): void {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();
   const only = selectedRows(spreadsheet, sheet);
-  if (only.size === 0) throw new UserError('Select the rows whose follow-ups should stop (row 1 holds the headers).');
+  if (only.size === 0)
+    throw new UserError('Select the rows whose follow-ups should stop (row 1 holds the headers).');
   const stopped = stopRows(sheet, only);
   toast(
     stopped
@@ -53,7 +54,12 @@ export function stopSheetFollowUps(): void {
     inform(TITLE, `"${sheet.getName()}" has no follow-ups running.`);
     return;
   }
-  if (!confirm(TITLE, `Stop every follow-up of "${sheet.getName()}"? No more steps are sent from it; the mails already sent stay as they are.`))
+  if (
+    !confirm(
+      TITLE,
+      `Stop every follow-up of "${sheet.getName()}"? No more steps are sent from it; the mails already sent stay as they are.`,
+    )
+  )
     return;
   const stopped = stopRows(sheet);
   endSequence(record);

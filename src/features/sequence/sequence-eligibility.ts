@@ -75,7 +75,8 @@ export function repliedCompanies(rows: ListRow[]): Map<string, { label: string; 
   for (const row of rows) {
     if (!hasReplied(row)) continue;
     const company = companyOf(row);
-    if (company && !replied.has(company.key)) replied.set(company.key, { label: company.label, email: row.email });
+    if (company && !replied.has(company.key))
+      replied.set(company.key, { label: company.label, email: row.email });
   }
   return replied;
 }
@@ -103,7 +104,12 @@ export function planRow(
   const of = context.followUps.length;
   const prev =
     last === 0
-      ? { status: row.status, mailId: Number(row.mailId), taskId: Number(row.taskId) || 0, sentAt: row.sentAt ? row.sentAt.getTime() : 0 }
+      ? {
+          status: row.status,
+          mailId: Number(row.mailId),
+          taskId: Number(row.taskId) || 0,
+          sentAt: row.sentAt ? row.sentAt.getTime() : 0,
+        }
       : steps.get(last)!;
   if (failed(prev.status) || !prev.mailId) return { kind: 'stopped', text: SEQUENCE_TEXT.failed };
   const lastSent = last > 0 ? context.when(prev.sentAt) : '';

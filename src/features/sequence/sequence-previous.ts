@@ -17,7 +17,11 @@ interface DueRow {
 }
 
 /** Recipient → why their sequence stops now (the previous mail failed, or was opened where that stops it). */
-export function previousMails(client: OutreachClient, followUps: FollowUp[], due: DueRow[]): Map<string, string> {
+export function previousMails(
+  client: OutreachClient,
+  followUps: FollowUp[],
+  due: DueRow[],
+): Map<string, string> {
   const stopped = new Map<string, string>();
   const byMail = new Map(due.map((d) => [d.plan.prev.mailId, d.row.key]));
   const queries = chunks([...byMail.keys()], IDS_PER_REQUEST).map((ids) => ({
@@ -33,7 +37,10 @@ export function previousMails(client: OutreachClient, followUps: FollowUp[], due
   if (askOpens.length === 0) return stopped;
   const taskIds = [...new Set(askOpens.map((d) => d.plan.prev.taskId).filter((id) => id > 0))];
   const opened = new Set<number>();
-  const taskQueries = chunks(taskIds, IDS_PER_REQUEST).map((ids) => ({ task_ids: ids, page_size: IDS_PER_REQUEST }));
+  const taskQueries = chunks(taskIds, IDS_PER_REQUEST).map((ids) => ({
+    task_ids: ids,
+    page_size: IDS_PER_REQUEST,
+  }));
   for (const page of client.listTasksAll(taskQueries))
     for (const task of page.data) if (task.totalCount === 1 && task.openedCount > 0) opened.add(task.taskId);
   for (const d of askOpens) if (opened.has(d.plan.prev.taskId)) stopped.set(d.row.key, SEQUENCE_TEXT.opened);

@@ -104,7 +104,8 @@ function planAll(list: MailingList, template: StoredTemplate, confirmed: (key: s
   };
   const replied = repliedCompanies(rows);
   const plans: Plans = new Map();
-  for (const row of rows) if (row.key && !plans.has(row.key)) plans.set(row.key, planRow(row, context, replied));
+  for (const row of rows)
+    if (row.key && !plans.has(row.key)) plans.set(row.key, planRow(row, context, replied));
   return plans;
 }
 
@@ -138,15 +139,26 @@ function sendDue(
   const unsubscribe = readSettings().unsubscribeAddress;
   const sendable: Due[] = [];
   for (const item of due.filter((d) => !stopped.has(d.row.key))) {
-    const problem = rowProblem(stepTemplate(template, template.followUps!, item.plan.step), item.row, unsubscribe);
+    const problem = rowProblem(
+      stepTemplate(template, template.followUps!, item.plan.step),
+      item.row,
+      unsubscribe,
+    );
     if (!problem) sendable.push(item);
-    else plans.set(item.row.key, { kind: 'stopped', text: `Stopped: step ${item.plan.step} cannot be sent (${problem.reason})` });
+    else
+      plans.set(item.row.key, {
+        kind: 'stopped',
+        text: `Stopped: step ${item.plan.step} cannot be sent (${problem.reason})`,
+      });
   }
   if (sendable.length === 0) return { posted: 0, waiting: '' };
   const balance = client.balance();
   const usable = balance.monthlyEdm + balance.addonEdm;
   if (usable < sendable.length)
-    return { posted: 0, waiting: `too few e-mail credits (needs ${sendable.length} EDM, ${usable} usable): buy more at ${client.pricingUrl}` };
+    return {
+      posted: 0,
+      waiting: `too few e-mail credits (needs ${sendable.length} EDM, ${usable} usable): buy more at ${client.pricingUrl}`,
+    };
   let posted = 0;
   for (const step of [...new Set(sendable.map((d) => d.plan.step))].sort()) {
     const rows = sendable.filter((d) => d.plan.step === step).map((d) => d.row);
@@ -173,17 +185,15 @@ function postBatch(
   const candidates = chunks(rows, SEND_CHUNK);
   const emails = batchMails(candidates, mail, unsubscribe);
   const postedAt = Date.now();
-  const journal = candidates.slice(0, emails.length).map(
-    (chunkRows): JournalChunk => ({
-      tag: newTag(),
-      campaign: stepCampaign(template.campaign, step),
-      sheetId: list.sheet.getSheetId(),
-      sheetName: list.sheet.getName(),
-      recipients: chunkRows.map((row) => ({ email: row.key })),
-      postedAt,
-      step,
-    }),
-  );
+  const journal = candidates.slice(0, emails.length).map((chunkRows): JournalChunk => ({
+    tag: newTag(),
+    campaign: stepCampaign(template.campaign, step),
+    sheetId: list.sheet.getSheetId(),
+    sheetName: list.sheet.getName(),
+    recipients: chunkRows.map((row) => ({ email: row.key })),
+    postedAt,
+    step,
+  }));
   const { entry, outcomes } = postChunks(client, journal, emails);
   let posted = 0;
   let waiting = '';
@@ -207,7 +217,13 @@ function waitingWhy(error: ApiError, later: boolean): string {
 }
 
 /** Writes every row's Sequence text and the record's state; a sequence with nothing left ends. */
-function finish(record: SequenceRecord, list: MailingList, plans: Plans, why: string, posted: number): number {
+function finish(
+  record: SequenceRecord,
+  list: MailingList,
+  plans: Plans,
+  why: string,
+  posted: number,
+): number {
   const texts = new Map<string, string>();
   let nextStep = 0;
   let nextAt = 0;
@@ -229,7 +245,11 @@ function finish(record: SequenceRecord, list: MailingList, plans: Plans, why: st
   }
   const state = { nextStep, nextAt, rowsLeft, at: Date.now(), ...(why ? { waiting: why } : {}) };
   saveSequence({ ...record, state });
-  if (posted) recordLastRun('sequence', { message: `Follow-ups of "${record.sheetName}": ${count(posted, 'e-mail')} sent.`, finished: true });
+  if (posted)
+    recordLastRun('sequence', {
+      message: `Follow-ups of "${record.sheetName}": ${count(posted, 'e-mail')} sent.`,
+      finished: true,
+    });
   return posted;
 }
 

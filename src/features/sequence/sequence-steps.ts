@@ -68,7 +68,7 @@ export function stepTemplate<T extends MailTemplate>(main: T, followUps: FollowU
 export function dueAt(from: number, days: number, working: boolean, zone: string): number {
   if (!working) return from + days * DAY_MS;
   let at = from;
-  for (let counted = 0; counted < days; ) {
+  for (let counted = 0; counted < days;) {
     at += DAY_MS;
     const weekday = Number(Utilities.formatDate(new Date(at), zone, 'u')); // 1 = Monday … 7 = Sunday
     if (weekday <= 5) counted++;

@@ -96,7 +96,11 @@ export function mySequences(properties?: Record<string, string>): SequenceRecord
  * user's, with this key), or start one. A sequence of another user or key on the sheet is replaced: its rows
  * that this user did not confirm get no more steps.
  */
-export function startSequence(sheet: GoogleAppsScript.Spreadsheet.Sheet, mail: SequenceMail, keys: string[]): void {
+export function startSequence(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  mail: SequenceMail,
+  keys: string[],
+): void {
   const stamp = ownerStamp('outreach');
   const sheetId = sheet.getSheetId();
   const earlier = sequenceOf(sheetId);
@@ -105,7 +109,12 @@ export function startSequence(sheet: GoogleAppsScript.Spreadsheet.Sheet, mail: S
   const secret = stored ? stored.secret : Utilities.getUuid() + Utilities.getUuid();
   const marks = new Set(stored ? splitMarks(stored.marks) : []);
   for (const key of keys) marks.add(addressMark(secret, key));
-  const value: StoredMarks = { v: 1, secret, mail: mailMark(secret, mail), marks: [...marks].sort().join('') };
+  const value: StoredMarks = {
+    v: 1,
+    secret,
+    mail: mailMark(secret, mail),
+    marks: [...marks].sort().join(''),
+  };
   let confirmation: string;
   if (same && stored) {
     confirmation = earlier.confirmation;
@@ -155,13 +164,20 @@ function splitMarks(text: string): string[] {
 }
 
 function mailMark(secret: string, mail: SequenceMail): string {
-  const steps = (mail.followUps || []).map((s) => [s.afterDays, s.workingDaysOnly, s.unopenedOnly, s.subject, s.body]);
+  const steps = (mail.followUps || []).map((s) => [
+    s.afterDays,
+    s.workingDaysOnly,
+    s.unopenedOnly,
+    s.subject,
+    s.body,
+  ]);
   const text = JSON.stringify([mail.campaign, mail.subject, mail.bodyFormat, steps]);
   return `${hash32(secret, text)}.${hash32(`${secret}:2`, text)}`;
 }
 
 function addressMark(secret: string, key: string): string {
   let text = '';
-  for (let i = 0, v = hash32(secret, key); i < MARK_CHARS; i++, v = Math.floor(v / 64)) text += DIGITS[v % 64];
+  for (let i = 0, v = hash32(secret, key); i < MARK_CHARS; i++, v = Math.floor(v / 64))
+    text += DIGITS[v % 64];
   return text;
 }

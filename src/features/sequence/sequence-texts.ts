@@ -48,7 +48,10 @@ export function isStopped(text: string): boolean {
 /** The confirmation's line: the most the whole sequence can cost, against the usable EDM. */
 export function sequenceCostLine(rows: number, steps: number, usable: number): string {
   const most = rows * (1 + steps);
-  const short = usable < most ? ` The usable e-mail credits cover ${formatCount(usable)}: a step that finds too few waits for more (its rows and the Tracking summary say so).` : '';
+  const short =
+    usable < most
+      ? ` The usable e-mail credits cover ${formatCount(usable)}: a step that finds too few waits for more (its rows and the Tracking summary say so).`
+      : '';
   return `Follow-ups: ${count(steps, 'step')} after this mail, each only to rows with no reply (their company included): the whole sequence costs at most ${count(most, 'e-mail credit')} (${formatCount(rows)} rows × ${1 + steps} mails).${short}`;
 }
 
@@ -57,7 +60,10 @@ export function sequenceNote(template: { followUps?: FollowUp[] } | null): strin
   const steps = (template && template.followUps) || [];
   if (steps.length === 0) return '';
   const when = steps
-    .map((s, i) => `${i + 1}: ${s.afterDays} ${s.workingDaysOnly ? 'working ' : ''}day${s.afterDays === 1 ? '' : 's'} later`)
+    .map(
+      (s, i) =>
+        `${i + 1}: ${s.afterDays} ${s.workingDaysOnly ? 'working ' : ''}day${s.afterDays === 1 ? '' : 's'} later`,
+    )
     .join(', ');
   return `${count(steps.length, 'follow-up')} (${when}), sent by the hourly run to the rows that did not reply. Tick "Replied" on a row when its contact answers: nobody at that company gets a follow-up after that. Each follow-up costs 1 e-mail credit per row.`;
 }

@@ -1,0 +1,190 @@
+'use strict';
+// Issue 28: follow-up sequences through the built bundle, against the sandbox and its clock, in both task
+// shapes. A mail with two follow-ups is sent from the menu; the one hourly trigger sends each step to the rows
+// that did not reply (their company included: by Company hash ID, else by domain, webmail excepted), never to
+// a bounced or do-not-contact row, never before the delay, each exactly once (an execution killed right
+// after a step's post included), nothing after the last step; the Sequence column says where each row is.
+const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
+const { listWithMail } = require('../support/sent-mail');
+const { sendJournal } = require('../support/send-journal');
+
+const services = useServices();
+let emu;
+afterEach(() => emu && emu.dispose());
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+const sheet = (name) => emu.spreadsheet.getSheetByName(name);
+const rowsOf = (name) => {
+  const [header, ...rows] = sheet(name).getDataRange().getValues();
+  return rows.map((row) => Object.fromEntries(header.map((h, c) => [h, row[c]])));
+};
+const byEmail = (name, column) => Object.fromEntries(rowsOf(name).map((r) => [r.Email, r[column]]));
+const clockTriggers = () => emu.triggers.filter((t) => t.eventType === 'CLOCK');
+
+async function mails() {
+  return (await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`)).mails;
+}
+/** Recipient → the subjects they received, in order. */
+async function received() {
+  const got = {};
+  for (const m of (await mails()).sort((a, b) => a.mailId - b.mailId))
+    (got[m.recipientEmail] = got[m.recipientEmail] || []).push(m.subject);
+  return got;
+}
+
+const FOLLOW_UPS = [
+  { afterDays: 2, body: 'Just checking in, {{Name}}.' },
+  { afterDays: 3, subject: 'Last note for {{Name}}', body: 'Bye {{Name}}.' },
+];
+
+/** The list: two companies by hash ID (two domains), one by domain, webmail users, a bounce, a listed row. */
+function makeList(followUps = FOLLOW_UPS) {
+  const rows = [
+    ['Name', 'Email', 'Company', 'Company hash ID'],
+    ['Ann', 'ann@acme.com', 'Acme', 'H-ACME'],
+    ['Bob', 'bob@acme-group.com', 'Acme', 'H-ACME'],
+    ['Cara', 'cara@delta.com', 'Delta', ''],
+    ['Dan', 'dan@delta.com', 'Delta', ''],
+    ['Jane', 'jane@gmail.com', '', ''],
+    ['Joe', 'joe@gmail.com', '', ''],
+    ['Tom', 'bounce.tom@example.org', '', ''],
+    ['Dee', 'dee@example.net', '', ''],
+    ['Kim', 'kim@beta.com', 'Beta', 'H-BETA'],
+  ];
+  return listWithMail(emu, 'Spring', rows, {
+    campaign: 'Spring launch',
+    subject: 'Hello {{Name}}',
+    body: 'Dear {{Name}}',
+    bodyFormat: 'text',
+    followUps,
+  });
+}
+
+function sendFirst() {
+  emu.ui.queue('YES');
+  emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+  return emu.ui.alerts.find((a) => a.title === 'Send e-mails');
+}
+
+function tick(rows) {
+  const list = sheet('Spring');
+  const header = list.getRange(1, 1, 1, list.getLastColumn()).getValues()[0];
+  const column = header.indexOf('Replied') + 1;
+  const emails = list
+    .getRange(2, 2, list.getLastRow() - 1, 1)
+    .getValues()
+    .map((r) => r[0]);
+  for (const email of rows) list.getRange(emails.indexOf(email) + 2, column).setValue(true);
+}
+
+describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)', (taskShape) => {
+  beforeEach(() => control(services.sandbox.outreachUrl, 'POST', '/task-shape', { taskShape }));
+
+  test('two steps go to the rows that did not reply, their company included, each once, and nothing after the last', async () => {
+    emu = newAddon(services);
+    makeList();
+    const state = emu.run('getComposeState', [], { kind: 'webapp' });
+    expect(state.followUps).toEqual([
+      expect.objectContaining({ afterDays: 2, subject: '', workingDaysOnly: false }),
+      expect.objectContaining({ afterDays: 3, subject: 'Last note for {{Name}}' }),
+    ]);
+    expect(emu.run('previewMail', [10, 1], { kind: 'webapp' })).toMatchObject({
+      subject: 'Re: Hello Kim',
+      body: 'Just checking in, Kim.',
+    });
+    const confirmation = sendFirst();
+    expect(confirmation.message).toMatch(
+      /Follow-ups: 2 steps after this mail.*costs at most 27 e-mail credits \(9 rows × 3 mails\)/,
+    );
+    expect(clockTriggers()).toHaveLength(1);
+    expect(Object.keys(byEmail('Spring', 'Replied'))).toHaveLength(9);
+    tick(['ann@acme.com', 'cara@delta.com', 'jane@gmail.com']);
+    const dnc = emu.spreadsheet.insertSheet('Do not contact');
+    dnc.getRange(1, 1, 2, 2).setValues([
+      ['E-mail', 'Reason'],
+      ['dee@example.net', 'asked'],
+    ]);
+
+    emu.advanceTime(DAY); // nothing before the delay
+    expect((await mails()).length).toBe(9);
+    const sequence = () => byEmail('Spring', 'Sequence');
+    expect(sequence()).toMatchObject({
+      'ann@acme.com': 'Stopped: replied',
+      'bob@acme-group.com': 'Stopped: Acme replied (ann@acme.com)',
+      'dan@delta.com': 'Stopped: Delta replied (cara@delta.com)',
+      'joe@gmail.com': expect.stringMatching(/^Next: step 1 on \d{4}-\d\d-\d\d \d\d:\d\d$/),
+      'dee@example.net': 'Stopped: on the do-not-contact list (asked)',
+      'kim@beta.com': expect.stringMatching(/^Next: step 1 on /),
+    });
+
+    emu.advanceTime(DAY + HOUR); // step 1 is due
+    let got = await received();
+    expect(got['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim']);
+    expect(got['joe@gmail.com']).toEqual(['Hello Joe', 'Re: Hello Joe']); // another webmail user's reply
+    for (const quiet of ['ann@acme.com', 'bob@acme-group.com', 'cara@delta.com', 'dan@delta.com']) {
+      expect(got[quiet]).toHaveLength(1);
+    }
+    expect(got['jane@gmail.com']).toHaveLength(1);
+    expect(got['bounce.tom@example.org']).toHaveLength(1); // its first mail failed: read before step 1
+    expect(got['dee@example.net']).toHaveLength(1);
+    expect(sequence()['bounce.tom@example.org']).toBe('Stopped: the last mail failed');
+    expect(sequence()['kim@beta.com']).toMatch(/^Step 1 of 2 sent .*; next: step 2 on /);
+
+    emu.advanceTime(3 * DAY + HOUR); // step 2
+    got = await received();
+    expect(got['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim', 'Last note for Kim']);
+    expect(got['joe@gmail.com']).toHaveLength(3);
+    expect(sequence()['kim@beta.com']).toMatch(/^Finished: step 2 of 2 sent /);
+
+    emu.advanceTime(10 * DAY); // nothing after the last step, and the trigger goes when nothing is left
+    expect((await mails()).length).toBe(13);
+    expect(clockTriggers()).toHaveLength(0);
+    expect(emu.triggers).toHaveLength(0);
+    const runs = emu.executions.filter((e) => e.kind === 'trigger');
+    expect(runs.every((e) => e.status === 'completed')).toBe(true);
+
+    // Each step is its own campaign on Tracking; Show mail shows a follow-up's mail.
+    emu.run('refreshTracking', [], { kind: 'menu' });
+    const campaigns = rowsOf('Tracking').map((r) => r.Campaign);
+    expect(new Set(campaigns)).toEqual(
+      new Set(['Spring launch', 'Spring launch · follow-up 1', 'Spring launch · follow-up 2']),
+    );
+    expect(campaigns.filter((c) => c === 'Spring launch · follow-up 2')).toHaveLength(2);
+    expect(Object.keys(sendJournal(emu))).toEqual([]);
+  });
+
+  test('an execution killed right after a step is posted: the next hourly run settles it, never posts it again', async () => {
+    emu = newAddon(services);
+    makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    emu.advanceTime(DAY - HOUR);
+    let killed = false;
+    emu.onFetch = (entries) => {
+      if (!killed && entries.some((e) => e.url.endsWith('/send/personalized'))) {
+        killed = true;
+        services.clock.advance(7 * 60 * 1000); // past the 6-minute limit: the next service call dies
+      }
+    };
+    emu.advanceTime(2 * HOUR);
+    emu.onFetch = null;
+    expect(killed).toBe(true);
+    expect(emu.executions.some((e) => e.kind === 'trigger' && e.status !== 'completed')).toBe(true);
+    emu.advanceTime(2 * HOUR);
+    const got = await received();
+    // Every row that can get the step got it once (nobody replied here); the bounce and the listed row none.
+    const names = {
+      'kim@beta.com': 'Kim',
+      'joe@gmail.com': 'Joe',
+      'ann@acme.com': 'Ann',
+      'dee@example.net': 'Dee',
+    };
+    for (const [email, name] of Object.entries(names))
+      expect(got[email]).toEqual([`Hello ${name}`, `Re: Hello ${name}`]);
+    expect(got['bounce.tom@example.org']).toEqual(['Hello Tom']);
+    expect((await mails()).length).toBe(9 + 8);
+    expect(Object.keys(sendJournal(emu))).toEqual([]);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toMatch(/^Finished: step 1 of 1 sent /);
+    expect(clockTriggers().length).toBeLessThanOrEqual(1);
+  });
+});
