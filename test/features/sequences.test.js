@@ -188,3 +188,65 @@ describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)
     expect(clockTriggers().length).toBeLessThanOrEqual(1);
   });
 });
+
+describe('Money and control', () => {
+  const account = (fields) =>
+    control(services.sandbox.outreachUrl, 'POST', '/accounts', { key: DEMO_KEYS.paid, ...fields });
+  const summaryText = () =>
+    sheet('Tracking summary')
+      .getRange('A1:B7')
+      .getValues()
+      .find((r) => r[0] === 'Timed sends')[1];
+
+  test('a step that finds too few credits, then the sending quota used up, waits and says so; it goes once when they are back', async () => {
+    emu = newAddon(services);
+    makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    await account({ monthlyEdm: 3, addonEdm: 0 });
+    emu.advanceTime(DAY + HOUR);
+    expect((await mails()).length).toBe(9);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toBe(
+      `Next: step 1 is due and waits: too few e-mail credits (needs 8 EDM, 3 usable): buy more at ${services.sandbox.outreachUrl}/pricing`,
+    );
+    expect(summaryText()).toMatch(
+      /Follow-ups of "Spring": step 1 is due and waits: too few e-mail credits \(needs 8 EDM, 3 usable\).* \(8 rows left\)/,
+    );
+    await account({ monthlyEdm: 1000, dailySendLimit: 5 }); // the chunk of 8 is refused whole
+    emu.advanceTime(HOUR);
+    expect((await mails()).length).toBe(9);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toMatch(
+      /^Next: step 1 is due and waits: waiting for the sending quota \(.*\); the hourly run tries again$/,
+    );
+    expect(clockTriggers()).toHaveLength(1);
+    await account({ dailySendLimit: null });
+    emu.advanceTime(HOUR);
+    const got = await received();
+    expect(got['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim']);
+    expect((await mails()).length).toBe(17);
+    expect(summaryText()).not.toMatch(/Follow-ups of "Spring"/);
+  });
+
+  test('Stop follow-ups for selected rows, then for the whole sheet: nothing more goes, the trigger goes', async () => {
+    emu = newAddon(services);
+    makeList();
+    sendFirst();
+    emu.advanceTime(HOUR);
+    emu.select('A10:D10'); // Kim
+    emu.run('stopSelectedFollowUps', [], { kind: 'menu' });
+    expect(emu.ui.toasts.at(-1).message).toMatch(/Follow-ups stopped for 1 row of "Spring"/);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toBe('Stopped: follow-ups stopped from the menu');
+    emu.advanceTime(2 * DAY);
+    const got = await received();
+    expect(got['kim@beta.com']).toEqual(['Hello Kim']);
+    expect(got['joe@gmail.com']).toEqual(['Hello Joe', 'Re: Hello Joe']);
+    emu.ui.queue('YES');
+    emu.run('stopSheetFollowUps', [], { kind: 'menu' });
+    expect(byEmail('Spring', 'Sequence')['joe@gmail.com']).toBe('Stopped: follow-ups stopped from the menu');
+    emu.advanceTime(5 * DAY);
+    expect((await received())['joe@gmail.com']).toHaveLength(2);
+    expect(clockTriggers()).toHaveLength(0);
+    expect(Object.keys(emu.properties.document.toJSON()).filter((k) => k.startsWith('sequence.'))).toEqual(
+      [],
+    );
+  });
+});

@@ -1,6 +1,6 @@
 // What the Tracking summary says about the timed work of every user of the document: whose auto-refresh is
 // on (each user's own switch), an hourly run that needs re-authorization, the sends scheduled for later and
-// a send waiting for the sending quota. A trigger has no UI and its failures are mailed to nobody: this is
+// a send waiting for the sending quota, and each running follow-up sequence. A trigger has no UI and its failures are mailed to nobody: this is
 // where its user sees them.
 import type { ScopeName } from '../../platform/consent';
 import { loadJob, otherJobs } from '../../platform/jobs';
@@ -10,6 +10,8 @@ import { allSchedules } from './schedules';
 import { startWindowText } from './send-later-time';
 import { allTimers } from './timer-store';
 import { whenText } from '../words';
+import { allSequences } from '../sequence/sequence-store';
+import { sequenceSummary } from '../sequence/sequence-texts';
 
 /** The part of a saved send job this status reads (mail/send-job.ts owns the type). */
 interface WaitingJob {
@@ -78,5 +80,11 @@ function timedSendsText(
   const run = lastRun('send');
   if (run)
     parts.push(`Last timed send ${time(run.at)}: ${[run.message, run.error].filter(Boolean).join(' ')}`);
+  parts.push(...sequenceSummary(allSequences(properties), time));
+  const steps = lastRun('sequence');
+  if (steps)
+    parts.push(
+      `Last follow-up run ${time(steps.at)}: ${[steps.message, steps.error].filter(Boolean).join(' ')}`,
+    );
   return parts.join(' ') || 'None (Compose e-mail… › Send later).';
 }

@@ -67,3 +67,21 @@ export function sequenceNote(template: { followUps?: FollowUp[] } | null): strin
     .join(', ');
   return `${count(steps.length, 'follow-up')} (${when}), sent by the hourly run to the rows that did not reply. Tick "Replied" on a row when its contact answers: nobody at that company gets a follow-up after that. Each follow-up costs 1 e-mail credit per row.`;
 }
+
+/** The Tracking summary's words for each running sequence: its sheet, the next step and when, rows left. */
+export function sequenceSummary(
+  records: Array<{
+    sheetName: string;
+    state?: { nextStep: number; nextAt: number; rowsLeft: number; waiting?: string };
+  }>,
+  time: (ms: number) => string,
+): string[] {
+  return records.map(({ sheetName, state }) => {
+    if (!state || !state.nextStep)
+      return `Follow-ups of "${sheetName}": started; the hourly run sends each step when it is due.`;
+    const rows = count(state.rowsLeft, 'row');
+    if (state.waiting)
+      return `Follow-ups of "${sheetName}": step ${state.nextStep} is due and waits: ${state.waiting} (${rows} left).`;
+    return `Follow-ups of "${sheetName}": next step ${state.nextStep} on ${time(state.nextAt)}, ${rows} left.`;
+  });
+}
