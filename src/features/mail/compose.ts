@@ -30,6 +30,7 @@ import { describe, ensureKey } from '../settings';
 import { FollowUp, parseFollowUps, stepTemplate } from '../sequence/sequence-steps';
 import { sequenceNote } from '../sequence/sequence-texts';
 import { reconfirmSequenceMail } from '../sequence/sequence-store';
+import { opensNote, REPLIED_HEADER, SEQUENCE_HEADER } from '../sequence/sequence-column';
 
 export interface ComposeState {
   sheetName: string;
@@ -56,6 +57,8 @@ export interface ComposeState {
   followUps: FollowUp[];
   /** What the dialog says under the steps: when they go, who gets them, what they cost. */
   sequenceNote: string;
+  /** Why "only if not opened" may not work on this list ('' when it does). */
+  opensNote: string;
 }
 
 export interface MailPreview {
@@ -85,13 +88,17 @@ export function getComposeState(): ComposeState {
     body: '',
     bodyFormat: 'text',
   };
-  const own = new Set(MAIL_COLUMNS.map((c) => normalizeHeader(c.header)));
+  const own = new Set(
+    [...MAIL_COLUMNS.map((c) => c.header), REPLIED_HEADER, SEQUENCE_HEADER].map(normalizeHeader),
+  );
   const problems: string[] = [];
   let headers: string[] = [];
   let sheetProblem: string | undefined;
+  let opens = '';
   try {
     const list = openMailingList(sheet, false);
     headers = list.headers.filter((h) => h.trim() && !own.has(normalizeHeader(h)));
+    if (stored && stored.followUps) opens = opensNote(list);
     if (stored) problems.push(...templateProblems(template, list.headers, readSettings().unsubscribeAddress));
   } catch (error) {
     sheetProblem = describe(error);
@@ -112,6 +119,7 @@ export function getComposeState(): ComposeState {
     timeZone: sheet.getParent().getSpreadsheetTimeZone(),
     followUps: (stored && stored.followUps) || [],
     sequenceNote: sequenceNote(stored),
+    opensNote: opens,
   };
 }
 

@@ -66,3 +66,17 @@ export function writeSequence(list: MailingList, texts: Map<string, string>): nu
   table.update(rows, byRow);
   return changes.size;
 }
+
+/**
+ * Whether "only to rows that did not open the previous mail" can work on this list: the service reports
+ * opens per task, so only where a task holds one mail (each sent row its own Task ID). '' when it can.
+ */
+export function opensNote(list: MailingList): string {
+  const tasks = new Map<string, number>();
+  for (const row of list.readRows()) if (row.taskId) tasks.set(row.taskId, (tasks.get(row.taskId) || 0) + 1);
+  if (tasks.size === 0)
+    return '"Only if not opened" works where the service keeps each mail in a task of its own (it reports opens per task): known after the first send.';
+  if ([...tasks.values()].some((n) => n > 1))
+    return '"Only if not opened" is not available for this list: the service grouped its mails into tasks of many and reports opens per task, not per mail. A step with it goes to every row that did not reply.';
+  return '';
+}
