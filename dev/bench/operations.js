@@ -12,6 +12,7 @@ const { Measurement } = require('./measure');
 const { searchMinimum, unlockMinimum, phoneMinimum, trackingMinimum, SEARCH_MAX_PAGE } = require('./floors');
 const { sendFromSheet, topUpEdm } = require('../../test/support/sent-mail');
 const { volumeOperations } = require('./volume-operations');
+const { sequenceOperation } = require('./sequence-operation');
 const { addresses, postMails, appendRows } = require('./volume');
 
 /** The search every operation that needs companies uses: matches 599 of the 600 sandbox companies. */
@@ -452,6 +453,7 @@ const OPERATIONS = [
   mailMerge,
   trackingRefresh,
   ...volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, alertsText }),
+  sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
 ];
 
 module.exports = { OPERATIONS, chunkSizes, phoneCells, freshAddon, runJob, BROAD_SEARCH };

@@ -158,8 +158,11 @@ export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalC
     if (who === 'other') continue;
     if (who === 'my-other-key') throw new UserError(OTHER_KEY_DOUBT);
     // A follow-up step's chunk goes to the follow-up mails, whoever settles it (send, compose or the step).
-    for (const chunk of entry.chunks)
-      if (settleChunk(client, chunk)) (chunk.step ? writeStepMails : write)(chunk);
+    for (const chunk of entry.chunks) {
+      if (!settleChunk(client, chunk)) continue;
+      if (chunk.step) writeStepMails(chunk);
+      else write(chunk);
+    }
     closeEntry(entry);
   }
 }

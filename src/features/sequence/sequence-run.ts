@@ -195,14 +195,15 @@ function postBatch(
     step,
   }));
   const { entry, outcomes } = postChunks(client, journal, emails);
-  let posted = 0;
   let waiting = '';
   let doubt: ApiError | undefined;
+  const taken: JournalChunk[] = [];
   outcomes.forEach((outcome) => {
-    if (outcome.sent) posted += writeStepMails(outcome.chunk);
+    if (outcome.sent) taken.push(outcome.chunk);
     else if ('doubt' in outcome) doubt = outcome.error;
     else if (!waiting) waiting = waitingWhy(outcome.error, 'later' in outcome);
   });
+  const posted = writeStepMails(...taken); // before the entry closes: a kill here is settled by tag
   if (doubt) throw doubt; // the entry stays: the next run settles it before anything else goes
   closeEntry(entry);
   return { posted, waiting };

@@ -75,23 +75,28 @@ function stepMailOf(row: TableRow): StepMail | null {
   };
 }
 
-/** Writes the mails of a step's chunk that the service took (the settle hook of send-chunk.ts too). */
-export function writeStepMails(chunk: JournalChunk): number {
-  if (!chunk.step || !chunk.ids) return 0;
+/**
+ * Writes the mails of steps' chunks that the service took, all in one upsert (one read and one write of
+ * the sheet); the settle hook of send-chunk.ts writes a chunk found by its tag the same way.
+ */
+export function writeStepMails(...chunks: JournalChunk[]): number {
   const records = new Map<string, Record<string, CellValue>>();
-  for (const { email } of chunk.recipients) {
-    const pair = chunk.ids[email];
-    if (!pair) continue;
-    records.set(keyOf(chunk.sheetId, email, chunk.step), {
-      sheetId: chunk.sheetId,
-      step: chunk.step,
-      recipient: textCell(email),
-      campaign: textCell(chunk.campaign),
-      mailStatus: MAIL_STATUS.accepted,
-      taskId: pair[0],
-      mailId: pair[1],
-      sentAt: new Date(chunk.postedAt),
-    });
+  for (const chunk of chunks) {
+    if (!chunk.step || !chunk.ids) continue;
+    for (const { email } of chunk.recipients) {
+      const pair = chunk.ids[email];
+      if (!pair) continue;
+      records.set(keyOf(chunk.sheetId, email, chunk.step), {
+        sheetId: chunk.sheetId,
+        step: chunk.step,
+        recipient: textCell(email),
+        campaign: textCell(chunk.campaign),
+        mailStatus: MAIL_STATUS.accepted,
+        taskId: pair[0],
+        mailId: pair[1],
+        sentAt: new Date(chunk.postedAt),
+      });
+    }
   }
   if (records.size === 0) return 0;
   const table = openSheet(SpreadsheetApp.getActiveSpreadsheet());

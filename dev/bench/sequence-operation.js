@@ -1,0 +1,61 @@
+'use strict';
+// A follow-up step of a large list (issue 28), run by the hourly trigger as Apps Script would run it: the
+// first mail sent through the add-on with one follow-up (set-up, not measured), the clock moved past the
+// delay, then the one trigger run that sends the step. Minimum: the previous mails' statuses read (100 ids a
+// request), 1 balance, ceil(n / 100) sends. See dev/bench/README.md.
+const { Measurement } = require('./measure');
+
+const DAY = 24 * 3600_000;
+
+function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) {
+  return {
+    id: 'sequence',
+    name: 'Follow-up step',
+    unit: 'rows',
+    requires: ['saveTemplate', 'sendAllUnsentRows', 'continueJob', 'onHourlyTimer'],
+    sizes: { full: [10000], quick: [200] },
+    async run(ctx, count) {
+      const rows = [['Name', 'E-mail', 'Company']];
+      for (let i = 1; i <= count; i++) rows.push([`Person ${i}`, `person${i}@example.com`, `Company ${i}`]);
+      const { emu, sheet } = await mailingListAddon(ctx, rows, 'Dear {{Name}}');
+      emu.run(
+        'saveTemplate',
+        [
+          {
+            campaign: 'Bench',
+            subject: 'Hello {{Name}}',
+            body: 'Dear {{Name}}',
+            bodyFormat: 'text',
+            followUps: [{ afterDays: 1, body: 'Just checking in, {{Name}}.' }],
+          },
+        ],
+        { kind: 'webapp' },
+      );
+      runJob(emu, 'sendAllUnsentRows', 'send');
+      // Past the delay, with no trigger run on the way: the next run finds the whole step due.
+      emu.advanceTime(DAY + 5 * 60_000, { fireTriggers: false });
+      const m = await new Measurement(ctx, emu).start();
+      const runs = emu.fireDueTriggers();
+      const chunks = Math.ceil(count / 100);
+      const sequence = sheetRows(emu, sheet.getName()).map((r) => String(r.Sequence));
+      const stepMails = sheetRows(emu, 'Outreach follow-ups').length;
+      const row = await m.finish({
+        minimum: { outreach: 2 * chunks + 1 },
+        minimumFormula: `ceil(${count} previous mails / 100) status reads + 1 balance + ceil(${count} rows / 100) sends`,
+        chunks,
+        details: {
+          triggerRuns: runs.length,
+          runStatuses: runs.map((r) => r.status),
+          stepMails,
+          finished: sequence.filter((s) => s.startsWith('Finished')).length,
+          clockTriggers: emu.triggers.filter((t) => t.eventType === 'CLOCK').length,
+          alerts: alertsText(emu),
+        },
+      });
+      if (stepMails !== count) ctx.note(`follow-up step ${count}: ${stepMails} step mails written`);
+      return [{ variant: 'trigger', label: `${count} rows`, ...row }];
+    },
+  };
+}
+
+module.exports = { sequenceOperation };
