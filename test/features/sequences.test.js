@@ -108,6 +108,7 @@ describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)
 
     emu.advanceTime(DAY); // nothing before the delay
     expect((await mails()).length).toBe(9);
+    expect(emu.triggers).toHaveLength(1); // the one hourly trigger, nothing more
     const sequence = () => byEmail('Spring', 'Sequence');
     expect(sequence()).toMatchObject({
       'ann@acme.com': 'Stopped: replied',
@@ -131,7 +132,9 @@ describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)
     expect(sequence()['bounce.tom@example.org']).toBe('Stopped: the last mail failed');
     expect(sequence()['kim@beta.com']).toMatch(/^Step 1 of 2 sent .*; next: step 2 on /);
 
-    emu.advanceTime(3 * DAY + HOUR); // step 2
+    expect(emu.triggers).toHaveLength(1);
+    emu.advanceTime(3 * DAY + HOUR); // step 2: the run after it refreshes what it sent, then the trigger goes
+    expect(emu.triggers.length).toBeLessThanOrEqual(1);
     got = await received();
     expect(got['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim', 'Last note for Kim']);
     expect(got['joe@gmail.com']).toHaveLength(3);
@@ -152,6 +155,19 @@ describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)
     );
     expect(campaigns.filter((c) => c === 'Spring launch · follow-up 2')).toHaveLength(2);
     expect(Object.keys(sendJournal(emu))).toEqual([]);
+    const tracking = sheet('Tracking');
+    const kimLast = rowsOf('Tracking').findIndex(
+      (r) => r.Recipient === 'kim@beta.com' && r.Campaign === 'Spring launch · follow-up 2',
+    );
+    emu.spreadsheet.setActiveSheet(tracking);
+    tracking.getRange(`C${kimLast + 2}`).activate();
+    emu.run('showMailDetail', [], { kind: 'menu' });
+    expect(emu.ui.dialogs.at(-1).html).toContain('Last note for Kim');
+    // The follow-ups' own sheet is hidden and its rows moved by the refresh like any list's.
+    expect(sheet('Outreach follow-ups').isSheetHidden()).toBe(true);
+    expect(new Set(rowsOf('Outreach follow-ups').map((r) => r['Mail status']))).toEqual(
+      new Set(['Delivered']),
+    );
   });
 
   test('an execution killed right after a step is posted: the next hourly run settles it, never posts it again', async () => {
@@ -248,5 +264,109 @@ describe('Money and control', () => {
     expect(Object.keys(emu.properties.document.toJSON()).filter((k) => k.startsWith('sequence.'))).toEqual(
       [],
     );
+  });
+});
+
+describe.each(['per-request', 'per-mail'])('Step options (task shape: %s)', (taskShape) => {
+  beforeEach(() => control(services.sandbox.outreachUrl, 'POST', '/task-shape', { taskShape }));
+
+  test('"only if not opened" holds back a row whose mail was opened where a task holds one mail; else Compose says why not', async () => {
+    emu = newAddon(services);
+    listWithMail(
+      emu,
+      'Spring',
+      [
+        ['Name', 'Email'],
+        ['Kim', 'open.kim@beta.com'],
+        ['Joe', 'joe@gmail.com'],
+      ],
+      {
+        campaign: 'Opens',
+        subject: 'Hello {{Name}}',
+        body: 'Dear {{Name}}',
+        followUps: [{ afterDays: 1, body: 'Again, {{Name}}.', unopenedOnly: true }],
+      },
+    );
+    sendFirst();
+    const note = emu.run('getComposeState', [], { kind: 'webapp' }).opensNote;
+    emu.advanceTime(DAY + HOUR);
+    const got = await received();
+    expect(got['joe@gmail.com']).toHaveLength(2);
+    if (taskShape === 'per-mail') {
+      expect(note).toBe('');
+      expect(got['open.kim@beta.com']).toHaveLength(1);
+      expect(byEmail('Spring', 'Sequence')['open.kim@beta.com']).toMatch(/^Stopped: opened the last mail/);
+    } else {
+      expect(note).toMatch(
+        /"Only if not opened" is not available for this list: the service grouped its mails/,
+      );
+      expect(got['open.kim@beta.com']).toHaveLength(2);
+    }
+  });
+
+  test("working days only: the step is due after that many weekdays in the spreadsheet's zone", async () => {
+    emu = newAddon(services);
+    listWithMail(
+      emu,
+      'Spring',
+      [
+        ['Name', 'Email'],
+        ['Kim', 'kim@beta.com'],
+      ],
+      {
+        campaign: 'Weekdays',
+        subject: 'Hello {{Name}}',
+        body: 'Dear {{Name}}',
+        followUps: [{ afterDays: 3, body: 'Again.', workingDaysOnly: true }],
+      },
+    );
+    sendFirst();
+    emu.advanceTime(HOUR);
+    const sentAt = rowsOf('Spring')[0]['Sent at'].getTime();
+    let due = sentAt;
+    for (let counted = 0; counted < 3;) {
+      due += DAY;
+      const weekday = new Date(due).getUTCDay(); // the test spreadsheet's zone is Etc/UTC
+      if (weekday !== 0 && weekday !== 6) counted++;
+    }
+    const text = new Date(due).toISOString().slice(0, 16).replace('T', ' ');
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toBe(`Next: step 1 on ${text}`);
+    emu.advanceTime(due - services.clock.now() - HOUR);
+    expect((await received())['kim@beta.com']).toHaveLength(1);
+    emu.advanceTime(2 * HOUR);
+    expect((await received())['kim@beta.com']).toHaveLength(2);
+  });
+
+  test("a campaign name too long for the steps' campaigns is refused when saved", () => {
+    emu = newAddon(services);
+    listWithMail(
+      emu,
+      'Spring',
+      [
+        ['Name', 'Email'],
+        ['Kim', 'kim@beta.com'],
+      ],
+      {
+        campaign: 'C',
+        subject: 'S',
+        body: 'B',
+      },
+    );
+    expect(() =>
+      emu.run(
+        'saveTemplate',
+        [{ campaign: 'x'.repeat(230), subject: 'S', body: 'B', followUps: [{ afterDays: 1, body: 'F' }] }],
+        { kind: 'webapp' },
+      ),
+    ).toThrow(/The campaign name is too long for follow-ups .*: at most 221 characters/);
+    expect(() =>
+      emu.run(
+        'saveTemplate',
+        [{ campaign: 'C', subject: 'S', body: 'B', followUps: [{ afterDays: 31, body: 'F' }] }],
+        {
+          kind: 'webapp',
+        },
+      ),
+    ).toThrow(/Follow-up 1: the delay is a whole number of days from 1 to 30/);
   });
 });

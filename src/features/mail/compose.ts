@@ -27,7 +27,13 @@ import { scheduleView, ScheduleView } from '../schedule/schedules';
 import { postChunks } from './send-chunk';
 import { openMailingList, rowProblem } from './send-plan';
 import { describe, ensureKey } from '../settings';
-import { FollowUp, parseFollowUps, stepTemplate } from '../sequence/sequence-steps';
+import {
+  FollowUp,
+  MAX_FOLLOW_UPS,
+  parseFollowUps,
+  stepCampaign,
+  stepTemplate,
+} from '../sequence/sequence-steps';
 import { sequenceNote } from '../sequence/sequence-texts';
 import { reconfirmSequenceMail } from '../sequence/sequence-store';
 import { opensNote, REPLIED_HEADER, SEQUENCE_HEADER } from '../sequence/sequence-column';
@@ -134,6 +140,11 @@ export function saveTemplate(input: Partial<MailTemplate> & { followUps?: unknow
   };
   if (template.body.length > 50_000)
     throw new UserError('The body is longer than 50,000 characters: shorten it.');
+  const roomForSteps = MAX_CAMPAIGN - stepCampaign('', MAX_FOLLOW_UPS).length;
+  if (template.followUps.length && template.campaign.length > roomForSteps)
+    throw new UserError(
+      `The campaign name is too long for follow-ups (each step's campaign adds " · follow-up N"): at most ${roomForSteps} characters.`,
+    );
   if (template.subject.length > 1000)
     throw new UserError('The subject is too long: at most 200 characters once filled in.');
   const sheetId = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId();
