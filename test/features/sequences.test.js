@@ -370,3 +370,56 @@ describe.each(['per-request', 'per-mail'])('Step options (task shape: %s)', (tas
     ).toThrow(/Follow-up 1: the delay is a whole number of days from 1 to 30/);
   });
 });
+
+describe('A shared document: only what the payer confirmed', () => {
+  const ANN = 'ann@seller.example';
+  const BOB = 'bob@seller.example';
+
+  test("another editor's change to the steps pauses them until the payer saves; a row they add gets nothing", async () => {
+    emu = newAddon(services, { users: { owner: ANN, active: ANN } });
+    makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    // Bob rewrites the follow-up and types a row of his own, with ids, as if it had been sent.
+    emu.run(
+      'saveTemplate',
+      [
+        {
+          campaign: 'Spring launch',
+          subject: 'Hello {{Name}}',
+          body: 'Dear {{Name}}',
+          followUps: [{ afterDays: 1, body: 'Buy now, {{Name}}!' }],
+        },
+      ],
+      { kind: 'webapp', user: BOB },
+    );
+    const list = sheet('Spring');
+    const header = list.getRange(1, 1, 1, list.getLastColumn()).getValues()[0];
+    const extra = header.map(
+      (h) =>
+        ({
+          Name: 'Mallory',
+          Email: 'mallory@evil.example',
+          'Mail status': 'Accepted',
+          'Task ID': 1,
+          'Mail ID': 1,
+        })[h] ?? '',
+    );
+    list.getRange(list.getLastRow() + 1, 1, 1, extra.length).setValues([extra]);
+    emu.advanceTime(DAY + HOUR);
+    expect((await mails()).length).toBe(9);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toMatch(
+      /^Next: step 1 is due and waits: the follow-ups were changed after they were confirmed/,
+    );
+    // Ann looks at the mail in Compose and saves it: she confirms the step as it is now.
+    const state = emu.run('getComposeState', [], { kind: 'webapp' });
+    emu.run('saveTemplate', [{ ...state.template, followUps: state.followUps }], { kind: 'webapp' });
+    emu.advanceTime(HOUR);
+    const got = await received();
+    expect(got['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim']);
+    expect(got['mallory@evil.example']).toBeUndefined();
+    expect(byEmail('Spring', 'Sequence')['mallory@evil.example']).toBe('');
+    expect(
+      (await mails()).find((m) => m.recipientEmail === 'kim@beta.com' && m.subject.startsWith('Re:')).content,
+    ).toBe('Buy now, Kim!');
+  });
+});
