@@ -7,6 +7,7 @@
 import type { ListRow } from '../../sheets/mailing-list';
 import { normalizeHeader } from '../../sheets/table';
 import { listedReason, type DoNotContact } from '../mail/do-not-contact';
+import { companyDomain } from '../mail/webmail';
 import { hasReplied, sequenceCell } from './sequence-column';
 import { dueAt, type FollowUp } from './sequence-steps';
 import { type StepMail } from './step-mails';
@@ -39,34 +40,16 @@ export interface EligibilityContext {
   when: (ms: number) => string;
 }
 
-const WEBMAIL = new Set(
-  [
-    'gmail.com googlemail.com outlook.com hotmail.com live.com msn.com ymail.com rocketmail.com aol.com',
-    'icloud.com me.com mac.com qq.com foxmail.com 163.com 126.com yeah.net sina.com sina.cn sohu.com',
-    'aliyun.com 139.com gmx.com gmx.net gmx.de web.de mail.com mail.ru inbox.ru list.ru bk.ru yandex.com',
-    'yandex.ru proton.me protonmail.com pm.me zoho.com tutanota.com naver.com daum.net hanmail.net',
-    'rediffmail.com free.fr orange.fr laposte.net wanadoo.fr libero.it t-online.de seznam.cz wp.pl o2.pl',
-  ]
-    .join(' ')
-    .split(' '),
-);
-
-/** A public webmail domain: its users are not one company (yahoo.*, hotmail.*, outlook.*, live.* too). */
-export function isWebmail(domain: string): boolean {
-  return WEBMAIL.has(domain) || /^(yahoo|hotmail|outlook|live|gmx|yandex)\.[a-z.]+$/.test(domain);
-}
-
 const HASH_ID = normalizeHeader('Company hash ID');
 const COMPANY = normalizeHeader('Company');
 
 /** The row's company: its Company hash ID where the list has one, else its domain (none for webmail). */
 export function companyOf(row: ListRow): { key: string; label: string } | null {
-  const domain = row.key.slice(row.key.lastIndexOf('@') + 1);
-  const label = (row.display.get(COMPANY) || '').trim() || domain;
+  const domain = companyDomain(row.key);
+  const label = (row.display.get(COMPANY) || '').trim() || domain || 'their company';
   const hashId = (row.display.get(HASH_ID) || '').trim();
   if (hashId) return { key: `id:${hashId}`, label };
-  if (!domain || isWebmail(domain)) return null;
-  return { key: `domain:${domain}`, label };
+  return domain ? { key: `domain:${domain}`, label } : null;
 }
 
 /** Company key → who replied there (the first row with Replied set). */
