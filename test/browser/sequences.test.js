@@ -66,7 +66,9 @@ async function steps() {
   await compose.locator('#previewSubject', { hasText: 'Re: Hello Bob' }).waitFor();
   await compose.locator('#stepPick').selectOption('2');
   await compose.locator('#previewSubject', { hasText: 'Last note for Bob' }).waitFor();
-  await screenshot(page, 'sequences-01-compose-steps');
+  await screenshot(page, 'sequences-01-compose-preview');
+  await compose.locator('#addStep').scrollIntoViewIfNeeded();
+  await screenshot(page, 'sequences-02-compose-steps');
 
   await compose.locator('#sendAll').click();
   await page.locator('#alert-layer').waitFor({ state: 'visible' });
@@ -83,16 +85,16 @@ async function steps() {
   await advanceServiceClock(page, '+1 hour');
   await waitForCell(page, 'I4', /^Next: step 1 on \d{4}-\d\d-\d\d \d\d:\d\d$/, 30000);
   await typeInCell(page, 'H2', 'TRUE'); // Jane replied
-  await screenshot(page, 'sequences-02-next-step');
+  await screenshot(page, 'sequences-03-next-step');
   await advanceServiceClock(page, '+1 day');
   await waitForCell(page, 'I4', /^Step 1 of 2 sent .*; next: step 2 on /, 30000);
   await waitForCell(page, 'I2', 'Stopped: replied');
   await waitForCell(page, 'I3', 'Stopped: Acme replied (jane@acme.example)');
-  await screenshot(page, 'sequences-03-step-1-sent');
+  await screenshot(page, 'sequences-04-step-1-sent');
   await advanceServiceClock(page, '+1 day');
   await advanceServiceClock(page, '+1 day');
   await advanceServiceClock(page, '+1 hour'); // the first hourly run after the delay
   await waitForCell(page, 'I4', /^Finished: step 2 of 2 sent /, 30000);
-  await screenshot(page, 'sequences-04-finished');
+  await screenshot(page, 'sequences-05-finished');
   expect(env.consoleErrors).toEqual([]);
 }
