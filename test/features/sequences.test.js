@@ -6,7 +6,7 @@
 // after a step's post included), nothing after the last step; the Sequence column says where each row is.
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
 const { listWithMail } = require('../support/sent-mail');
-const { sendJournal } = require('../support/send-journal');
+const { sendJournal, leaveNextSendInDoubt } = require('../support/send-journal');
 
 const services = useServices();
 let emu;
@@ -202,6 +202,29 @@ describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)
     expect(Object.keys(sendJournal(emu))).toEqual([]);
     expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toMatch(/^Finished: step 1 of 1 sent /);
     expect(clockTriggers().length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe.each(['per-request', 'per-mail'])('A step in doubt (task shape: %s)', (taskShape) => {
+  beforeEach(() => control(services.sandbox.outreachUrl, 'POST', '/task-shape', { taskShape }));
+
+  test("a step's answer lost and its look-up failing: the rows wait, the next hourly run settles it, nobody gets it twice", async () => {
+    emu = newAddon(services);
+    makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    emu.advanceTime(DAY - HOUR);
+    await leaveNextSendInDoubt(services.sandbox.outreachUrl);
+    for (let hour = 0; hour < 3 && (await mails()).length === 9; hour++) emu.advanceTime(HOUR); // the run that posts
+    expect((await mails()).length).toBe(17); // the service took the step
+    expect(Object.keys(sendJournal(emu)).length).toBeGreaterThan(0); // in doubt until settled
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toMatch(
+      /^Next: step 1 is due and waits: could not confirm with the service whether a chunk was sent/,
+    );
+    emu.advanceTime(HOUR);
+    expect((await mails()).length).toBe(17);
+    expect((await received())['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim']);
+    expect(Object.keys(sendJournal(emu))).toEqual([]);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toMatch(/^Finished: step 1 of 1 sent /);
   });
 });
 

@@ -81,9 +81,15 @@ function runSequence(record: SequenceRecord, deadline: Deadline): number {
   const due = dueRows(list, plans);
   let posted = 0;
   if (due.length && !why) {
-    const result = sendDue(client, list, template, due, plans, deadline);
-    posted = result.posted;
-    why = result.waiting;
+    try {
+      const result = sendDue(client, list, template, due, plans, deadline);
+      posted = result.posted;
+      why = result.waiting;
+    } catch (error) {
+      // A read before the posts failed (Google's daily fetch limit, the service down): the rows say so.
+      if (!(error instanceof ApiError) || error.kind === 'outcome-unknown') throw error;
+      why = waitingWhy(error, false);
+    }
   }
   const final = posted ? planAll(list, template, confirmed.has) : plans;
   return finish(record, list, final, why, posted);
@@ -204,7 +210,11 @@ function postBatch(
     else if (!waiting) waiting = waitingWhy(outcome.error, 'later' in outcome);
   });
   const posted = writeStepMails(...taken); // before the entry closes: a kill here is settled by tag
-  if (doubt) throw doubt; // the entry stays: the next run settles it before anything else goes
+  if (doubt) {
+    // The entry stays in the journal: the next run settles it by its tag before anything else goes.
+    const why = `could not confirm with the service whether a chunk was sent (${describe(doubt)}): nothing more goes until the next hourly run settles it; no row gets a step twice`;
+    return { posted, waiting: why };
+  }
   closeEntry(entry);
   return { posted, waiting };
 }
