@@ -265,6 +265,20 @@ describe('Money and control', () => {
     expect(summaryText()).not.toMatch(/Follow-ups of "Spring"/);
   });
 
+  test("a send scheduled for later with follow-ups: the scheduling states the sequence's most cost, and the steps follow it", async () => {
+    emu = newAddon(services);
+    makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
+    const at = Math.floor((services.clock.now() + 2 * HOUR) / 60_000) * 60_000;
+    const answer = emu.run('scheduleSend', [new Date(at).toISOString().slice(0, 16)], { kind: 'webapp' });
+    expect(answer.message).toMatch(/costs at most 18 e-mail credits \(9 rows × 2 mails\)/);
+    emu.advanceTime(3 * HOUR);
+    expect((await mails()).length).toBe(9);
+    expect(emu.triggers).toHaveLength(1);
+    emu.advanceTime(DAY);
+    expect((await received())['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim']);
+    expect((await mails()).length).toBe(17);
+  });
+
   test('Stop follow-ups for selected rows, then for the whole sheet: nothing more goes, the trigger goes', async () => {
     emu = newAddon(services);
     makeList();
