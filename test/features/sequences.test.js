@@ -279,6 +279,27 @@ describe('Money and control', () => {
     expect((await mails()).length).toBe(17);
   });
 
+  test('the steps removed from the mail: the next run stops every row that had one to come, and the trigger goes', async () => {
+    emu = newAddon(services);
+    makeList([{ afterDays: 2, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    emu.advanceTime(HOUR);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toMatch(/^Next: step 1 on /);
+    emu.run(
+      'saveTemplate',
+      [{ campaign: 'Spring launch', subject: 'Hello {{Name}}', body: 'Dear {{Name}}' }],
+      {
+        kind: 'webapp',
+      },
+    );
+    emu.advanceTime(3 * DAY);
+    expect((await mails()).length).toBe(9);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toBe(
+      'Stopped: the follow-ups were removed from the mail (or its sheet or confirmation is gone)',
+    );
+    expect(clockTriggers()).toHaveLength(0);
+  });
+
   test('Stop follow-ups for selected rows, then for the whole sheet: nothing more goes, the trigger goes', async () => {
     emu = newAddon(services);
     makeList();

@@ -67,14 +67,15 @@ export function stopSheetFollowUps(): void {
 }
 
 /** Marks the rows (all when `only` is absent) with follow-ups to come as stopped; answers how many. */
-function stopRows(sheet: Sheet, only?: Set<number>): number {
+export function stopRows(sheet: Sheet, only?: Set<number>, text: string = SEQUENCE_TEXT.byUser): number {
   if (!sequenceOf(sheet.getSheetId())) return 0;
   const list = openMailingList(sheet, false);
   const texts = new Map<string, string>();
   for (const row of list.readRows(only)) {
-    const text = sequenceCell(row);
-    if (!row.key || !row.mailId || isStopped(text) || text.startsWith('Finished')) continue;
-    texts.set(row.key, SEQUENCE_TEXT.byUser);
+    const now = sequenceCell(row);
+    if (!row.key || !row.mailId || isStopped(now) || now.startsWith(SEQUENCE_TEXT.finishedPrefix)) continue;
+    if (!only && !now) continue; // the whole sheet: the rows its sequence has spoken of (it ends anyway)
+    texts.set(row.key, text);
   }
   writeSequence(list, texts);
   return texts.size;

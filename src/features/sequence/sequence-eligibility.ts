@@ -4,6 +4,7 @@
 // (the same Company hash ID where the list has that column, else the same e-mail domain, public webmail
 // domains excepted) and its sequence was not stopped. The service's own word on the previous mails (a
 // failure it knows) is read by the run before anything is posted (sequence-run.ts).
+import { MAIL_STATUS } from '../../sheets/layouts';
 import type { ListRow } from '../../sheets/mailing-list';
 import { normalizeHeader } from '../../sheets/table';
 import { listedReason, type DoNotContact } from '../mail/do-not-contact';
@@ -64,7 +65,8 @@ export function repliedCompanies(rows: ListRow[]): Map<string, { label: string; 
   return replied;
 }
 
-const failed = (status: string) => status.startsWith('Failed') || status.startsWith('Not sent');
+const failed = (status: string) =>
+  status.startsWith(MAIL_STATUS.failed) || status.startsWith(MAIL_STATUS.notSent);
 
 /** Where one row is in the sequence (see the module's comment). */
 export function planRow(

@@ -30,7 +30,8 @@ import { planRow, repliedCompanies, type RowPlan } from './sequence-eligibility'
 import { previousMails } from './sequence-previous';
 import { stepCampaign, stepTemplate } from './sequence-steps';
 import { endSequence, mySequences, openSequence, saveSequence, type SequenceRecord } from './sequence-store';
-import { waitingText } from './sequence-texts';
+import { SEQUENCE_TEXT, waitingText } from './sequence-texts';
+import { stopRows } from './sequence-control';
 import { readStepMails, writeStepMails } from './step-mails';
 
 /** Time kept free at the end of the execution for the sheet writes after the last batch. */
@@ -65,7 +66,9 @@ function runSequence(record: SequenceRecord, deadline: Deadline): number {
   const template = sheet && loadTemplate(record.sheetId);
   const confirmed = template && template.followUps && openSequence(record, template);
   if (!sheet || !template || !template.followUps || !confirmed) {
-    endSequence(record); // the sheet, its steps or what was confirmed are gone: nothing more is sent
+    // The sheet, its steps or what was confirmed are gone: nothing more is sent, and the rows say so.
+    if (sheet) stopRows(sheet, undefined, SEQUENCE_TEXT.removed);
+    endSequence(record);
     return 0;
   }
   const client = outreachClient({ deadlineMs: deadline.at });
@@ -77,8 +80,8 @@ function runSequence(record: SequenceRecord, deadline: Deadline): number {
   else if (confirmed.mailChanged)
     why = `the follow-ups were changed after they were confirmed: the user who sent the first mail opens Compose e-mail and saves them to go on`;
   if (!why) settleOpenChunks(client, (chunk) => writeIds(list, chunk));
-  const plans = planAll(list, template, confirmed.has);
-  const due = dueRows(list, plans);
+  const { plans, rows } = planAll(list, template, confirmed.has);
+  const due = dueRows(rows, plans);
   let posted = 0;
   if (due.length && !why) {
     try {
@@ -91,11 +94,15 @@ function runSequence(record: SequenceRecord, deadline: Deadline): number {
       why = waitingWhy(error, false);
     }
   }
-  const final = posted ? planAll(list, template, confirmed.has) : plans;
+  const final = posted ? planAll(list, template, confirmed.has).plans : plans;
   return finish(record, list, final, why, posted);
 }
 
-function planAll(list: MailingList, template: StoredTemplate, confirmed: (key: string) => boolean): Plans {
+function planAll(
+  list: MailingList,
+  template: StoredTemplate,
+  confirmed: (key: string) => boolean,
+): { plans: Plans; rows: ListRow[] } {
   const spreadsheet = list.sheet.getParent();
   const zone = spreadsheet.getSpreadsheetTimeZone();
   const rows = list.readRows();
@@ -112,13 +119,13 @@ function planAll(list: MailingList, template: StoredTemplate, confirmed: (key: s
   const plans: Plans = new Map();
   for (const row of rows)
     if (row.key && !plans.has(row.key)) plans.set(row.key, planRow(row, context, replied));
-  return plans;
+  return { plans, rows };
 }
 
-function dueRows(list: MailingList, plans: Plans): Due[] {
+function dueRows(rows: ListRow[], plans: Plans): Due[] {
   const due: Due[] = [];
   const seen = new Set<string>();
-  for (const row of list.readRows()) {
+  for (const row of rows) {
     const plan = plans.get(row.key);
     if (plan && plan.kind === 'due' && !seen.has(row.key)) {
       due.push({ row, plan });

@@ -9,6 +9,7 @@ export const SEQUENCE_TEXT = {
   replied: 'Stopped: replied',
   failed: 'Stopped: the last mail failed',
   byUser: 'Stopped: follow-ups stopped from the menu',
+  removed: 'Stopped: the follow-ups were removed from the mail (or its sheet or confirmation is gone)',
   opened: 'Stopped: opened the last mail (the next step goes only to rows that did not open)',
   notConfirmed: 'Stopped: not part of the sequence you confirmed (the row was added after the first send)',
 } as const;
