@@ -137,10 +137,8 @@ describe('typed errors', () => {
       ),
     );
     const e = caught(() =>
-      outreach().sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [{ email: 'a@b.co', subject: 's' }],
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text' }],
       }),
     );
     expect(e).toMatchObject({ kind: 'funds', status: 402, required: 5, available: 2, unit: 'edm' });
@@ -258,20 +256,14 @@ describe('retry rules', () => {
   test('429 rate-limit on a send is retried too (rejected before it ran)', () => {
     gas.respond(
       sequence([() => problem(429, 'rate-limit', 'slow', {}, { 'Retry-After': '1' })], () =>
-        json(201, { task_id: 3, total: 1, status: 'pending' }),
+        json(201, { total: 1, tasks: [{ task_id: 3, mail_id: 7, email: 'a@b.co' }] }),
       ),
     );
     expect(
-      outreach().sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [{ email: 'a@b.co', subject: 's' }],
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text' }],
       }),
-    ).toEqual({
-      task_id: 3,
-      total: 1,
-      status: 'pending',
-    });
+    ).toEqual({ total: 1, tasks: [{ task_id: 3, mail_id: 7, email: 'a@b.co' }] });
     expect(gas.requests).toHaveLength(2);
   });
 
@@ -357,10 +349,8 @@ describe('retry rules', () => {
 
   test('send: 500 → outcome-unknown; 502 upstream-error → refunded server error; neither retried', () => {
     const send = () =>
-      outreach().sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [{ email: 'a@b.co', subject: 's' }],
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text' }],
       });
     gas.respond(() => problem(500, 'internal-error', 'boom'));
     const unknown = caught(send);
@@ -441,20 +431,19 @@ describe('validation before sending', () => {
     expect(caught(() => client.unlock('', 'DE')).field).toBe('domain');
     expect(caught(() => client.profileEmails('h', { pageSize: 500 })).field).toBe('pageSize');
     expect(caught(() => client.profile('  ')).field).toBe('companyHashId');
-    expect(caught(() => client.getTask(0)).field).toBe('taskId');
+    expect(caught(() => client.getMail(0)).field).toBe('mailId');
     expect(caught(() => client.listTasks({ page_size: 0 })).field).toBe('page_size');
     const e = caught(() =>
-      client.sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [
-          { email: 'a@b.co', subject: 's' },
-          { email: 'c@d.co', subject: 's' },
-          { email: 'bob@@x', subject: 's' },
-        ],
+      client.sendPersonalized({
+        emails: ['a@b.co', 'c@d.co', 'bob@@x'].map((email) => ({
+          email,
+          subject: 's',
+          content: 'x',
+          body_format: 'text',
+        })),
       }),
     );
-    expect(e.message).toBe('Recipient 3 (bob@@x): e-mail address is not valid');
+    expect(e.message).toBe('E-mail 3 (bob@@x): e-mail address is not valid');
     expect(caught(() => phone().check('call me')).kind).toBe('bad-request');
     expect(gas.requests).toHaveLength(0);
   });
@@ -672,12 +661,10 @@ describe('secrets never leak', () => {
 
   test('a key pasted into a request field stays out of the check message (nothing sent)', () => {
     const leaks = (e: ApiError) => JSON.stringify(e.toJSON()) + e.message + e.stack;
-    const batch = (recipient: Record<string, unknown>) =>
+    const batch = (mail: Record<string, unknown>) =>
       caught(() =>
-        outreach().sendBatch({
-          content: 'x',
-          body_format: 'text',
-          recipients: [{ email: 'a@b.co', subject: 's', ...recipient }],
+        outreach().sendPersonalized({
+          emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text', ...mail }],
         }),
       );
     for (const e of [

@@ -68,16 +68,6 @@ export const MailRecordSchema = lazySchema(() =>
 );
 export type MailRecord = OutputOf<typeof MailRecordSchema>;
 
-/** 4.10 task detail */
-export const TaskDetailSchema = lazySchema(() =>
-  z.extend(TaskSchema(), {
-    content: optText(),
-    bodyFormat: BodyFormatSchema(),
-    mails: z.array(MailRecordSchema()),
-  }),
-);
-export type TaskDetail = OutputOf<typeof TaskDetailSchema>;
-
 /** 4.12 mail detail */
 export const MailDetailSchema = lazySchema(() =>
   z.extend(MailRecordSchema(), {
@@ -108,16 +98,6 @@ export const MailListSchema = lazySchema(() =>
   }),
 );
 export type MailList = OutputOf<typeof MailListSchema>;
-
-/** 4.7 batch send answer (201) */
-export const SendBatchResponseSchema = lazySchema(() =>
-  z.object({
-    task_id: int(),
-    total: int(),
-    status: z.string(),
-  }),
-);
-export type SendBatchResponse = OutputOf<typeof SendBatchResponseSchema>;
 
 /** 4.8 personalized send answer (201) */
 export const SendPersonalizedResponseSchema = lazySchema(() =>
@@ -206,32 +186,6 @@ const nickname = () =>
       z.transform((value: string) => cleanNickname(value) || undefined),
     ),
   );
-
-export const RecipientSchema = lazySchema(() =>
-  z.strictObject({
-    email: email(),
-    subject: subject(),
-    nickname: nickname(),
-    variables: z.optional(variables()),
-  }),
-);
-export type Recipient = InputOf<typeof RecipientSchema>;
-
-/** 4.7 batch send request */
-export const SendBatchRequestSchema = lazySchema(() =>
-  z.strictObject({
-    content: content('content'),
-    body_format: bodyFormat(),
-    task_subject: taskSubject(),
-    recipients: z
-      .array(RecipientSchema(), { error: 'recipients must be a list' })
-      .check(
-        z.minLength(1, 'Add at least one recipient'),
-        z.maxLength(LIMITS.recipientsMax, `At most ${LIMITS.recipientsMax} recipients per send`),
-      ),
-  }),
-);
-export type SendBatchRequest = InputOf<typeof SendBatchRequestSchema>;
 
 export const PersonalizedEmailSchema = lazySchema(() =>
   z.strictObject({
