@@ -670,7 +670,7 @@ describe('secrets never leak', () => {
     for (const e of [
       batch({ email: KEY }),
       batch({ email: PHONE_KEY }),
-      batch({ variables: { [KEY]: 'x' } }),
+      batch({ [KEY]: 'x' }),
       caught(() => outreach().search({ productKeywords: ['x'], [KEY]: 1 } as never)),
     ]) {
       expect(e.kind).toBe('bad-request');
@@ -693,21 +693,22 @@ describe('secrets never leak', () => {
 describe('query strings and parsing helpers', () => {
   test('list queries: lists comma-joined, encoded by hand', () => {
     gas.respond(() => json(200, { data: [], total: 0, page: 1, page_size: 50 }));
-    outreach().listMails({
-      task_ids: [1, 2],
-      statuses: ['sent', 'failed'],
-      page_size: 50,
-      subject: 'Q&A = 1',
-    });
+    outreach().listMails({ task_ids: [1, 2], mail_ids: [3], page_size: 50, sort_by: 'mail_id' });
     expect(gas.requests[0].url).toBe(
-      `${BASE}/api/v1/emails/mails?task_ids=1%2C2&subject=Q%26A%20%3D%201&statuses=sent%2Cfailed&page_size=50`,
+      `${BASE}/api/v1/emails/mails?task_ids=1%2C2&mail_ids=3&page_size=50&sort_by=mail_id`,
     );
     expect(queryOf(gas.requests[0])).toEqual({
       task_ids: '1,2',
-      statuses: 'sent,failed',
+      mail_ids: '3',
       page_size: '50',
-      subject: 'Q&A = 1',
+      sort_by: 'mail_id',
     });
+    gas.respond(() => json(200, { data: [], total: 0, page: 1, page_size: 50 }));
+    outreach().listTasks({ task_subject: 'Q&A = 1 · #Ab', page_size: 5 });
+    expect(gas.requests[1].url).toBe(
+      `${BASE}/api/v1/emails/tasks?task_subject=Q%26A%20%3D%201%20%C2%B7%20%23Ab&page_size=5`,
+    );
+    expect(queryOf(gas.requests[1])).toEqual({ task_subject: 'Q&A = 1 · #Ab', page_size: '5' });
   });
 
   test('a URL over 2000 characters is refused before sending', () => {

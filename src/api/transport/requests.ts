@@ -49,8 +49,6 @@ export function checkRequest<S extends z.ZodMiniType>(
     let message: string;
     if (rest[0] === 'email') {
       message = `${entryLabel} ${index + 1} (${shown(valueAt(data, path))}): ${text}`;
-    } else if (rest[0] === 'variables' && rest.length > 1) {
-      message = `${entryLabel} ${index + 1}: variable "${shown(String(rest[1]))}": ${text}`;
     } else {
       message = `${entryLabel} ${index + 1}: ${text}`;
     }
