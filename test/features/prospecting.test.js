@@ -9,6 +9,7 @@ const {
   DEMO_KEYS,
   dataset,
 } = require('../support/harness');
+const sheets = require('../support/sheets');
 const { companyHashIdFor } = require('../../dev/sandbox');
 
 const services = useServices();
@@ -19,11 +20,7 @@ const allDomains = data.companies.map((c) => c.domain);
 afterEach(() => emu && emu.dispose());
 
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name) => {
-  const values = sheet(name).getDataRange().getValues();
-  const header = values[0];
-  return values.slice(1).map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
-};
+const rowsOf = (name) => sheets.rowsOf(emu, name);
 const requests = (pathPart) => emu.fetchLog.filter((r) => r.url.includes(pathPart)).length;
 
 function search(form) {
