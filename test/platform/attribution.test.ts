@@ -7,6 +7,7 @@ import {
   parseChannel,
 } from '../../src/platform/attribution';
 import { forgetExecutionMemory } from '../../src/platform/rate-budget';
+import { ADDON_VERSION } from '../../src/platform/version';
 import { type Gas, installGas } from '../api/gas-fakes';
 
 let gas: Gas;
