@@ -5,8 +5,8 @@ import { parseFundsDetail } from '../../src/api/outreach/problem';
 import { parseRetryAfter } from '../../src/api/transport/answers';
 import { buildQuery } from '../../src/api/transport/request-spec';
 import { OutreachClient } from '../../src/api/outreach/outreach-client';
-import { RateBudget, forgetExecutionMemory } from '../../src/platform/rate-budget';
-import { type Gas, START, installGas, json, problem, queryOf } from './gas-fakes';
+import { RateBudget } from '../../src/platform/rate-budget';
+import { START, json, problem, queryOf, useGas } from './gas-fakes';
 import {
   KEY,
   PHONE_KEY,
@@ -21,12 +21,7 @@ import {
   sequence,
 } from './clients-setup';
 
-let gas: Gas;
-beforeEach(() => {
-  gas = installGas();
-  forgetExecutionMemory();
-});
-afterEach(() => gas.uninstall());
+const gas = useGas();
 
 describe('authentication and headers', () => {
   test('outreach: Authorization ApiKey, attribution headers, nothing secret elsewhere', () => {

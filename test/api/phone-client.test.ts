@@ -1,15 +1,9 @@
 // src/api/phone/phone-client.ts over faked Apps Script services: results, the body codes, retries, stops
 // and batches within the deadline.
-import { forgetExecutionMemory } from '../../src/platform/rate-budget';
-import { type Gas, installGas, START, json, queryOf } from './gas-fakes';
+import { START, json, queryOf, useGas } from './gas-fakes';
 import { phone, caught, sequence } from './clients-setup';
 
-let gas: Gas;
-beforeEach(() => {
-  gas = installGas();
-  forgetExecutionMemory();
-});
-afterEach(() => gas.uninstall());
+const gas = useGas();
 
 describe('phone checks', () => {
   const registered = (p: string) => Number(p[p.length - 1]) % 2 === 0;

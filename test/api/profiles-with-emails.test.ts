@@ -1,15 +1,9 @@
 // src/api/outreach/profiles-with-emails.ts over faked Apps Script services: many companies' profiles and
 // e-mails with fetchAll, batched to the rate budget, one failure not failing the others.
-import { forgetExecutionMemory } from '../../src/platform/rate-budget';
-import { type Gas, installGas, json, pathOf, problem, queryOf } from './gas-fakes';
+import { json, pathOf, problem, queryOf, useGas } from './gas-fakes';
 import { outreach } from './clients-setup';
 
-let gas: Gas;
-beforeEach(() => {
-  gas = installGas();
-  forgetExecutionMemory();
-});
-afterEach(() => gas.uninstall());
+const gas = useGas();
 
 describe('profiles and contacts', () => {
   const contact = (i: number) => ({ name: `N${i}`, title: 'CEO', email: `c${i}@acme.test`, linkedin: null });

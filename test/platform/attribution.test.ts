@@ -6,16 +6,10 @@ import {
   attributionHeaders,
   parseChannel,
 } from '../../src/platform/attribution';
-import { forgetExecutionMemory } from '../../src/platform/rate-budget';
 import { ADDON_VERSION } from '../../src/platform/version';
-import { type Gas, installGas } from '../api/gas-fakes';
+import { useGas } from '../api/gas-fakes';
 
-let gas: Gas;
-beforeEach(() => {
-  gas = installGas();
-  forgetExecutionMemory();
-});
-afterEach(() => gas.uninstall());
+const gas = useGas();
 
 describe('attribution headers', () => {
   const KEYS = ['outreach-key-123456', 'phone-key-654321'];

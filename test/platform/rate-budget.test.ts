@@ -7,14 +7,9 @@ import {
   forgetExecutionMemory,
   hashKey,
 } from '../../src/platform/rate-budget';
-import { type Gas, START, installGas } from '../api/gas-fakes';
+import { START, useGas } from '../api/gas-fakes';
 
-let gas: Gas;
-beforeEach(() => {
-  gas = installGas();
-  forgetExecutionMemory();
-});
-afterEach(() => gas.uninstall());
+const gas = useGas();
 
 describe('rate budget', () => {
   test('log encoding is compact and round-trips; damage reads as empty', () => {
