@@ -8,6 +8,7 @@ const {
   everythingWritten,
   DEMO_KEYS,
   dataset,
+  driveToEnd,
 } = require('../support/harness');
 const sheets = require('../support/sheets');
 const { companyHashIdFor } = require('../../dev/sandbox');
@@ -445,12 +446,7 @@ describe('Unlock', () => {
     selectRows('Companies', 2, 201);
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
     expect(emu.ui.dialogs.at(-1).title).toBe('Unlocking companies');
-    let progress;
-    let steps = 0;
-    do {
-      progress = emu.run('continueJob', ['unlock'], { kind: 'webapp' });
-      steps++;
-    } while (!progress.finished && steps < 20);
+    const { progress, steps } = driveToEnd(emu, 'unlock', 20);
     expect(progress.finished).toBe(true);
     expect(progress.error).toBeUndefined();
     expect(steps).toBeGreaterThan(1);

@@ -1,7 +1,8 @@
 'use strict';
 // Issue 12 through the built bundle: any sheet as a mailing list, compose and preview, and sending every row
 // exactly once, whatever fails and whenever the run is cut off (mails counted per recipient at the sandbox).
-const { useServices, control, controlSync, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const harness = require('../support/harness');
+const { useServices, control, controlSync, newAddon, DEMO_KEYS, jobKey } = harness;
 const sheets = require('../support/sheets');
 const { journalSize, leaveNextSendInDoubt, sendJournal } = require('../support/send-journal');
 
@@ -48,15 +49,7 @@ function perRecipient(mails) {
 }
 
 /** Runs the progress dialog's steps until the job ends. */
-function driveToEnd(kind = 'send') {
-  let progress;
-  let steps = 0;
-  do {
-    progress = emu.run('continueJob', [kind], { kind: 'webapp' });
-    steps++;
-  } while (!progress.finished && steps < 50);
-  return { progress, steps };
-}
+const driveToEnd = (kind = 'send') => harness.driveToEnd(emu, kind);
 
 async function expectEachOnce(n) {
   const counts = perRecipient(await mailsAtSandbox());
