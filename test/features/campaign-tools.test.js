@@ -4,6 +4,8 @@
 // the quota continuation, and the one hourly trigger per user and document that serves auto-refresh,
 // scheduled sends and waiting sends (each user's own, re-authorization recorded where the user sees it).
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const sheets = require('../support/sheets');
+const { people, peopleRows } = sheets;
 const { listWithMail } = require('../support/sent-mail');
 
 const services = useServices();
@@ -12,22 +14,10 @@ afterEach(() => emu && emu.dispose());
 
 const HOUR = 3600_000;
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name, headerRow = 1) => {
-  const values = sheet(name).getDataRange().getValues();
-  const header = values[headerRow - 1];
-  return values
-    .slice(headerRow)
-    .map((row, i) => ({ row: i + headerRow + 1, ...Object.fromEntries(header.map((h, c) => [h, row[c]])) }));
-};
-const statusOf = (name) => Object.fromEntries(rowsOf(name).map((r) => [r.Email, r['Mail status']]));
+const rowsOf = (name, headerRow) => sheets.numberedRowsOf(emu, name, headerRow);
+const statusOf = (name) => sheets.statusOf(emu, name);
 const clockTriggers = () => emu.triggers.filter((t) => t.eventType === 'CLOCK');
-const summaryCell = (label) => {
-  const row = sheet('Tracking summary')
-    .getRange('A1:B7')
-    .getValues()
-    .find((r) => r[0] === label);
-  return row ? row[1] : undefined;
-};
+const summaryCell = (label) => sheets.summaryCell(emu, label);
 const timerRecord = () =>
   JSON.parse(
     emu.properties.document.getProperty(`timer.user.${emu.properties.user.getProperty('timer.userToken')}`),
@@ -45,8 +35,7 @@ async function perRecipient() {
 
 /** A mailing list (Name, Email) on `name`, made the active sheet, with its template saved. */
 function makeList(name, emails, template = {}) {
-  const rows = [['Name', 'Email'], ...emails.map((email, i) => [`Person ${i + 1}`, email])];
-  return listWithMail(emu, name, rows, {
+  return listWithMail(emu, name, peopleRows(emails), {
     campaign: 'Spring offer',
     subject: 'Hello {{Name}}',
     body: 'Dear {{Name}},\n{{Unsubscribe}}',
@@ -67,8 +56,6 @@ function doNotContact(entries) {
 const wallTime = (ms) => new Date(ms).toISOString().slice(0, 16);
 const clockText = (ms) => new Date(ms).toISOString().slice(11, 16);
 const dayText = (ms) => new Date(ms).toISOString().slice(0, 10);
-
-const people = (n, from = 1) => Array.from({ length: n }, (_, i) => `person${i + from}@example.com`);
 
 describe('Do not contact', () => {
   test('the menu makes the sheet on first use and adds the selected rows; sends and test sends skip listed addresses and @domains', async () => {
@@ -562,44 +549,6 @@ describe('Waiting sends and the one trigger', () => {
     emu.spreadsheet.setActiveSheet(sheet('B'));
     expect(emu.run('cancelScheduledSend', [], { kind: 'webapp' }).message).toMatch(/was cancelled/);
     expect(clockTriggers()).toHaveLength(1);
-  });
-
-  test("a trigger and switch made by an earlier version are adopted: the user's auto-refresh goes on, still one trigger", async () => {
-    emu = newAddon(services, { userTriggersListClock: false });
-    makeList('Outreach', ['jane@example.com'], { body: 'Hi' });
-    emu.ui.queue('YES');
-    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
-    // What an earlier version left: its trigger (no id stored) and one switch for the whole document.
-    emu._triggers.create({
-      user: 'owner@example.com',
-      documentId: emu.spreadsheet.getId(),
-      handler: 'refreshTrackingOnTimer',
-      eventType: 'CLOCK',
-      schedule: { kind: 'hours', hours: 1, timeZone: 'Etc/UTC' },
-    });
-    emu.properties.document.setProperty(
-      'tracking.auto',
-      JSON.stringify({ on: true, since: services.clock.now(), failures: 0 }),
-    );
-    // Before it runs, the add-on cannot see it (not listed, no id): it says so instead of failing.
-    expect(() => emu.run('setAutoRefresh', [true], { kind: 'webapp' })).toThrow(/takes over at its next run/);
-    const [run] = emu.advanceTime(HOUR);
-    expect(run).toMatchObject({ handler: 'refreshTrackingOnTimer', status: 'completed' });
-    // It ran as the user's own auto-refresh: refreshed; and once every mail was final and no open could
-    // come any more (14 days after the send), it ended, trigger too.
-    expect(summaryCell('Last refresh')).toMatch(/\(automatic\)$/);
-    expect(timerRecord().auto.on).toBe(true);
-    services.clock.advance(14 * 24 * HOUR);
-    const [late] = emu.advanceTime(HOUR);
-    expect(late).toMatchObject({ handler: 'refreshTrackingOnTimer', status: 'completed' });
-    expect(timerRecord().auto).toMatchObject({
-      on: false,
-      offReason: expect.stringMatching(/every mail is delivered or failed/),
-    });
-    expect(clockTriggers()).toHaveLength(0);
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
-    expect(clockTriggers()).toHaveLength(1);
-    expect(timerRecord().triggerId).toBe(clockTriggers()[0].id);
   });
 
   test('re-authorization needed: the run does nothing but say so on the summary, and the trigger stays', async () => {

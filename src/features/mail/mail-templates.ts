@@ -2,11 +2,9 @@
 // mailing list (its sheet id, campaign, subject, format, when saved, and the body over as many cells as it
 // needs, BODY_PART characters each: a cell holds 50,000). Every editor of the document sends with it. Not in
 // document properties: a template may be 50,000 characters (150 KB of UTF-8 in Chinese) and a document may
-// have a template on any number of sheets, while the property store has 500 KB for everything. Templates
-// saved by an older version in document properties (`template.<sheet id>`) are still read, and moved here
-// the next time they are saved. The follow-up steps of a mail (sequence/sequence-steps.ts) are one more row,
-// "<sheet id> follow-ups" in the Sheet ID column, their JSON in the body's cells.
-import { deleteLarge, readLarge } from '../../platform/large-property';
+// have a template on any number of sheets, while the property store has 500 KB for everything. The
+// follow-up steps of a mail (sequence/sequence-steps.ts) are one more row, "<sheet id> follow-ups" in the
+// Sheet ID column, their JSON in the body's cells.
 import { textCell } from '../../sheets/cells';
 import { FollowUp, followUpsFromText } from '../sequence/sequence-steps';
 
@@ -28,7 +26,6 @@ const BODY_COLUMN = 6;
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-const legacyKey = (sheetId: number) => `template.${sheetId}`;
 const followUpsKey = (sheetId: number) => `${sheetId} follow-ups`;
 
 function templatesSheet(create: boolean): Sheet | null {
@@ -54,11 +51,7 @@ function readRows(sheet: Sheet | null): unknown[][] {
 export function loadTemplate(sheetId: number): StoredTemplate | null {
   const rows = readRows(templatesSheet(false));
   const row = rows.find((r) => Number(r[0]) === sheetId);
-  if (!row)
-    return readLarge<StoredTemplate>(
-      PropertiesService.getDocumentProperties().getProperties(),
-      legacyKey(sheetId),
-    );
+  if (!row) return null;
   const steps = rows.find((r) => String(r[0]) === followUpsKey(sheetId));
   const followUps = steps ? followUpsFromText(bodyOf(steps)) : [];
   return {
@@ -88,8 +81,6 @@ export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 's
   const hasSteps = rows.some((r) => String(r[0]) === steps);
   if (stored.followUps || hasSteps)
     writeRow(sheet, rows, steps, [steps, '', '', '', stored.savedAt], JSON.stringify(stored.followUps || []));
-  const properties = PropertiesService.getDocumentProperties();
-  if (properties.getProperty(legacyKey(sheetId)) !== null) deleteLarge(properties, legacyKey(sheetId));
   return stored;
 }
 

@@ -5,65 +5,23 @@ import { parseFundsDetail } from '../../src/api/outreach/problem';
 import { parseRetryAfter } from '../../src/api/transport/answers';
 import { buildQuery } from '../../src/api/transport/request-spec';
 import { OutreachClient } from '../../src/api/outreach/outreach-client';
-import { PhoneClient } from '../../src/api/phone/phone-client';
-import { attributionHeaders } from '../../src/platform/attribution';
-import { RateBudget, forgetExecutionMemory } from '../../src/platform/rate-budget';
-import { type Gas, START, installGas, json, pathOf, problem, queryOf } from './gas-fakes';
+import { RateBudget } from '../../src/platform/rate-budget';
+import { START, json, problem, queryOf, useGas } from './gas-fakes';
+import {
+  KEY,
+  PHONE_KEY,
+  BASE,
+  PHONE_BASE,
+  utc,
+  outreach,
+  phone,
+  BALANCE,
+  UNLOCKED,
+  caught,
+  sequence,
+} from './clients-setup';
 
-const KEY = 'live-key-0123456789abcdef';
-const PHONE_KEY = 'phone-key-9876543210';
-const BASE = 'https://api.test';
-const PHONE_BASE = 'https://phone.test';
-/** "2026-01-05 10:00 UTC", as errors name a time. */
-const utc = (time: number) => `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-let gas: Gas;
-beforeEach(() => {
-  gas = installGas();
-  forgetExecutionMemory();
-});
-afterEach(() => gas.uninstall());
-
-// The attribution headers as features/clients.ts passes them.
-const outreach = (options: Partial<ConstructorParameters<typeof OutreachClient>[0]> = {}) =>
-  new OutreachClient({
-    apiKey: KEY,
-    baseUrl: BASE,
-    secrets: [PHONE_KEY],
-    extraHeaders: () => attributionHeaders([KEY, PHONE_KEY]),
-    ...options,
-  });
-const phone = (options: Partial<ConstructorParameters<typeof PhoneClient>[0]> = {}) =>
-  new PhoneClient({ apiKey: PHONE_KEY, baseUrl: PHONE_BASE, secrets: [KEY], ...options });
-
-const BALANCE = {
-  userId: 'u1',
-  monthlyPoints: 10,
-  monthlyEdm: 100,
-  monthlyExpiresAt: '2026-02-01T00:00:00Z',
-  addonPoints: 400,
-  addonEdm: 2000,
-};
-const UNLOCKED = { companyHashId: 'h_1', companyName: 'Acme', charged: true, alreadyViewed: false };
-
-function caught(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected an ApiError');
-}
-
-/** Answers `faults` in order for the first requests, then `then`. */
-function sequence(
-  faults: Array<() => ReturnType<Parameters<Gas['respond']>[0]>>,
-  then: () => ReturnType<Parameters<Gas['respond']>[0]>,
-) {
-  let i = 0;
-  return () => (i < faults.length ? faults[i++]() : then());
-}
+const gas = useGas();
 
 describe('authentication and headers', () => {
   test('outreach: Authorization ApiKey, attribution headers, nothing secret elsewhere', () => {
@@ -137,10 +95,8 @@ describe('typed errors', () => {
       ),
     );
     const e = caught(() =>
-      outreach().sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [{ email: 'a@b.co', subject: 's' }],
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text' }],
       }),
     );
     expect(e).toMatchObject({ kind: 'funds', status: 402, required: 5, available: 2, unit: 'edm' });
@@ -258,20 +214,14 @@ describe('retry rules', () => {
   test('429 rate-limit on a send is retried too (rejected before it ran)', () => {
     gas.respond(
       sequence([() => problem(429, 'rate-limit', 'slow', {}, { 'Retry-After': '1' })], () =>
-        json(201, { task_id: 3, total: 1, status: 'pending' }),
+        json(201, { total: 1, tasks: [{ task_id: 3, mail_id: 7, email: 'a@b.co' }] }),
       ),
     );
     expect(
-      outreach().sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [{ email: 'a@b.co', subject: 's' }],
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text' }],
       }),
-    ).toEqual({
-      task_id: 3,
-      total: 1,
-      status: 'pending',
-    });
+    ).toEqual({ total: 1, tasks: [{ task_id: 3, mail_id: 7, email: 'a@b.co' }] });
     expect(gas.requests).toHaveLength(2);
   });
 
@@ -357,10 +307,8 @@ describe('retry rules', () => {
 
   test('send: 500 → outcome-unknown; 502 upstream-error → refunded server error; neither retried', () => {
     const send = () =>
-      outreach().sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [{ email: 'a@b.co', subject: 's' }],
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text' }],
       });
     gas.respond(() => problem(500, 'internal-error', 'boom'));
     const unknown = caught(send);
@@ -441,218 +389,21 @@ describe('validation before sending', () => {
     expect(caught(() => client.unlock('', 'DE')).field).toBe('domain');
     expect(caught(() => client.profileEmails('h', { pageSize: 500 })).field).toBe('pageSize');
     expect(caught(() => client.profile('  ')).field).toBe('companyHashId');
-    expect(caught(() => client.getTask(0)).field).toBe('taskId');
+    expect(caught(() => client.getMail(0)).field).toBe('mailId');
     expect(caught(() => client.listTasks({ page_size: 0 })).field).toBe('page_size');
     const e = caught(() =>
-      client.sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [
-          { email: 'a@b.co', subject: 's' },
-          { email: 'c@d.co', subject: 's' },
-          { email: 'bob@@x', subject: 's' },
-        ],
+      client.sendPersonalized({
+        emails: ['a@b.co', 'c@d.co', 'bob@@x'].map((email) => ({
+          email,
+          subject: 's',
+          content: 'x',
+          body_format: 'text',
+        })),
       }),
     );
-    expect(e.message).toBe('Recipient 3 (bob@@x): e-mail address is not valid');
+    expect(e.message).toBe('E-mail 3 (bob@@x): e-mail address is not valid');
     expect(caught(() => phone().check('call me')).kind).toBe('bad-request');
     expect(gas.requests).toHaveLength(0);
-  });
-});
-
-describe('profiles and contacts', () => {
-  const contact = (i: number) => ({ name: `N${i}`, title: 'CEO', email: `c${i}@acme.test`, linkedin: null });
-
-  test('profilesWithEmails: fetchAll, per-company results, one 404 does not fail the others', () => {
-    gas.respond((request) => {
-      const path = pathOf(request);
-      const id = decodeURIComponent(path.split('/')[4]);
-      if (id === 'h_missing') return problem(404, 'not-found', 'not unlocked');
-      if (path.endsWith('/profile')) return json(200, { companyHashId: id, name: id.toUpperCase() });
-      const page = Number(queryOf(request).page);
-      const total = id === 'h_big' ? 150 : 2;
-      const count = id === 'h_big' && page === 1 ? 100 : id === 'h_big' ? 50 : 2;
-      return json(200, { emails: Array.from({ length: count }, (_, i) => contact(i)), total, page });
-    });
-    const results = outreach().profilesWithEmails(['h_a', 'h_missing', 'h_big']);
-    expect(results.map((r) => r.ok)).toEqual([true, false, true]);
-    const [a, missing, big] = results;
-    expect(a.ok && a.profile).toEqual({ companyHashId: 'h_a', name: 'H_A', tradeData: [] });
-    expect(a.ok && a.emails).toHaveLength(2);
-    expect(!missing.ok && missing.error.action).toBe('Unlock the company first.');
-    expect(big.ok && big.emails).toHaveLength(150);
-    expect(gas.fetchAllCalls).toEqual([6]);
-    expect(gas.requests).toHaveLength(7);
-  });
-
-  test('profilesWithEmails: an inflated total does not make it ask for pages past the end', () => {
-    // 130 contacts, a total of a million: the pages after the first come a few at a time and stop at the
-    // first empty one, never running to page 100 (10 such companies would need 1000 requests, more than one
-    // execution can make: the unlock job would never end).
-    gas.respond((request) => {
-      if (pathOf(request).endsWith('/profile')) return json(200, { companyHashId: 'x' });
-      const page = Number(queryOf(request).page);
-      const count = page === 1 ? 100 : page === 2 ? 30 : 0;
-      return json(200, { emails: Array.from({ length: count }, (_, i) => contact(i)), total: 1e6, page });
-    });
-    const [result] = outreach().profilesWithEmails(['h_1']);
-    expect(result.ok && result.emails).toHaveLength(130);
-    expect(gas.requests.length).toBeLessThanOrEqual(6); // profile, page 1, then pages 2 to 5 at most
-  });
-
-  test('profilesWithEmails batches to the free rate budget (60 per minute)', () => {
-    gas.respond((request) =>
-      pathOf(request).endsWith('/profile')
-        ? json(200, { companyHashId: 'x' })
-        : json(200, { emails: [contact(1)], total: 1, page: 1 }),
-    );
-    const ids = Array.from({ length: 40 }, (_, i) => `h_${i}`);
-    const results = outreach().profilesWithEmails(ids);
-    expect(results.every((r) => r.ok)).toBe(true);
-    expect(gas.fetchAllCalls).toEqual([60, 20]);
-    const first = gas.requests[0].at;
-    const last = gas.requests[79].at;
-    expect(last - first).toBeGreaterThanOrEqual(61_000);
-    expect(last - first).toBeLessThan(63_000);
-  });
-
-  test('profilesWithEmails stops cleanly on a refused key', () => {
-    gas.respond(() => problem(401, 'unauthorized', 'revoked'));
-    const results = outreach().profilesWithEmails(['h_1', 'h_2']);
-    expect(results.every((r) => !r.ok && r.error.kind === 'auth')).toBe(true);
-  });
-
-  test('a fetchAll that throws retries its requests one by one', () => {
-    let thrown = false;
-    gas.respond((request) => {
-      if (!thrown && pathOf(request).includes('h_2')) {
-        thrown = true;
-        throw new Error('Connection reset');
-      }
-      return pathOf(request).endsWith('/profile')
-        ? json(200, { companyHashId: 'x' })
-        : json(200, { emails: [], total: 0, page: 1 });
-    });
-    const results = outreach().profilesWithEmails(['h_1', 'h_2']);
-    expect(results.map((r) => r.ok)).toEqual([true, true]);
-    expect(gas.fetchAllCalls).toEqual([4]);
-  });
-});
-
-describe('phone checks', () => {
-  const registered = (p: string) => Number(p[p.length - 1]) % 2 === 0;
-
-  test('check: registered or not', () => {
-    gas.respond((request) => json(200, { code: 0, result: { exist: registered(queryOf(request).phone) } }));
-    expect(phone().check('+1 202 555 0002')).toBe(true);
-    expect(phone().check(12025550001)).toBe(false);
-    expect(gas.requests[0].url).toBe('https://phone.test/api/wa/check?phone=%2B12025550002');
-  });
-
-  test('code 1002 → invalid; the body code wins over the HTTP status', () => {
-    gas.respond((request) =>
-      queryOf(request).phone.endsWith('9')
-        ? json(200, { code: 1002, message: 'Invalid phone parameter' })
-        : json(200, { code: 0, result: { exist: true } }),
-    );
-    const out = phone().checkMany(['+12025550009', '+12025550002', 'abc', '+12025550002']);
-    expect(out.results.map((r) => [r.index, r.status])).toEqual([
-      [0, 'invalid'],
-      [1, 'registered'],
-      [2, 'invalid'],
-      [3, 'registered'],
-    ]);
-    expect(out.unchecked).toEqual([]);
-    expect(gas.requests).toHaveLength(2); // the repeated number is checked once, 'abc' never
-  });
-
-  test('1004 stops the run: done results kept, the rest unchecked', () => {
-    let n = 0;
-    gas.respond(() =>
-      ++n <= 3
-        ? json(200, { code: 0, result: { exist: false } })
-        : json(402, { code: 1004, message: 'Insufficient credits' }),
-    );
-    const numbers = Array.from({ length: 10 }, (_, i) => `+1202555000${i}1`);
-    const out = phone({ maxBatchSize: 4 }).checkMany(numbers);
-    expect(out.stopped?.kind).toBe('funds');
-    expect(out.results.map((r) => r.index)).toEqual([0, 1, 2]);
-    expect(out.unchecked).toEqual([3, 4, 5, 6, 7, 8, 9]);
-    expect(gas.requests).toHaveLength(4);
-    expect(gas.fetchAllCalls).toEqual([4]);
-  });
-
-  test('1001/1003 stop with the Settings action', () => {
-    gas.respond(() => json(401, { code: 1003, message: 'Invalid API key' }));
-    const out = phone().checkMany(['+12025550002', '+12025550004']);
-    expect(out.stopped).toMatchObject({ kind: 'auth', code: 1003 });
-    expect(out.stopped?.action).toBe('Check the API key in Extensions › Outreach › Settings.');
-    expect(out.results).toEqual([]);
-  });
-
-  test('1005 waits and retries; 1000/1006/1007 retried a bounded number of times', () => {
-    gas.respond(
-      sequence(
-        [
-          () => json(429, { code: 1005, message: 'Rate limit exceeded' }, { 'Retry-After': '2' }),
-          () => json(500, { code: 1000, message: 'Internal error' }),
-          () => json(502, { code: 1006, message: 'Upstream service error' }),
-          () => json(500, { code: 1007, message: 'Failed to deduct credit' }),
-        ],
-        () => json(200, { code: 0, result: { exist: true } }),
-      ),
-    );
-    expect(phone().check('+12025550002')).toBe(true);
-    expect(gas.requests).toHaveLength(5);
-    gas.respond(() => json(500, { code: 1000, message: 'Internal error' }));
-    const out = phone().checkMany(['+12025550002']);
-    expect(out.results[0]).toMatchObject({ status: 'error' });
-    expect(out.results[0].error?.code).toBe(1000);
-  });
-
-  test('1005 that outlasts the deadline stops the run as rate-limit', () => {
-    gas.respond(() => json(429, { code: 1005, message: 'Rate limit exceeded' }, { 'Retry-After': '600' }));
-    const out = phone({ deadlineMs: START + 60_000 }).checkMany(['+12025550002', '+12025550004']);
-    expect(out.stopped?.kind).toBe('rate-limit');
-    expect(out.unchecked).toEqual([0, 1]);
-  });
-
-  test('each batch is reported as soon as it is answered, before the next batch is sent', () => {
-    gas.respond((request) => json(200, { code: 0, result: { exist: registered(queryOf(request).phone) } }));
-    const numbers = Array.from({ length: 6 }, (_, i) => `+1202555000${i}`);
-    const heard: Array<[number[], number]> = [];
-    const out = phone({ maxBatchSize: 4 }).checkMany(numbers, (results) =>
-      heard.push([results.map((r) => r.index), gas.requests.length]),
-    );
-    expect(heard).toEqual([
-      [[0, 1, 2, 3], 4],
-      [[4, 5], 6],
-    ]);
-    expect(out.results).toHaveLength(6);
-  });
-
-  test('a batch starts only when one as long as the longest so far ends before the deadline', () => {
-    let first = true;
-    gas.respond((request) => {
-      if (gas.requests.length === 1) gas.clock.now += 15_000; // a slow service: the batch takes 15 s
-      if (first && queryOf(request).phone.endsWith('0')) {
-        first = false;
-        return json(502, { code: 1006, message: 'Upstream service error' });
-      }
-      return json(200, { code: 0, result: { exist: true } });
-    });
-    const out = phone({ deadlineMs: START + 22_000 }).checkMany(['+12025550010', '+12025550011']);
-    // The retry of the first number would start at 16 s and end at 31 s: it is not sent.
-    expect(gas.requests).toHaveLength(2);
-    expect(out.stopped?.kind).toBe('rate-limit');
-    expect(out.results.map((r) => r.index)).toEqual([1]);
-    expect(out.unchecked).toEqual([0]);
-  });
-
-  test('a body without a code is an unexpected answer (from credits: a wrong address)', () => {
-    gas.respond(() => json(200, { ok: true }));
-    expect(caught(() => phone().check('+14155550123'))).toMatchObject({ kind: 'invalid-response' });
-    expect(caught(() => phone().credits())).toMatchObject({ kind: 'address' });
   });
 });
 
@@ -672,18 +423,16 @@ describe('secrets never leak', () => {
 
   test('a key pasted into a request field stays out of the check message (nothing sent)', () => {
     const leaks = (e: ApiError) => JSON.stringify(e.toJSON()) + e.message + e.stack;
-    const batch = (recipient: Record<string, unknown>) =>
+    const batch = (mail: Record<string, unknown>) =>
       caught(() =>
-        outreach().sendBatch({
-          content: 'x',
-          body_format: 'text',
-          recipients: [{ email: 'a@b.co', subject: 's', ...recipient }],
+        outreach().sendPersonalized({
+          emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text', ...mail }],
         }),
       );
     for (const e of [
       batch({ email: KEY }),
       batch({ email: PHONE_KEY }),
-      batch({ variables: { [KEY]: 'x' } }),
+      batch({ [KEY]: 'x' }),
       caught(() => outreach().search({ productKeywords: ['x'], [KEY]: 1 } as never)),
     ]) {
       expect(e.kind).toBe('bad-request');
@@ -706,21 +455,22 @@ describe('secrets never leak', () => {
 describe('query strings and parsing helpers', () => {
   test('list queries: lists comma-joined, encoded by hand', () => {
     gas.respond(() => json(200, { data: [], total: 0, page: 1, page_size: 50 }));
-    outreach().listMails({
-      task_ids: [1, 2],
-      statuses: ['sent', 'failed'],
-      page_size: 50,
-      subject: 'Q&A = 1',
-    });
+    outreach().listMails({ task_ids: [1, 2], mail_ids: [3], page_size: 50, sort_by: 'mail_id' });
     expect(gas.requests[0].url).toBe(
-      `${BASE}/api/v1/emails/mails?task_ids=1%2C2&subject=Q%26A%20%3D%201&statuses=sent%2Cfailed&page_size=50`,
+      `${BASE}/api/v1/emails/mails?task_ids=1%2C2&mail_ids=3&page_size=50&sort_by=mail_id`,
     );
     expect(queryOf(gas.requests[0])).toEqual({
       task_ids: '1,2',
-      statuses: 'sent,failed',
+      mail_ids: '3',
       page_size: '50',
-      subject: 'Q&A = 1',
+      sort_by: 'mail_id',
     });
+    gas.respond(() => json(200, { data: [], total: 0, page: 1, page_size: 50 }));
+    outreach().listTasks({ task_subject: 'Q&A = 1 · #Ab', page_size: 5 });
+    expect(gas.requests[1].url).toBe(
+      `${BASE}/api/v1/emails/tasks?task_subject=Q%26A%20%3D%201%20%C2%B7%20%23Ab&page_size=5`,
+    );
+    expect(queryOf(gas.requests[1])).toEqual({ task_subject: 'Q&A = 1 · #Ab', page_size: '5' });
   });
 
   test('a URL over 2000 characters is refused before sending', () => {
