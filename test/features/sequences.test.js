@@ -119,6 +119,13 @@ describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)
       'kim@beta.com': expect.stringMatching(/^Next: step 1 on /),
     });
 
+    // The summary names the running sequence: its sheet, the next step and when, the rows left.
+    const timed = sheet('Tracking summary')
+      .getRange('A1:B7')
+      .getValues()
+      .find((r) => r[0] === 'Timed sends')[1];
+    expect(timed).toMatch(/Follow-ups of "Spring": next step 1 on \d{4}-\d\d-\d\d \d\d:\d\d, 3 rows left\./);
+
     emu.advanceTime(DAY + HOUR); // step 1 is due
     let got = await received();
     expect(got['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim']);
