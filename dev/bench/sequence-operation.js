@@ -26,7 +26,10 @@ function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) 
             subject: 'Hello {{Name}}',
             body: 'Dear {{Name}}',
             bodyFormat: 'text',
-            followUps: [{ afterDays: 1, body: 'Just checking in, {{Name}}.' }],
+            followUps: [
+              { afterDays: 1, body: 'Just checking in, {{Name}}.' },
+              { afterDays: 3, body: 'Last note, {{Name}}.' },
+            ],
           },
         ],
         { kind: 'webapp' },
@@ -47,15 +50,34 @@ function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) 
           triggerRuns: runs.length,
           runStatuses: runs.map((r) => r.status),
           stepMails,
-          finished: sequence.filter((s) => s.startsWith('Finished')).length,
+          stepOneSent: sequence.filter((s) => s.startsWith('Step 1 of 2 sent')).length,
           clockTriggers: emu.triggers.filter((t) => t.eventType === 'CLOCK').length,
           alerts: alertsText(emu),
         },
       });
       if (stepMails !== count) ctx.note(`follow-up step ${count}: ${stepMails} step mails written`);
-      return [{ variant: 'trigger', label: `${count} rows`, ...row }];
+      return [{ variant: 'trigger', label: `${count} rows`, ...row }, await idleHour(ctx, emu, count)];
     },
   };
+}
+
+/**
+ * What a running sequence costs the hourly run when nothing is due: the run after the step refreshes what it
+ * sent (owed after any timed send); the one after it is measured. Minimum: no request.
+ */
+async function idleHour(ctx, emu, count) {
+  const trigger = () => emu.triggers.find((t) => t.eventType === 'CLOCK');
+  emu.advanceTime(3600_000 + 60_000); // the run that refreshes what the step sent
+  ctx.services.clock.set(Math.max(ctx.services.clock.now(), trigger().nextRunMs));
+  const m = await new Measurement(ctx, emu).start();
+  const runs = emu.fireDueTriggers();
+  const row = await m.finish({
+    minimum: { outreach: 0 },
+    minimumFormula: 'nothing due, nothing owed: no request',
+    chunks: 1,
+    details: { runStatuses: runs.map((r) => r.status), clockTriggers: emu.triggers.length },
+  });
+  return { variant: 'idle hour', label: `${count} rows`, ...row };
 }
 
 module.exports = { sequenceOperation };
