@@ -487,4 +487,29 @@ describe('A shared document: only what the payer confirmed', () => {
       (await mails()).find((m) => m.recipientEmail === 'kim@beta.com' && m.subject.startsWith('Re:')).content,
     ).toBe('Buy now, Kim!');
   });
+
+  test("a second editor cannot start follow-ups on a sheet where another's run; stopping is anyone's", async () => {
+    emu = newAddon(services, { users: { owner: ANN, active: ANN } });
+    makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    await control(services.sandbox.outreachUrl, 'POST', '/accounts', { key: 'sandbox-bob', addonEdm: 100 });
+    emu.run(
+      'saveSettings',
+      [{ outreachBaseUrl: services.sandbox.outreachUrl, outreachApiKey: 'sandbox-bob' }],
+      {
+        kind: 'webapp',
+        user: BOB,
+      },
+    );
+    const list = sheet('Spring');
+    list.getRange(list.getLastRow() + 1, 1, 1, 2).setValues([['Zed', 'zed@zeta.example']]);
+    emu.run('sendAllUnsentRows', [], { kind: 'menu', user: BOB });
+    expect(emu.ui.alerts.at(-1).message).toMatch(/^Another editor's follow-ups are running on "Spring"/);
+    expect(byEmail('Spring', 'Mail status')['zed@zeta.example']).toBe('');
+    emu.ui.queue('YES');
+    emu.run('stopSheetFollowUps', [], { kind: 'menu', user: BOB });
+    emu.advanceTime(2 * DAY);
+    expect((await mails()).length).toBe(9);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toBe('Stopped: follow-ups stopped from the menu');
+  });
 });

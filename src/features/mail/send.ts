@@ -40,6 +40,7 @@ import { userToken } from '../schedule/timer-store';
 import { count, formatCount } from '../words';
 import { startFollowUps } from '../sequence/sequence-control';
 import { sequenceCostLine } from '../sequence/sequence-texts';
+import { otherSequenceOnSheet } from '../sequence/sequence-store';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -102,7 +103,9 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   const template = loadTemplate(sheet.getSheetId());
   if (!template) return null;
   const list = openMailingList(sheet);
-  const blocked = otherSendOnSheet(sheet.getSheetId(), sheet.getName(), spreadsheet.getSpreadsheetTimeZone());
+  const blocked =
+    otherSendOnSheet(sheet.getSheetId(), sheet.getName(), spreadsheet.getSpreadsheetTimeZone()) ||
+    (template.followUps ? otherSequenceOnSheet(sheet) : null);
   if (blocked) throw new UserError(blocked);
   const unsubscribeAddress = readSettings().unsubscribeAddress;
   const problems = templateProblems(template, list.headers, unsubscribeAddress);

@@ -74,7 +74,8 @@ export function stopRows(sheet: Sheet, only?: Set<number>, text: string = SEQUEN
   for (const row of list.readRows(only)) {
     const now = sequenceCell(row);
     if (!row.key || !row.mailId || isStopped(now) || now.startsWith(SEQUENCE_TEXT.finishedPrefix)) continue;
-    if (!only && !now) continue; // the whole sheet: the rows its sequence has spoken of (it ends anyway)
+    // Steps removed: only the rows the sequence has spoken of (it ends anyway); a stop from the menu: every row.
+    if (!only && !now && text !== SEQUENCE_TEXT.byUser) continue;
     texts.set(row.key, text);
   }
   writeSequence(list, texts);

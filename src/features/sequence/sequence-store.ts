@@ -134,6 +134,13 @@ export function startSequence(
   });
 }
 
+/** Another editor's sequence on this sheet, said to the user about to start one; null when there is none. */
+export function otherSequenceOnSheet(sheet: GoogleAppsScript.Spreadsheet.Sheet): string | null {
+  const record = sequenceOf(sheet.getSheetId());
+  if (!record || record.owner === userToken()) return null;
+  return `Another editor's follow-ups are running on "${sheet.getName()}", with their key: one sequence runs on a sheet. Send these rows from another sheet, or ask them to stop theirs (Stop follow-ups for this sheet), then send.`;
+}
+
 /** The owner saved the mail in Compose: the steps as they are now are the ones they confirm. */
 export function reconfirmSequenceMail(sheetId: number, mail: SequenceMail): void {
   const record = sequenceOf(sheetId);
