@@ -402,7 +402,7 @@ describe.each(['per-request', 'per-mail'])('Step options (task shape: %s)', (tas
     expect((await received())['kim@beta.com']).toHaveLength(2);
   });
 
-  test("a campaign name too long for the steps' campaigns is refused when saved", () => {
+  test("a campaign name too long for the steps' campaigns, a wrong delay, a step naming no column: said before anything is sent", () => {
     emu = newAddon(services);
     listWithMail(
       emu,
@@ -433,6 +433,20 @@ describe.each(['per-request', 'per-mail'])('Step options (task shape: %s)', (tas
         },
       ),
     ).toThrow(/Follow-up 1: the delay is a whole number of days from 1 to 30/);
+    // A step naming a column the sheet lacks: said in Compose, and the first send is refused until it is fixed.
+    const state = emu.run(
+      'saveTemplate',
+      [{ campaign: 'C', subject: 'S', body: 'B', followUps: [{ afterDays: 1, body: 'Hi {{Title}}' }] }],
+      { kind: 'webapp' },
+    );
+    expect(state.problems).toEqual([
+      'Follow-up 1: {{Title}} matches no column of this sheet: use one of the headers in row 1.',
+    ]);
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(emu.ui.alerts.at(-1).message).toMatch(
+      /^Fix the mail first \(Compose e-mail…\): Follow-up 1: \{\{Title\}\}/,
+    );
+    expect(emu.fetchLog.filter((e) => e.url.endsWith('/send/personalized'))).toHaveLength(0);
   });
 });
 

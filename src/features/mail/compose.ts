@@ -32,6 +32,7 @@ import {
   MAX_FOLLOW_UPS,
   parseFollowUps,
   stepCampaign,
+  stepProblems,
   stepTemplate,
 } from '../sequence/sequence-steps';
 import { sequenceNote } from '../sequence/sequence-texts';
@@ -105,7 +106,11 @@ export function getComposeState(): ComposeState {
     const list = openMailingList(sheet, false);
     headers = list.headers.filter((h) => h.trim() && !own.has(normalizeHeader(h)));
     if (stored && stored.followUps) opens = opensNote(list);
-    if (stored) problems.push(...templateProblems(template, list.headers, readSettings().unsubscribeAddress));
+    if (stored) {
+      const unsubscribe = readSettings().unsubscribeAddress;
+      problems.push(...templateProblems(template, list.headers, unsubscribe));
+      problems.push(...stepProblems(stored, list.headers, unsubscribe));
+    }
   } catch (error) {
     sheetProblem = describe(error);
     problems.push(sheetProblem);

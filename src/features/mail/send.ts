@@ -41,6 +41,7 @@ import { count, formatCount } from '../words';
 import { startFollowUps } from '../sequence/sequence-control';
 import { sequenceCostLine } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../sequence/sequence-store';
+import { stepProblems } from '../sequence/sequence-steps';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -108,7 +109,10 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
     (template.followUps ? otherSequenceOnSheet(sheet) : null);
   if (blocked) throw new UserError(blocked);
   const unsubscribeAddress = readSettings().unsubscribeAddress;
-  const problems = templateProblems(template, list.headers, unsubscribeAddress);
+  const problems = [
+    ...templateProblems(template, list.headers, unsubscribeAddress),
+    ...stepProblems(template, list.headers, unsubscribeAddress),
+  ];
   if (problems.length) throw new UserError(`Fix the mail first (Compose e-mail…): ${problems.join(' ')}`);
   settleOpenChunks(client, (chunk) => writeIds(list, chunk));
   const hidden = hiddenRows(sheet);

@@ -28,7 +28,7 @@ import { count, whenText } from '../words';
 import { ensureSequenceColumns, writeSequence } from './sequence-column';
 import { planRow, repliedCompanies, type RowPlan } from './sequence-eligibility';
 import { previousMails } from './sequence-previous';
-import { stepCampaign, stepTemplate } from './sequence-steps';
+import { stepCampaign, stepProblems, stepTemplate } from './sequence-steps';
 import { endSequence, mySequences, openSequence, saveSequence, type SequenceRecord } from './sequence-store';
 import { SEQUENCE_TEXT, waitingText } from './sequence-texts';
 import { stopRows } from './sequence-control';
@@ -79,6 +79,10 @@ function runSequence(record: SequenceRecord, deadline: Deadline): number {
     why = 'it was confirmed with another outreach API key: put that key back in Settings';
   else if (confirmed.mailChanged)
     why = `the follow-ups were changed after they were confirmed: the user who sent the first mail opens Compose e-mail and saves them to go on`;
+  else {
+    const problems = stepProblems(template, list.headers, readSettings().unsubscribeAddress);
+    if (problems.length) why = `fix the follow-ups in Compose e-mail (${problems.join(' ')})`;
+  }
   if (!why) settleOpenChunks(client, (chunk) => writeIds(list, chunk));
   const { plans, rows } = planAll(list, template, confirmed.has);
   const due = dueRows(rows, plans);

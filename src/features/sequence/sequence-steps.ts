@@ -3,7 +3,7 @@
 // subject (by default "Re: " and the row's first subject). They are saved with the mail (mail-templates.ts)
 // and rendered with the same placeholders. Pure code besides the calendar: no service is called here.
 import { UserError } from '../inputs';
-import type { MailTemplate } from '../mail/mail-template';
+import { type MailTemplate, templateProblems } from '../mail/mail-template';
 
 export interface FollowUp {
   /** Days after the previous mail (1 to 30). */
@@ -62,6 +62,27 @@ export function stepTemplate<T extends MailTemplate>(main: T, followUps: FollowU
     subject: step.subject || `Re: ${main.subject}`,
     body: step.body,
   };
+}
+
+/**
+ * What stops the steps from being sent, each named ("Follow-up 2: {{Title}} matches no column…"): the checks
+ * of the first mail on each step's subject and body (the campaign is the first mail's, checked there).
+ */
+export function stepProblems(
+  main: MailTemplate & { followUps?: FollowUp[] },
+  headers: string[],
+  unsubscribeAddress?: string,
+): string[] {
+  const steps = main.followUps || [];
+  return steps.flatMap((_step, i) =>
+    templateProblems(
+      { ...stepTemplate(main, steps, i + 1), campaign: main.campaign },
+      headers,
+      unsubscribeAddress,
+    )
+      .filter((problem) => !/campaign/i.test(problem))
+      .map((problem) => `Follow-up ${i + 1}: ${problem}`),
+  );
 }
 
 /** When a step is due: `days` after `from`, counting Monday to Friday only when `working`. */
