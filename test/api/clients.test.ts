@@ -422,10 +422,10 @@ describe('retry rules', () => {
     expect(Date.now()).toBeLessThanOrEqual(START + 10_000);
   });
 
-  test('no budget slot before the deadline: rate-limit with "continue later", no request', () => {
+  test('no budget slot before the deadline: rate-budget with "continue later", no request', () => {
     new RateBudget({ service: 'outreach', apiKey: KEY }).reserve(60);
     const e = caught(() => outreach({ deadlineMs: START + 10_000 }).balance());
-    expect(e).toMatchObject({ kind: 'rate-limit', action: 'Continue later: the work done so far is kept.' });
+    expect(e).toMatchObject({ kind: 'rate-budget', action: 'Continue later: the work done so far is kept.' });
     expect(gas.requests).toHaveLength(0);
     expect(gas.sleeps).toEqual([]);
   });
@@ -644,7 +644,7 @@ describe('phone checks', () => {
     const out = phone({ deadlineMs: START + 22_000 }).checkMany(['+12025550010', '+12025550011']);
     // The retry of the first number would start at 16 s and end at 31 s: it is not sent.
     expect(gas.requests).toHaveLength(2);
-    expect(out.stopped?.kind).toBe('rate-limit');
+    expect(out.stopped?.kind).toBe('time-up');
     expect(out.results.map((r) => r.index)).toEqual([1]);
     expect(out.unchecked).toEqual([0]);
   });
