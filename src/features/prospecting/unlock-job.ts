@@ -240,7 +240,7 @@ function recordContacts(fetched: FetchedContacts, state: UnlockState): UnlockUni
   state.data.contactsFound = (state.data.contactsFound ?? 0) + written.contactsFound;
   state.data.contactsLeftOut = (state.data.contactsLeftOut ?? 0) + written.contactsLeftOut;
   const next = written.notDone.length ? [{ contacts: written.notDone }] : [];
-  if (fetched.stop?.kind === 'fetch-quota') {
+  if (fetched.stop && fetched.stop.kind === 'fetch-quota') {
     state.units.splice(0, 1, ...next); // the job pauses (job-runner) with the companies left
     throw fetched.stop;
   }
