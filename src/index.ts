@@ -53,6 +53,9 @@ export { freeAddonStorage } from './features/entry-points';
 /** Menu: Add selected to Do not contact (the selected rows' addresses; the sheet is made on first use). */
 export { addToDoNotContact } from './features/entry-points';
 
+/** Menu: Add next contact for failed mails (for selected bounced rows, a colleague from Contacts). */
+export { addNextContactForFailed } from './features/entry-points';
+
 /** Menu: Cancel a waiting or scheduled send (a send waiting for the quota, sends scheduled for later). */
 export { cancelTimedSendFromMenu as cancelTimedSend } from './features/entry-points';
 
