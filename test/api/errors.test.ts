@@ -4,8 +4,8 @@
 import { ApiError, type ApiErrorKind, endsRun, isForLater, runEffect } from '../../src/api/errors';
 import { OutreachClient } from '../../src/api/outreach/outreach-client';
 import { PhoneClient } from '../../src/api/phone/phone-client';
-import { RateBudget, forgetExecutionMemory } from '../../src/platform/rate-budget';
-import { type Gas, START, installGas, json, problem } from './gas-fakes';
+import { RateBudget } from '../../src/platform/rate-budget';
+import { START, json, problem, useGas } from './gas-fakes';
 
 const KEY = 'live-key-0123456789abcdef';
 const outreach = (deadlineMs?: number) =>
@@ -15,12 +15,7 @@ const phone = (deadlineMs?: number) =>
 const mail = { email: 'a@b.co', subject: 's', content: 'c', body_format: 'text' as const };
 const BALANCE = { userId: 'u1', searchPoints: { total: 1, used: 0, remaining: 1 } };
 
-let gas: Gas;
-beforeEach(() => {
-  gas = installGas();
-  forgetExecutionMemory();
-});
-afterEach(() => gas.uninstall());
+const gas = useGas();
 
 function caught(fn: () => unknown): ApiError {
   try {

@@ -3,8 +3,7 @@
 // found and unlocked (Contacts filled by the add-on), a mail to an address of its domain that bounces, Refresh
 // tracking, then Extensions › Outreach › Add next contact for failed mails on the failed row.
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   cell,
@@ -17,14 +16,10 @@ const {
   screenshotOnFailure,
 } = require('./helpers');
 
-let env;
 let page;
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground();
+beforeAll(() => (page = env.page));
 
 async function answerYes() {
   await page.locator('#alert-layer').waitFor({ state: 'visible' });

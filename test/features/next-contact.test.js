@@ -5,16 +5,14 @@
 // (same Department first; never one already on the list or on Do not contact), marked as replacing it.
 const { useServices, newAddon } = require('../support/harness');
 const { listWithMail } = require('../support/sent-mail');
+const sheets = require('../support/sheets');
 
 const services = useServices();
 let emu;
 afterEach(() => emu && emu.dispose());
 
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name) => {
-  const [header, ...rows] = sheet(name).getDataRange().getValues();
-  return rows.map((row, i) => ({ row: i + 2, ...Object.fromEntries(header.map((h, c) => [h, row[c]])) }));
-};
+const rowsOf = (name) => sheets.numberedRowsOf(emu, name);
 
 const CONTACT_HEADERS = ['Company', 'Company hash ID', 'Name', 'Title', 'Department', 'E-mail'];
 /** The Contacts sheet as an unlock leaves it. */
