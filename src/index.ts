@@ -70,9 +70,6 @@ export { setAutoRefreshForPage as setAutoRefresh } from './features/entry-points
  */
 export { onHourlyTimer } from './features/schedule/timer-handler';
 
-/** The same, under the name the triggers of earlier versions (auto-refresh only) call. */
-export { onHourlyTimer as refreshTrackingOnTimer } from './features/schedule/timer-handler';
-
 // ── google.script.run endpoints ────────────────────────────────────────────────────────────────────────
 
 /** Settings dialog: the saved settings with keys masked. */

@@ -70,7 +70,7 @@ export interface ApiErrorInit {
   replacement?: string;
   /** How long to wait before trying again (Retry-After, or the time until the rate budget frees). */
   retryAfterMs?: number;
-  /** Client-side request checks: the offending field (`recipients[2].email`). */
+  /** Client-side request checks: the offending field (`emails[2].email`). */
   field?: string;
   /** Client-side request checks of sends: 0-based index of the offending recipient or e-mail. */
   index?: number;

@@ -5,7 +5,6 @@ import { ApiError, isForLater } from '../../src/api/errors';
 import type { OutreachClient } from '../../src/api/outreach/outreach-client';
 import type {
   MailListQuery,
-  SendBatchRequest,
   SendPersonalizedRequest,
   TaskListQuery,
 } from '../../src/api/outreach/email-schemas';
@@ -115,20 +114,12 @@ export function apiProfilesWithEmails(c: Connection, companyHashIds: string[]) {
   );
 }
 
-export function apiSendBatch(c: Connection, request: SendBatchRequest) {
-  return run(() => outreach(c).sendBatch(request));
-}
-
 export function apiSendPersonalized(c: Connection, request: SendPersonalizedRequest) {
   return run(() => outreach(c).sendPersonalized(request));
 }
 
 export function apiListTasks(c: Connection, query: TaskListQuery) {
   return run(() => outreach(c).listTasks(query));
-}
-
-export function apiGetTask(c: Connection, taskId: number) {
-  return run(() => outreach(c).getTask(taskId));
 }
 
 export function apiListMails(c: Connection, query: MailListQuery) {
