@@ -1,7 +1,7 @@
 // Entry points of the API test bundle (test-output/api-harness/Code.js), built by rollup.api-harness.mjs
 // with the same plugins as dist/Code.js: thin functions over the real clients, run in the Apps Script
 // emulator against the sandbox. Each answers plain JSON: {ok: true, value} or {ok: false, error}.
-import { ApiError } from '../../src/api/errors';
+import { ApiError, isForLater } from '../../src/api/errors';
 import type { OutreachClient } from '../../src/api/outreach/outreach-client';
 import type {
   MailListQuery,
@@ -80,7 +80,7 @@ export function apiBalanceMany(c: Connection, n: number) {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       errors.push(error.toJSON());
-      if (error.kind === 'rate-limit') break;
+      if (isForLater(error)) break;
     }
   }
   return { ok, errors, elapsedMs: Date.now() - started };

@@ -370,10 +370,10 @@ describe('retry rules', () => {
     expect(Date.now()).toBeLessThanOrEqual(START + 10_000);
   });
 
-  test('no budget slot before the deadline: rate-limit with "continue later", no request', () => {
+  test('no budget slot before the deadline: rate-budget with "continue later", no request', () => {
     new RateBudget({ service: 'outreach', apiKey: KEY }).reserve(60);
     const e = caught(() => outreach({ deadlineMs: START + 10_000 }).balance());
-    expect(e).toMatchObject({ kind: 'rate-limit', action: 'Continue later: the work done so far is kept.' });
+    expect(e).toMatchObject({ kind: 'rate-budget', action: 'Continue later: the work done so far is kept.' });
     expect(gas.requests).toHaveLength(0);
     expect(gas.sleeps).toEqual([]);
   });

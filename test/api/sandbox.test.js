@@ -312,13 +312,13 @@ describe('rate budget shared across executions', () => {
     expect(elapsed).toBeLessThan(135_000);
   });
 
-  test('a deadline shorter than the wait stops with rate-limit (continue later)', () => {
+  test('a deadline shorter than the wait stops with rate-budget (continue later)', () => {
     const first = call('apiBalanceMany', conn(), 60);
     expect(first.ok).toBe(60);
     const second = call('apiBalanceMany', conn({ deadlineInMs: 20_000 }), 5);
     expect(second.ok).toBe(0);
     expect(second.errors[0]).toMatchObject({
-      kind: 'rate-limit',
+      kind: 'rate-budget',
       action: 'Continue later: the work done so far is kept.',
     });
     expect(outreachFetches()).toHaveLength(60);
