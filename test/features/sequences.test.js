@@ -307,6 +307,38 @@ describe('Money and control', () => {
     expect(clockTriggers()).toHaveLength(0);
   });
 
+  test("the Replied column is made of checkboxes, rows added later included; a column of the user's own is left alone", async () => {
+    emu = newAddon(services);
+    makeList([{ afterDays: 2, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    expect(Object.values(byEmail('Spring', 'Replied')).every((v) => v === false)).toBe(true); // unticked boxes
+    const list = sheet('Spring');
+    list.getRange(list.getLastRow() + 1, 1, 1, 2).setValues([['Zed', 'zed@zeta.example']]); // a row added later
+    expect(byEmail('Spring', 'Replied')['zed@zeta.example']).toBe('');
+    emu.advanceTime(HOUR);
+    expect(byEmail('Spring', 'Replied')['zed@zeta.example']).toBe(false); // an unticked box, no longer empty
+
+    listWithMail(
+      emu,
+      'Own',
+      [
+        ['Name', 'Email', 'Replied'],
+        ['Kim', 'kim@own.example', 'yes'],
+      ],
+      {
+        campaign: 'Own',
+        subject: 'Hello {{Name}}',
+        body: 'Dear {{Name}}',
+        followUps: [{ afterDays: 1, body: 'Again.' }],
+      },
+    );
+    sendFirst();
+    expect(byEmail('Own', 'Replied')).toEqual({ 'kim@own.example': 'yes' });
+    emu.advanceTime(DAY + HOUR);
+    expect(byEmail('Own', 'Sequence')['kim@own.example']).toBe('Stopped: replied');
+    expect((await received())['kim@own.example']).toEqual(['Hello Kim']);
+  });
+
   test('Stop follow-ups for selected rows, then for the whole sheet: nothing more goes, the trigger goes', async () => {
     emu = newAddon(services);
     makeList();

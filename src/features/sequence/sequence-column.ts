@@ -13,8 +13,12 @@ const SEQUENCE_NOTE =
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-/** Adds Replied (checkboxes) and Sequence when missing. */
-export function ensureSequenceColumns(sheet: Sheet): void {
+/**
+ * Adds Replied (checkboxes) and Sequence when missing; rows added below `checkedTo` since (a later send, the next
+ * contact after a bounce) get their checkbox too. A Replied column the user made is left as it is. Answers the
+ * last row, the next `checkedTo`.
+ */
+export function ensureSequenceColumns(sheet: Sheet, checkedTo?: number): number {
   const layout = {
     sheetName: sheet.getName(),
     columns: [
@@ -26,7 +30,9 @@ export function ensureSequenceColumns(sheet: Sheet): void {
   const hadReplied = !!(before && before.column('replied'));
   const table = Table.open(sheet.getParent(), layout);
   const last = sheet.getLastRow();
-  if (!hadReplied && last >= 2) sheet.getRange(2, table.column('replied')!, last - 1, 1).insertCheckboxes();
+  const from = !hadReplied ? 2 : checkedTo === undefined ? last + 1 : checkedTo + 1;
+  if (last >= from) sheet.getRange(from, table.column('replied')!, last - from + 1, 1).insertCheckboxes();
+  return Math.max(last, 1);
 }
 
 /** The row's Replied cell is set: any value other than empty or FALSE. */

@@ -21,11 +21,12 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 /** The confirmed first send of a mail with follow-ups: its rows join the sheet's sequence. */
 export function startFollowUps(sheet: Sheet, template: StoredTemplate, rows: ListRow[]): void {
   if (!template.followUps || template.followUps.length === 0) return;
-  ensureSequenceColumns(sheet);
+  const checkedTo = ensureSequenceColumns(sheet, sequenceOf(sheet.getSheetId())?.checkedTo);
   startSequence(
     sheet,
     template,
     rows.map((row) => row.key),
+    checkedTo,
   );
   ensureTimer(); // the hourly run sends the steps
 }

@@ -72,7 +72,7 @@ function runSequence(record: SequenceRecord, deadline: Deadline): number {
     return 0;
   }
   const client = outreachClient({ deadlineMs: deadline.at });
-  ensureSequenceColumns(sheet);
+  const checkedTo = ensureSequenceColumns(sheet, record.checkedTo);
   const list = openMailingList(sheet);
   let why = '';
   if (ownershipOf(record, 'outreach') !== 'mine')
@@ -99,7 +99,7 @@ function runSequence(record: SequenceRecord, deadline: Deadline): number {
     }
   }
   const final = posted ? planAll(list, template, confirmed.has).plans : plans;
-  return finish(record, list, final, why, posted);
+  return finish({ ...record, checkedTo }, list, final, why, posted);
 }
 
 function planAll(

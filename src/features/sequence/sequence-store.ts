@@ -37,6 +37,8 @@ export interface SequenceRecord {
   confirmation: string;
   startedAt: number;
   state?: SequenceState;
+  /** The list's last row that has a Replied checkbox (rows added below get theirs at the next run). */
+  checkedTo?: number;
 }
 
 /** The sequence's mail as confirmed: the first mail's campaign and subject, and every step. */
@@ -100,6 +102,7 @@ export function startSequence(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   mail: SequenceMail,
   keys: string[],
+  checkedTo?: number,
 ): void {
   const stamp = ownerStamp('outreach');
   const sheetId = sheet.getSheetId();
@@ -131,6 +134,7 @@ export function startSequence(
     confirmation,
     startedAt: same ? earlier.startedAt : Date.now(),
     ...(same && earlier.state ? { state: earlier.state } : {}),
+    ...(checkedTo ? { checkedTo } : {}),
   });
 }
 
