@@ -61,6 +61,18 @@ function makeList(followUps = FOLLOW_UPS) {
   });
 }
 
+/** A small list on `name` (Name, Email and `extra` columns) whose mail has `followUps`. */
+function smallList(name, people, followUps, campaign = name) {
+  const header = ['Name', 'Email', ...Object.keys(people[0]).filter((k) => k !== 'name' && k !== 'email')];
+  const rows = people.map((p) => header.map((h) => (h === 'Name' ? p.name : h === 'Email' ? p.email : p[h])));
+  return listWithMail(emu, name, [header, ...rows], {
+    campaign,
+    subject: 'Hello {{Name}}',
+    body: 'Dear {{Name}}',
+    followUps,
+  });
+}
+
 function sendFirst() {
   emu.ui.queue('YES');
   emu.run('sendAllUnsentRows', [], { kind: 'menu' });
@@ -318,19 +330,10 @@ describe('Money and control', () => {
     emu.advanceTime(HOUR);
     expect(byEmail('Spring', 'Replied')['zed@zeta.example']).toBe(false); // an unticked box, no longer empty
 
-    listWithMail(
-      emu,
+    smallList(
       'Own',
-      [
-        ['Name', 'Email', 'Replied'],
-        ['Kim', 'kim@own.example', 'yes'],
-      ],
-      {
-        campaign: 'Own',
-        subject: 'Hello {{Name}}',
-        body: 'Dear {{Name}}',
-        followUps: [{ afterDays: 1, body: 'Again.' }],
-      },
+      [{ name: 'Kim', email: 'kim@own.example', Replied: 'yes' }],
+      [{ afterDays: 1, body: 'Again.' }],
     );
     sendFirst();
     expect(byEmail('Own', 'Replied')).toEqual({ 'kim@own.example': 'yes' });
@@ -369,20 +372,14 @@ describe.each(['per-request', 'per-mail'])('Step options (task shape: %s)', (tas
 
   test('"only if not opened" holds back a row whose mail was opened where a task holds one mail; else Compose says why not', async () => {
     emu = newAddon(services);
-    listWithMail(
-      emu,
+    smallList(
       'Spring',
       [
-        ['Name', 'Email'],
-        ['Kim', 'open.kim@beta.com'],
-        ['Joe', 'joe@gmail.com'],
+        { name: 'Kim', email: 'open.kim@beta.com' },
+        { name: 'Joe', email: 'joe@gmail.com' },
       ],
-      {
-        campaign: 'Opens',
-        subject: 'Hello {{Name}}',
-        body: 'Dear {{Name}}',
-        followUps: [{ afterDays: 1, body: 'Again, {{Name}}.', unopenedOnly: true }],
-      },
+      [{ afterDays: 1, body: 'Again, {{Name}}.', unopenedOnly: true }],
+      'Opens',
     );
     sendFirst();
     const note = emu.run('getComposeState', [], { kind: 'webapp' }).opensNote;
@@ -403,19 +400,11 @@ describe.each(['per-request', 'per-mail'])('Step options (task shape: %s)', (tas
 
   test("working days only: the step is due after that many weekdays in the spreadsheet's zone", async () => {
     emu = newAddon(services);
-    listWithMail(
-      emu,
+    smallList(
       'Spring',
-      [
-        ['Name', 'Email'],
-        ['Kim', 'kim@beta.com'],
-      ],
-      {
-        campaign: 'Weekdays',
-        subject: 'Hello {{Name}}',
-        body: 'Dear {{Name}}',
-        followUps: [{ afterDays: 3, body: 'Again.', workingDaysOnly: true }],
-      },
+      [{ name: 'Kim', email: 'kim@beta.com' }],
+      [{ afterDays: 3, body: 'Again.', workingDaysOnly: true }],
+      'Weekdays',
     );
     sendFirst();
     emu.advanceTime(HOUR);
@@ -436,19 +425,7 @@ describe.each(['per-request', 'per-mail'])('Step options (task shape: %s)', (tas
 
   test("a campaign name too long for the steps' campaigns, a wrong delay, a step naming no column: said before anything is sent", () => {
     emu = newAddon(services);
-    listWithMail(
-      emu,
-      'Spring',
-      [
-        ['Name', 'Email'],
-        ['Kim', 'kim@beta.com'],
-      ],
-      {
-        campaign: 'C',
-        subject: 'S',
-        body: 'B',
-      },
-    );
+    smallList('Spring', [{ name: 'Kim', email: 'kim@beta.com' }], [], 'C');
     expect(() =>
       emu.run(
         'saveTemplate',
