@@ -37,7 +37,7 @@ import {
 } from '../sequence/sequence-steps';
 import { sequenceNote } from '../sequence/sequence-texts';
 import { reconfirmSequenceMail } from '../sequence/sequence-store';
-import { opensNote, REPLIED_HEADER, SEQUENCE_HEADER } from '../sequence/sequence-column';
+import { isSequenceHeader, opensNote } from '../sequence/sequence-column';
 
 export interface ComposeState {
   sheetName: string;
@@ -95,16 +95,14 @@ export function getComposeState(): ComposeState {
     body: '',
     bodyFormat: 'text',
   };
-  const own = new Set(
-    [...MAIL_COLUMNS.map((c) => c.header), REPLIED_HEADER, SEQUENCE_HEADER].map(normalizeHeader),
-  );
+  const own = new Set(MAIL_COLUMNS.map((c) => normalizeHeader(c.header)));
   const problems: string[] = [];
   let headers: string[] = [];
   let sheetProblem: string | undefined;
   let opens = '';
   try {
     const list = openMailingList(sheet, false);
-    headers = list.headers.filter((h) => h.trim() && !own.has(normalizeHeader(h)));
+    headers = list.headers.filter((h) => h.trim() && !own.has(normalizeHeader(h)) && !isSequenceHeader(h));
     if (stored && stored.followUps) opens = opensNote(list);
     if (stored) {
       const unsubscribe = readSettings().unsubscribeAddress;

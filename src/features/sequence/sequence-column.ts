@@ -35,6 +35,12 @@ export function ensureSequenceColumns(sheet: Sheet, checkedTo?: number): number 
   return Math.max(last, 1);
 }
 
+/** One of the two columns a list with follow-ups gets (not a column to insert into a mail). */
+export function isSequenceHeader(header: unknown): boolean {
+  const name = normalizeHeader(header);
+  return name === normalizeHeader(REPLIED_HEADER) || name === normalizeHeader(SEQUENCE_HEADER);
+}
+
 /** The row's Replied cell is set: any value other than empty or FALSE. */
 export function hasReplied(row: ListRow): boolean {
   const value = (row.display.get(normalizeHeader(REPLIED_HEADER)) || '').trim();
