@@ -111,6 +111,13 @@ describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)
     );
     expect(clockTriggers()).toHaveLength(1);
     expect(Object.keys(byEmail('Spring', 'Replied'))).toHaveLength(9);
+    // The two new columns are the add-on's: not offered as placeholders.
+    expect(emu.run('getComposeState', [], { kind: 'webapp' }).headers).toEqual([
+      'Name',
+      'Email',
+      'Company',
+      'Company hash ID',
+    ]);
     tick(['ann@acme.com', 'cara@delta.com', 'jane@gmail.com']);
     const dnc = emu.spreadsheet.insertSheet('Do not contact');
     dnc.getRange(1, 1, 2, 2).setValues([
