@@ -214,13 +214,14 @@ export class Table {
   /**
    * Writes records by key: each key some row holds updates that row (every row that holds it, see
    * updateByKey), the other keys are appended below. A sort or a deleted row between two writes puts
-   * nothing on the wrong row. Returns how many keys were updated and appended.
+   * nothing on the wrong row. `rows`: the table as just read, when the caller read it (no read between
+   * writes). Returns how many keys were updated and appended.
    */
   upsertByKey(
     keyOf: (row: TableRow) => string,
     records: Map<string, Record<string, CellValue>>,
+    rows = this.readAll(),
   ): { updated: number; appended: number } {
-    const rows = this.readAll();
     const byRow = new Map<number, Record<string, CellValue>>();
     const found = new Set<string>();
     for (const row of rows) {

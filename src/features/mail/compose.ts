@@ -6,9 +6,9 @@ import { isValidEmail } from '../../api/outreach/email-schemas';
 import { cleanNickname } from '../../api/outreach/schema-parts';
 import { loadTemplate, StoredTemplate, storeTemplate } from './mail-templates';
 import { closeEntry, idsOf, JournalChunk, newTag } from './send-journal';
-import { MAIL_COLUMNS } from '../../sheets/layouts';
+import { isMailColumnHeader } from '../../sheets/mail-record';
+import { stateText } from '../../sheets/mail-state';
 import { MailingList } from '../../sheets/mailing-list';
-import { normalizeHeader } from '../../sheets/table';
 import { showDialogFile } from '../../ui/dialogs';
 import { UserError } from '../inputs';
 import {
@@ -78,13 +78,12 @@ export function getComposeState(): ComposeState {
     body: '',
     bodyFormat: 'text',
   };
-  const own = new Set(MAIL_COLUMNS.map((c) => normalizeHeader(c.header)));
   const problems: string[] = [];
   let headers: string[] = [];
   let sheetProblem: string | undefined;
   try {
     const list = openMailingList(sheet, false);
-    headers = list.headers.filter((h) => h.trim() && !own.has(normalizeHeader(h)));
+    headers = list.headers.filter((h) => h.trim() && !isMailColumnHeader(h));
     if (stored) problems.push(...templateProblems(template, list.headers, readSettings().unsubscribeAddress));
   } catch (error) {
     sheetProblem = describe(error);
@@ -124,6 +123,11 @@ export function saveTemplate(input: Partial<MailTemplate>): ComposeState {
 
 /** A row rendered exactly as it will be sent, with that row's problems. */
 export function previewMail(rowNumber: number): MailPreview {
+  return previewWith(rowNumber).view;
+}
+
+/** The preview, and the problem with the row's own address (a test mail goes to another one). */
+function previewWith(rowNumber: number): { view: MailPreview; addressProblem?: string } {
   const { sheet, template, list } = current();
   const last = Math.max(sheet.getLastRow(), 2);
   const row = Math.min(Math.max(Math.floor(Number(rowNumber)) || 2, 2), last);
@@ -131,7 +135,11 @@ export function previewMail(rowNumber: number): MailPreview {
   const unsubscribe = readSettings().unsubscribeAddress;
   const problems = templateProblems(template, list.headers, unsubscribe);
   if (!found) {
-    return { ...emptyPreview(row, last, template.bodyFormat), problems: [...problems, 'This row is empty.'] };
+    const empty = {
+      ...emptyPreview(row, last, template.bodyFormat),
+      problems: [...problems, 'This row is empty.'],
+    };
+    return { view: empty };
   }
   const unknown = hasUnknownPlaceholder(template, list.headers) ? problems.find(isPlaceholderProblem) : '';
   // A placeholder naming no column would show as a gap ("Hi ,"): the preview says why it cannot render.
@@ -140,8 +148,10 @@ export function previewMail(rowNumber: number): MailPreview {
     : renderMail(template, found.display, unsubscribe);
   if (unknown) problems.splice(problems.indexOf(unknown), 1); // said once, in the preview itself
   const problem = unknown ? null : rowProblem(template, found, unsubscribe);
-  if (problem) problems.push(`Row ${row}: ${problem.reason}.`);
-  return {
+  const said = problem ? `Row ${row}: ${problem.reason}.` : '';
+  if (said) problems.push(said);
+  const address = problem && (problem.code === 'no-address' || problem.code === 'invalid-address');
+  const view: MailPreview = {
     rowNumber: row,
     firstRow: 2,
     lastRow: last,
@@ -151,8 +161,9 @@ export function previewMail(rowNumber: number): MailPreview {
     body: mail.body,
     bodyFormat: unknown ? 'text' : template.bodyFormat,
     problems,
-    status: found.status,
+    status: stateText(found.state),
   };
+  return address ? { view, addressProblem: said } : { view };
 }
 
 /** The row's mail to an address the user typed: 1 EDM, journaled like any chunk (never sent twice). */
@@ -162,8 +173,8 @@ export function sendTestMail(rowNumber: number, address: string): string {
     throw new UserError(`"${to}" is not a valid e-mail address: type the address to send the test to.`);
   const listed = listedReason(readDoNotContact(SpreadsheetApp.getActiveSpreadsheet()), to);
   if (listed !== null) throw new UserError(`${to} is ${listedText(listed)}: the test was not sent.`);
-  const preview = previewMail(rowNumber);
-  const blocking = preview.problems.filter((p) => !p.includes('e-mail address'));
+  const { view: preview, addressProblem } = previewWith(rowNumber);
+  const blocking = preview.problems.filter((p) => p !== addressProblem);
   if (blocking.length) throw new UserError(blocking.join(' '));
   const { sheet, template } = current();
   const client = outreachClient();

@@ -144,15 +144,17 @@ export function renderMail(
 }
 
 /** Why this rendered mail cannot be sent, or null. */
-export function mailProblem(mail: RenderedMail): string | null {
+export function mailProblem(mail: RenderedMail): { part: 'subject' | 'body'; text: string } | null {
   const subject = charCount(mail.subject);
-  if (subject === 0) return 'the subject is empty for this row';
+  if (subject === 0) return { part: 'subject', text: 'the subject is empty for this row' };
   if (subject > LIMITS.subjectMax) {
-    return `the subject has ${subject} characters after filling in (at most ${LIMITS.subjectMax})`;
+    const text = `the subject has ${subject} characters after filling in (at most ${LIMITS.subjectMax})`;
+    return { part: 'subject', text };
   }
   const body = charCount(mail.body);
   if (body > LIMITS.contentMax) {
-    return `the body has ${body} characters after filling in (at most ${LIMITS.contentMax})`;
+    const text = `the body has ${body} characters after filling in (at most ${LIMITS.contentMax})`;
+    return { part: 'body', text };
   }
   return null;
 }

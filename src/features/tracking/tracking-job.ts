@@ -15,7 +15,7 @@
 import type { ApiError } from '../../api/errors';
 import type { MailRecord, Task } from '../../api/outreach/email-schemas';
 import { CellValue } from '../../sheets/cells';
-import { TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
+import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { outreachClient } from '../clients';
 import { RefreshOrigin, saveRefreshOutcome } from './tracking-store';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
@@ -25,23 +25,17 @@ import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } f
 import { type GroupsRead, type Pace, readGroups } from './tracking-fetch';
 import { opensRecords, opensToRead } from './tracking-opens';
 import { MailIndex, nextMails, readMailIndex } from './tracking-plan';
+import { notThisDocumentRecord, otherKeyRecord, rowState, trackingRecord } from './tracking-rows';
 import {
-  MAIL_STATE,
-  notThisDocumentRecord,
-  otherKeyRecord,
-  rowStatus,
-  trackingRecord,
-} from './tracking-rows';
-import {
-  readList,
+  openTracking,
   readTracking,
-  sheetOrNew,
   type TrackingRead,
   trimTrackingColumns,
-  writeStatuses,
   writeTracking,
   type TrackingValues,
 } from './tracking-sheets';
+import { readListStates, writeStatesByMailId } from '../../sheets/mail-record';
+import { MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
@@ -172,16 +166,13 @@ function writeUnit(
 ): { rows: TrackingValues[]; rowsUpdated: number; summary: SummaryRead | null } {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const records = trackingRecords(read);
-  const trackingSheet =
-    records.size > 0
-      ? sheetOrNew(spreadsheet, TRACKING.sheetName)
-      : existing(spreadsheet, TRACKING.sheetName);
-  const summarySheet = last ? sheetOrNew(spreadsheet, TRACKING_SUMMARY.sheetName) : null;
+  const trackingTable = openTracking(spreadsheet, records.size > 0);
+  const summarySheet = last ? summarySheetOrNew(spreadsheet) : null;
 
-  const tracking = trackingSheet && readTracking(trackingSheet.sheet, trackingSheet.created);
-  const wanted = statusesWanted(read.index.sent, read.mails, read.notThisDocument);
+  const tracking = trackingTable && readTracking(trackingTable);
+  const wanted = statesWanted(read.index.sent, read.mails, read.notThisDocument);
   const lists = [...wanted].map(([sheetId, statuses]) => ({
-    list: readList(spreadsheet, sheetId),
+    list: readListStates(spreadsheet, sheetId),
     statuses,
   }));
   const summary = summarySheet && readSummary(spreadsheet, summarySheet.sheet, summarySheet.created);
@@ -190,7 +181,7 @@ function writeUnit(
   const rows = tracking ? writeTracking(tracking, records) : [];
   for (const key of records.keys()) read.index.tracked.add(Number(key));
   let rowsUpdated = 0;
-  for (const { list, statuses } of lists) if (list) rowsUpdated += writeStatuses(list, statuses);
+  for (const { list, statuses } of lists) if (list) rowsUpdated += writeStatesByMailId(list, statuses);
   if (tracking && last) trimTrackingColumns(tracking);
   return { rows, rowsUpdated, summary };
 }
@@ -202,16 +193,22 @@ function addOpens(
   opens: Map<number, Task>,
 ): void {
   if (opens.size === 0) return;
-  const column = (key: string) => tracking.columnOf.get(key)! - 1;
-  const keys = ['mailId', 'taskId', 'mailStatus', 'opened', 'taskOpens'];
-  const rows = tracking.rows.map((cells) => Object.fromEntries(keys.map((k) => [k, cells[column(k)] ?? ''])));
-  for (const [mailId, record] of opensRecords(rows, opens))
+  for (const [mailId, record] of opensRecords(
+    tracking.rows.map((row) => row.values),
+    opens,
+  ))
     if (!records.has(mailId)) records.set(mailId, record);
 }
 
-function existing(spreadsheet: Spreadsheet, name: string): { sheet: Sheet; created: boolean } | null {
-  const sheet = spreadsheet.getSheetByName(name);
-  return sheet ? { sheet, created: false } : null;
+/** The summary sheet, created (at the end, the user's selection kept) when missing. */
+function summarySheetOrNew(spreadsheet: Spreadsheet): { sheet: Sheet; created: boolean } {
+  const sheet = spreadsheet.getSheetByName(TRACKING_SUMMARY.sheetName);
+  if (sheet) return { sheet, created: false };
+  // insertSheet activates the new sheet: keep the user where they were, selection included.
+  const selection = spreadsheet.getActiveRangeList();
+  const created = spreadsheet.insertSheet(TRACKING_SUMMARY.sheetName, spreadsheet.getSheets().length);
+  if (selection) selection.activate();
+  return { sheet: created, created: true };
 }
 
 /**
@@ -245,21 +242,21 @@ function trackingRecords(read: UnitRead): Map<string, Record<string, CellValue>>
  * The Mail status each sending sheet should show, by sheet id and Mail ID: the mails read (not sent yet:
  * none), and the ids that are not mails of this document.
  */
-function statusesWanted(
+function statesWanted(
   sent: Map<number, SentMail>,
   mails: MailRecord[],
   notThisDocument: number[],
-): Map<number, Map<string, string>> {
-  const bySheet = new Map<number, Map<string, string>>();
-  const want = (mailId: number, status: string | null) => {
+): Map<number, Map<string, MailState>> {
+  const bySheet = new Map<number, Map<string, MailState>>();
+  const want = (mailId: number, state: MailState | null) => {
     const where = sent.get(mailId);
-    if (!where || !status) return;
-    const wanted = bySheet.get(where.sheetId) || new Map<string, string>();
-    wanted.set(String(mailId), status);
+    if (!where || !state) return;
+    const wanted = bySheet.get(where.sheetId) || new Map<string, MailState>();
+    wanted.set(String(mailId), state);
     bySheet.set(where.sheetId, wanted);
   };
-  for (const mail of mails) want(mail.mailId, rowStatus(mail));
-  for (const id of notThisDocument) want(id, MAIL_STATE.notThisDocument);
+  for (const mail of mails) want(mail.mailId, rowState(mail));
+  for (const id of notThisDocument) want(id, { kind: 'notThisDocument' });
   return bySheet;
 }
 
