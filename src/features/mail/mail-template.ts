@@ -4,6 +4,7 @@
 // {{Unsubscribe}} is the unsubscribe line: a mailto: link (HTML) or a line (text) to the address set in
 // Settings, subject "Unsubscribe" (the service has no unsubscribe endpoint: the user receives the replies
 // and adds the senders to the Do not contact sheet). Pure code: no service is called here.
+import { SEND_TEXTS } from './send-texts';
 import { charCount, cleanLine, LIMITS } from '../../api/outreach/schema-parts';
 import { splitName } from '../../sheets/person-name';
 import { normalizeHeader } from '../../sheets/table';
@@ -146,16 +147,12 @@ export function renderMail(
 /** Why this rendered mail cannot be sent, or null. */
 export function mailProblem(mail: RenderedMail): { part: 'subject' | 'body'; text: string } | null {
   const subject = charCount(mail.subject);
-  if (subject === 0) return { part: 'subject', text: 'the subject is empty for this row' };
-  if (subject > LIMITS.subjectMax) {
-    const text = `the subject has ${subject} characters after filling in (at most ${LIMITS.subjectMax})`;
-    return { part: 'subject', text };
-  }
+  if (subject === 0) return { part: 'subject', text: SEND_TEXTS.subjectEmpty };
+  if (subject > LIMITS.subjectMax)
+    return { part: 'subject', text: SEND_TEXTS.subjectTooLong(subject, LIMITS.subjectMax) };
   const body = charCount(mail.body);
-  if (body > LIMITS.contentMax) {
-    const text = `the body has ${body} characters after filling in (at most ${LIMITS.contentMax})`;
-    return { part: 'body', text };
-  }
+  if (body > LIMITS.contentMax)
+    return { part: 'body', text: SEND_TEXTS.bodyTooLong(body, LIMITS.contentMax) };
   return null;
 }
 

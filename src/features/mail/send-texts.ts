@@ -10,6 +10,10 @@ export const SEND_TEXTS = {
   duplicateOf: (row: number) => `duplicate of row ${row}`,
   alreadySentIn: (row: number) => `already sent to this address in row ${row}`,
   duplicate: 'duplicate recipient',
+  subjectEmpty: 'the subject is empty for this row',
+  subjectTooLong: (n: number, max: number) =>
+    `the subject has ${n} characters after filling in (at most ${max})`,
+  bodyTooLong: (n: number, max: number) => `the body has ${n} characters after filling in (at most ${max})`,
   listed: (reason: string) => 'on the do-not-contact list' + (reason ? ' (' + reason + ')' : ''),
   stopped: 'not sent, nothing charged (the send was stopped)',
   notListed: 'the service did not list this address in its answer',
