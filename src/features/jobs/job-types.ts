@@ -26,6 +26,11 @@ export interface StepContext {
   deadline: Deadline;
   /** Progress inside a long unit: `done` of the running unit's size, saved for the dialog to poll. */
   progress(done: number, message?: string): void;
+  /**
+   * What the units of this step share and no later step needs (a plan read from the sheets, the service's
+   * pace): the job's own, empty at the start of every step unless startJob was given it.
+   */
+  memory: Record<string, unknown>;
 }
 
 export interface JobDefinition<U, D, R> {

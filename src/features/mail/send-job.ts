@@ -15,7 +15,7 @@ import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import { isQueued, MailState, NO_STATE, notSent, skipped as skippedState } from '../../sheets/mail-state';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
-import { chunks, JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
+import { splitEvery, JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { postChunks, Posted, settleOpenChunks } from './send-chunk';
 import { openMailingList, rowProblem } from './send-plan';
 import { SEND_TEXTS } from './send-texts';
@@ -55,7 +55,7 @@ export interface SendData extends EndData {
 type SendState = JobState<SendUnit, SendData>;
 
 /** One unit's work: the chunks posted together, and the rows found unsendable on the way. */
-interface BatchResult {
+interface UnitResult {
   list: MailingList;
   posted?: Posted;
   /** Recipient key → its "Skipped" state, found when the batch was built (the row changed since the plan). */
@@ -66,7 +66,7 @@ interface BatchResult {
   exhausted: boolean;
 }
 
-export const SEND_JOB: JobDefinition<SendUnit, SendData, BatchResult> = {
+export const SEND_JOB: JobDefinition<SendUnit, SendData, UnitResult> = {
   kind: 'send',
   name: 'Send',
   title: 'Sending e-mails',
@@ -74,8 +74,8 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, BatchResult> = {
   service: 'outreach',
   unitMs: () => 30_000,
   size: (unit) => unit.n,
-  work: (unit, state, context) => sendBatch(unit, state, context),
-  record: (unit, result, state) => recordBatch(unit, result, state),
+  work: (unit, state, context) => sendUnit(unit, state, context),
+  record: (unit, result, state) => recordUnit(unit, result, state),
   summary: sendSummary,
   markStopped: (state) => {
     const left = releaseQueued(state.data, { kind: 'stopped', detail: SEND_TEXTS.stopped });
@@ -133,7 +133,7 @@ export function releaseQueued(
  * The first queued rows, as they stand now (up to the unit's size and one batch), checked again, rendered,
  * cut into chunks of 100 and posted together (send-chunk.ts).
  */
-function sendBatch(unit: SendUnit, state: SendState, context: StepContext): BatchResult {
+function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitResult {
   const client = outreachClient({ deadlineMs: context.deadline.at });
   const list = openMailingList(sendingSheet(state.data));
   settleFirst(client, list);
@@ -154,7 +154,7 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
   const exhausted = rows.length < wanted;
   if (rows.length === 0) return { list, skipped, unconfirmed, exhausted };
   const postedAt = Date.now();
-  const candidates = chunks(rows, SEND_CHUNK);
+  const candidates = splitEvery(rows, SEND_CHUNK);
   const emails = batchMails(candidates, template, unsubscribe);
   const batch = candidates.slice(0, emails.length);
   const size = batch.reduce((n, chunkRows) => n + chunkRows.length, 0);
@@ -252,7 +252,7 @@ function inDoubt(error: ApiError): JobPause {
  * unless a chunk is in doubt. Rows of chunks not posted (no rate slot in time) stay queued: the rest of the
  * unit comes back as a unit of its own.
  */
-function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): SendUnit[] | void {
+function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendUnit[] | void {
   const { list, posted, skipped, unconfirmed } = result;
   const changes = new Map<string, Record<string, CellValue>>();
   for (const [key, state] of [...unconfirmed, ...skipped]) changes.set(key, { mailStatus: stateCell(state) });

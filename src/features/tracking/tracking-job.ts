@@ -1,7 +1,7 @@
 // The tracking refresh on the job runner. It reads only what can still change: the mails of this document
 // (Mail IDs of its sending rows and of the Tracking sheet) that Tracking does not show as final, in mail-id
 // order, up to MAILS_PER_UNIT a unit: first the tasks of the Task IDs beside them, then the mails of the
-// tasks this document sent (tracking-fetch.ts: in rounds sized to the rate budget). Any editor can type ids
+// tasks this document sent (tracking-fetch.ts: in batches sized to the rate budget). Any editor can type ids
 // into cells: a Mail ID whose task is not one this document sent is never read, and its rows say so (a
 // final state, not asked again). The same works whatever the service grouped into tasks (one per chunk,
 // one per mail).
@@ -22,7 +22,7 @@ import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runne
 import { describe } from '../settings';
 import { existingMark } from '../../platform/document-mark';
 import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
-import { type GroupsRead, type Pace, readGroups } from './tracking-fetch';
+import { type ChunksRead, type Pace, readChunks } from './tracking-fetch';
 import { opensRecords, opensToRead } from './tracking-opens';
 import { MailIndex, nextMails, readMailIndex } from './tracking-plan';
 import { notThisDocumentRecord, otherKeyRecord, rowState, trackingRecord } from './tracking-rows';
@@ -45,7 +45,7 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 /** Time kept after the last request of a unit for writing its results. */
 const WRITE_RESERVE_MS = 30_000;
 
-interface UnitRead extends GroupsRead {
+interface UnitRead extends ChunksRead {
   index: MailIndex;
   /** Every open mail id of the unit, read or not. */
   planned: number[];
@@ -56,7 +56,7 @@ interface UnitRead extends GroupsRead {
 }
 
 /**
- * What the units of the step under way share, by its state object (one per step): the plan, read from the
+ * What the units of the step under way share (the step's memory, see StepContext): the plan, read from the
  * sheets once a step (each unit's writes are added to it), and the service's pace.
  */
 interface StepMemory {
@@ -69,23 +69,18 @@ interface StepMemory {
   firstStep: boolean;
 }
 
-const steps = new WeakMap<TrackingState, StepMemory>();
-
-/** Keeps the plan a new refresh was planned from for its first step. */
-export function keepPlan(state: TrackingState, index: MailIndex): void {
-  steps.set(state, { index, pace: { roundMs: 0 }, firstStep: true });
+/** The first step's memory: the plan a new refresh was planned from (startJob's `memory`). */
+export function firstStepMemory(index: MailIndex): Record<string, unknown> {
+  const memory: StepMemory = { index, pace: { batchMs: 0 }, firstStep: true };
+  return { tracking: memory };
 }
 
-function memoryOf(state: TrackingState): StepMemory {
-  let memory = steps.get(state);
-  if (!memory) {
-    memory = {
-      index: readMailIndex(SpreadsheetApp.getActiveSpreadsheet()),
-      pace: { roundMs: 0 },
-      firstStep: false,
-    };
-    steps.set(state, memory);
-  }
+function memoryOf(context: StepContext): StepMemory {
+  const kept = context.memory.tracking as StepMemory | undefined;
+  if (kept) return kept;
+  const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet());
+  const memory: StepMemory = { index, pace: { batchMs: 0 }, firstStep: false };
+  context.memory.tracking = memory;
   return memory;
 }
 
@@ -104,7 +99,7 @@ export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, UnitRead> =
 };
 
 function readUnit(after: number, state: TrackingState, context: StepContext): UnitRead {
-  const { index, pace, firstStep } = memoryOf(state);
+  const { index, pace, firstStep } = memoryOf(context);
   if (after === 0) state.data.finalSkipped = index.final;
   const planned = nextMails(index, after, MAILS_PER_UNIT);
   const deadlineMs = context.deadline.at - WRITE_RESERVE_MS;
@@ -113,8 +108,8 @@ function readUnit(after: number, state: TrackingState, context: StepContext): Un
   const claimed = new Set(planned.flatMap((id) => index.claims.get(id) || []));
   const extraTasks = firstStep && planned.length < MAILS_PER_UNIT ? opensToRead(index.opens, claimed) : [];
   const toRead = { ids: planned, claims: index.claims, mark: existingMark(), extraTasks };
-  const read = readGroups(client, toRead, deadlineMs, pace, (mails) => context.progress(mails));
-  // Out of time before any group was complete: nothing to write; the next step reads this unit again.
+  const read = readChunks(client, toRead, deadlineMs, pace, (mails) => context.progress(mails));
+  // Out of time before any chunk was complete: nothing to write; the next step reads this unit again.
   if (read.cutShort && read.asked.length === 0) throw read.cutShort;
   const opens = new Map<number, Task>();
   for (const [id, task] of read.tasks) if (index.opens.has(id)) opens.set(id, task);
