@@ -9,9 +9,6 @@ import { isRecipientHeader } from './mailing-list';
 import { MailState, parseState, stateText } from './mail-state';
 import { normalizeHeader, Table, type TableRow } from './table';
 
-type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
-type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-
 /** One row of the record: a mailing-list row, or a Tracking row. */
 export interface RecordRow {
   rowNumber: number;
@@ -35,6 +32,9 @@ export interface SheetRecord {
   tracking: boolean;
   rows: RecordRow[];
 }
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 /** The cell a state is written as (text the user might have typed stays text). */
 export function stateCell(state: MailState): string {

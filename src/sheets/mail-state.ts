@@ -91,28 +91,25 @@ export function stateText(state: MailState): string {
   }
 }
 
-/** The words of the first version, still read (never written again unless they are the current ones). */
-const FIRST_WORDS: Record<string, string> = {
-  queued: 'Queued',
-  waiting: 'Waiting for the sending quota',
-  accepted: 'Accepted',
-  pending: 'Pending',
-  requested: 'Requested',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  failed: 'Failed',
-  skipped: 'Skipped',
-  notSent: 'Not sent',
-  stopped: 'Stopped',
-  otherKey: 'Sent with another key',
-  notThisDocument: 'Not a mail of this document',
-};
+/**
+ * The words version 1.0 wrote, in the order of FIRST_KINDS: still read, whatever the words written now
+ * (mail-words.ts) become.
+ */
+const FIRST_WORDS =
+  'Queued|Waiting for the sending quota|Accepted|Pending|Requested|Sent|Delivered|Failed|Skipped|Not sent|' +
+  'Stopped|Sent with another key|Not a mail of this document';
+const FIRST_KINDS = [
+  ...['queued', 'waiting', 'accepted', 'pending', 'requested', 'sent', 'delivered', 'failed', 'skipped'],
+  ...['notSent', 'stopped', 'otherKey', 'notThisDocument'],
+];
+let firstWords: Record<string, string> | undefined;
 
 /** A cell's text back into its state: the only place that reads the words of "Mail status". */
 export function parseState(value: unknown): MailState {
   const text = String(value ?? '').trim();
   if (text === '') return NO_STATE;
-  return readAs(text, WORDS) || readAs(text, FIRST_WORDS) || { kind: 'typed', text };
+  firstWords = firstWords || Object.fromEntries(FIRST_WORDS.split('|').map((w, i) => [FIRST_KINDS[i], w]));
+  return readAs(text, WORDS) || readAs(text, firstWords) || { kind: 'typed', text };
 }
 
 const PLAIN: StateKind[] = ['queued', 'accepted', 'pending', 'requested', 'sent', 'delivered', 'otherKey'];
