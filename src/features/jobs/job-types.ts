@@ -47,7 +47,7 @@ export interface JobDefinition<U, D, R> {
   free?: boolean;
   /** Virtual ms a unit needs at most when nothing was measured yet (it starts only when that fits). */
   unitMs(unit: U, state: JobState<U, D>): number;
-  /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first round). */
+  /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first batch). */
   fits?(unit: U, state: JobState<U, D>, context: StepContext): boolean;
   /** The slow part: API calls. Throws JobStop / JobPause, or an ApiError (rate-limit = out of time). */
   work(unit: U, state: JobState<U, D>, context: StepContext): R;
