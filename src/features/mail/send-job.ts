@@ -141,7 +141,7 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   const template = loadTemplate(state.data.sheetId);
   const confirmed = template && confirmation.openConfirmed(state.data.confirmed, template, unsubscribe);
   if (!template || !confirmed || confirmed.mailChanged) {
-    const left = releaseQueued(state.data, notSent('mail-changed', confirmation.MAIL_CHANGED));
+    const left = releaseQueued(state.data, notSent('mail-changed', SEND_TEXTS.mailChanged));
     throw new JobStop(
       `The mail was changed after you confirmed the send (by you or another editor): ${count(left, 'row')} not sent, nothing charged for them. Check the mail, then run "Send e-mails" again to send them (nothing is sent twice).`,
     );
@@ -208,7 +208,7 @@ function queuedRows(
     if (!isQueued(row.state)) continue;
     // Every queued row of the sheet is this send's (one sender per sheet): one not confirmed says so now.
     if (!confirmed.has(row)) {
-      if (!taken.has(row.key)) unconfirmed.set(row.key, notSent('not-confirmed', confirmation.NOT_CONFIRMED));
+      if (!taken.has(row.key)) unconfirmed.set(row.key, notSent('not-confirmed', SEND_TEXTS.notConfirmed));
       continue;
     }
     if (rows.length >= wanted) continue;

@@ -21,6 +21,11 @@ export const SEND_TEXTS = {
     `gave up waiting for the sending quota after ${days} days (${detail})`,
   sendStopped: (why: string) => `the send stopped (${why})`,
   cancelled: 'the send waiting for the sending quota was cancelled',
+  /** A queued row that is not one the user confirmed, as it was then. */
+  notConfirmed:
+    'not part of the send you confirmed (the row was added or changed after it was confirmed); send again to include it',
+  mailChanged:
+    'the mail was changed after the send was confirmed; check it and send again (nothing was charged for this row)',
   scheduleChanged: 'the mail was changed after you scheduled the send; schedule it again',
   scheduleAdded: 'added or changed after the send was scheduled; schedule it again to include it',
   scheduleEdm: (needed: number, usable: number) =>
