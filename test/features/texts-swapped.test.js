@@ -2,7 +2,7 @@
 // Behaviour does not depend on the words of a message (issue 26, item 2): the send, earlier failures, the
 // compose dialog's test mail and tracking are run twice through the built bundle, once as built and once
 // with every text of the texts modules changed (a mark before each character of each string of
-// MAIL_STATUS_TEXTS and SEND_TEXTS in the second bundle), and must do exactly the same: the same requests, the same sheets, the same
+// MAIL_STATUS_TEXTS, SEND_TEXTS and TEMPLATE_TEXTS in the second bundle), and must do exactly the same: the same requests, the same sheets, the same
 // dialogs once the mark is taken out of what they say. Code that compared a message with a word of its own
 // (`startsWith('the subject')`, a status stripped of "Skipped: an earlier mail…") would act differently.
 // Texts written by earlier versions ("Failed: …" typed into a row here) are still read as they always were.
@@ -13,7 +13,7 @@ const { useServices, control, newAddon } = require('../support/harness');
 const ROOT = path.join(__dirname, '..', '..');
 const SWAPPED = path.join(ROOT, 'test-output', 'texts-swapped');
 /** The texts modules: every string literal of these objects gets the mark. */
-const TEXT_OBJECTS = ['MAIL_STATUS_TEXTS', 'SEND_TEXTS'];
+const TEXT_OBJECTS = ['MAIL_STATUS_TEXTS', 'SEND_TEXTS', 'TEMPLATE_TEXTS'];
 const MARK = '¤';
 
 const services = useServices();
@@ -223,4 +223,25 @@ test('tracking moves the rows on and leaves final mails unread', async () => {
   // The third refresh read no mail again: every one was final.
   const mailReads = result.requests.filter((r) => r.endsWith('/api/v1/emails/mails')).length;
   expect(mailReads).toBe(2);
+});
+
+test("the compose dialog's preview: a row without an address, and a placeholder naming no column", async () => {
+  const preview = (row) => emu.run('previewMail', [row], { kind: 'webapp' });
+  const result = await sameWithOtherWords((record) => {
+    list('Outreach', [
+      ['Name', 'Email'],
+      ['Ann', 'ann@example.com'],
+      ['No address', ''],
+    ]);
+    record.push(preview(2), preview(3));
+    const mail = { campaign: 'Spring', subject: 'Hi {{Nmae}}', body: 'Dear {{Name}}', bodyFormat: 'text' };
+    emu.run('saveTemplate', [mail], { kind: 'webapp' });
+    record.push(preview(2));
+  });
+  const [ann, noAddress, unknown] = result.record;
+  expect(ann.problems).toEqual([]);
+  expect(noAddress.problems).toEqual(['Row 3: no e-mail address.']);
+  // The placeholder is said once, in the preview itself.
+  expect(unknown.body).toMatch(/^This mail cannot be shown: \{\{Nmae\}\} matches no column/);
+  expect(unknown.problems.filter((p) => p.includes('Nmae'))).toEqual([]);
 });

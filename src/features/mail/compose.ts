@@ -15,9 +15,8 @@ import {
   BodyFormat,
   MailTemplate,
   MAX_CAMPAIGN,
-  hasUnknownPlaceholder,
-  isPlaceholderProblem,
   renderMail,
+  templateChecks,
   templateProblems,
   templateWarnings,
 } from './mail-template';
@@ -133,7 +132,8 @@ function previewWith(rowNumber: number): { view: MailPreview; addressProblem?: s
   const row = Math.min(Math.max(Math.floor(Number(rowNumber)) || 2, 2), last);
   const found = list.readRows(new Set([row]))[0];
   const unsubscribe = readSettings().unsubscribeAddress;
-  const problems = templateProblems(template, list.headers, unsubscribe);
+  const checks = templateChecks(template, list.headers, unsubscribe);
+  const problems = checks.map((problem) => problem.text);
   if (!found) {
     const empty = {
       ...emptyPreview(row, last, template.bodyFormat),
@@ -141,7 +141,7 @@ function previewWith(rowNumber: number): { view: MailPreview; addressProblem?: s
     };
     return { view: empty };
   }
-  const unknown = hasUnknownPlaceholder(template, list.headers) ? problems.find(isPlaceholderProblem) : '';
+  const unknown = checks.find((problem) => problem.code === 'placeholder')?.text || '';
   // A placeholder naming no column would show as a gap ("Hi ,"): the preview says why it cannot render.
   const mail = unknown
     ? { subject: '', body: `This mail cannot be shown: ${unknown}` }
