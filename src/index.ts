@@ -51,6 +51,9 @@ export { freeStorageFromMenu as freeAddonStorage } from './features/entry-points
 /** Menu: Add selected to Do not contact (the selected rows' addresses; the sheet is made on first use). */
 export { doNotContactFromMenu as addToDoNotContact } from './features/entry-points';
 
+/** Menu: Add next contact for failed mails (for selected bounced rows, a colleague from Contacts). */
+export { nextContactFromMenu as addNextContactForFailed } from './features/entry-points';
+
 /** Menu: Cancel a waiting or scheduled send (a send waiting for the quota, sends scheduled for later). */
 export { cancelTimedSendFromMenu as cancelTimedSend } from './features/entry-points';
 

@@ -19,6 +19,7 @@ import { setAutoRefresh, toggleAutoRefresh } from './tracking/tracking-auto';
 import { showMailDetail } from './tracking/tracking-mail';
 import { unlockSelectedCompanies } from './prospecting/unlock';
 import { addSelectedToDoNotContact } from './mail/do-not-contact';
+import { addNextContacts } from './mail/next-contact';
 import { cancelScheduledSend, scheduleSend } from './schedule/send-later';
 import { cancelTimedSend } from './schedule/cancel';
 import { freeStorage } from './storage';
@@ -50,6 +51,7 @@ export const refreshTrackingFromMenu = menuAction('Refresh tracking', FETCH, ref
 export const autoRefreshFromMenu = menuAction('Auto-refresh tracking', TIMED, toggleAutoRefresh);
 export const showMailFromMenu = menuAction('Show mail', FETCH, showMailDetail);
 export const doNotContactFromMenu = menuAction('Do not contact', NONE, addSelectedToDoNotContact);
+export const nextContactFromMenu = menuAction('Next contact after a bounce', NONE, addNextContacts);
 export const cancelTimedSendFromMenu = menuAction(
   'Cancel a waiting or scheduled send',
   TRIGGERS,

@@ -1,5 +1,5 @@
-// Attribution headers of the outreach service (spec section 5). Non-secret, best-effort: a failure here
-// never blocks a request, it only drops headers.
+// Attribution headers of the outreach service (docs/services.md, Outreach: authentication and attribution).
+// Non-secret, best-effort: a failure here never blocks a request, it only drops headers.
 //
 //   X-Svc-Install-Id      an anonymous id made once with Utilities.getUuid() and kept in the user's
 //                         properties under INSTALL_ID_PROPERTY. A stored value that is not a UUID is damaged:

@@ -10,6 +10,7 @@ export function buildMenu(): void {
     .addItem('Compose e-mail…', 'showComposeDialog')
     .addItem('Send e-mails to selected rows', 'sendSelectedRows')
     .addItem('Add selected to Do not contact', 'addToDoNotContact')
+    .addItem('Add next contact for failed mails', 'addNextContactForFailed')
     .addItem('Cancel a waiting or scheduled send', 'cancelTimedSend')
     .addSeparator()
     .addItem('Refresh tracking', 'refreshTracking')

@@ -2,6 +2,7 @@
 // Time is a fake clock: Date.now() reads it, Utilities.sleep moves it. UrlFetchApp answers through a
 // responder function; fetchAll throws for the whole batch when one request throws (as Apps Script does).
 import * as crypto from 'node:crypto';
+import { forgetExecutionMemory } from '../../src/platform/rate-budget';
 
 export interface FakeRequest {
   url: string;
@@ -71,6 +72,23 @@ export function problem(
 
 /** The fakes' manifest urlFetchWhitelist: what the build injects as URL_FETCH_ALLOWLIST (url-allowlist.ts). */
 export const FAKE_ALLOWLIST = ['https://api.test/', 'https://phone.test/'];
+
+/**
+ * Registers the file's hooks: fresh fakes before each test (and the rate budget's memory of this execution
+ * forgotten), removed after it. The returned object stands for the current test's fakes.
+ */
+export function useGas(): Gas {
+  let current: Gas | undefined;
+  beforeEach(() => {
+    current = installGas();
+    forgetExecutionMemory();
+  });
+  afterEach(() => current?.uninstall());
+  return new Proxy({} as Gas, {
+    get: (_, key) => Reflect.get(current as Gas, key),
+    set: (_, key, value) => Reflect.set(current as Gas, key, value),
+  });
+}
 
 export function installGas(): Gas {
   const g = globalThis as Record<string, unknown>;

@@ -4,8 +4,7 @@
 // ahead on the service clock; an hour later nothing is sent, when due the hourly trigger sends the rest
 // and the listed rows say why they were skipped.
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   cell,
@@ -18,14 +17,10 @@ const {
   screenshotOnFailure,
 } = require('./helpers');
 
-let env;
 let page;
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground();
+beforeAll(() => (page = env.page));
 
 /** The service clock now (the sandbox's), as the compose dialog's date-time field takes it (UTC sheet). */
 async function wallTimeIn(ms) {

@@ -6,8 +6,7 @@
 // progress bar moves inside a step, the elapsed time counts from the job's start, and after Stop the rows
 // whose contacts were not fetched say so in their own Unlock status.
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   waitForCell,
@@ -18,15 +17,11 @@ const {
   screenshotOnFailure,
 } = require('./helpers');
 
-let env;
 let page;
 const FRAME = '#html-dialog-frame';
 
-beforeAll(async () => {
-  env = await openPlayground({ viewport: { width: 1366, height: 768 } });
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground({ viewport: { width: 1366, height: 768 } });
+beforeAll(() => (page = env.page));
 
 async function closeDialog() {
   await page.locator('#html-dialog-close').click();

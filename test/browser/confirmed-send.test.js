@@ -3,8 +3,7 @@
 // rows, then a row typed in below them (as another editor could); when the hourly trigger runs, the two rows
 // go and the new one says why it was not sent.
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   waitForCell,
@@ -14,14 +13,10 @@ const {
   screenshotOnFailure,
 } = require('./helpers');
 
-let env;
 let page;
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground();
+beforeAll(() => (page = env.page));
 
 test('a row added after Send later is not sent, and its Mail status says why', async () => {
   await screenshotOnFailure(page, 'confirmed-send', steps);

@@ -2,8 +2,7 @@
 // The playground's Demo menu (issue 29 item 8): a demo mailing list big enough, and a slow service, make a
 // send go on in the progress dialog where Stop ends it; the menu says how to see a bounce and an open.
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   waitForCell,
@@ -11,14 +10,10 @@ const {
   screenshotOnFailure,
 } = require('./helpers');
 
-let env;
 let page;
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground();
+beforeAll(() => (page = env.page));
 
 /** Extensions › Playground demo › item. */
 async function demo(page, label) {

@@ -60,6 +60,20 @@ async function closePlayground(env) {
   if (env.userDataDir) fs.rmSync(env.userDataDir, { recursive: true, force: true });
 }
 
+/**
+ * Registers the file's hooks: the playground opened before its tests (openPlayground(options), within
+ * `timeout` ms) and closed after them. The returned object gets openPlayground's fields (page, playground,
+ * consoleErrors, …) when the file's tests start.
+ */
+function usePlayground(options, timeout = 60000) {
+  const env = {};
+  beforeAll(async () => {
+    Object.assign(env, await openPlayground(options));
+  }, timeout);
+  afterAll(() => closePlayground(env));
+  return env;
+}
+
 async function screenshot(page, name) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
@@ -239,6 +253,7 @@ module.exports = {
   outOfView,
   openPlayground,
   closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   cell,

@@ -4,8 +4,7 @@
 // view there without hunting for a scroll bar: the compose dialog's Send and Close, Settings' Test
 // connection result, Show mail's Close.
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   waitForCell,
@@ -14,15 +13,11 @@ const {
   pasteAtA1,
 } = require('./helpers');
 
-let env;
 let page;
 const FRAME = '#html-dialog-frame';
 
-beforeAll(async () => {
-  env = await openPlayground({ viewport: { width: 1366, height: 657 } });
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground({ viewport: { width: 1366, height: 657 } });
+beforeAll(() => (page = env.page));
 
 async function closeDialog() {
   await page.locator('#html-dialog-close').click();

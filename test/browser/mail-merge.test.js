@@ -1,25 +1,13 @@
 'use strict';
 // Mail merge in a real browser: a pasted list of 300 recipients, Compose e-mail… (placeholders inserted from
 // the header chips, save, preview row by row), then "Send to all unsent rows…", confirmed, run to the end.
-const {
-  openPlayground,
-  closePlayground,
-  screenshot,
-  clickMenuItem,
-  waitForCell,
-  waitIdle,
-  pasteAtA1,
-} = require('./helpers');
+const { usePlayground, screenshot, clickMenuItem, waitForCell, waitIdle, pasteAtA1 } = require('./helpers');
 
-let env;
 let page;
 const ROWS = 300;
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground();
+beforeAll(() => (page = env.page));
 
 test('compose, preview and send 300 rows to the end, every row marked Accepted', async () => {
   const lines = ['Name\tEmail\tCompany'];

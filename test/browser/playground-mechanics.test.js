@@ -7,8 +7,7 @@
 // user properties directly.
 const path = require('node:path');
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   cell,
@@ -21,17 +20,10 @@ const {
 
 const FIXTURES = path.join(__dirname, 'fixtures');
 
-let env;
 let page;
 
-beforeAll(async () => {
-  env = await openPlayground({ codePath: path.join(FIXTURES, 'Code.js'), htmlDir: FIXTURES });
-  page = env.page;
-}, 30000);
-
-afterAll(async () => {
-  await closePlayground(env);
-});
+const env = usePlayground({ codePath: path.join(FIXTURES, 'Code.js'), htmlDir: FIXTURES }, 30000);
+beforeAll(() => (page = env.page));
 
 afterEach(() => {
   expect(env ? env.consoleErrors : []).toEqual([]);

@@ -6,8 +6,7 @@
 // bundle yet is skipped (its name says why); every step that runs asserts on what the page shows.
 const {
   builtEntryPoints,
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   cell,
@@ -37,7 +36,6 @@ const MENU = {
 const PHONES = ['+12025550000012', '+12025550000021', '+12025550000034'];
 const REGISTERED = ['TRUE', 'FALSE', 'TRUE'];
 
-let env;
 let page;
 
 /**
@@ -59,14 +57,8 @@ async function waitForProgressOrToast(page, toastText) {
 }
 const state = { searched: false };
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 30000);
-
-afterAll(async () => {
-  await closePlayground(env);
-});
+const env = usePlayground(undefined, 30000);
+beforeAll(() => (page = env.page));
 
 afterEach(() => {
   // A script error on the page itself (not the add-on's) is a playground bug.

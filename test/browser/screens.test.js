@@ -3,27 +3,13 @@
 // What the sidebar, the dialogs and the playground show is the current state and fits on screen (issue 15):
 // each new action clears what it replaces, a dialog shows all it holds at the size Sheets gives it, what
 // the add-on can check itself is checked before the round trip, and the status line follows Settings.
-const {
-  openPlayground,
-  closePlayground,
-  screenshot,
-  clickMenuItem,
-  waitIdle,
-  waitUntilNothingClipped,
-} = require('./helpers');
+const { usePlayground, screenshot, clickMenuItem, waitIdle, waitUntilNothingClipped } = require('./helpers');
 const { control, DEMO_KEYS } = require('../support/harness');
 
-let env;
 let page;
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 30000);
-
-afterAll(async () => {
-  await closePlayground(env);
-});
+const env = usePlayground(undefined, 30000);
+beforeAll(() => (page = env.page));
 
 afterEach(async () => {
   expect(env ? env.consoleErrors : []).toEqual([]);

@@ -3,8 +3,7 @@
 // Stop, clicked while the dialog's step works, ends the job after the batch under way. The Stop call runs
 // as an execution of its own beside the step, as google.script.run calls do in Apps Script.
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   waitForCell,
@@ -15,14 +14,10 @@ const {
 } = require('./helpers');
 const { control, DEMO_KEYS } = require('../support/harness');
 
-let env;
 let page;
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground();
+beforeAll(() => (page = env.page));
 
 const ROWS = 150;
 

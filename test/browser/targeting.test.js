@@ -3,8 +3,7 @@
 // its field, nothing sent; a long run shows its progress and ends with the counts), then the unlock's roles
 // choice (No → the roles prompt → the confirmation states the choice → Yes) and the Contacts it writes.
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   waitForCell,
@@ -15,14 +14,10 @@ const {
 } = require('./helpers');
 const { dataset } = require('../support/harness');
 
-let env;
 let page;
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground();
+beforeAll(() => (page = env.page));
 
 const byName = new Map(dataset().companies.map((c) => [c.id, c]));
 

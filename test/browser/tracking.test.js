@@ -3,8 +3,7 @@
 // sandbox's clock: mails get sent, delivered or bounced), the statuses moving on Tracking and on the list,
 // the summary's chart, Show mail, and auto-refresh running from the hourly trigger when an hour passes.
 const {
-  openPlayground,
-  closePlayground,
+  usePlayground,
   screenshot,
   clickMenuItem,
   waitForCell,
@@ -15,14 +14,10 @@ const {
   screenshotOnFailure,
 } = require('./helpers');
 
-let env;
 let page;
 
-beforeAll(async () => {
-  env = await openPlayground();
-  page = env.page;
-}, 60000);
-afterAll(() => closePlayground(env));
+const env = usePlayground();
+beforeAll(() => (page = env.page));
 
 async function answerAlert(button, expected) {
   await page.locator('#alert-layer').waitFor({ state: 'visible' });

@@ -4,6 +4,8 @@
 // the quota continuation, and the one hourly trigger per user and document that serves auto-refresh,
 // scheduled sends and waiting sends (each user's own, re-authorization recorded where the user sees it).
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const sheets = require('../support/sheets');
+const { people, peopleRows } = sheets;
 const { listWithMail } = require('../support/sent-mail');
 
 const services = useServices();
@@ -12,22 +14,10 @@ afterEach(() => emu && emu.dispose());
 
 const HOUR = 3600_000;
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name, headerRow = 1) => {
-  const values = sheet(name).getDataRange().getValues();
-  const header = values[headerRow - 1];
-  return values
-    .slice(headerRow)
-    .map((row, i) => ({ row: i + headerRow + 1, ...Object.fromEntries(header.map((h, c) => [h, row[c]])) }));
-};
-const statusOf = (name) => Object.fromEntries(rowsOf(name).map((r) => [r.Email, r['Mail status']]));
+const rowsOf = (name, headerRow) => sheets.numberedRowsOf(emu, name, headerRow);
+const statusOf = (name) => sheets.statusOf(emu, name);
 const clockTriggers = () => emu.triggers.filter((t) => t.eventType === 'CLOCK');
-const summaryCell = (label) => {
-  const row = sheet('Tracking summary')
-    .getRange('A1:B7')
-    .getValues()
-    .find((r) => r[0] === label);
-  return row ? row[1] : undefined;
-};
+const summaryCell = (label) => sheets.summaryCell(emu, label);
 const timerRecord = () =>
   JSON.parse(
     emu.properties.document.getProperty(`timer.user.${emu.properties.user.getProperty('timer.userToken')}`),
@@ -45,8 +35,7 @@ async function perRecipient() {
 
 /** A mailing list (Name, Email) on `name`, made the active sheet, with its template saved. */
 function makeList(name, emails, template = {}) {
-  const rows = [['Name', 'Email'], ...emails.map((email, i) => [`Person ${i + 1}`, email])];
-  return listWithMail(emu, name, rows, {
+  return listWithMail(emu, name, peopleRows(emails), {
     campaign: 'Spring offer',
     subject: 'Hello {{Name}}',
     body: 'Dear {{Name}},\n{{Unsubscribe}}',
@@ -67,8 +56,6 @@ function doNotContact(entries) {
 const wallTime = (ms) => new Date(ms).toISOString().slice(0, 16);
 const clockText = (ms) => new Date(ms).toISOString().slice(11, 16);
 const dayText = (ms) => new Date(ms).toISOString().slice(0, 10);
-
-const people = (n, from = 1) => Array.from({ length: n }, (_, i) => `person${i + from}@example.com`);
 
 describe('Do not contact', () => {
   test('the menu makes the sheet on first use and adds the selected rows; sends and test sends skip listed addresses and @domains', async () => {

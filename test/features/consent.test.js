@@ -5,6 +5,8 @@
 // "You do not have permission to call …"; what needs nothing refused keeps working.
 const { useServices, newAddon } = require('../support/harness');
 const { listWithMail } = require('../support/sent-mail');
+const sheets = require('../support/sheets');
+const { peopleRows } = sheets;
 
 const services = useServices();
 let emu;
@@ -26,22 +28,14 @@ const clockTriggers = () => emu.triggers.filter((t) => t.eventType === 'CLOCK');
 const webapp = (name, ...args) => emu.run(name, args, { kind: 'webapp' });
 
 function makeList(emails) {
-  const rows = [['Name', 'Email'], ...emails.map((email, i) => [`Person ${i + 1}`, email])];
-  return listWithMail(emu, 'Outreach', rows, {
+  return listWithMail(emu, 'Outreach', peopleRows(emails), {
     campaign: 'Spring',
     subject: 'Hello {{Name}}',
     body: 'Dear {{Name}}',
   });
 }
 
-function summaryCell(label) {
-  const row = emu.spreadsheet
-    .getSheetByName('Tracking summary')
-    .getRange('A1:B7')
-    .getValues()
-    .find((r) => r[0] === label);
-  return row ? row[1] : undefined;
-}
+const summaryCell = (label) => sheets.summaryCell(emu, label);
 
 describe('a user who refused the trigger permission (script.scriptapp)', () => {
   const granted = [SCOPE.sheet, SCOPE.fetch, SCOPE.ui];

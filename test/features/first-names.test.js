@@ -3,6 +3,7 @@
 // {{First name}} on any list with a Name column, an unknown placeholder named once, and a preview that says
 // it cannot render instead of showing "Hi ,".
 const { useServices, newAddon } = require('../support/harness');
+const sheets = require('../support/sheets');
 
 const services = useServices();
 let emu;
@@ -10,11 +11,7 @@ afterEach(() => emu && emu.dispose());
 
 const webapp = (name, ...args) => emu.run(name, args, { kind: 'webapp' });
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name) => {
-  const values = sheet(name).getDataRange().getValues();
-  const header = values[0];
-  return values.slice(1).map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
-};
+const rowsOf = (name) => sheets.rowsOf(emu, name);
 
 function list(names, headers = ['Name', 'Email']) {
   const target = emu.spreadsheet.insertSheet('Outreach');

@@ -3,6 +3,7 @@
 // campaign never reach the service (cleaned, not refused), and an API key the service echoes back in an
 // error (lower-cased, cut short) never reaches what the user sees or the shared cells.
 const { useServices, control, newAddon } = require('../support/harness');
+const sheets = require('../support/sheets');
 const { listWithMail, sendFromSheet } = require('../support/sent-mail');
 const { registeredPhoneNumber } = require('../../dev/sandbox/rules');
 
@@ -14,10 +15,7 @@ afterEach(() => emu && emu.dispose());
 const CONTROL = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 const LIST = 'Outreach';
 
-const rowsOf = () => {
-  const values = emu.spreadsheet.getSheetByName(LIST).getDataRange().getValues();
-  return values.slice(1).map((row) => Object.fromEntries(values[0].map((h, c) => [h, row[c]])));
-};
+const rowsOf = () => sheets.rowsOf(emu, LIST);
 const sendPayloads = () =>
   emu.fetchLog.filter((r) => r.url.endsWith('/emails/send/personalized')).map((r) => JSON.parse(r.payload));
 

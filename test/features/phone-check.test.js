@@ -10,6 +10,7 @@ const {
   everythingWritten,
   DEMO_KEYS,
   jobKey,
+  driveToEnd,
 } = require('../support/harness');
 const {
   registeredPhoneNumber,
@@ -467,12 +468,7 @@ describe('Check phone numbers in selection', () => {
     select('A2:A1801');
     runMenu();
     expect(checkRequests()).toBeLessThan(300);
-    let progress;
-    let steps = 0;
-    do {
-      progress = emu.run('continueJob', ['phone'], { kind: 'webapp' });
-      steps++;
-    } while (!progress.finished && steps < 20);
+    const { progress } = driveToEnd(emu, 'phone', 20);
     expect(progress.error).toBeUndefined();
     expect(checkRequests()).toBe(300);
     const results = column('B', 1801).slice(1);
@@ -544,12 +540,7 @@ describe('Check phone numbers in selection', () => {
     // What is done is in the sheet already.
     expect(column('B', 301).slice(1, first + 1)).toEqual(list.slice(0, first).map(expected));
 
-    let progress;
-    let steps = 0;
-    do {
-      progress = emu.run('continueJob', ['phone'], { kind: 'webapp' });
-      steps++;
-    } while (!progress.finished && steps < 20);
+    const { progress, steps } = driveToEnd(emu, 'phone', 20);
     expect(progress.error).toBeUndefined();
     expect(progress.done).toBe(300);
     expect(progress.total).toBe(300);

@@ -8,7 +8,9 @@ const {
   everythingWritten,
   DEMO_KEYS,
   dataset,
+  driveToEnd,
 } = require('../support/harness');
+const sheets = require('../support/sheets');
 const { companyHashIdFor } = require('../../dev/sandbox');
 
 const services = useServices();
@@ -19,11 +21,7 @@ const allDomains = data.companies.map((c) => c.domain);
 afterEach(() => emu && emu.dispose());
 
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name) => {
-  const values = sheet(name).getDataRange().getValues();
-  const header = values[0];
-  return values.slice(1).map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
-};
+const rowsOf = (name) => sheets.rowsOf(emu, name);
 const requests = (pathPart) => emu.fetchLog.filter((r) => r.url.includes(pathPart)).length;
 
 function search(form) {
@@ -448,12 +446,7 @@ describe('Unlock', () => {
     selectRows('Companies', 2, 201);
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
     expect(emu.ui.dialogs.at(-1).title).toBe('Unlocking companies');
-    let progress;
-    let steps = 0;
-    do {
-      progress = emu.run('continueJob', ['unlock'], { kind: 'webapp' });
-      steps++;
-    } while (!progress.finished && steps < 20);
+    const { progress, steps } = driveToEnd(emu, 'unlock', 20);
     expect(progress.finished).toBe(true);
     expect(progress.error).toBeUndefined();
     expect(steps).toBeGreaterThan(1);

@@ -4,6 +4,7 @@
 // prefix is used only where Sheets would parse the string, never with the plain-text format '@', and
 // numbers stay numbers.
 const { useServices, newAddon, dataset } = require('../support/harness');
+const sheets = require('../support/sheets');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 
 const services = useServices();
@@ -13,11 +14,7 @@ let emu;
 
 afterEach(() => emu && emu.dispose());
 
-const sheet = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name) => {
-  const [header, ...rows] = sheet(name).getDataRange().getValues();
-  return rows.map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
-};
+const rowsOf = (name) => sheets.rowsOf(emu, name);
 const cell = (a1) => emu.range(a1).getValue();
 
 /** What the user typed into cells the add-on rewrites: each would be parsed without its quote prefix. */

@@ -1,7 +1,9 @@
 'use strict';
 // Issue 12 through the built bundle: any sheet as a mailing list, compose and preview, and sending every row
 // exactly once, whatever fails and whenever the run is cut off (mails counted per recipient at the sandbox).
-const { useServices, control, controlSync, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const harness = require('../support/harness');
+const { useServices, control, controlSync, newAddon, DEMO_KEYS, jobKey } = harness;
+const sheets = require('../support/sheets');
 const { journalSize, leaveNextSendInDoubt, sendJournal } = require('../support/send-journal');
 
 const services = useServices();
@@ -10,25 +12,14 @@ afterEach(() => emu && emu.dispose());
 
 const LIST = 'Outreach';
 const sheet = () => emu.spreadsheet.getSheetByName(LIST);
-const rowsOf = () => {
-  const values = sheet().getDataRange().getValues();
-  const header = values[0];
-  return values
-    .slice(1)
-    .map((row, i) => ({ row: i + 2, ...Object.fromEntries(header.map((h, c) => [h, row[c]])) }));
-};
+const rowsOf = () => sheets.numberedRowsOf(emu, LIST);
 const sendRequests = () => emu.fetchLog.filter((r) => r.url.endsWith('/emails/send/personalized')).length;
 
 /** A mailing list of n recipients: Name, Email, Company (plus any extra rows). */
 function makeList(n, extra = []) {
-  const target = emu.spreadsheet.getSheetByName(LIST) || emu.spreadsheet.insertSheet(LIST);
   const rows = [['Name', 'Email', 'Company']];
   for (let i = 1; i <= n; i++) rows.push([`Person ${i}`, `person${i}@example.com`, `Company ${i % 7}`]);
-  rows.push(...extra);
-  if (target.getMaxRows() < rows.length) target.insertRowsAfter(target.getMaxRows(), rows.length);
-  target.getRange(1, 1, rows.length, 3).setValues(rows);
-  emu.spreadsheet.setActiveSheet(target);
-  return target;
+  return sheets.writeList(emu, LIST, [...rows, ...extra]);
 }
 
 function saveTemplate(template = {}) {
@@ -58,15 +49,7 @@ function perRecipient(mails) {
 }
 
 /** Runs the progress dialog's steps until the job ends. */
-function driveToEnd(kind = 'send') {
-  let progress;
-  let steps = 0;
-  do {
-    progress = emu.run('continueJob', [kind], { kind: 'webapp' });
-    steps++;
-  } while (!progress.finished && steps < 50);
-  return { progress, steps };
-}
+const driveToEnd = (kind = 'send') => harness.driveToEnd(emu, kind);
 
 async function expectEachOnce(n) {
   const counts = perRecipient(await mailsAtSandbox());

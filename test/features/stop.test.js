@@ -4,6 +4,8 @@
 // job after the unit under way: no request that costs money afterwards, and the rows left say "Stopped".
 // Close leaves the step under way going on in the background; the next menu action says what it did.
 const { useServices, control, controlSync, newAddon, DEMO_KEYS } = require('../support/harness');
+const sheets = require('../support/sheets');
+const { people, peopleRows } = sheets;
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 const { leaveNextSendInDoubt, sendJournal } = require('../support/send-journal');
 const { listWithMail } = require('../support/sent-mail');
@@ -13,11 +15,7 @@ let emu;
 afterEach(() => emu && emu.dispose());
 
 const sheetNamed = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name) => {
-  const values = sheetNamed(name).getDataRange().getValues();
-  const header = values[0];
-  return values.slice(1).map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
-};
+const rowsOf = (name) => sheets.rowsOf(emu, name);
 const requestsTo = (part, log = emu.fetchLog) => log.filter((r) => r.url.includes(part)).length;
 const continueJob = (kind) => emu.run('continueJob', [kind], { kind: 'webapp' });
 
@@ -215,15 +213,13 @@ describe('Send', () => {
   // lists are larger than one batch.
   function makeList(n) {
     controlSync(services.sandbox.outreachUrl, 'POST', '/accounts', { key: DEMO_KEYS.paid, addonEdm: 20_000 });
-    const rows = [['Name', 'Email']];
-    for (let i = 1; i <= n; i++) rows.push([`Person ${i}`, `person${i}@example.com`]);
     const template = {
       campaign: 'Stop test',
       subject: 'Hi {{Name}}',
       body: 'Hello {{Name}}',
       bodyFormat: 'text',
     };
-    listWithMail(emu, 'Outreach', rows, template);
+    listWithMail(emu, 'Outreach', peopleRows(people(n)), template);
   }
 
   test('Stop while a batch is posted in another execution: that batch is recorded, no other is posted, the rows left say Stopped and are sent later, each once', async () => {

@@ -3,6 +3,7 @@
 // (employees, founded, e-mails, WhatsApp, how many), decision roles from job titles (PROSPECT_ROLE, Contacts),
 // and the unlock's roles choice.
 const { useServices, newAddon, control, DEMO_KEYS, dataset } = require('../support/harness');
+const sheets = require('../support/sheets');
 
 const services = useServices();
 let emu;
@@ -26,10 +27,7 @@ const byId = new Map(dataset().companies.map((c) => [c.id, c]));
 const search = (form) => emu.run('searchCompanies', [form], { kind: 'webapp' });
 const searchBodies = () =>
   emu.fetchLog.filter((r) => r.url.includes('/companies/search-advanced')).map((r) => JSON.parse(r.payload));
-const rowsOf = (name) => {
-  const values = emu.spreadsheet.getSheetByName(name).getDataRange().getValues();
-  return values.slice(1).map((row) => Object.fromEntries(values[0].map((h, i) => [h, row[i]])));
-};
+const rowsOf = (name) => sheets.rowsOf(emu, name);
 const everyMessage = () =>
   [...emu.ui.toasts, ...emu.ui.alerts, ...emu.ui.dialogs]
     .map((m) => `${m.message || m.html || ''}`)

@@ -2,7 +2,8 @@
 // Issue 13 through the built bundle, against the sandbox and its clock: the Tracking sheet, the summary and
 // its chart, the Mail status of the rows sent, the hourly trigger and its rules, Show mail, PROSPECT_TASK,
 // and a refresh of 10,000 mails across executions. Mails are sent through the add-on's own sender.
-const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const { useServices, control, newAddon, DEMO_KEYS, jobKey, driveToEnd } = require('../support/harness');
+const sheets = require('../support/sheets');
 const { sendFromSheet, sendAtSandboxToSheet, topUpEdm } = require('../support/sent-mail');
 
 const services = useServices();
@@ -11,11 +12,7 @@ afterEach(() => emu && emu.dispose());
 
 const HOUR = 3600_000;
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name, headerRow = 1) => {
-  const values = sheet(name).getDataRange().getValues();
-  const header = values[headerRow - 1];
-  return values.slice(headerRow).map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])));
-};
+const rowsOf = (name, headerRow) => sheets.rowsOf(emu, name, headerRow);
 const tracking = () => rowsOf('Tracking');
 const byRecipient = (rows) => Object.fromEntries(rows.map((r) => [r.Recipient || r.Email, r]));
 const requests = (part) => emu.fetchLog.filter((r) => r.url.includes(part)).length;
@@ -603,12 +600,7 @@ describe('Scale', () => {
     emu.resetStats();
     refresh();
     expect(emu.ui.dialogs.at(-1).title).toBe('Refreshing tracking');
-    let steps = 0;
-    let progress;
-    do {
-      progress = emu.run('continueJob', ['tracking'], { kind: 'webapp' });
-      steps++;
-    } while (!progress.finished && steps < 20);
+    const { progress, steps } = driveToEnd(emu, 'tracking', 20);
     expect(progress).toMatchObject({ finished: true });
     expect(progress.error).toBeUndefined();
     expect(steps).toBeGreaterThanOrEqual(1);

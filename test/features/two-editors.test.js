@@ -4,6 +4,8 @@
 // and the document properties; each has their own user properties, caches and triggers. Every attack of
 // the issue fails, the user is told what happened, and nothing is paid twice.
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const sheets = require('../support/sheets');
+const { people, peopleRows } = sheets;
 const { listWithMail } = require('../support/sent-mail');
 const { leaveNextSendInDoubt, sendJournal } = require('../support/send-journal');
 
@@ -17,18 +19,13 @@ const BOB_KEY = 'sandbox-bob-key';
 const HOUR = 3600_000;
 
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);
-const rowsOf = (name) => {
-  const [header, ...rows] = sheet(name).getDataRange().getValues();
-  return rows.map((row) => Object.fromEntries(header.map((h, c) => [h, row[c]])));
-};
-const statusOf = (name) => Object.fromEntries(rowsOf(name).map((r) => [r.Email, r['Mail status']]));
+const statusOf = (name) => sheets.statusOf(emu, name);
 const summary = () =>
   sheet('Tracking summary')
     .getRange('A1:B7')
     .getValues()
     .map((row) => row.join(': '))
     .join('\n');
-const people = (n, from = 1) => Array.from({ length: n }, (_, i) => `person${i + from}@example.com`);
 const wallTime = (ms) => new Date(ms).toISOString().slice(0, 16);
 
 async function mailsOf(key = DEMO_KEYS.paid) {
@@ -67,8 +64,7 @@ const MAIL = { campaign: 'Spring offer', subject: 'Hello {{Name}}', body: 'Dear 
 
 /** A mailing list (Name, Email) with its mail saved by Ann. */
 function makeList(name, emails) {
-  const rows = [['Name', 'Email'], ...emails.map((email, i) => [`Person ${i + 1}`, email])];
-  return listWithMail(emu, name, rows, MAIL);
+  return listWithMail(emu, name, peopleRows(emails), MAIL);
 }
 
 /** Bob adds rows at the bottom of a list, as an editor types them. */

@@ -159,7 +159,22 @@ function jobKey(emu, kind, user = emu.users.active) {
   return `job.${kind}.${token}`;
 }
 
+/**
+ * Runs the progress dialog's steps (continueJob) until the job of `kind` ends, at most `maxSteps` of them.
+ * Answers the last step's progress and how many steps ran.
+ */
+function driveToEnd(emu, kind, maxSteps = 50) {
+  let progress;
+  let steps = 0;
+  do {
+    progress = emu.run('continueJob', [kind], { kind: 'webapp' });
+    steps++;
+  } while (!progress.finished && steps < maxSteps);
+  return { progress, steps };
+}
+
 module.exports = {
+  driveToEnd,
   jobKey,
   startServices,
   onFirstCheck,

@@ -3,6 +3,7 @@
 // (Name, Email), its template saved as Compose saves it, then "Send to all unsent rows" and the progress
 // dialog's steps to the end. The sender writes the ids on the rows and the tasks in its send journal.
 const { control, DEMO_KEYS, jobKey } = require('./harness');
+const { rowsOf, writeList } = require('./sheets');
 
 function nameOf(email) {
   const local = email.split('@')[0];
@@ -14,11 +15,7 @@ function nameOf(email) {
  * sheet, with its mail saved as Compose saves it (`template`: campaign, subject, body, bodyFormat).
  */
 function listWithMail(emu, sheetName, rows, template) {
-  const sheet = emu.spreadsheet.getSheetByName(sheetName) || emu.spreadsheet.insertSheet(sheetName);
-  if (sheet.getMaxRows() < rows.length)
-    sheet.insertRowsAfter(sheet.getMaxRows(), rows.length - sheet.getMaxRows());
-  sheet.getRange(1, 1, rows.length, rows[0].length).setValues(rows);
-  emu.spreadsheet.setActiveSheet(sheet);
+  const sheet = writeList(emu, sheetName, rows);
   emu.run('saveTemplate', [template], { kind: 'webapp' });
   return sheet;
 }
@@ -45,12 +42,11 @@ function sendFromSheet(
   for (let steps = 0; emu.properties.document.getProperty(jobKey(emu, 'send')) && steps < 100; steps++) {
     if (emu.run('continueJob', ['send'], { kind: 'webapp' }).finished) break;
   }
-  const values = sheet.getDataRange().getValues();
-  const header = values[0];
-  const sent = values
-    .slice(1)
-    .map((row) => Object.fromEntries(header.map((h, i) => [h, row[i]])))
-    .map((row) => ({ email: row.Email, taskId: row['Task ID'], mailId: row['Mail ID'] }));
+  const sent = rowsOf(emu, sheetName).map((row) => ({
+    email: row.Email,
+    taskId: row['Task ID'],
+    mailId: row['Mail ID'],
+  }));
   if (sent.some((row) => typeof row.mailId !== 'number'))
     throw new Error(`not every row of ${sheetName} was sent`);
   return { sheet, sent, taskIds: [...new Set(sent.map((row) => row.taskId))] };

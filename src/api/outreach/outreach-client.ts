@@ -76,7 +76,7 @@ export class OutreachClient {
     return this.transport.baseUrl;
   }
 
-  /** Where funds are bought (spec 8: `{base_url}/pricing`). */
+  /** Where funds are bought (docs/services.md, Outreach: limits: `{base_url}/pricing`). */
   get pricingUrl(): string {
     return `${this.transport.baseUrl}/pricing`;
   }

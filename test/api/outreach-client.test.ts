@@ -5,65 +5,23 @@ import { parseFundsDetail } from '../../src/api/outreach/problem';
 import { parseRetryAfter } from '../../src/api/transport/answers';
 import { buildQuery } from '../../src/api/transport/request-spec';
 import { OutreachClient } from '../../src/api/outreach/outreach-client';
-import { PhoneClient } from '../../src/api/phone/phone-client';
-import { attributionHeaders } from '../../src/platform/attribution';
-import { RateBudget, forgetExecutionMemory } from '../../src/platform/rate-budget';
-import { type Gas, START, installGas, json, pathOf, problem, queryOf } from './gas-fakes';
+import { RateBudget } from '../../src/platform/rate-budget';
+import { START, json, problem, queryOf, useGas } from './gas-fakes';
+import {
+  KEY,
+  PHONE_KEY,
+  BASE,
+  PHONE_BASE,
+  utc,
+  outreach,
+  phone,
+  BALANCE,
+  UNLOCKED,
+  caught,
+  sequence,
+} from './clients-setup';
 
-const KEY = 'live-key-0123456789abcdef';
-const PHONE_KEY = 'phone-key-9876543210';
-const BASE = 'https://api.test';
-const PHONE_BASE = 'https://phone.test';
-/** "2026-01-05 10:00 UTC", as errors name a time. */
-const utc = (time: number) => `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-let gas: Gas;
-beforeEach(() => {
-  gas = installGas();
-  forgetExecutionMemory();
-});
-afterEach(() => gas.uninstall());
-
-// The attribution headers as features/clients.ts passes them.
-const outreach = (options: Partial<ConstructorParameters<typeof OutreachClient>[0]> = {}) =>
-  new OutreachClient({
-    apiKey: KEY,
-    baseUrl: BASE,
-    secrets: [PHONE_KEY],
-    extraHeaders: () => attributionHeaders([KEY, PHONE_KEY]),
-    ...options,
-  });
-const phone = (options: Partial<ConstructorParameters<typeof PhoneClient>[0]> = {}) =>
-  new PhoneClient({ apiKey: PHONE_KEY, baseUrl: PHONE_BASE, secrets: [KEY], ...options });
-
-const BALANCE = {
-  userId: 'u1',
-  monthlyPoints: 10,
-  monthlyEdm: 100,
-  monthlyExpiresAt: '2026-02-01T00:00:00Z',
-  addonPoints: 400,
-  addonEdm: 2000,
-};
-const UNLOCKED = { companyHashId: 'h_1', companyName: 'Acme', charged: true, alreadyViewed: false };
-
-function caught(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected an ApiError');
-}
-
-/** Answers `faults` in order for the first requests, then `then`. */
-function sequence(
-  faults: Array<() => ReturnType<Parameters<Gas['respond']>[0]>>,
-  then: () => ReturnType<Parameters<Gas['respond']>[0]>,
-) {
-  let i = 0;
-  return () => (i < faults.length ? faults[i++]() : then());
-}
+const gas = useGas();
 
 describe('authentication and headers', () => {
   test('outreach: Authorization ApiKey, attribution headers, nothing secret elsewhere', () => {
@@ -457,202 +415,6 @@ describe('validation before sending', () => {
     expect(e.message).toBe('Recipient 3 (bob@@x): e-mail address is not valid');
     expect(caught(() => phone().check('call me')).kind).toBe('bad-request');
     expect(gas.requests).toHaveLength(0);
-  });
-});
-
-describe('profiles and contacts', () => {
-  const contact = (i: number) => ({ name: `N${i}`, title: 'CEO', email: `c${i}@acme.test`, linkedin: null });
-
-  test('profilesWithEmails: fetchAll, per-company results, one 404 does not fail the others', () => {
-    gas.respond((request) => {
-      const path = pathOf(request);
-      const id = decodeURIComponent(path.split('/')[4]);
-      if (id === 'h_missing') return problem(404, 'not-found', 'not unlocked');
-      if (path.endsWith('/profile')) return json(200, { companyHashId: id, name: id.toUpperCase() });
-      const page = Number(queryOf(request).page);
-      const total = id === 'h_big' ? 150 : 2;
-      const count = id === 'h_big' && page === 1 ? 100 : id === 'h_big' ? 50 : 2;
-      return json(200, { emails: Array.from({ length: count }, (_, i) => contact(i)), total, page });
-    });
-    const results = outreach().profilesWithEmails(['h_a', 'h_missing', 'h_big']);
-    expect(results.map((r) => r.ok)).toEqual([true, false, true]);
-    const [a, missing, big] = results;
-    expect(a.ok && a.profile).toEqual({ companyHashId: 'h_a', name: 'H_A', tradeData: [] });
-    expect(a.ok && a.emails).toHaveLength(2);
-    expect(!missing.ok && missing.error.action).toBe('Unlock the company first.');
-    expect(big.ok && big.emails).toHaveLength(150);
-    expect(gas.fetchAllCalls).toEqual([6]);
-    expect(gas.requests).toHaveLength(7);
-  });
-
-  test('profilesWithEmails: an inflated total does not make it ask for pages past the end', () => {
-    // 130 contacts, a total of a million: the pages after the first come a few at a time and stop at the
-    // first empty one, never running to page 100 (10 such companies would need 1000 requests, more than one
-    // execution can make: the unlock job would never end).
-    gas.respond((request) => {
-      if (pathOf(request).endsWith('/profile')) return json(200, { companyHashId: 'x' });
-      const page = Number(queryOf(request).page);
-      const count = page === 1 ? 100 : page === 2 ? 30 : 0;
-      return json(200, { emails: Array.from({ length: count }, (_, i) => contact(i)), total: 1e6, page });
-    });
-    const [result] = outreach().profilesWithEmails(['h_1']);
-    expect(result.ok && result.emails).toHaveLength(130);
-    expect(gas.requests.length).toBeLessThanOrEqual(6); // profile, page 1, then pages 2 to 5 at most
-  });
-
-  test('profilesWithEmails batches to the free rate budget (60 per minute)', () => {
-    gas.respond((request) =>
-      pathOf(request).endsWith('/profile')
-        ? json(200, { companyHashId: 'x' })
-        : json(200, { emails: [contact(1)], total: 1, page: 1 }),
-    );
-    const ids = Array.from({ length: 40 }, (_, i) => `h_${i}`);
-    const results = outreach().profilesWithEmails(ids);
-    expect(results.every((r) => r.ok)).toBe(true);
-    expect(gas.fetchAllCalls).toEqual([60, 20]);
-    const first = gas.requests[0].at;
-    const last = gas.requests[79].at;
-    expect(last - first).toBeGreaterThanOrEqual(61_000);
-    expect(last - first).toBeLessThan(63_000);
-  });
-
-  test('profilesWithEmails stops cleanly on a refused key', () => {
-    gas.respond(() => problem(401, 'unauthorized', 'revoked'));
-    const results = outreach().profilesWithEmails(['h_1', 'h_2']);
-    expect(results.every((r) => !r.ok && r.error.kind === 'auth')).toBe(true);
-  });
-
-  test('a fetchAll that throws retries its requests one by one', () => {
-    let thrown = false;
-    gas.respond((request) => {
-      if (!thrown && pathOf(request).includes('h_2')) {
-        thrown = true;
-        throw new Error('Connection reset');
-      }
-      return pathOf(request).endsWith('/profile')
-        ? json(200, { companyHashId: 'x' })
-        : json(200, { emails: [], total: 0, page: 1 });
-    });
-    const results = outreach().profilesWithEmails(['h_1', 'h_2']);
-    expect(results.map((r) => r.ok)).toEqual([true, true]);
-    expect(gas.fetchAllCalls).toEqual([4]);
-  });
-});
-
-describe('phone checks', () => {
-  const registered = (p: string) => Number(p[p.length - 1]) % 2 === 0;
-
-  test('check: registered or not', () => {
-    gas.respond((request) => json(200, { code: 0, result: { exist: registered(queryOf(request).phone) } }));
-    expect(phone().check('+1 202 555 0002')).toBe(true);
-    expect(phone().check(12025550001)).toBe(false);
-    expect(gas.requests[0].url).toBe('https://phone.test/api/wa/check?phone=%2B12025550002');
-  });
-
-  test('code 1002 → invalid; the body code wins over the HTTP status', () => {
-    gas.respond((request) =>
-      queryOf(request).phone.endsWith('9')
-        ? json(200, { code: 1002, message: 'Invalid phone parameter' })
-        : json(200, { code: 0, result: { exist: true } }),
-    );
-    const out = phone().checkMany(['+12025550009', '+12025550002', 'abc', '+12025550002']);
-    expect(out.results.map((r) => [r.index, r.status])).toEqual([
-      [0, 'invalid'],
-      [1, 'registered'],
-      [2, 'invalid'],
-      [3, 'registered'],
-    ]);
-    expect(out.unchecked).toEqual([]);
-    expect(gas.requests).toHaveLength(2); // the repeated number is checked once, 'abc' never
-  });
-
-  test('1004 stops the run: done results kept, the rest unchecked', () => {
-    let n = 0;
-    gas.respond(() =>
-      ++n <= 3
-        ? json(200, { code: 0, result: { exist: false } })
-        : json(402, { code: 1004, message: 'Insufficient credits' }),
-    );
-    const numbers = Array.from({ length: 10 }, (_, i) => `+1202555000${i}1`);
-    const out = phone({ maxBatchSize: 4 }).checkMany(numbers);
-    expect(out.stopped?.kind).toBe('funds');
-    expect(out.results.map((r) => r.index)).toEqual([0, 1, 2]);
-    expect(out.unchecked).toEqual([3, 4, 5, 6, 7, 8, 9]);
-    expect(gas.requests).toHaveLength(4);
-    expect(gas.fetchAllCalls).toEqual([4]);
-  });
-
-  test('1001/1003 stop with the Settings action', () => {
-    gas.respond(() => json(401, { code: 1003, message: 'Invalid API key' }));
-    const out = phone().checkMany(['+12025550002', '+12025550004']);
-    expect(out.stopped).toMatchObject({ kind: 'auth', code: 1003 });
-    expect(out.stopped?.action).toBe('Check the API key in Extensions › Outreach › Settings.');
-    expect(out.results).toEqual([]);
-  });
-
-  test('1005 waits and retries; 1000/1006/1007 retried a bounded number of times', () => {
-    gas.respond(
-      sequence(
-        [
-          () => json(429, { code: 1005, message: 'Rate limit exceeded' }, { 'Retry-After': '2' }),
-          () => json(500, { code: 1000, message: 'Internal error' }),
-          () => json(502, { code: 1006, message: 'Upstream service error' }),
-          () => json(500, { code: 1007, message: 'Failed to deduct credit' }),
-        ],
-        () => json(200, { code: 0, result: { exist: true } }),
-      ),
-    );
-    expect(phone().check('+12025550002')).toBe(true);
-    expect(gas.requests).toHaveLength(5);
-    gas.respond(() => json(500, { code: 1000, message: 'Internal error' }));
-    const out = phone().checkMany(['+12025550002']);
-    expect(out.results[0]).toMatchObject({ status: 'error' });
-    expect(out.results[0].error?.code).toBe(1000);
-  });
-
-  test('1005 that outlasts the deadline stops the run as rate-limit', () => {
-    gas.respond(() => json(429, { code: 1005, message: 'Rate limit exceeded' }, { 'Retry-After': '600' }));
-    const out = phone({ deadlineMs: START + 60_000 }).checkMany(['+12025550002', '+12025550004']);
-    expect(out.stopped?.kind).toBe('rate-limit');
-    expect(out.unchecked).toEqual([0, 1]);
-  });
-
-  test('each batch is reported as soon as it is answered, before the next batch is sent', () => {
-    gas.respond((request) => json(200, { code: 0, result: { exist: registered(queryOf(request).phone) } }));
-    const numbers = Array.from({ length: 6 }, (_, i) => `+1202555000${i}`);
-    const heard: Array<[number[], number]> = [];
-    const out = phone({ maxBatchSize: 4 }).checkMany(numbers, (results) =>
-      heard.push([results.map((r) => r.index), gas.requests.length]),
-    );
-    expect(heard).toEqual([
-      [[0, 1, 2, 3], 4],
-      [[4, 5], 6],
-    ]);
-    expect(out.results).toHaveLength(6);
-  });
-
-  test('a batch starts only when one as long as the longest so far ends before the deadline', () => {
-    let first = true;
-    gas.respond((request) => {
-      if (gas.requests.length === 1) gas.clock.now += 15_000; // a slow service: the batch takes 15 s
-      if (first && queryOf(request).phone.endsWith('0')) {
-        first = false;
-        return json(502, { code: 1006, message: 'Upstream service error' });
-      }
-      return json(200, { code: 0, result: { exist: true } });
-    });
-    const out = phone({ deadlineMs: START + 22_000 }).checkMany(['+12025550010', '+12025550011']);
-    // The retry of the first number would start at 16 s and end at 31 s: it is not sent.
-    expect(gas.requests).toHaveLength(2);
-    expect(out.stopped?.kind).toBe('rate-limit');
-    expect(out.results.map((r) => r.index)).toEqual([1]);
-    expect(out.unchecked).toEqual([0]);
-  });
-
-  test('a body without a code is an unexpected answer (from credits: a wrong address)', () => {
-    gas.respond(() => json(200, { ok: true }));
-    expect(caught(() => phone().check('+14155550123'))).toMatchObject({ kind: 'invalid-response' });
-    expect(caught(() => phone().credits())).toMatchObject({ kind: 'address' });
   });
 });
 

@@ -1,0 +1,191 @@
+// Menu: "Add next contact for failed mails". For each selected row whose mail failed (a bounce), the next
+// contact of the same company from the Contacts sheet is appended to the list, with a "Replaces" cell naming
+// the failed address, ready for the next send. The company is the row's Company hash ID where the list has
+// one, else the one Contacts gives the failed address, else its e-mail domain (never a webmail domain).
+// A contact of the same Department comes first; one already on the list, on Do not contact, or whose mail
+// from this document failed never does.
+// Nothing is charged and nothing is sent: the user sends the new rows as any unsent row.
+import { cellText, CellValue, textCell } from '../../sheets/cells';
+import { CONTACTS, MAIL_STATUS } from '../../sheets/layouts';
+import { isRecipientHeader, ListRow, MailingList } from '../../sheets/mailing-list';
+import { selectedRows } from '../../sheets/selection';
+import { normalizeHeader, Table, TableLayout } from '../../sheets/table';
+import { inform } from '../../ui/dialogs';
+import { UserError } from '../inputs';
+import { count } from '../words';
+import { listedReason, readDoNotContact } from './do-not-contact';
+import { earlierFailures } from './earlier-failures';
+import { companyDomain } from './webmail';
+
+const TITLE = 'Next contact after a bounce';
+export const REPLACES_HEADER = 'Replaces';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+interface Contact {
+  email: string;
+  key: string;
+  hash: string;
+  domain: string;
+  department: string;
+  /** Normalised Contacts header → the cell. */
+  cells: Map<string, unknown>;
+}
+
+/** A failed row and the contact found for it (or why none was). */
+interface Replacement {
+  row: ListRow;
+  contact?: Contact;
+  why?: string;
+}
+
+export function addNextContacts(): void {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const sheet = spreadsheet.getActiveSheet();
+  const contacts = readContacts(spreadsheet);
+  if (contacts.length === 0) throw new UserError(NO_CONTACTS);
+  const list = MailingList.open(sheet, false);
+  const rows = list.readRows();
+  const chosen = selectedRows(spreadsheet, sheet);
+  const failed = rows.filter((row) => chosen.has(row.rowNumber) && isFailed(row.status));
+  if (failed.length === 0) throw new UserError(NONE_FAILED);
+  const failedBefore = earlierFailures(spreadsheet, { sheetId: sheet.getSheetId(), rows });
+  const found = findReplacements(spreadsheet, rows, failed, contacts, failedBefore);
+  const added = found.filter((r) => r.contact);
+  const first = appendContacts(sheet, list.headers, added);
+  inform(TITLE, outcomeText(first, added.length, found, chosen.size - failed.length));
+}
+
+function isFailed(status: string): boolean {
+  return status === MAIL_STATUS.failed || status.startsWith(`${MAIL_STATUS.failed}:`);
+}
+
+/** Contacts rows with an address, in the sheet's order. */
+function readContacts(spreadsheet: Spreadsheet): Contact[] {
+  const sheet = spreadsheet.getSheetByName(CONTACTS.sheetName);
+  if (!sheet || sheet.getLastRow() < 2) return [];
+  const grid = sheet.getRange(1, 1, sheet.getLastRow(), sheet.getLastColumn()).getValues();
+  const headers = grid[0].map(normalizeHeader);
+  const at = (name: string) => headers.indexOf(normalizeHeader(name));
+  const [email, hash, department] = ['E-mail', 'Company hash ID', 'Department'].map(at);
+  if (email < 0) return [];
+  return grid.slice(1).flatMap((cells): Contact[] => {
+    const address = cellText(cells[email]).trim();
+    if (!address.includes('@')) return [];
+    const named = new Map<string, unknown>();
+    headers.forEach((h, i) => h && !named.has(h) && named.set(h, cells[i]));
+    const key = address.toLowerCase();
+    return [
+      {
+        email: address,
+        key,
+        hash: hash < 0 ? '' : cellText(cells[hash]).trim(),
+        domain: companyDomain(key),
+        department: department < 0 ? '' : cellText(cells[department]).trim().toLowerCase(),
+        cells: named,
+      },
+    ];
+  });
+}
+
+/** For each failed row, the first contact of its company not yet on the list (same Department first). */
+function findReplacements(
+  spreadsheet: Spreadsheet,
+  rows: ListRow[],
+  failed: ListRow[],
+  contacts: Contact[],
+  failedBefore: Map<string, unknown>,
+): Replacement[] {
+  const doNotContact = readDoNotContact(spreadsheet);
+  const taken = new Set(rows.map((row) => row.key));
+  const replaced = new Set(rows.map((row) => replacedKey(row)).filter((key) => key));
+  const byKey = new Map(contacts.map((c) => [c.key, c]));
+  return failed.map((row): Replacement => {
+    if (replaced.has(row.key)) return { row, why: 'already replaced by a row of this list' };
+    const known = byKey.get(row.key);
+    const hash = cell(row, 'Company hash ID') || (known ? known.hash : '');
+    const domain = companyDomain(row.key);
+    if (!hash && !domain)
+      return { row, why: 'its company is not known (no Company hash ID, webmail address)' };
+    const department = (cell(row, 'Department') || (known ? known.department : '')).toLowerCase();
+    const colleagues = contacts.filter(
+      (c) =>
+        (hash ? c.hash === hash : c.domain === domain) &&
+        !taken.has(c.key) &&
+        !failedBefore.has(c.key) &&
+        listedReason(doNotContact, c.key) === null,
+    );
+    const contact = colleagues.find((c) => department && c.department === department) || colleagues[0];
+    if (!contact) return { row, why: 'no other contact of its company on Contacts' };
+    taken.add(contact.key);
+    replaced.add(row.key);
+    return { row, contact };
+  });
+}
+
+function cell(row: ListRow, header: string): string {
+  return (row.display.get(normalizeHeader(header)) || '').trim();
+}
+
+/** The address a row replaces (its Replaces cell: "ann@acme.com (row 5, failed)"), lower case, or ''. */
+function replacedKey(row: ListRow): string {
+  const text = cell(row, REPLACES_HEADER);
+  const space = text.indexOf(' ');
+  return (space < 0 ? text : text.slice(0, space)).toLowerCase();
+}
+
+/**
+ * Appends the contacts below the list's last row: every column whose header matches one of Contacts gets
+ * that cell (as text: it came from the service), the e-mail column the address, Replaces the failed one.
+ */
+function appendContacts(sheet: Sheet, headers: string[], found: Replacement[]): number {
+  if (found.length === 0) return 0;
+  // The list's columns by header (the first of two alike), Replaces added at the right when missing.
+  const names = headers.map(normalizeHeader);
+  const replaces = normalizeHeader(REPLACES_HEADER);
+  const columns: TableLayout['columns'] = [];
+  names.forEach((name, i) => {
+    if (name && name !== replaces && names.indexOf(name) === i)
+      columns.push({ key: `h${i}`, header: headers[i] });
+  });
+  columns.push({ key: 'replaces', header: REPLACES_HEADER });
+  const table = Table.open(sheet.getParent(), { sheetName: sheet.getName(), columns });
+  const records = found.map(({ row, contact }) => {
+    const record: Record<string, CellValue> = {};
+    for (const { key, header } of columns.slice(0, -1)) {
+      const value = isRecipientHeader(header) ? contact!.email : contact!.cells.get(normalizeHeader(header));
+      if (value !== undefined) record[key] = textCell(cellText(value));
+    }
+    record.replaces = textCell(`${row.email} (row ${row.rowNumber}, failed)`);
+    return record;
+  });
+  return table.append(records);
+}
+
+function outcomeText(first: number, added: number, found: Replacement[], notFailed: number): string {
+  const lines: string[] = [];
+  if (added > 0) {
+    const rows = added === 1 ? `row ${first}` : `rows ${first}–${first + added - 1}`;
+    lines.push(
+      `${count(added, 'contact')} added (${rows}), each replacing a failed mail of the same company. Nothing was sent or charged: send them with "Send e-mails to selected rows" or "Send to all unsent rows".`,
+    );
+  }
+  const missing = found.filter((r) => !r.contact);
+  if (missing.length > 0) {
+    lines.push(`No contact added for ${count(missing.length, 'row')}:`);
+    for (const r of missing.slice(0, 10)) lines.push(`• row ${r.row.rowNumber} (${r.row.email}): ${r.why}`);
+    if (missing.length > 10) lines.push(`• and ${missing.length - 10} more`);
+    lines.push('Unlock the company again, or search for more contacts, to find others (Search companies…).');
+  }
+  if (notFailed > 0)
+    lines.push(
+      `${count(notFailed, 'selected row')} whose mail did not fail ${notFailed === 1 ? 'was' : 'were'} left as ${notFailed === 1 ? 'it is' : 'they are'}.`,
+    );
+  return lines.join('\n');
+}
+
+const NO_CONTACTS =
+  'There is no Contacts sheet with e-mail addresses yet: unlock companies first (Search companies…, then Unlock selected companies), which fills Contacts.';
+const NONE_FAILED =
+  'None of the selected rows has a failed mail (Mail status "Failed"). Select the rows whose mail bounced (after Refresh tracking), then run this again.';
