@@ -21,12 +21,14 @@ export interface TrackingRead {
 
 /** The Tracking sheet, created (or its missing headers added) when `create`; null when absent and not. */
 export function openTracking(spreadsheet: Spreadsheet, create: boolean): Table | null {
-  if (create || spreadsheet.getSheetByName(TRACKING.sheetName)) return Table.open(spreadsheet, TRACKING);
+  if (create || spreadsheet.getSheetByName(TRACKING.sheetName))
+    return Table.open(spreadsheet, TRACKING, true);
   return null;
 }
 
-/** Reads the whole Tracking sheet (one getValues). */
+/** Reads the whole Tracking sheet (its size, then one getValues). */
 export function readTracking(table: Table): TrackingRead {
+  table.measure();
   return { table, rows: table.readAll() };
 }
 
@@ -54,10 +56,10 @@ export function writeTracking(
 
 /** Deletes the empty columns right of the Tracking sheet's own (a new sheet has 26): fewer cells. */
 export function trimTrackingColumns(read: TrackingRead): void {
-  const sheet = read.table.sheet;
-  const used = Math.max(sheet.getLastColumn(), TRACKING.columns.length);
-  const max = sheet.getMaxColumns();
-  if (max > used) sheet.deleteColumns(used + 1, max - used);
+  const size = read.table.measure(); // measured when opened: no read between writes
+  const used = Math.max(size.lastColumn, TRACKING.columns.length);
+  if (size.maxColumns > used) read.table.sheet.deleteColumns(used + 1, size.maxColumns - used);
+  size.maxColumns = Math.min(size.maxColumns, used);
 }
 
 /** A value written as Sheets reads it back: the quote prefix that keeps text as text is not part of it. */
