@@ -63,13 +63,16 @@ function evaluationTimes(source, runs) {
   return times;
 }
 
+/** Target for the size of dist/Code.js (issue 26: Apps Script compiles all of it on every execution). */
+const MAX_BYTES = 330 * KB;
+
 /** Target for the median compile + evaluation time (Apps Script evaluates the file on every execution). */
 const MAX_EVAL_MS = 15;
 
 /**
  * @param {{codePath: string, indexPath: string, runs?: number, maxBytes?: number}} options
  */
-function measureBundle({ codePath, indexPath, runs = 20, maxBytes = 150 * KB, maxEvalMs = MAX_EVAL_MS }) {
+function measureBundle({ codePath, indexPath, runs = 20, maxBytes = MAX_BYTES, maxEvalMs = MAX_EVAL_MS }) {
   const source = fs.readFileSync(codePath, 'utf8');
   const bytes = Buffer.byteLength(source, 'utf8');
   const declared = topLevelDeclarations(source);

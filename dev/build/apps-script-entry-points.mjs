@@ -30,7 +30,7 @@ export function forwarderSource(entries) {
   return entries
     .map(({ name, params, jsDoc }) => {
       const doc = jsDoc ? `${jsDoc}\n` : '';
-      return `${doc}function ${name}(${params.join(', ')}) {\n  return ${library}.${name}.apply(this, arguments);\n}\n`;
+      return `${doc}function ${name}(${params.join(', ')}) {\n\treturn ${library}.${name}.apply(this, arguments);\n}\n`;
     })
     .join('\n');
 }
@@ -54,8 +54,9 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
       // Apps Script's V8 runtime does not take every recent syntax (static class fields are a known gap):
       // the whole bundle, zod included, is lowered to ES2019. Apps Script parses the whole file on every
       // execution, each custom-function cell included, so the library's comments are left out (names and
-      // layout are kept: the file stays readable). The entry points below keep their JSDoc. Arrow functions
-      // at the library's top level become function expressions (top-level-arrows.mjs: V8 parses them sooner).
+      // layout are kept: the file stays readable), and it is indented with one tab per level (tabIndent). The
+      // entry points below keep their JSDoc. Arrow functions at the library's top level become function
+      // expressions (top-level-arrows.mjs: V8 parses them sooner).
       const code = ts.transpileModule(bundled, {
         compilerOptions: {
           target: ts.ScriptTarget.ES2019,
@@ -64,7 +65,7 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
           removeComments: true,
         },
       }).outputText;
-      const library = halveIndent(topLevelArrowsAsFunctions(code));
+      const library = tabIndent(topLevelArrowsAsFunctions(code));
       const entries = readEntryPoints(index);
       const forwarders = forwarderSource(entries);
       const header = '// Built by rollup from src/ (see README). Do not edit: run `npm run build`.\n\n';
@@ -103,10 +104,12 @@ export function appsScriptAssets({ manifest, uiDir, urlFetchAllowlist }) {
 }
 
 /**
- * TypeScript prints 4-space indents; this halves them (a tenth of the file) without touching a line that
- * starts inside a string, template or regular-expression literal, where spaces are content.
+ * TypeScript prints 4-space indents; this writes one tab per level instead (a common, readable style: an
+ * editor shows a tab as wide as its reader likes), a twelfth of the file less than 2 spaces a level. A line
+ * that starts inside a string, template or regular-expression literal is left as it is (spaces are content
+ * there); spaces beyond the last whole level (a continuation line's) stay spaces.
  */
-export function halveIndent(code) {
+export function tabIndent(code) {
   const source = ts.createSourceFile('Code.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
   const literals = [];
   const visit = (node) => {
@@ -125,7 +128,7 @@ export function halveIndent(code) {
       offset += line.length + 1;
       while (next < literals.length && literals[next][1] <= start) next++;
       if (next < literals.length && literals[next][0] < start) return line;
-      return line.replace(/^( {4})+/, (spaces) => ' '.repeat(spaces.length / 2));
+      return line.replace(/^( {4})+/, (spaces) => '\t'.repeat(spaces.length / 4));
     })
     .join('\n');
 }

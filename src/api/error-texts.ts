@@ -133,10 +133,10 @@ export function networkInit(service: ApiService, endpoint: string, cause: unknow
 }
 
 /** The rate budget cannot free a slot before the caller's deadline. */
-export function deadlineInit(service: ApiService, waitMs: number, limitText: string): ApiErrorInit {
+export function rateBudgetInit(service: ApiService, waitMs: number, limitText: string): ApiErrorInit {
   return {
     service,
-    kind: 'rate-limit',
+    kind: 'rate-budget',
     message: `Rate budget of the ${serviceName(service)} (${limitText}) is used up; the next slot frees in ${Math.ceil(waitMs / 1000)} s, after the deadline.`,
     userMessage: `The ${serviceName(service)} allows ${limitText}; this run has reached the limit.`,
     action: CONTINUE_LATER_ACTION,
@@ -149,7 +149,7 @@ export function deadlineInit(service: ApiService, waitMs: number, limitText: str
 export function timeUpInit(service: ApiService): ApiErrorInit {
   return {
     service,
-    kind: 'rate-limit',
+    kind: 'time-up',
     message: `Deadline reached before the next request to the ${serviceName(service)}.`,
     userMessage: 'This run has used its time.',
     action: CONTINUE_LATER_ACTION,
@@ -162,7 +162,7 @@ export function timeUpInit(service: ApiService): ApiErrorInit {
 export function cancelledInit(service: ApiService): ApiErrorInit {
   return {
     service,
-    kind: 'rate-limit',
+    kind: 'stopped',
     message: `Stopped before the next request to the ${serviceName(service)}, as asked.`,
     userMessage: 'Stopped before the next request, as you asked.',
     action: CONTINUE_LATER_ACTION,

@@ -16,7 +16,14 @@ export type ApiErrorKind =
   | 'plan'
   | 'not-found'
   | 'gone'
+  /** The service refused the request for its rate limit (429 `rate-limit`, phone code 1005), after the retries. */
   | 'rate-limit'
+  /** The rate budget would free a slot only after the run's deadline: nothing was sent (see rate-budget.ts). */
+  | 'rate-budget'
+  /** The run has used its time: the deadline came before the next request, which was not sent. */
+  | 'time-up'
+  /** The user pressed Stop: the requests not sent yet stay unsent. */
+  | 'stopped'
   | 'quota'
   | 'bad-request'
   | 'server'
@@ -63,7 +70,7 @@ export interface ApiErrorInit {
   replacement?: string;
   /** How long to wait before trying again (Retry-After, or the time until the rate budget frees). */
   retryAfterMs?: number;
-  /** Client-side request checks: the offending field (`recipients[2].email`). */
+  /** Client-side request checks: the offending field (`emails[2].email`). */
   field?: string;
   /** Client-side request checks of sends: 0-based index of the offending recipient or e-mail. */
   index?: number;
@@ -107,6 +114,54 @@ export class ApiError extends Error {
     }
     return json as unknown as ApiErrorJson;
   }
+}
+
+/**
+ * What an error means for the run (one requestAll, one job step) that met it:
+ * - 'later': nothing is wrong with the work left; the run ends here and the rest is done by a later step
+ *   (out of time, the user's Stop, the rate budget or the service's rate limit);
+ * - 'stop': every later request would fail the same way (key, funds, plan, quota, address, Apps Script's
+ *   daily fetch quota, a retired endpoint): the run ends and says why;
+ * - 'go-on': it concerns this request only (not found, bad request, a server or network failure, an answer
+ *   lost or not understood): the run goes on with the others.
+ * The one place that decides it: a new kind does not compile until it is placed here.
+ */
+export type RunEffect = 'later' | 'stop' | 'go-on';
+
+const RUN_EFFECTS: Record<ApiErrorKind, RunEffect> = {
+  'rate-limit': 'later',
+  'rate-budget': 'later',
+  'time-up': 'later',
+  stopped: 'later',
+  'missing-key': 'stop',
+  auth: 'stop',
+  funds: 'stop',
+  plan: 'stop',
+  gone: 'stop',
+  quota: 'stop',
+  address: 'stop',
+  'address-not-allowed': 'stop',
+  'fetch-quota': 'stop',
+  'not-found': 'go-on',
+  'bad-request': 'go-on',
+  server: 'go-on',
+  network: 'go-on',
+  'invalid-response': 'go-on',
+  'outcome-unknown': 'go-on',
+};
+
+export function runEffect(error: Pick<ApiErrorInit, 'kind'>): RunEffect {
+  return RUN_EFFECTS[error.kind];
+}
+
+/** The run ends at this error (later, or for good). */
+export function endsRun(error: Pick<ApiErrorInit, 'kind'>): boolean {
+  return RUN_EFFECTS[error.kind] !== 'go-on';
+}
+
+/** The run ends at this error, and the work left is done by a later step. */
+export function isForLater(error: unknown): boolean {
+  return error instanceof ApiError && RUN_EFFECTS[error.kind] === 'later';
 }
 
 export function isApiError(error: unknown): error is ApiError {

@@ -20,7 +20,7 @@
 //
 // Waiting: reserve(n, deadline) sleeps (Utilities.sleep, never while holding the lock) until n slots are
 // free; when that moment is after the deadline it throws RateDeadlineError at once, without sleeping (the
-// transport turns it into ApiError kind 'rate-limit'), and the feature continues later.
+// transport turns it into ApiError kind 'rate-budget'), and the feature continues later.
 
 /** The services whose rate limits are kept (their names, as the API layer uses them). */
 export type ApiService = 'outreach' | 'phone';

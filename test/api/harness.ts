@@ -1,11 +1,10 @@
 // Entry points of the API test bundle (test-output/api-harness/Code.js), built by rollup.api-harness.mjs
 // with the same plugins as dist/Code.js: thin functions over the real clients, run in the Apps Script
 // emulator against the sandbox. Each answers plain JSON: {ok: true, value} or {ok: false, error}.
-import { ApiError } from '../../src/api/errors';
+import { ApiError, isForLater } from '../../src/api/errors';
 import type { OutreachClient } from '../../src/api/outreach/outreach-client';
 import type {
   MailListQuery,
-  SendBatchRequest,
   SendPersonalizedRequest,
   TaskListQuery,
 } from '../../src/api/outreach/email-schemas';
@@ -81,7 +80,7 @@ export function apiBalanceMany(c: Connection, n: number) {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       errors.push(error.toJSON());
-      if (error.kind === 'rate-limit') break;
+      if (isForLater(error)) break;
     }
   }
   return { ok, errors, elapsedMs: Date.now() - started };
@@ -115,20 +114,12 @@ export function apiProfilesWithEmails(c: Connection, companyHashIds: string[]) {
   );
 }
 
-export function apiSendBatch(c: Connection, request: SendBatchRequest) {
-  return run(() => outreach(c).sendBatch(request));
-}
-
 export function apiSendPersonalized(c: Connection, request: SendPersonalizedRequest) {
   return run(() => outreach(c).sendPersonalized(request));
 }
 
 export function apiListTasks(c: Connection, query: TaskListQuery) {
   return run(() => outreach(c).listTasks(query));
-}
-
-export function apiGetTask(c: Connection, taskId: number) {
-  return run(() => outreach(c).getTask(taskId));
 }
 
 export function apiListMails(c: Connection, query: MailListQuery) {

@@ -95,10 +95,8 @@ describe('typed errors', () => {
       ),
     );
     const e = caught(() =>
-      outreach().sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [{ email: 'a@b.co', subject: 's' }],
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text' }],
       }),
     );
     expect(e).toMatchObject({ kind: 'funds', status: 402, required: 5, available: 2, unit: 'edm' });
@@ -216,20 +214,14 @@ describe('retry rules', () => {
   test('429 rate-limit on a send is retried too (rejected before it ran)', () => {
     gas.respond(
       sequence([() => problem(429, 'rate-limit', 'slow', {}, { 'Retry-After': '1' })], () =>
-        json(201, { task_id: 3, total: 1, status: 'pending' }),
+        json(201, { total: 1, tasks: [{ task_id: 3, mail_id: 7, email: 'a@b.co' }] }),
       ),
     );
     expect(
-      outreach().sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [{ email: 'a@b.co', subject: 's' }],
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text' }],
       }),
-    ).toEqual({
-      task_id: 3,
-      total: 1,
-      status: 'pending',
-    });
+    ).toEqual({ total: 1, tasks: [{ task_id: 3, mail_id: 7, email: 'a@b.co' }] });
     expect(gas.requests).toHaveLength(2);
   });
 
@@ -315,10 +307,8 @@ describe('retry rules', () => {
 
   test('send: 500 → outcome-unknown; 502 upstream-error → refunded server error; neither retried', () => {
     const send = () =>
-      outreach().sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [{ email: 'a@b.co', subject: 's' }],
+      outreach().sendPersonalized({
+        emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text' }],
       });
     gas.respond(() => problem(500, 'internal-error', 'boom'));
     const unknown = caught(send);
@@ -380,10 +370,10 @@ describe('retry rules', () => {
     expect(Date.now()).toBeLessThanOrEqual(START + 10_000);
   });
 
-  test('no budget slot before the deadline: rate-limit with "continue later", no request', () => {
+  test('no budget slot before the deadline: rate-budget with "continue later", no request', () => {
     new RateBudget({ service: 'outreach', apiKey: KEY }).reserve(60);
     const e = caught(() => outreach({ deadlineMs: START + 10_000 }).balance());
-    expect(e).toMatchObject({ kind: 'rate-limit', action: 'Continue later: the work done so far is kept.' });
+    expect(e).toMatchObject({ kind: 'rate-budget', action: 'Continue later: the work done so far is kept.' });
     expect(gas.requests).toHaveLength(0);
     expect(gas.sleeps).toEqual([]);
   });
@@ -399,20 +389,19 @@ describe('validation before sending', () => {
     expect(caught(() => client.unlock('', 'DE')).field).toBe('domain');
     expect(caught(() => client.profileEmails('h', { pageSize: 500 })).field).toBe('pageSize');
     expect(caught(() => client.profile('  ')).field).toBe('companyHashId');
-    expect(caught(() => client.getTask(0)).field).toBe('taskId');
+    expect(caught(() => client.getMail(0)).field).toBe('mailId');
     expect(caught(() => client.listTasks({ page_size: 0 })).field).toBe('page_size');
     const e = caught(() =>
-      client.sendBatch({
-        content: 'x',
-        body_format: 'text',
-        recipients: [
-          { email: 'a@b.co', subject: 's' },
-          { email: 'c@d.co', subject: 's' },
-          { email: 'bob@@x', subject: 's' },
-        ],
+      client.sendPersonalized({
+        emails: ['a@b.co', 'c@d.co', 'bob@@x'].map((email) => ({
+          email,
+          subject: 's',
+          content: 'x',
+          body_format: 'text',
+        })),
       }),
     );
-    expect(e.message).toBe('Recipient 3 (bob@@x): e-mail address is not valid');
+    expect(e.message).toBe('E-mail 3 (bob@@x): e-mail address is not valid');
     expect(caught(() => phone().check('call me')).kind).toBe('bad-request');
     expect(gas.requests).toHaveLength(0);
   });
@@ -434,18 +423,16 @@ describe('secrets never leak', () => {
 
   test('a key pasted into a request field stays out of the check message (nothing sent)', () => {
     const leaks = (e: ApiError) => JSON.stringify(e.toJSON()) + e.message + e.stack;
-    const batch = (recipient: Record<string, unknown>) =>
+    const batch = (mail: Record<string, unknown>) =>
       caught(() =>
-        outreach().sendBatch({
-          content: 'x',
-          body_format: 'text',
-          recipients: [{ email: 'a@b.co', subject: 's', ...recipient }],
+        outreach().sendPersonalized({
+          emails: [{ email: 'a@b.co', subject: 's', content: 'x', body_format: 'text', ...mail }],
         }),
       );
     for (const e of [
       batch({ email: KEY }),
       batch({ email: PHONE_KEY }),
-      batch({ variables: { [KEY]: 'x' } }),
+      batch({ [KEY]: 'x' }),
       caught(() => outreach().search({ productKeywords: ['x'], [KEY]: 1 } as never)),
     ]) {
       expect(e.kind).toBe('bad-request');
@@ -468,21 +455,22 @@ describe('secrets never leak', () => {
 describe('query strings and parsing helpers', () => {
   test('list queries: lists comma-joined, encoded by hand', () => {
     gas.respond(() => json(200, { data: [], total: 0, page: 1, page_size: 50 }));
-    outreach().listMails({
-      task_ids: [1, 2],
-      statuses: ['sent', 'failed'],
-      page_size: 50,
-      subject: 'Q&A = 1',
-    });
+    outreach().listMails({ task_ids: [1, 2], mail_ids: [3], page_size: 50, sort_by: 'mail_id' });
     expect(gas.requests[0].url).toBe(
-      `${BASE}/api/v1/emails/mails?task_ids=1%2C2&subject=Q%26A%20%3D%201&statuses=sent%2Cfailed&page_size=50`,
+      `${BASE}/api/v1/emails/mails?task_ids=1%2C2&mail_ids=3&page_size=50&sort_by=mail_id`,
     );
     expect(queryOf(gas.requests[0])).toEqual({
       task_ids: '1,2',
-      statuses: 'sent,failed',
+      mail_ids: '3',
       page_size: '50',
-      subject: 'Q&A = 1',
+      sort_by: 'mail_id',
     });
+    gas.respond(() => json(200, { data: [], total: 0, page: 1, page_size: 50 }));
+    outreach().listTasks({ task_subject: 'Q&A = 1 · #Ab', page_size: 5 });
+    expect(gas.requests[1].url).toBe(
+      `${BASE}/api/v1/emails/tasks?task_subject=Q%26A%20%3D%201%20%C2%B7%20%23Ab&page_size=5`,
+    );
+    expect(queryOf(gas.requests[1])).toEqual({ task_subject: 'Q&A = 1 · #Ab', page_size: '5' });
   });
 
   test('a URL over 2000 characters is refused before sending', () => {

@@ -110,7 +110,7 @@ describe('phone checks', () => {
     const out = phone({ deadlineMs: START + 22_000 }).checkMany(['+12025550010', '+12025550011']);
     // The retry of the first number would start at 16 s and end at 31 s: it is not sent.
     expect(gas.requests).toHaveLength(2);
-    expect(out.stopped?.kind).toBe('rate-limit');
+    expect(out.stopped?.kind).toBe('time-up');
     expect(out.results.map((r) => r.index)).toEqual([1]);
     expect(out.unchecked).toEqual([0]);
   });

@@ -12,9 +12,8 @@ import {
 } from '../../src/api/outreach/outreach-schemas';
 import {
   MailListQuerySchema,
-  SendBatchRequestSchema,
   SendPersonalizedRequestSchema,
-  TaskDetailSchema,
+  MailDetailSchema,
   TaskListQuerySchema,
   cleanTaskSubject,
   isValidEmail,
@@ -125,87 +124,70 @@ describe('unlock request checks', () => {
 });
 
 describe('send request checks', () => {
-  const recipient = (i: number) => ({ email: `user${i}@example.com`, subject: 'Hello' });
-  const batch = (recipients: unknown[], extra: Record<string, unknown> = {}) => ({
+  const mail = (i: number, extra: Record<string, unknown> = {}) => ({
+    email: `user${i}@example.com`,
+    subject: 'Hello',
     content: 'Hi name',
     body_format: 'text',
-    recipients,
     ...extra,
   });
+  const send = (emails: unknown[], extra: Record<string, unknown> = {}) => ({ emails, ...extra });
 
-  test('1 to 100 recipients', () => {
-    expect(rejected(SendBatchRequestSchema(), batch([])).message).toBe('Add at least one recipient');
-    const many = Array.from({ length: 101 }, (_, i) => recipient(i));
-    expect(rejected(SendBatchRequestSchema(), batch(many)).message).toBe('At most 100 recipients per send');
-    expect(accept(SendBatchRequestSchema(), batch(many.slice(0, 100))).recipients).toHaveLength(100);
+  test('1 to 100 e-mails', () => {
+    expect(rejected(SendPersonalizedRequestSchema(), send([])).message).toBe('Add at least one e-mail');
+    const many = Array.from({ length: 101 }, (_, i) => mail(i));
+    expect(rejected(SendPersonalizedRequestSchema(), send(many)).message).toBe(
+      'At most 100 e-mails per send',
+    );
+    expect(accept(SendPersonalizedRequestSchema(), send(many.slice(0, 100))).emails).toHaveLength(100);
   });
 
-  test('invalid e-mail names the recipient by position and address', () => {
+  test('invalid e-mail names the e-mail by position and address', () => {
     const e = rejected(
-      SendBatchRequestSchema(),
-      batch([recipient(1), recipient(2), { email: 'bob@@x', subject: 'Hi' }]),
+      SendPersonalizedRequestSchema(),
+      send([mail(1), mail(2), mail(3, { email: 'bob@@x' })]),
     );
-    expect(e.message).toBe('Recipient 3 (bob@@x): e-mail address is not valid');
-    expect(e.field).toBe('recipients[2].email');
+    expect(e.message).toBe('E-mail 3 (bob@@x): e-mail address is not valid');
+    expect(e.field).toBe('emails[2].email');
     expect(e.index).toBe(2);
-    const p = rejected(SendPersonalizedRequestSchema(), {
-      emails: [{ email: 'a@b', subject: 's', content: 'c', body_format: 'html' }],
-    });
-    expect(p.message).toBe('E-mail 1 (a@b): e-mail address is not valid');
   });
 
   test('subject 1..200 characters, content <= 50000, body_format', () => {
-    expect(rejected(SendBatchRequestSchema(), batch([{ email: 'a@b.co', subject: '  ' }])).message).toBe(
-      'Recipient 1: subject is empty',
+    expect(rejected(SendPersonalizedRequestSchema(), send([mail(1, { subject: '  ' })])).message).toBe(
+      'E-mail 1: subject is empty',
     );
     expect(
-      rejected(SendBatchRequestSchema(), batch([{ email: 'a@b.co', subject: 'x'.repeat(201) }])).message,
-    ).toBe('Recipient 1: subject is longer than 200 characters');
+      rejected(SendPersonalizedRequestSchema(), send([mail(1, { subject: 'x'.repeat(201) })])).message,
+    ).toBe('E-mail 1: subject is longer than 200 characters');
     // 200 characters of astral emoji are 400 UTF-16 units: still 200 characters.
     expect(
-      accept(SendBatchRequestSchema(), batch([{ email: 'a@b.co', subject: '😀'.repeat(200) }])),
+      accept(SendPersonalizedRequestSchema(), send([mail(1, { subject: '😀'.repeat(200) })])),
     ).toBeTruthy();
     expect(
-      rejected(SendBatchRequestSchema(), batch([recipient(1)], { content: 'x'.repeat(50001) })).message,
-    ).toBe('content is longer than 50000 characters');
+      rejected(SendPersonalizedRequestSchema(), send([mail(1, { content: 'x'.repeat(50001) })])).message,
+    ).toBe('E-mail 1: content is longer than 50000 characters');
     expect(
-      rejected(SendBatchRequestSchema(), batch([recipient(1)], { body_format: 'markdown' })).message,
-    ).toBe('body_format must be text or html');
+      rejected(SendPersonalizedRequestSchema(), send([mail(1, { body_format: 'markdown' })])).message,
+    ).toBe('E-mail 1: body_format must be text or html');
   });
 
   test('task_subject <= 255 after cleaning; cleaning is sent', () => {
     const padded = '\u200B  ' + 'x'.repeat(255) + ' \uFEFF\u0007';
     expect(
-      accept(SendBatchRequestSchema(), batch([recipient(1)], { task_subject: padded })).task_subject,
+      accept(SendPersonalizedRequestSchema(), send([mail(1)], { task_subject: padded })).task_subject,
     ).toBe('x'.repeat(255));
     expect(
-      rejected(SendBatchRequestSchema(), batch([recipient(1)], { task_subject: 'x'.repeat(256) })).message,
+      rejected(SendPersonalizedRequestSchema(), send([mail(1)], { task_subject: 'x'.repeat(256) })).message,
     ).toBe('task_subject is longer than 255 characters');
   });
 
-  test('variables: names \\w+, values text', () => {
-    const e = rejected(
-      SendBatchRequestSchema(),
-      batch([{ ...recipient(1), variables: { 'first-name': 'A' } }]),
+  test('unknown e-mail field is refused (the add-on fills the template itself: no variables are sent)', () => {
+    expect(rejected(SendPersonalizedRequestSchema(), send([mail(1, { name: 'x' })])).message).toBe(
+      'E-mail 1: Unsupported field "name"',
     );
-    expect(e.message).toBe(
-      'Recipient 1: variable "first-name": a variable name may contain only letters, digits and _ (no braces)',
-    );
-    const v = rejected(
-      SendBatchRequestSchema(),
-      batch([recipient(1), { ...recipient(2), variables: { n: 3 } }]),
-    );
-    expect(v.message).toBe('Recipient 2: variable "n": the value must be text');
+    const v = rejected(SendPersonalizedRequestSchema(), send([mail(1), mail(2, { variables: { n: 'A' } })]));
+    expect(v.message).toBe('E-mail 2: Unsupported field "variables"');
     expect(v.index).toBe(1);
-    expect(
-      accept(SendBatchRequestSchema(), batch([{ ...recipient(1), variables: { first_name: 'Ann' } }])),
-    ).toBeTruthy();
-  });
-
-  test('unknown recipient field is refused', () => {
-    expect(rejected(SendBatchRequestSchema(), batch([{ ...recipient(1), name: 'x' }])).message).toBe(
-      'Recipient 1: Unsupported field "name"',
-    );
   });
 });
 
@@ -213,8 +195,8 @@ describe('list and page checks', () => {
   test('page_size 1..100, page >= 1', () => {
     expect(rejected(TaskListQuerySchema(), { page_size: 0 }).message).toBe('page_size must be 1 to 100');
     expect(rejected(MailListQuerySchema(), { page_size: 101 }).message).toBe('page_size must be 1 to 100');
-    expect(rejected(MailListQuerySchema(), { statuses: ['sent', 'opened'] }).field).toBe('statuses[1]');
-    expect(rejected(TaskListQuerySchema(), { created_from: 'yesterday' }).field).toBe('created_from');
+    expect(rejected(MailListQuerySchema(), { mail_ids: [1, 0] }).field).toBe('mail_ids[1]');
+    expect(rejected(TaskListQuerySchema(), { sort_by: 'status' }).field).toBe('sort_by');
     expect(rejected(ProfileEmailsQuerySchema(), { pageSize: 101 }).message).toBe('pageSize must be 1 to 100');
     expect(rejected(ProfileEmailsQuerySchema(), { page: 0 }).message).toBe('page must be 1 or more');
     expect(accept(TaskListQuerySchema(), { task_ids: [1, 2], page_size: 100 })).toEqual({
@@ -259,7 +241,7 @@ describe('answer schemas', () => {
     });
   });
 
-  test('task detail with content, bodyFormat and mails', () => {
+  test('mail detail with content and bodyFormat; an unknown status names its path', () => {
     const mail = {
       mailId: 1,
       taskId: 7,
@@ -270,28 +252,14 @@ describe('answer schemas', () => {
       sentAt: '2026-01-05T09:00:05.000Z',
       callbackReceivedAt: null,
       failureReason: null,
-    };
-    const task = {
-      taskId: 7,
-      totalCount: 1,
-      status: 'requested',
-      sentCount: 0,
-      failedCount: 0,
-      openedCount: 0,
-      taskSubject: '',
-      createdAt: '2026-01-05T09:00:00.000Z',
-      completedAt: null,
       content: 'Hi',
       bodyFormat: 'text',
-      mails: [mail],
     };
-    expect(parseWith(TaskDetailSchema(), task).ok).toBe(true);
-    expect(parseWith(TaskDetailSchema(), { ...task, mails: [{ ...mail, status: 'bounced' }] })).toMatchObject(
-      {
-        ok: false,
-        path: 'mails[0].status',
-      },
-    );
+    expect(parseWith(MailDetailSchema(), mail).ok).toBe(true);
+    expect(parseWith(MailDetailSchema(), { ...mail, status: 'bounced' })).toMatchObject({
+      ok: false,
+      path: 'status',
+    });
   });
 });
 

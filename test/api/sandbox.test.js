@@ -124,21 +124,20 @@ describe('typed errors', () => {
       unit: 'points',
     });
     expect(out.error.action).toContain(`${sandbox.outreachUrl}/pricing`);
-    const recipients = Array.from({ length: 100 }, (_, i) => ({ email: `r${i}@example.com`, subject: 'Hi' }));
-    expect(call('apiSendBatch', low, { content: 'Hi', body_format: 'text', recipients }).ok).toBe(true);
-    const edm = call('apiSendBatch', low, {
+    const emails = Array.from({ length: 100 }, (_, i) => ({
+      email: `r${i}@example.com`,
+      subject: 'Hi',
       content: 'Hi',
       body_format: 'text',
-      recipients: recipients.slice(0, 3),
-    });
+    }));
+    expect(call('apiSendPersonalized', low, { emails }).ok).toBe(true);
+    const edm = call('apiSendPersonalized', low, { emails: emails.slice(0, 3) });
     expect(edm.error).toMatchObject({ kind: 'funds', required: 3, available: 0, unit: 'edm' });
   });
 
   test('403 free plan → plan', () => {
-    const out = call('apiSendBatch', conn({ outreachApiKey: DEMO_KEYS.free }), {
-      content: 'Hi',
-      body_format: 'text',
-      recipients: [{ email: 'a@example.com', subject: 'Hi' }],
+    const out = call('apiSendPersonalized', conn({ outreachApiKey: DEMO_KEYS.free }), {
+      emails: [{ email: 'a@example.com', subject: 'Hi', content: 'Hi', body_format: 'text' }],
     });
     expect(out.error).toMatchObject({ kind: 'plan', status: 403 });
     expect(`${out.error.userMessage} ${out.error.action}`).toMatch(
@@ -153,7 +152,7 @@ describe('typed errors', () => {
       action: 'Unlock the company first.',
     });
     expect(call('apiProfileEmails', conn(), id, {}).error).toMatchObject({ kind: 'not-found' });
-    expect(call('apiGetTask', conn(), 999999).error).toMatchObject({ kind: 'not-found' });
+    expect(call('apiGetMail', conn(), 999999).error).toMatchObject({ kind: 'not-found' });
   });
 
   test('429 quota-exceeded → quota, never retried', () => {
@@ -204,11 +203,9 @@ describe('retry rules with injected faults', () => {
   );
 
   test('lost response on a send → outcome-unknown, sent once, never retried', async () => {
-    await fault({ path: '/api/v1/emails/send/batch', kind: 'lost-response', count: 1 });
-    const out = call('apiSendBatch', conn(), {
-      content: 'Hello there',
-      body_format: 'text',
-      recipients: [{ email: 'once@example.com', subject: 'Once' }],
+    await fault({ path: '/api/v1/emails/send/personalized', kind: 'lost-response', count: 1 });
+    const out = call('apiSendPersonalized', conn(), {
+      emails: [{ email: 'once@example.com', subject: 'Once', content: 'Hello there', body_format: 'text' }],
     });
     expect(out.error).toMatchObject({ kind: 'outcome-unknown' });
     expect(outreachFetches()).toHaveLength(1);
@@ -255,16 +252,15 @@ describe('checks before sending', () => {
     );
     expect(call('apiSearch', c, { productKeywords: ['x'], employees: '10-50' }).error.field).toBe('body');
     expect(call('apiUnlock', c, 'acme.com', '').error.field).toBe('countryCode');
-    const send = call('apiSendBatch', c, {
-      content: 'x',
-      body_format: 'text',
-      recipients: [
-        { email: 'a@example.com', subject: 's' },
-        { email: 'b@example.com', subject: 's' },
-        { email: 'bob@@x', subject: 's' },
-      ],
+    const send = call('apiSendPersonalized', c, {
+      emails: ['a@example.com', 'b@example.com', 'bob@@x'].map((email) => ({
+        email,
+        subject: 's',
+        content: 'x',
+        body_format: 'text',
+      })),
     });
-    expect(send.error.message).toBe('Recipient 3 (bob@@x): e-mail address is not valid');
+    expect(send.error.message).toBe('E-mail 3 (bob@@x): e-mail address is not valid');
     expect(call('apiListMails', c, { page_size: 101 }).error.field).toBe('page_size');
     expect(call('apiProfileEmails', c, 'h', { page: 0 }).error.field).toBe('page');
     expect(emu.fetchLog).toHaveLength(0);
@@ -316,13 +312,13 @@ describe('rate budget shared across executions', () => {
     expect(elapsed).toBeLessThan(135_000);
   });
 
-  test('a deadline shorter than the wait stops with rate-limit (continue later)', () => {
+  test('a deadline shorter than the wait stops with rate-budget (continue later)', () => {
     const first = call('apiBalanceMany', conn(), 60);
     expect(first.ok).toBe(60);
     const second = call('apiBalanceMany', conn({ deadlineInMs: 20_000 }), 5);
     expect(second.ok).toBe(0);
     expect(second.errors[0]).toMatchObject({
-      kind: 'rate-limit',
+      kind: 'rate-budget',
       action: 'Continue later: the work done so far is kept.',
     });
     expect(outreachFetches()).toHaveLength(60);
@@ -413,16 +409,12 @@ describe('what requests, logs and errors carry', () => {
     await fault({ path: '/api/v1/emails/tasks', kind: 'status', status: 503, count: 1 });
     const results = [
       call('apiBalance', conn()),
-      call('apiSendBatch', conn(), {
-        content,
-        body_format: 'text',
-        recipients: [{ email: address, subject: 'Offer' }],
+      call('apiSendPersonalized', conn(), {
+        emails: [{ email: address, subject: 'Offer', content, body_format: 'text' }],
       }),
       call('apiListTasks', conn(), { page_size: 5 }),
-      call('apiSendBatch', conn({ outreachApiKey: DEMO_KEYS.free }), {
-        content,
-        body_format: 'text',
-        recipients: [{ email: address, subject: 'Offer' }],
+      call('apiSendPersonalized', conn({ outreachApiKey: DEMO_KEYS.free }), {
+        emails: [{ email: address, subject: 'Offer', content, body_format: 'text' }],
       }),
       call('apiBalance', conn({ outreachApiKey: DEMO_KEYS.revoked })),
       call('phoneCheckMany', conn(), ['+12025550000012']),

@@ -235,6 +235,40 @@ describe('entry points are the feature functions themselves', () => {
     }
   });
 
+  test('an entry point has one name, its guard another only where the bundle has that name already', () => {
+    const index = ts.createSourceFile(
+      'index.ts',
+      fs.readFileSync(INDEX_PATH, 'utf8'),
+      ts.ScriptTarget.ES2020,
+    );
+    const srcFiles = (dir) =>
+      fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+        const full = path.join(dir, entry.name);
+        return entry.isDirectory() ? srcFiles(full) : full.endsWith('.ts') ? [full] : [];
+      });
+    const others = srcFiles(path.join(ROOT, 'src'))
+      .filter((file) => !/(entry-points|index)\.ts$/.test(file))
+      .map((file) => fs.readFileSync(file, 'utf8'))
+      .join('\n');
+    const declared = (name) => new RegExp(`\\b(function|const|let|class) ${name}\\b`).test(others);
+    const aliases = index.statements
+      .filter((s) => ts.isExportDeclaration(s) && s.moduleSpecifier.text === './features/entry-points')
+      .flatMap((s) => s.exportClause.elements)
+      .filter((element) => element.propertyName)
+      .map((element) => [element.propertyName.text, element.name.text]);
+    expect(aliases.length).toBeGreaterThan(0);
+    for (const [guard, name] of aliases) {
+      // continueJobForPage guards the feature continueJob: the bundle cannot hold two continueJob.
+      const suffixed = [`${name}ForPage`, `${name}FromMenu`].includes(guard);
+      expect({ guard, name, suffixed, declaredElsewhere: declared(name) }).toEqual({
+        guard,
+        name,
+        suffixed: true,
+        declaredElsewhere: true,
+      });
+    }
+  });
+
   /** Names of the stack frames inside dist/Code.js, innermost first. */
   function scriptFrames(run) {
     try {

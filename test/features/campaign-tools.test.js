@@ -551,44 +551,6 @@ describe('Waiting sends and the one trigger', () => {
     expect(clockTriggers()).toHaveLength(1);
   });
 
-  test("a trigger and switch made by an earlier version are adopted: the user's auto-refresh goes on, still one trigger", async () => {
-    emu = newAddon(services, { userTriggersListClock: false });
-    makeList('Outreach', ['jane@example.com'], { body: 'Hi' });
-    emu.ui.queue('YES');
-    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
-    // What an earlier version left: its trigger (no id stored) and one switch for the whole document.
-    emu._triggers.create({
-      user: 'owner@example.com',
-      documentId: emu.spreadsheet.getId(),
-      handler: 'refreshTrackingOnTimer',
-      eventType: 'CLOCK',
-      schedule: { kind: 'hours', hours: 1, timeZone: 'Etc/UTC' },
-    });
-    emu.properties.document.setProperty(
-      'tracking.auto',
-      JSON.stringify({ on: true, since: services.clock.now(), failures: 0 }),
-    );
-    // Before it runs, the add-on cannot see it (not listed, no id): it says so instead of failing.
-    expect(() => emu.run('setAutoRefresh', [true], { kind: 'webapp' })).toThrow(/takes over at its next run/);
-    const [run] = emu.advanceTime(HOUR);
-    expect(run).toMatchObject({ handler: 'refreshTrackingOnTimer', status: 'completed' });
-    // It ran as the user's own auto-refresh: refreshed; and once every mail was final and no open could
-    // come any more (14 days after the send), it ended, trigger too.
-    expect(summaryCell('Last refresh')).toMatch(/\(automatic\)$/);
-    expect(timerRecord().auto.on).toBe(true);
-    services.clock.advance(14 * 24 * HOUR);
-    const [late] = emu.advanceTime(HOUR);
-    expect(late).toMatchObject({ handler: 'refreshTrackingOnTimer', status: 'completed' });
-    expect(timerRecord().auto).toMatchObject({
-      on: false,
-      offReason: expect.stringMatching(/every mail is delivered or failed/),
-    });
-    expect(clockTriggers()).toHaveLength(0);
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
-    expect(clockTriggers()).toHaveLength(1);
-    expect(timerRecord().triggerId).toBe(clockTriggers()[0].id);
-  });
-
   test('re-authorization needed: the run does nothing but say so on the summary, and the trigger stays', async () => {
     emu = newAddon(services);
     makeList('Outreach', ['jane@example.com'], { body: 'Hi' });

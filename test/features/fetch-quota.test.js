@@ -178,4 +178,29 @@ describe('the daily URL Fetch quota', () => {
     expect(new Set(unlocks.map((u) => u.domain)).size).toBe(3);
     expect(unlocks.every((u) => u.charged)).toBe(true);
   });
+  test("the quota met while reading the unlocked companies' contacts pauses too: the next day fills them", async () => {
+    emu = newAddon(services, { urlFetchDailyQuota: 20000 });
+    emu.run('searchCompanies', [{ products: 'a', operator: 'OR', industries: 'e', size: 3 }], {
+      kind: 'webapp',
+    });
+    const companies = emu.spreadsheet.getSheetByName('Companies');
+    emu.spreadsheet.setActiveSheet(companies);
+    companies.getRange('A2:C4').activate();
+    emu.setFetchQuotaUsed(20000 - 4); // the confirmation's balance and the three unlocks: then no call is left
+    emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const said = JSON.stringify(emu.ui.alerts) + JSON.stringify(emu.ui.dialogs);
+    expect(said).toMatch(/Google's daily limit of calls from add-ons to other services is used up/);
+    expect((await control(services.sandbox.outreachUrl, 'GET', '/unlocks')).unlocks).toHaveLength(3);
+    // No company is written off with the quota as its error: none is on Profiles yet.
+    const profiles = () => emu.spreadsheet.getSheetByName('Profiles');
+    expect(profiles() ? profiles().getLastRow() : 1).toBeLessThanOrEqual(1);
+    // The next day the same action fills their profiles and contacts, nothing charged again.
+    emu.clock.advance(24 * HOUR);
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    expect(profiles().getLastRow()).toBe(4);
+    expect(emu.spreadsheet.getSheetByName('Contacts').getLastRow()).toBeGreaterThan(1);
+    const unlocks = (await control(services.sandbox.outreachUrl, 'GET', '/unlocks')).unlocks;
+    expect(unlocks.filter((u) => u.charged)).toHaveLength(3);
+  });
 });

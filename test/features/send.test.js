@@ -102,17 +102,9 @@ describe('Compose', () => {
     expect(stored.isSheetHidden()).toBe(true);
     expect(emu.properties.document.bytes).toBeLessThan(2000);
     expect(emu.spreadsheet.getActiveSheet().getName()).toBe(LIST);
-    // A shorter text replaces it entirely; a template an older version kept in properties is still read.
+    // A shorter text replaces it entirely.
     saveTemplate({ body: 'Short' });
     expect(emu.run('getComposeState', [], { kind: 'webapp' }).template.body).toBe('Short');
-    const id = sheet().getSheetId();
-    emu.spreadsheet.deleteSheet(stored);
-    const legacy = { campaign: 'Old', subject: 'Hi', body: 'Old body', bodyFormat: 'text', savedAt: 1 };
-    emu.properties.document.setProperty(`template.${id}`, JSON.stringify(legacy));
-    expect(emu.run('getComposeState', [], { kind: 'webapp' }).template).toMatchObject({ body: 'Old body' });
-    saveTemplate({ body: 'New body' });
-    expect(emu.properties.document.getProperty(`template.${id}`)).toBeNull();
-    expect(emu.run('getComposeState', [], { kind: 'webapp' }).template.body).toBe('New body');
   });
 
   test('an HTML body escapes inserted values: a <script> name is sent as text', async () => {

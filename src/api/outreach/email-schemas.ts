@@ -9,7 +9,6 @@ import {
   cleanNickname,
   ids,
   int,
-  isoTime,
   LIMITS,
   maxChars,
   notBlank,
@@ -68,16 +67,6 @@ export const MailRecordSchema = lazySchema(() =>
 );
 export type MailRecord = OutputOf<typeof MailRecordSchema>;
 
-/** 4.10 task detail */
-export const TaskDetailSchema = lazySchema(() =>
-  z.extend(TaskSchema(), {
-    content: optText(),
-    bodyFormat: BodyFormatSchema(),
-    mails: z.array(MailRecordSchema()),
-  }),
-);
-export type TaskDetail = OutputOf<typeof TaskDetailSchema>;
-
 /** 4.12 mail detail */
 export const MailDetailSchema = lazySchema(() =>
   z.extend(MailRecordSchema(), {
@@ -108,16 +97,6 @@ export const MailListSchema = lazySchema(() =>
   }),
 );
 export type MailList = OutputOf<typeof MailListSchema>;
-
-/** 4.7 batch send answer (201) */
-export const SendBatchResponseSchema = lazySchema(() =>
-  z.object({
-    task_id: int(),
-    total: int(),
-    status: z.string(),
-  }),
-);
-export type SendBatchResponse = OutputOf<typeof SendBatchResponseSchema>;
 
 /** 4.8 personalized send answer (201) */
 export const SendPersonalizedResponseSchema = lazySchema(() =>
@@ -151,8 +130,6 @@ export function isValidEmail(value: string): boolean {
   return EMAIL_PATTERN.test(value);
 }
 
-export const VARIABLE_NAME_PATTERN = /^\w+$/;
-
 const email = () =>
   text('e-mail address').check(
     z.overwrite((value: string) => value.trim()),
@@ -176,20 +153,6 @@ const content = (what: string) =>
 
 const bodyFormat = () => z.enum(BODY_FORMATS, { error: 'body_format must be text or html' });
 
-const variables = () =>
-  z.record(
-    z
-      .string()
-      .check(
-        z.regex(VARIABLE_NAME_PATTERN, 'a variable name may contain only letters, digits and _ (no braces)'),
-      ),
-    z.string({ error: 'the value must be text' }),
-    {
-      error: (issue) =>
-        issue.code === 'invalid_type' ? 'variables must be an object of names and text values' : undefined,
-    },
-  );
-
 const taskSubject = () =>
   z.optional(
     text('task_subject').check(
@@ -207,32 +170,6 @@ const nickname = () =>
     ),
   );
 
-export const RecipientSchema = lazySchema(() =>
-  z.strictObject({
-    email: email(),
-    subject: subject(),
-    nickname: nickname(),
-    variables: z.optional(variables()),
-  }),
-);
-export type Recipient = InputOf<typeof RecipientSchema>;
-
-/** 4.7 batch send request */
-export const SendBatchRequestSchema = lazySchema(() =>
-  z.strictObject({
-    content: content('content'),
-    body_format: bodyFormat(),
-    task_subject: taskSubject(),
-    recipients: z
-      .array(RecipientSchema(), { error: 'recipients must be a list' })
-      .check(
-        z.minLength(1, 'Add at least one recipient'),
-        z.maxLength(LIMITS.recipientsMax, `At most ${LIMITS.recipientsMax} recipients per send`),
-      ),
-  }),
-);
-export type SendBatchRequest = InputOf<typeof SendBatchRequestSchema>;
-
 export const PersonalizedEmailSchema = lazySchema(() =>
   z.strictObject({
     content: content('content'),
@@ -240,7 +177,6 @@ export const PersonalizedEmailSchema = lazySchema(() =>
     email: email(),
     subject: subject(),
     nickname: nickname(),
-    variables: z.optional(variables()),
   }),
 );
 export type PersonalizedEmail = InputOf<typeof PersonalizedEmailSchema>;
@@ -259,20 +195,14 @@ export const SendPersonalizedRequestSchema = lazySchema(() =>
 );
 export type SendPersonalizedRequest = InputOf<typeof SendPersonalizedRequestSchema>;
 
-/** 4.9 task list query (lists are joined with commas on the wire). */
+/**
+ * 4.9 task list query (lists are joined with commas on the wire). The add-on asks by ids or by the tag in
+ * task_subject; the service's other filters (subject, statuses, recipient, dates) are not used here.
+ */
 export const TaskListQuerySchema = lazySchema(() =>
   z.strictObject({
     task_ids: ids('task_ids'),
-    subject: optionalText('subject'),
     task_subject: optionalText('task_subject'),
-    statuses: z.optional(
-      z.array(z.enum(TASK_STATUSES, { error: `statuses must be ${TASK_STATUSES.join(', ')}` })),
-    ),
-    /** Puts an e-mail address in the URL: prefer task_ids. */
-    recipient_email: optionalText('recipient_email'),
-    recipient_nickname: optionalText('recipient_nickname'),
-    created_from: isoTime('created_from'),
-    created_to: isoTime('created_to'),
     page: page(),
     page_size: pageSize('page_size'),
     sort_by: z.optional(
@@ -283,22 +213,11 @@ export const TaskListQuerySchema = lazySchema(() =>
 );
 export type TaskListQuery = InputOf<typeof TaskListQuerySchema>;
 
-/** 4.11 mail list query */
+/** 4.11 mail list query: by task or mail ids (the service's other filters are not used here). */
 export const MailListQuerySchema = lazySchema(() =>
   z.strictObject({
     task_ids: ids('task_ids'),
     mail_ids: ids('mail_ids'),
-    subject: optionalText('subject'),
-    statuses: z.optional(
-      z.array(z.enum(MAIL_STATUSES, { error: `statuses must be ${MAIL_STATUSES.join(', ')}` })),
-    ),
-    /** Puts an e-mail address in the URL: prefer task_ids or mail_ids. */
-    recipient_email: optionalText('recipient_email'),
-    recipient_nickname: optionalText('recipient_nickname'),
-    sent_from: isoTime('sent_from'),
-    sent_to: isoTime('sent_to'),
-    received_from: isoTime('received_from'),
-    received_to: isoTime('received_to'),
     page: page(),
     page_size: pageSize('page_size'),
     sort_by: z.optional(

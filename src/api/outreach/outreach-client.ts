@@ -36,16 +36,10 @@ import {
   type MailListQuery,
   MailListQuerySchema,
   MailListSchema,
-  type SendBatchRequest,
-  SendBatchRequestSchema,
-  type SendBatchResponse,
-  SendBatchResponseSchema,
   type SendPersonalizedRequest,
   SendPersonalizedRequestSchema,
   type SendPersonalizedResponse,
   SendPersonalizedResponseSchema,
-  type TaskDetail,
-  TaskDetailSchema,
   type TaskList,
   type TaskListQuery,
   TaskListQuerySchema,
@@ -144,16 +138,9 @@ export class OutreachClient {
   }
 
   /**
-   * POST /api/v1/emails/send/batch: 1 EDM per recipient. Never retried after an ambiguous failure (kind
+   * POST /api/v1/emails/send/personalized: 1 EDM per e-mail. Never retried after an ambiguous failure (kind
    * 'outcome-unknown': reconcile with the mail list before sending again).
    */
-  sendBatch(request: SendBatchRequest): SendBatchResponse {
-    return this.post(OUTREACH_PATHS.sendBatch, SendBatchRequestSchema(), request, SendBatchResponseSchema(), {
-      unsafe: 'send',
-    });
-  }
-
-  /** POST /api/v1/emails/send/personalized: 1 EDM per e-mail. Same rules as sendBatch. */
   sendPersonalized(request: SendPersonalizedRequest): SendPersonalizedResponse {
     return this.post(
       OUTREACH_PATHS.sendPersonalized,
@@ -203,11 +190,6 @@ export class OutreachClient {
   /** GET /api/v1/emails/tasks (free). */
   listTasks(query: TaskListQuery = {}): TaskList {
     return this.list(OUTREACH_PATHS.tasks, TaskListQuerySchema(), query, TaskListSchema());
-  }
-
-  /** GET /api/v1/emails/tasks/:taskId (free). */
-  getTask(taskId: number): TaskDetail {
-    return this.byId(OUTREACH_PATHS.task, 'taskId', taskId, TaskDetailSchema(), 'task');
   }
 
   /** GET /api/v1/emails/mails (free). */
@@ -289,7 +271,7 @@ export class OutreachClient {
     field: string,
     id: unknown,
     schema: z.ZodMiniType<T>,
-    notFound: 'task' | 'mail',
+    notFound: 'mail',
   ): T {
     if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) {
       const endpoint = `GET ${path(0).replace('/0', `/:${field}`)}`;

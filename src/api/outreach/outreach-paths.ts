@@ -5,10 +5,8 @@ export const OUTREACH_PATHS = {
   unlock: '/api/v1/companies/unlock',
   profile: (id: string) => `/api/v1/companies/${encodeURIComponent(id)}/profile`,
   profileEmails: (id: string) => `/api/v1/companies/${encodeURIComponent(id)}/profileEmails`,
-  sendBatch: '/api/v1/emails/send/batch',
   sendPersonalized: '/api/v1/emails/send/personalized',
   tasks: '/api/v1/emails/tasks',
-  task: (id: number) => `/api/v1/emails/tasks/${id}`,
   mails: '/api/v1/emails/mails',
   mail: (id: number) => `/api/v1/emails/mails/${id}`,
 } as const;

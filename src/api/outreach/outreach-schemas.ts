@@ -173,7 +173,7 @@ export const SearchRequestSchema = lazySchema(() =>
         excludeCountry: z.optional(
           z.array(countryCode('Country'), { error: 'excludeCountry must be a list' }),
         ),
-        withEmails: z.optional(z.union([z.literal(0), z.literal(1)], { error: 'withEmails must be 0 or 1' })),
+        withEmails: z.optional(z.literal([0, 1], { error: 'withEmails must be 0 or 1' })),
         crossFieldOperator: z.optional(
           z.string().check(
             z.overwrite((value: string) => value.trim().toUpperCase()),

@@ -82,7 +82,7 @@ export interface OutreachErrorContext {
   endpoint: string;
   baseUrl: string;
   /** What a 404 means for this endpoint. */
-  notFound?: 'company' | 'unlock' | 'task' | 'mail';
+  notFound?: 'company' | 'unlock' | 'mail';
   /** Set for unlock and sends: 5xx answers become outcome-unknown (except a refunded 502 upstream-error). */
   unsafe?: UnsafeOperation;
 }
@@ -206,7 +206,6 @@ const NOT_FOUND_TEXTS: Record<NonNullable<OutreachErrorContext['notFound']>, [st
     'No company matches this domain and country; nothing was charged.',
     'Check the row: the domain and country must come from a search result.',
   ],
-  task: ['This e-mail task does not exist or is not yours.', 'Check the task id.'],
   mail: ['This mail does not exist or is not yours.', 'Check the mail id.'],
 };
 

@@ -5,7 +5,7 @@
 // hundred pages). One company's failure (a 404: not unlocked) does not fail the others. A refused key, a
 // used-up quota, or no rate-budget slot before the deadline stops the run: the companies not done carry that
 // error (continue later).
-import type { ApiError } from '../errors';
+import { type ApiError, endsRun } from '../errors';
 import { missingKeyInit } from '../error-texts';
 import type { Transport } from '../transport/http';
 import {
@@ -35,9 +35,6 @@ export type CompanyWithEmails =
   | { companyHashId: string; ok: true; profile: CompanyProfile; emails: ContactEmail[]; total: number }
   | { companyHashId: string; ok: false; error: ApiError };
 
-/** Errors that stop the run: they say nothing about the company itself. */
-const STOP_KINDS = new Set(['auth', 'missing-key', 'quota', 'rate-limit', 'address', 'fetch-quota']);
-
 interface Company {
   companyHashId: string;
   profile?: CompanyProfile;
@@ -51,13 +48,12 @@ interface Company {
 /** One result per id, in order. The ids are checked already. */
 export function readProfilesWithEmails(transport: Transport, ids: readonly string[]): CompanyWithEmails[] {
   const companies: Company[] = ids.map((companyHashId) => ({ companyHashId, emails: [], total: 0, next: 1 }));
-  const stopOn = (error: ApiError) => STOP_KINDS.has(error.kind);
   let stopped: ApiError | undefined;
   for (let wave = companies; wave.length > 0 && !stopped; wave = companies.filter((c) => c.next)) {
     const asked = wave.flatMap(pagesToAsk);
     const answers = transport.requestAll(
       asked.map(([company, page]) => specOf(company.companyHashId, page)),
-      stopOn,
+      endsRun, // they say nothing about the company itself
     );
     stopped = answers.stopped;
     asked.forEach(([company, page], k) => record(company, page, answers.outcomes[k], stopped));

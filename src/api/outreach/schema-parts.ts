@@ -103,11 +103,3 @@ export const ids = (name: string) =>
       },
     ),
   );
-export const isoTime = (name: string) =>
-  z.optional(
-    text(name).check(
-      z.refine((value: string) => /^\d{4}-\d{2}-\d{2}/.test(value) && !isNaN(Date.parse(value)), {
-        message: `${name} must be an ISO 8601 date-time such as 2026-01-31T00:00:00Z`,
-      }),
-    ),
-  );

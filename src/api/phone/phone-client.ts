@@ -2,7 +2,7 @@
 // `x-api-key` header; the answer's {code, message} decides the outcome whatever the HTTP status. Every
 // check may cost credits: callers cache results (custom functions re-run) and numbers are checked once per
 // run even when they repeat.
-import type { ApiError, ApiErrorInit } from '../errors';
+import { type ApiError, type ApiErrorInit, endsRun } from '../errors';
 import { Transport, type TransportOptions } from '../transport/http';
 import { normalizePhone } from './phone-number';
 import {
@@ -40,14 +40,12 @@ export interface PhoneCheckManyResult {
   results: PhoneCheckResult[];
   /** Indexes of the input numbers not checked because the run stopped. */
   unchecked: number[];
-  /** Why the run stopped early: auth (1001/1003), funds (1004), rate-limit (1005 or deadline). */
+  /** Why the run stopped early: auth (1001/1003), funds (1004), rate-limit (1005), or for later: rate-budget, time-up (see endsRun). */
   stopped?: ApiError;
 }
 
 /** Options of the transport; `maxBatchSize` (most checks in one fetchAll) defaults to 100. */
 export type PhoneClientOptions = Omit<TransportOptions, 'service' | 'extraHeaders'>;
-
-const STOP_KINDS = new Set(['auth', 'missing-key', 'funds', 'rate-limit', 'quota', 'address', 'fetch-quota']);
 
 export class PhoneClient {
   private readonly transport: Transport;
@@ -120,7 +118,7 @@ export class PhoneClient {
       const batch: PhoneCheckResult[] = [];
       for (const k of settled) {
         const outcome = outcomes[k];
-        if (!outcome || (!outcome.ok && STOP_KINDS.has(outcome.error.kind))) continue; // nothing charged
+        if (!outcome || (!outcome.ok && endsRun(outcome.error))) continue; // nothing charged
         for (const index of unique.get(numbers[k]) ?? []) {
           results[index] = resultOf(index, phones[index], numbers[k], outcome);
           batch.push(results[index]!);
@@ -130,7 +128,7 @@ export class PhoneClient {
     };
     const answered = this.transport.requestAll(
       numbers.map((phone) => this.checkSpec(phone)),
-      (error) => STOP_KINDS.has(error.kind),
+      endsRun,
       (settled, outcomes) => {
         const batch = settle(settled, outcomes);
         if (onResults && batch.length > 0) onResults(batch);

@@ -16,7 +16,8 @@
 //     retried automatically.
 //   - 4xx (other than 429) and 410 are never retried; phone 1001/1002/1003/1004 neither.
 //   - no wait ever ends after the deadline (deadlineMs, else 5 minutes after the call began): the call
-//     fails with the last error, or a 'rate-limit' error when the budget had no slot in time. A fetch (or
+//     fails with the last error, or a 'rate-budget' error when the budget had no slot in time ('time-up'
+//     when the deadline came first, 'stopped' when the user pressed Stop). A fetch (or
 //     fetchAll batch) starts only when one as long as the longest so far ends before the deadline: an
 //     execution cut off during a fetch would lose answers that were paid for.
 // Redirects are not followed (the key must not travel to another host); a 3xx is an unexpected answer.
@@ -26,10 +27,10 @@ import { ApiError, type ApiErrorInit, type ApiService } from '../errors';
 import {
   addressNotAllowedInit,
   cancelledInit,
-  deadlineInit,
   FETCH_QUOTA_PATTERN,
   fetchQuotaInit,
   missingKeyInit,
+  rateBudgetInit,
   timeUpInit,
   tooLongInit,
 } from '../error-texts';
@@ -201,7 +202,7 @@ export class Transport {
       return batch.slice(0, this.budget.reserveUpTo(batch.length, run.deadline - this.longestBatchMs));
     } catch (error) {
       if (!(error instanceof RateDeadlineError)) throw error;
-      run.stopped = this.error(deadlineInit(this.service, error.waitMs, error.limitText));
+      run.stopped = this.error(rateBudgetInit(this.service, error.waitMs, error.limitText));
       return [];
     }
   }

@@ -17,7 +17,7 @@ export interface RequestSpec<T> {
   /** Set for unlock and sends: never retried after an ambiguous failure. */
   unsafe?: UnsafeOperation;
   /** What a 404 means here (no value: nothing can be missing, so a 404 means a wrong service address). */
-  notFound?: 'company' | 'unlock' | 'task' | 'mail';
+  notFound?: 'company' | 'unlock' | 'mail';
   /**
    * The call that shows whether the address speaks this API (balance, credits): an answer of another shape
    * means a wrong address, not an unexpected answer or a refused key.

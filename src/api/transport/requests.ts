@@ -1,13 +1,13 @@
 // Request checks made before anything is sent: the first problem becomes an ApiError kind 'bad-request'
-// with the offending `field`, the `index` of the recipient or e-mail of a send, and a message saying what to
-// fix (`Recipient 3 (bob@@x): e-mail address is not valid`).
+// with the offending `field`, the `index` of the e-mail of a send, and a message saying what to fix
+// (`E-mail 3 (bob@@x): e-mail address is not valid`).
 import type * as z from 'zod/mini';
 import { ApiError, type ApiService } from '../errors';
 import { badRequestInit } from '../error-texts';
 import { redactInit } from './redact';
 import { formatPath, issueText, issuesOf, valueAt } from './schema-util';
 
-const ENTRY_LABELS: Record<string, string> = { recipients: 'Recipient', emails: 'E-mail' };
+const ENTRY_LABELS: Record<string, string> = { emails: 'E-mail' };
 
 /** A value quoted in a message: printable, short. */
 function shown(value: unknown): string {
@@ -49,8 +49,6 @@ export function checkRequest<S extends z.ZodMiniType>(
     let message: string;
     if (rest[0] === 'email') {
       message = `${entryLabel} ${index + 1} (${shown(valueAt(data, path))}): ${text}`;
-    } else if (rest[0] === 'variables' && rest.length > 1) {
-      message = `${entryLabel} ${index + 1}: variable "${shown(String(rest[1]))}": ${text}`;
     } else {
       message = `${entryLabel} ${index + 1}: ${text}`;
     }

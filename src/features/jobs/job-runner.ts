@@ -14,7 +14,7 @@
 //     leaves the step going on in the background, and the next menu action of the job says what it did.
 // A job supplies its units (planned before the first step), the work of a unit, and how a finished unit is
 // recorded (sheet, stores, counters); a recorded unit may add follow-up units (unlock → contacts).
-import { ApiError } from '../../api/errors';
+import { ApiError, isForLater } from '../../api/errors';
 import { Deadline } from '../../platform/deadline';
 import {
   clearJob,
@@ -241,7 +241,7 @@ function handleStop<U, D>(error: unknown, state: JobState<U, D>): boolean {
     state.pausedUntil = error.until;
     state.pauseMessage = error.message;
   } else if (error instanceof ApiError) {
-    if (error.kind === 'rate-limit') return true; // the rate budget would wait past the deadline
+    if (isForLater(error)) return true; // out of time, or the rate budget would wait past the deadline
     if (error.kind === 'fetch-quota') {
       // Google's daily fetch quota: nothing was sent; the job waits (tried again after an hour).
       state.pausedUntil = Date.now() + (error.retryAfterMs || 3_600_000);

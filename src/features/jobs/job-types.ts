@@ -49,7 +49,7 @@ export interface JobDefinition<U, D, R> {
   unitMs(unit: U, state: JobState<U, D>): number;
   /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first batch). */
   fits?(unit: U, state: JobState<U, D>, context: StepContext): boolean;
-  /** The slow part: API calls. Throws JobStop / JobPause, or an ApiError (rate-limit = out of time). */
+  /** The slow part: API calls. Throws JobStop / JobPause, or an ApiError (one for later, isForLater: out of time). */
   work(unit: U, state: JobState<U, D>, context: StepContext): R;
   /**
    * Writes the result of a finished unit (sheet, stores, counters in state); may return follow-up units,

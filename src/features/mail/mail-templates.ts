@@ -2,10 +2,7 @@
 // mailing list (its sheet id, campaign, subject, format, when saved, and the body over as many cells as it
 // needs, BODY_PART characters each: a cell holds 50,000). Every editor of the document sends with it. Not in
 // document properties: a template may be 50,000 characters (150 KB of UTF-8 in Chinese) and a document may
-// have a template on any number of sheets, while the property store has 500 KB for everything. Templates
-// saved by an older version in document properties (`template.<sheet id>`) are still read, and moved here
-// the next time they are saved.
-import { deleteLarge, readLarge } from '../../platform/large-property';
+// have a template on any number of sheets, while the property store has 500 KB for everything.
 import { textCell } from '../../sheets/cells';
 
 export interface StoredTemplate {
@@ -23,8 +20,6 @@ const HEADERS = ['Sheet ID', 'Campaign', 'Subject', 'Format', 'Saved at', 'Body'
 const BODY_COLUMN = 6;
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
-
-const legacyKey = (sheetId: number) => `template.${sheetId}`;
 
 function templatesSheet(create: boolean): Sheet | null {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
@@ -48,11 +43,7 @@ function readRows(sheet: Sheet | null): unknown[][] {
 
 export function loadTemplate(sheetId: number): StoredTemplate | null {
   const row = readRows(templatesSheet(false)).find((r) => Number(r[0]) === sheetId);
-  if (!row)
-    return readLarge<StoredTemplate>(
-      PropertiesService.getDocumentProperties().getProperties(),
-      legacyKey(sheetId),
-    );
+  if (!row) return null;
   return {
     campaign: String(row[1]),
     subject: String(row[2]),
@@ -88,7 +79,5 @@ export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 's
     sheet.insertColumnsAfter(sheet.getMaxColumns(), width - sheet.getMaxColumns());
   const range = sheet.getRange(rowNumber, 1, 1, width);
   range.setValues([cells]);
-  const properties = PropertiesService.getDocumentProperties();
-  if (properties.getProperty(legacyKey(sheetId)) !== null) deleteLarge(properties, legacyKey(sheetId));
   return stored;
 }

@@ -3,7 +3,7 @@
 // chunk whose answer never came is settled by its tag: the service is asked for the tasks whose
 // task_subject carries the tag; found → their mail ids are taken; surely absent (the look-up answered, with
 // no such task) → it may be posted again. Nothing is posted while an earlier chunk is in doubt.
-import { ApiError } from '../../api/errors';
+import { ApiError, isForLater, runEffect } from '../../api/errors';
 import { timeUpInit } from '../../api/error-texts';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import type { PersonalizedEmail, SendPersonalizedResponse } from '../../api/outreach/email-schemas';
@@ -23,18 +23,6 @@ export type PostOutcome =
   | { sent: false; later: true; error: ApiError }
   /** The answer was lost and the look-up failed: in doubt until a later run settles it. */
   | { sent: false; doubt: true; error: ApiError };
-
-/** Errors that end the run: the next chunk would fail the same way. */
-const STOPS = new Set([
-  'funds',
-  'plan',
-  'quota',
-  'auth',
-  'missing-key',
-  'gone',
-  'address',
-  'address-not-allowed',
-]);
 
 export interface Posted {
   /** The chunks journaled and posted (the first ones given, as many as the journal entry holds). */
@@ -85,10 +73,10 @@ function afterFailure(
 ): PostOutcome {
   let error = first;
   for (let attempt = 1; ; attempt++) {
-    if (error.kind === 'rate-limit') return { sent: false, later: true, error }; // refused before it ran
+    if (isForLater(error)) return { sent: false, later: true, error }; // refused before it ran
     const refunded = error.kind === 'server' && error.slug === 'upstream-error';
     if (error.kind !== 'outcome-unknown' && !refunded) {
-      return { sent: false, error, stop: STOPS.has(error.kind) };
+      return { sent: false, error, stop: stops(error) };
     }
     // The service may have taken it (lost answer), or took and refunded it (502): look it up by tag.
     try {
@@ -97,7 +85,7 @@ function afterFailure(
       if (lookup instanceof ApiError) return { sent: false, doubt: true, error: lookup };
       throw lookup;
     }
-    if (attempt >= MAX_ATTEMPTS) return { sent: false, error, stop: STOPS.has(error.kind) };
+    if (attempt >= MAX_ATTEMPTS) return { sent: false, error, stop: stops(error) };
     try {
       return took(chunk, client.sendPersonalized(request));
     } catch (again) {
@@ -109,8 +97,13 @@ function afterFailure(
 
 /** Not posted at all: the run stopped first (out of time or rate slots: later; a refused key: a stop). */
 function notPosted(stopped: ApiError): PostOutcome {
-  if (stopped.kind === 'rate-limit') return { sent: false, later: true, error: stopped };
-  return { sent: false, error: stopped, stop: STOPS.has(stopped.kind) };
+  if (isForLater(stopped)) return { sent: false, later: true, error: stopped };
+  return { sent: false, error: stopped, stop: stops(stopped) };
+}
+
+/** The run ends for good: the next chunk would fail the same way. */
+function stops(error: ApiError): boolean {
+  return runEffect(error) === 'stop';
 }
 
 /**

@@ -5,7 +5,7 @@
 // write per column. A 429 quota-exceeded does not end the send: its rows wait ("Waiting for the sending
 // quota (…)"), the job pauses, and the hourly trigger of the user who sent it (schedule/) tries again each
 // hour, for 7 days at most.
-import { ApiError } from '../../api/errors';
+import { ApiError, isForLater } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
 import { loadTemplate, StoredTemplate } from './mail-templates';
@@ -234,7 +234,7 @@ function settleFirst(client: OutreachClient, list: MailingList): void {
     settleOpenChunks(client, (chunk) => writeIds(list, chunk));
   } catch (error) {
     if (error instanceof UserError) throw new JobPause(error.message, Date.now() + 3600_000);
-    if (!(error instanceof ApiError) || error.kind === 'rate-limit') throw error;
+    if (!(error instanceof ApiError) || isForLater(error)) throw error;
     throw inDoubt(error);
   }
 }
@@ -300,7 +300,7 @@ function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendU
   if (posted && !doubt) closeEntry(posted.entry);
   if (end) throw end.error;
   // A look-up out of rate slots is settled by the next step; one that failed pauses the send.
-  if (doubt) throw doubt.kind === 'rate-limit' ? doubt : inDoubt(doubt);
+  if (doubt) throw isForLater(doubt) ? doubt : inDoubt(doubt);
   if (unit.n > 0 && (later || !result.exhausted)) return [{ n: unit.n }];
 }
 

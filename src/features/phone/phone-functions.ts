@@ -10,6 +10,7 @@
 //   missing or refused or the credits are used up.
 import {
   ApiError,
+  isForLater,
   normalizePhone,
   type PhoneCheckManyResult,
   type PhoneCheckResult,
@@ -179,7 +180,7 @@ function stopText(error: unknown): string {
     if (error.kind === 'funds') return 'no phone-check credits left: add credits, then recalculate';
     if (error.kind === 'auth')
       return 'the phone-check API key was refused: check it in Extensions › Outreach › Settings';
-    if (error.kind === 'rate-limit') return NOT_CHECKED_YET;
+    if (isForLater(error)) return NOT_CHECKED_YET;
     return `error: ${error.userMessage}`;
   }
   return `error: ${error instanceof Error ? error.message : String(error)}`;

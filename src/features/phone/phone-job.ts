@@ -7,7 +7,7 @@
 // 1004 (no credits) and 1001/1003 (key) stop the run with what to do; cells of unchecked numbers stay blank
 // (never stale). 1005: the client waits within the hourly budget; a wait that fits in this execution is
 // waited out, a longer one pauses the job and tells the user when to go on.
-import { ApiError, type PhoneCheckManyResult } from '../../api';
+import { ApiError, isForLater, type PhoneCheckManyResult } from '../../api';
 import { phoneClient } from '../clients';
 import { PhoneResults } from './phone-results';
 import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
@@ -155,7 +155,7 @@ function afterStop(stopped: ApiError, left: number, context: StepContext, byTime
   if (stopped.kind === 'funds') {
     throw new JobStop(['No phone-check credits left:', notChecked, stopped.action].filter(Boolean).join(' '));
   }
-  if (stopped.kind !== 'rate-limit') throw new JobStop(`${describe(stopped)} ${notChecked}`);
+  if (!isForLater(stopped)) throw new JobStop(`${describe(stopped)} ${notChecked}`);
   if (context.deadline.passed(5000)) return; // out of time: the next step goes on
   const wait = stopped.retryAfterMs && stopped.retryAfterMs > 0 ? stopped.retryAfterMs : 60_000;
   if (Date.now() + wait < context.deadline.at - 5000) {

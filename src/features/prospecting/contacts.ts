@@ -1,7 +1,7 @@
 // Profiles and contacts of unlocked companies: fetched in parallel (fetchAll in the client), written as one
 // upsert of the Profiles sheet and one append to the Contacts sheet per chunk. Contacts already on the sheet
 // (same company and e-mail) are not added again, so re-running never duplicates.
-import { ApiError } from '../../api/errors';
+import { type ApiError, endsRun } from '../../api/errors';
 import type { CompanyWithEmails, OutreachClient } from '../../api/outreach/outreach-client';
 import type { CompanyProfile as Profile, ContactEmail } from '../../api/outreach/outreach-schemas';
 import { cellText, CellValue, numberCell, textCell } from '../../sheets/cells';
@@ -29,13 +29,10 @@ export interface WrittenContacts {
   notDone: string[];
 }
 
-/** Errors that say nothing about the company itself: the company is tried again later. */
-const STOPS = new Set(['rate-limit', 'auth', 'missing-key', 'quota', 'address']);
-
 /** Profiles and every contact of the companies (free reads, in parallel). */
 export function fetchContacts(companyHashIds: string[], client: OutreachClient): FetchedContacts {
   const results = companyHashIds.length ? client.profilesWithEmails(companyHashIds) : [];
-  const stopped = results.find((r) => !r.ok && STOPS.has(r.error.kind));
+  const stopped = results.find((r) => !r.ok && endsRun(r.error));
   return { results, stop: stopped && !stopped.ok ? stopped.error : undefined };
 }
 
@@ -64,7 +61,8 @@ export function writeContacts(
   let found = 0;
   const notDone: string[] = [];
   for (const result of fetched.results) {
-    if (!result.ok && STOPS.has(result.error.kind)) {
+    // An error that ends the run says nothing about the company itself: it is tried again later.
+    if (!result.ok && endsRun(result.error)) {
       notDone.push(result.companyHashId);
       continue;
     }

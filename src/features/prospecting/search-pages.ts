@@ -2,7 +2,7 @@
 // only the spec's fields (the filters never leave the add-on); pages of 50 go from the offset the last run
 // stopped at, and a run stops at its page cap or when the rate budget has no slot before the deadline, so
 // the sidebar shows progress and "Load more" goes on from `loaded`.
-import { ApiError } from '../../api/errors';
+import { isForLater } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import type { SearchRequest, SearchRow } from '../../api/outreach/outreach-schemas';
 import { failedFilters, type FilterName, type SearchFilters } from './filters';
@@ -58,7 +58,7 @@ export function readPages(client: OutreachClient, request: SearchRequest, option
       run.total = response.total;
       list = response.list;
     } catch (error) {
-      if (run.pages === 0 || !(error instanceof ApiError) || error.kind !== 'rate-limit') throw error;
+      if (run.pages === 0 || !isForLater(error)) throw error;
       run.paused = 'rate';
       break;
     }

@@ -2,7 +2,7 @@
 // are fetched. A row that has its companyHashId is never unlocked again; results are written to the rows by
 // search id after each unit, so a cut-off run loses at most one unit, which the next run settles for free (a
 // repeat unlock within 30 days costs nothing).
-import { ApiError } from '../../api/errors';
+import { ApiError, isForLater } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
 import { CompanyIndex } from './company-index';
@@ -182,7 +182,7 @@ function unlockIds(ids: string[], outreach: OutreachClient, context?: StepContex
       outcome.hashes.push(result.companyHashId);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      if (error.kind === 'rate-limit') {
+      if (isForLater(error)) {
         outcome.rest = ids.slice(i); // out of time: the next step goes on from here
         break;
       }
@@ -239,8 +239,13 @@ function recordContacts(fetched: FetchedContacts, state: UnlockState): UnlockUni
   state.data.contactsAdded += written.contactsAdded;
   state.data.contactsFound = (state.data.contactsFound ?? 0) + written.contactsFound;
   state.data.contactsLeftOut = (state.data.contactsLeftOut ?? 0) + written.contactsLeftOut;
-  if (fetched.stop && fetched.stop.kind !== 'rate-limit') throw new JobStop(describe(fetched.stop));
-  return written.notDone.length ? [{ contacts: written.notDone }] : [];
+  const next = written.notDone.length ? [{ contacts: written.notDone }] : [];
+  if (fetched.stop && fetched.stop.kind === 'fetch-quota') {
+    state.units.splice(0, 1, ...next); // the job pauses (job-runner) with the companies left
+    throw fetched.stop;
+  }
+  if (fetched.stop && !isForLater(fetched.stop)) throw new JobStop(describe(fetched.stop));
+  return next;
 }
 
 export function rowsById(rows: TableRow[]): Map<string, TableRow> {

@@ -28,7 +28,6 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
     return;
   }
   adoptRunningTrigger(uid);
-  adoptLegacySwitch();
   // Some permissions refused (granular consent): named; none left, or the grant is needed again: re-authorize.
   const refused = missingScopes(TIMER_SCOPES);
   const missing = refused.length < TIMER_SCOPES.length ? refused : [];
@@ -52,26 +51,6 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   writeStatusBlock(spreadsheet);
   releaseTimerIfIdle(uid);
 }
-
-/**
- * Earlier versions kept one auto-refresh switch for the whole document (`tracking.auto`): the user whose
- * trigger still runs is the one who turned it on, so it becomes that user's own switch.
- */
-function adoptLegacySwitch(): void {
-  const record = myTimer();
-  if (record.auto) return;
-  const legacy = PropertiesService.getDocumentProperties().getProperty(LEGACY_SWITCH);
-  try {
-    const auto = legacy ? (JSON.parse(legacy) as { on?: boolean; since?: number }) : null;
-    if (auto && auto.on) {
-      saveMyTimer({ ...record, auto: { on: true, since: Number(auto.since) || Date.now(), failures: 0 } });
-    }
-  } catch {
-    // unreadable: nothing to adopt
-  }
-}
-
-const LEGACY_SWITCH = 'tracking.auto';
 
 /** This user's send that waits for the quota, or was cut off by the time limit, goes on; true when it posted. */
 function continueMySend(): boolean {

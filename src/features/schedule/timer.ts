@@ -18,8 +18,6 @@ type Trigger = GoogleAppsScript.Script.Trigger;
 
 /** The handler every hourly trigger of the add-on runs (a top-level function of index.ts). */
 export const TIMER_HANDLER = 'onHourlyTimer';
-/** The handler of the triggers earlier versions made (auto-refresh only); it runs the same work. */
-export const LEGACY_HANDLER = 'refreshTrackingOnTimer';
 
 export const ADOPT_LATER =
   'You already have an hourly trigger of this add-on in this document that could not be found by its id: it takes over at its next run (within the hour). Try again after that.';
@@ -33,11 +31,8 @@ export function ensureTimer(): 'created' | 'kept' | 'adopted' {
   try {
     trigger = createHourlyTrigger(TIMER_HANDLER);
   } catch (error) {
-    // "Too many time-based triggers": this user has one here that was not recorded (an earlier version's).
-    const unrecorded = listedClockTrigger(SpreadsheetApp.getActiveSpreadsheet(), [
-      TIMER_HANDLER,
-      LEGACY_HANDLER,
-    ]);
+    // "Too many time-based triggers": this user has one here whose id was not recorded.
+    const unrecorded = listedClockTrigger(SpreadsheetApp.getActiveSpreadsheet(), [TIMER_HANDLER]);
     if (!unrecorded) throw new Error(ADOPT_LATER, { cause: error });
     trigger = unrecorded;
     how = 'adopted';

@@ -11,7 +11,7 @@
 // it can end before the deadline, and a chunk is begun only when it can be completed (the next window
 // included): out of time, the complete chunks are kept and the next step reads the rest, so a cut-off
 // wastes no request.
-import { ApiError } from '../../api/errors';
+import { ApiError, isForLater } from '../../api/errors';
 import { timeUpInit } from '../../api/error-texts';
 import type { OutreachClient } from '../../api';
 import type { MailRecord, Task } from '../../api/outreach/email-schemas';
@@ -33,7 +33,7 @@ export interface ChunksRead {
    * not read have tasks the service did not return with this key (sent with another key).
    */
   notThisDocument: number[];
-  /** Out of time before every chunk was complete (an ApiError of kind 'rate-limit'). */
+  /** Out of time before every chunk was complete (an ApiError for later: time-up, rate-budget). */
   cutShort?: ApiError;
   /** An error that ends the refresh (a refused key, a bad request…). */
   error?: ApiError;
@@ -128,7 +128,7 @@ export function readChunks(
     }
   } catch (thrown) {
     if (!(thrown instanceof ApiError)) throw thrown;
-    if (thrown.kind === 'rate-limit') cutShort = thrown;
+    if (isForLater(thrown)) cutShort = thrown;
     else error = thrown;
   }
   return completeChunks(chunks, claimsOf, cutShort, error);

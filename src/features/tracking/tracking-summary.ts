@@ -3,7 +3,7 @@
 // campaign from row 9 with its rates (delivered %, failed %, opened %: per mail where each task holds one
 // mail, per task where the service counts a task's opens only, said in "Opens counted"), and a stacked bar
 // chart of the campaign rows: waiting, sent, delivered and failed per campaign (one chart, updated on each
-// refresh, never a second one; the pie of earlier versions, one colour when all is delivered, is replaced).
+// refresh, never a second one).
 // Every count comes from every mail on the Tracking sheet, not from what one refresh read: a refresh with
 // another key, or one that reads nothing, leaves them as they are. Rows that are not a mail of this document
 // (ids an editor typed: never read) are not counted.
@@ -56,8 +56,8 @@ function countOf(state: MailState): keyof MailCounts {
     : 'waiting';
 }
 
-/** The ranges of this summary's chart: the campaign table's (A8:…, D8:G…), or the pie's of earlier versions. */
-const CHART_RANGE = /^(D1:E\d|A8:A\d+|D8:G\d+)$/;
+/** The ranges of this summary's chart: the campaign table's (A8:…, D8:G…). */
+const CHART_RANGE = /^(A8:A\d+|D8:G\d+)$/;
 
 /** The summary sheet as read before a refresh's writes: where its rows end, its chart, the time zone. */
 export interface SummaryRead {
@@ -217,11 +217,7 @@ function writeChart(read: SummaryRead, campaigns: number, total: number): void {
   const first = columns.indexOf(CHART_SERIES.first) + 1;
   const last = columns.indexOf(CHART_SERIES.last) + 1;
   const height = Math.max(1, campaigns) + 1;
-  let existing = read.chart;
-  if (existing && existing.getRanges().some((r) => /^D1:E\d$/.test(r.getA1Notation()))) {
-    sheet.removeChart(existing); // the pie of earlier versions
-    existing = null;
-  }
+  const existing = read.chart;
   const chart = (existing ? existing.modify() : sheet.newChart())
     .setChartType(Charts.ChartType.BAR)
     .clearRanges()

@@ -1,11 +1,12 @@
 'use strict';
-// The build halves TypeScript's 4-space indents; spaces inside literals are content and must stay.
+// The build writes one tab per level for TypeScript's 4-space indents; spaces inside literals are content
+// and must stay.
 const vm = require('node:vm');
 const { runBuildStep } = require('../support/build-step');
 
-const halveIndent = (code) => runBuildStep('dev/build/apps-script-entry-points.mjs', 'halveIndent', code);
+const tabIndent = (code) => runBuildStep('dev/build/apps-script-entry-points.mjs', 'tabIndent', code);
 
-test('code is re-indented by two, multi-line literals are left exactly as they are', () => {
+test('code is indented with one tab a level, multi-line literals are left exactly as they are', () => {
   const code = [
     'function f() {',
     '    const t = `line one',
@@ -15,23 +16,25 @@ test('code is re-indented by two, multi-line literals are left exactly as they a
     "    const s = 'a\\",
     "        b';",
     '    if (t) {',
-    '        return [t, s];',
+    '        return [t, s]',
+    '          .concat([]);',
     '    }',
     '}',
     'f();',
   ].join('\n');
-  const out = halveIndent(code);
+  const out = tabIndent(code);
   expect(out.split('\n')).toEqual([
     'function f() {',
-    '  const t = `line one',
+    '\tconst t = `line one',
     '        kept as it is',
     '    ${1 + 1}',
     '            still kept`;',
-    "  const s = 'a\\",
+    "\tconst s = 'a\\",
     "        b';",
-    '  if (t) {',
-    '    return [t, s];',
-    '  }',
+    '\tif (t) {',
+    '\t\treturn [t, s]',
+    '\t\t  .concat([]);',
+    '\t}',
     '}',
     'f();',
   ]);
