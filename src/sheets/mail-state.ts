@@ -92,23 +92,20 @@ export function stateText(state: MailState): string {
 }
 
 /**
- * The words version 1.0 wrote, in the order of FIRST_KINDS: still read, whatever the words written now
- * (mail-words.ts) become.
+ * The words version 1.0 wrote, in the order of the kinds in mail-words.ts: still read, whatever the words
+ * written now become.
  */
 const FIRST_WORDS =
   'Queued|Waiting for the sending quota|Accepted|Pending|Requested|Sent|Delivered|Failed|Skipped|Not sent|' +
   'Stopped|Sent with another key|Not a mail of this document';
-const FIRST_KINDS = [
-  ...['queued', 'waiting', 'accepted', 'pending', 'requested', 'sent', 'delivered', 'failed', 'skipped'],
-  ...['notSent', 'stopped', 'otherKey', 'notThisDocument'],
-];
 let firstWords: Record<string, string> | undefined;
 
 /** A cell's text back into its state: the only place that reads the words of "Mail status". */
 export function parseState(value: unknown): MailState {
   const text = String(value ?? '').trim();
   if (text === '') return NO_STATE;
-  firstWords = firstWords || Object.fromEntries(FIRST_WORDS.split('|').map((w, i) => [FIRST_KINDS[i], w]));
+  const kinds = Object.keys(WORDS);
+  firstWords = firstWords || Object.fromEntries(FIRST_WORDS.split('|').map((w, i) => [kinds[i], w]));
   return readAs(text, WORDS) || readAs(text, firstWords) || { kind: 'typed', text };
 }
 

@@ -62,19 +62,15 @@ export interface SheetSize {
 
 /** getRange past the sheet's grid throws: grow it first (a new sheet has 1000 rows and 26 columns). */
 export function ensureSize(sheet: Sheet, rows: number, columns: number, size?: SheetSize): void {
-  if (size) {
-    if (rows > size.maxRows) sheet.insertRowsAfter(size.maxRows, rows - size.maxRows);
-    if (columns > size.maxColumns) sheet.insertColumnsAfter(size.maxColumns, columns - size.maxColumns);
-    size.maxRows = Math.max(size.maxRows, rows);
-    size.maxColumns = Math.max(size.maxColumns, columns);
-    size.lastRow = Math.max(size.lastRow, rows);
-    size.lastColumn = Math.max(size.lastColumn, columns);
-    return;
-  }
-  const maxRows = sheet.getMaxRows();
+  const maxRows = size ? size.maxRows : sheet.getMaxRows();
   if (rows > maxRows) sheet.insertRowsAfter(maxRows, rows - maxRows);
-  const maxColumns = sheet.getMaxColumns();
+  const maxColumns = size ? size.maxColumns : sheet.getMaxColumns();
   if (columns > maxColumns) sheet.insertColumnsAfter(maxColumns, columns - maxColumns);
+  if (!size) return;
+  size.maxRows = Math.max(maxRows, rows);
+  size.maxColumns = Math.max(maxColumns, columns);
+  size.lastRow = Math.max(size.lastRow, rows);
+  size.lastColumn = Math.max(size.lastColumn, columns);
 }
 
 export function writeHeaders(
