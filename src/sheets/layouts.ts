@@ -82,25 +82,6 @@ export const MAIL_COLUMNS: TableLayout['columns'] = [
 ];
 
 /**
- * What "Mail status" says. Queued: planned in a running send. Accepted: the service took the mail (ids
- * written). Tracking moves it on: Sent, Delivered, or "Failed: <reason>". "Skipped: …" (found by the checks,
- * nothing charged), "Not sent: …" (the service refused the chunk) and "Stopped: …" (the user stopped the
- * send before its chunk) leave the row to be sent again.
- */
-export const MAIL_STATUS = {
-  queued: 'Queued',
-  accepted: 'Accepted',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  failed: 'Failed',
-  skipped: 'Skipped',
-  notSent: 'Not sent',
-  /** A send stopped by the sending quota: the hourly trigger sends the row when the quota is back. */
-  waiting: 'Waiting for the sending quota',
-  stopped: 'Stopped',
-} as const;
-
-/**
  * Addresses and whole domains (`@example.com`) no send of this document ever mails, with an optional
  * reason. Created from the menu on first use; the user adds and removes rows freely.
  */

@@ -5,6 +5,7 @@
 // amount is inserted as the user sees it).
 import { cellText, CellValue, textAsShown } from './cells';
 import { MAIL_COLUMNS } from './layouts';
+import { MailState, parseState } from './mail-state';
 import { normalizeHeader, Table, TableRow } from './table';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -20,7 +21,8 @@ export interface ListRow {
   email: string;
   key: string;
   nickname: string;
-  status: string;
+  /** What its Mail status says. */
+  state: MailState;
   mailId: string;
   taskId: string;
   /** When the row's mail was sent (the chunk's time), or null. */
@@ -88,7 +90,7 @@ export class MailingList {
         email,
         key: email.toLowerCase(),
         nickname: this.nicknameColumn ? display[i][this.nicknameColumn - 1].trim() : '',
-        status: at(cells, column('mailStatus')),
+        state: parseState(at(cells, column('mailStatus'))),
         mailId: at(cells, column('mailId')),
         taskId: at(cells, column('taskId')),
         sentAt: dateAt(cells, column('sentAt')),
@@ -109,11 +111,13 @@ export class MailingList {
    */
   writeByRecipient(
     changes: Map<string, Record<string, CellValue>>,
-    inFlight: (status: string) => boolean,
+    inFlight: (state: MailState) => boolean,
   ): Set<string> {
     return this.table.updateByKey(
       (row) =>
-        inFlight(cellText(row.values.mailStatus)) ? cellText(row.values.recipient).toLowerCase() : '',
+        inFlight(parseState(cellText(row.values.mailStatus)))
+          ? cellText(row.values.recipient).toLowerCase()
+          : '',
       changes,
     );
   }

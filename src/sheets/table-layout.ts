@@ -1,4 +1,5 @@
-// The shapes of a header-mapped table: its columns, its layout on a sheet, a row read from it.
+// The shapes of a header-mapped table: its columns, its layout on a sheet, a row read from it; writing its
+// headers and growing its sheet (table.ts uses them).
 
 export interface ColumnSpec {
   /** Stable name used in code. */
@@ -47,4 +48,41 @@ export interface TableRow {
   rowNumber: number;
   values: Record<string, unknown>;
   hiddenByFilter?: boolean;
+}
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** A sheet's size as read once before writes and kept up to date by them (no read between writes). */
+export interface SheetSize {
+  lastRow: number;
+  lastColumn: number;
+  maxRows: number;
+  maxColumns: number;
+}
+
+/** getRange past the sheet's grid throws: grow it first (a new sheet has 1000 rows and 26 columns). */
+export function ensureSize(sheet: Sheet, rows: number, columns: number, size?: SheetSize): void {
+  const maxRows = size ? size.maxRows : sheet.getMaxRows();
+  if (rows > maxRows) sheet.insertRowsAfter(maxRows, rows - maxRows);
+  const maxColumns = size ? size.maxColumns : sheet.getMaxColumns();
+  if (columns > maxColumns) sheet.insertColumnsAfter(maxColumns, columns - maxColumns);
+  if (!size) return;
+  size.maxRows = Math.max(maxRows, rows);
+  size.maxColumns = Math.max(maxColumns, columns);
+  size.lastRow = Math.max(size.lastRow, rows);
+  size.lastColumn = Math.max(size.lastColumn, columns);
+}
+
+export function writeHeaders(
+  sheet: Sheet,
+  columns: ColumnSpec[],
+  firstColumn: number,
+  row: number,
+  size?: SheetSize,
+): void {
+  ensureSize(sheet, row, firstColumn + columns.length - 1, size);
+  const range = sheet.getRange(row, firstColumn, 1, columns.length);
+  range.setValues([columns.map((c) => c.header)]);
+  range.setFontWeight('bold');
+  if (columns.some((c) => c.note)) range.setNotes([columns.map((c) => c.note || '')]);
 }

@@ -4,7 +4,10 @@
 import { asShown, CellValue, textCell } from './cells';
 
 import {
+  ensureSize,
   HeaderMovedError,
+  type SheetSize,
+  writeHeaders,
   type ColumnSpec,
   type PlacedColumn,
   type TableLayout,
@@ -26,23 +29,27 @@ export class Table {
     private readonly expected = new Map<string, string>(),
     /** The last row that is the caller's (located columns only); else the sheet's last row. */
     private readonly lastRow?: number,
+    /** The sheet's size, once measured (see measure): appends then read nothing between writes. */
+    private size?: SheetSize,
   ) {}
 
   /**
    * The layout's sheet, created with its header row if missing; missing headers are appended at the right.
-   * The spreadsheet is an argument: a trigger has no active one to assume.
+   * The spreadsheet is an argument: a trigger has no active one to assume. `measured`: for a caller that
+   * writes through this table only and measures it (see measure) before its writes: a new sheet's header row
+   * is then written with the table's first write (the caller's reads come first: no commit between).
    */
-  static open(spreadsheet: Spreadsheet, layout: TableLayout): Table {
+  static open(spreadsheet: Spreadsheet, layout: TableLayout, measured = false): Table {
     let sheet = spreadsheet.getSheetByName(layout.sheetName);
     if (!sheet) {
       // insertSheet activates the new sheet: keep the user where they were, selection included.
       const selection = spreadsheet.getActiveRangeList();
       sheet = spreadsheet.insertSheet(layout.sheetName, spreadsheet.getNumSheets());
       if (selection) selection.activate();
-      const headerRow = headerRowOf(layout);
-      writeHeaders(sheet, layout.columns, 1, headerRow);
-      if (headerRow === 1) sheet.setFrozenRows(1);
-      return new Table(sheet, layout, new Map(layout.columns.map((c, i) => [c.key, i + 1])));
+      const table = new Table(sheet, layout, new Map(layout.columns.map((c, i) => [c.key, i + 1])));
+      table.headersToWrite = true;
+      if (!measured) table.writeNewHeaders();
+      return table;
     }
     const columnOf = mapHeaders(sheet, layout);
     const missing = layout.columns.filter((c) => !columnOf.has(c.key));
@@ -87,8 +94,35 @@ export class Table {
     return new Table(sheet, layout, columnOf, expected, options.lastRow);
   }
 
+  /** A new sheet's header row, not written yet (see open). */
+  private headersToWrite = false;
+
+  private writeNewHeaders(): void {
+    if (!this.headersToWrite) return;
+    this.headersToWrite = false;
+    const headerRow = headerRowOf(this.layout);
+    writeHeaders(this.sheet, this.layout.columns, 1, headerRow, this.size);
+    if (headerRow === 1) this.sheet.setFrozenRows(1);
+  }
+
   column(key: string): number | undefined {
     return this.columnOf.get(key);
+  }
+
+  /**
+   * Reads the sheet's size now, before the writes of a step, and keeps it up to date through them: readAll,
+   * append and the sheet's growth then read nothing between writes (each such read commits the writes). Only
+   * for a caller that writes the sheet through this table alone.
+   */
+  measure(): SheetSize {
+    if (!this.size) {
+      const sheet = this.sheet;
+      const fresh = this.headersToWrite; // a new sheet, its header row not written yet
+      const lastRow = fresh ? headerRowOf(this.layout) : sheet.getLastRow();
+      const lastColumn = fresh ? this.layout.columns.length : sheet.getLastColumn();
+      this.size = { lastRow, lastColumn, maxRows: sheet.getMaxRows(), maxColumns: sheet.getMaxColumns() };
+    }
+    return this.size;
   }
 
   /**
@@ -97,7 +131,7 @@ export class Table {
    */
   readAll(): TableRow[] {
     const first = headerRowOf(this.layout) + 1;
-    const lastRow = this.lastRow || this.sheet.getLastRow();
+    const lastRow = this.lastRow || (this.size ? this.size.lastRow : this.sheet.getLastRow());
     if (this.expected.size === 0) return lastRow < first ? [] : this.readRange(first, lastRow - first + 1);
     const [header, ...rows] = this.readRange(1, Math.max(lastRow, 1));
     for (const [key, text] of this.expected) {
@@ -155,15 +189,17 @@ export class Table {
 
   /** Appends records below the last row: one setValues (plus one setNumberFormats when formats exist). */
   append(records: Array<Record<string, CellValue>>): number {
+    this.writeNewHeaders();
     if (records.length === 0) return 0;
-    const width = Math.max(this.sheet.getLastColumn(), ...this.columnOf.values());
-    const first = this.sheet.getLastRow() + 1;
+    const size = this.size;
+    const width = Math.max(size ? size.lastColumn : this.sheet.getLastColumn(), ...this.columnOf.values());
+    const first = (size ? size.lastRow : this.sheet.getLastRow()) + 1;
     const grid = records.map((record) => {
       const row: CellValue[] = new Array(width).fill('');
       for (const [key, column] of this.columnOf) if (key in record) row[column - 1] = record[key];
       return row;
     });
-    ensureSize(this.sheet, first + grid.length - 1, width);
+    ensureSize(this.sheet, first + grid.length - 1, width, size);
     const range = this.sheet.getRange(first, 1, grid.length, width);
     const formats = this.columnFormats(width);
     if (formats) range.setNumberFormats(grid.map(() => formats));
@@ -178,6 +214,7 @@ export class Table {
    * this table already have them).
    */
   update(rows: TableRow[], changes: Map<number, Record<string, CellValue>>, formats = true): void {
+    this.writeNewHeaders();
     if (changes.size === 0) return;
     const byRow = new Map(rows.map((r) => [r.rowNumber, r]));
     const rowNumbers = [...changes.keys()].sort((a, b) => a - b);
@@ -214,13 +251,14 @@ export class Table {
   /**
    * Writes records by key: each key some row holds updates that row (every row that holds it, see
    * updateByKey), the other keys are appended below. A sort or a deleted row between two writes puts
-   * nothing on the wrong row. Returns how many keys were updated and appended.
+   * nothing on the wrong row. `rows`: the table as just read, when the caller read it (no read between
+   * writes). Returns how many keys were updated and appended.
    */
   upsertByKey(
     keyOf: (row: TableRow) => string,
     records: Map<string, Record<string, CellValue>>,
+    rows = this.readAll(),
   ): { updated: number; appended: number } {
-    const rows = this.readAll();
     const byRow = new Map<number, Record<string, CellValue>>();
     const found = new Set<string>();
     for (const row of rows) {
@@ -295,22 +333,6 @@ function mapHeaders(sheet: Sheet, layout: TableLayout): Map<string, number> {
     if (index >= 0) columnOf.set(spec.key, index + 1);
   }
   return columnOf;
-}
-
-/** getRange past the sheet's grid throws: grow it first (a new sheet has 1000 rows and 26 columns). */
-function ensureSize(sheet: Sheet, rows: number, columns: number): void {
-  const maxRows = sheet.getMaxRows();
-  if (rows > maxRows) sheet.insertRowsAfter(maxRows, rows - maxRows);
-  const maxColumns = sheet.getMaxColumns();
-  if (columns > maxColumns) sheet.insertColumnsAfter(maxColumns, columns - maxColumns);
-}
-
-function writeHeaders(sheet: Sheet, columns: ColumnSpec[], firstColumn: number, row: number): void {
-  ensureSize(sheet, row, firstColumn + columns.length - 1);
-  const range = sheet.getRange(row, firstColumn, 1, columns.length);
-  range.setValues([columns.map((c) => c.header)]);
-  range.setFontWeight('bold');
-  if (columns.some((c) => c.note)) range.setNotes([columns.map((c) => c.note || '')]);
 }
 
 export function normalizeHeader(value: unknown): string {

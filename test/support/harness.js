@@ -99,11 +99,11 @@ function controlSync(baseUrl, method, route, body) {
  */
 function newAddon(
   { clock, sandbox },
-  { outreachKey = DEMO_KEYS.paid, phoneKey = DEMO_KEYS.phone, allowPhoneFormulas, ...options } = {},
+  { outreachKey = DEMO_KEYS.paid, phoneKey = DEMO_KEYS.phone, allowPhoneFormulas, dist, ...options } = {},
 ) {
   const emu = new AppsScriptEmulator({
-    codePath: path.join(LOCAL_DIST, 'Code.js'),
-    htmlDir: LOCAL_DIST,
+    codePath: path.join(dist || LOCAL_DIST, 'Code.js'),
+    htmlDir: dist || LOCAL_DIST,
     clock,
     enforceUrlFetchWhitelist: true,
     ...options,

@@ -63,7 +63,7 @@ export class JobPause extends Error {
 export const DIALOG_REPORTER: Reporter = { progress: () => undefined, end: () => undefined };
 
 /** Items in units of at most `size` (a job's plan: rows, ids or numbers per unit). */
-export function chunks<T>(items: T[], size: number): T[][] {
+export function splitEvery<T>(items: T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
@@ -81,10 +81,11 @@ export function startJob<U, D, R>(
   state: JobState<U, D>,
   reporter: Reporter,
   deadline = Deadline.forExecution(),
+  memory: Record<string, unknown> = {},
 ): JobProgress {
   saveJob(job.kind, state);
   forgetStop(job.kind); // a Stop that came after the job before it ended
-  return runStep(job, state, reporter, deadline);
+  return runStep(job, state, reporter, deadline, memory);
 }
 
 /** The saved state of a job of this kind, or null. */
@@ -159,27 +160,31 @@ function stopByUser<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>)
   state.userStopped = true;
 }
 
+/** The progress of a step that may not run: the job is another key's, or paused until later. */
+function heldBack<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): JobProgress | null {
+  const otherKey = keyChangedText(job, state);
+  if (otherKey) return { ...progressOf(job, state, false), finished: true, paused: true, error: otherKey };
+  if (state.pausedUntil && Date.now() < state.pausedUntil) return progressOf(job, state, false);
+  return null;
+}
+
 /** Works on the state's units until none is left, the job stops, or the next unit would not fit. */
 export function runStep<U, D, R>(
   job: JobDefinition<U, D, R>,
   state: JobState<U, D>,
   reporter: Reporter,
   deadline: Deadline,
+  memory: Record<string, unknown> = {},
 ): JobProgress {
-  const otherKey = keyChangedText(job, state);
-  if (otherKey) {
-    const kept = { ...progressOf(job, state, false), finished: true, paused: true, error: otherKey };
-    reporter.end(job, kept);
-    return kept;
-  }
-  if (state.pausedUntil && Date.now() < state.pausedUntil) {
-    const paused = progressOf(job, state, false);
-    reporter.end(job, paused);
-    return paused;
+  const held = heldBack(job, state);
+  if (held) {
+    reporter.end(job, held);
+    return held;
   }
   state.pausedUntil = undefined;
   const context: StepContext = {
     deadline,
+    memory,
     progress: (done, message) => {
       const before = progressOf(job, state, false);
       saveProgress(job.kind, { ...before, done: before.done + done, message: message || before.message });

@@ -26,6 +26,11 @@ export interface StepContext {
   deadline: Deadline;
   /** Progress inside a long unit: `done` of the running unit's size, saved for the dialog to poll. */
   progress(done: number, message?: string): void;
+  /**
+   * What the units of this step share and no later step needs (a plan read from the sheets, the service's
+   * pace): the job's own, empty at the start of every step unless startJob was given it.
+   */
+  memory: Record<string, unknown>;
 }
 
 export interface JobDefinition<U, D, R> {
@@ -42,7 +47,7 @@ export interface JobDefinition<U, D, R> {
   free?: boolean;
   /** Virtual ms a unit needs at most when nothing was measured yet (it starts only when that fits). */
   unitMs(unit: U, state: JobState<U, D>): number;
-  /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first round). */
+  /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first batch). */
   fits?(unit: U, state: JobState<U, D>, context: StepContext): boolean;
   /** The slow part: API calls. Throws JobStop / JobPause, or an ApiError (one for later, isForLater: out of time). */
   work(unit: U, state: JobState<U, D>, context: StepContext): R;

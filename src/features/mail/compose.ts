@@ -6,18 +6,17 @@ import { isValidEmail } from '../../api/outreach/email-schemas';
 import { cleanNickname } from '../../api/outreach/schema-parts';
 import { loadTemplate, StoredTemplate, storeTemplate } from './mail-templates';
 import { closeEntry, idsOf, JournalChunk, newTag } from './send-journal';
-import { MAIL_COLUMNS } from '../../sheets/layouts';
+import { isMailColumnHeader } from '../../sheets/mail-record';
+import { stateText } from '../../sheets/mail-state';
 import { MailingList } from '../../sheets/mailing-list';
-import { normalizeHeader } from '../../sheets/table';
 import { showDialogFile } from '../../ui/dialogs';
 import { UserError } from '../inputs';
 import {
   BodyFormat,
   MailTemplate,
   MAX_CAMPAIGN,
-  hasUnknownPlaceholder,
-  isPlaceholderProblem,
   renderMail,
+  templateChecks,
   templateProblems,
   templateWarnings,
 } from './mail-template';
@@ -95,14 +94,13 @@ export function getComposeState(): ComposeState {
     body: '',
     bodyFormat: 'text',
   };
-  const own = new Set(MAIL_COLUMNS.map((c) => normalizeHeader(c.header)));
   const problems: string[] = [];
   let headers: string[] = [];
   let sheetProblem: string | undefined;
   let opens = '';
   try {
     const list = openMailingList(sheet, false);
-    headers = list.headers.filter((h) => h.trim() && !own.has(normalizeHeader(h)) && !isSequenceHeader(h));
+    headers = list.headers.filter((h) => h.trim() && !isMailColumnHeader(h) && !isSequenceHeader(h));
     if (stored && stored.followUps) opens = opensNote(list);
     if (stored) {
       const unsubscribe = readSettings().unsubscribeAddress;
@@ -158,6 +156,11 @@ export function saveTemplate(input: Partial<MailTemplate> & { followUps?: unknow
 
 /** A row rendered exactly as it will be sent (its first mail, or follow-up `step`), with that row's problems. */
 export function previewMail(rowNumber: number, step = 0): MailPreview {
+  return previewWith(rowNumber, step).view;
+}
+
+/** The preview, and the problem with the row's own address (a test mail goes to another one). */
+function previewWith(rowNumber: number, step = 0): { view: MailPreview; addressProblem?: string } {
   const { sheet, template: first, list } = current();
   const steps = first.followUps || [];
   const n = Math.floor(Number(step)) || 0;
@@ -166,19 +169,26 @@ export function previewMail(rowNumber: number, step = 0): MailPreview {
   const row = Math.min(Math.max(Math.floor(Number(rowNumber)) || 2, 2), last);
   const found = list.readRows(new Set([row]))[0];
   const unsubscribe = readSettings().unsubscribeAddress;
-  const problems = templateProblems(template, list.headers, unsubscribe);
+  const checks = templateChecks(template, list.headers, unsubscribe);
+  const problems = checks.map((problem) => problem.text);
   if (!found) {
-    return { ...emptyPreview(row, last, template.bodyFormat), problems: [...problems, 'This row is empty.'] };
+    const empty = {
+      ...emptyPreview(row, last, template.bodyFormat),
+      problems: [...problems, 'This row is empty.'],
+    };
+    return { view: empty };
   }
-  const unknown = hasUnknownPlaceholder(template, list.headers) ? problems.find(isPlaceholderProblem) : '';
+  const unknown = checks.find((problem) => problem.code === 'placeholder')?.text || '';
   // A placeholder naming no column would show as a gap ("Hi ,"): the preview says why it cannot render.
   const mail = unknown
     ? { subject: '', body: `This mail cannot be shown: ${unknown}` }
     : renderMail(template, found.display, unsubscribe);
   if (unknown) problems.splice(problems.indexOf(unknown), 1); // said once, in the preview itself
   const problem = unknown ? null : rowProblem(template, found, unsubscribe);
-  if (problem) problems.push(`Row ${row}: ${problem.reason}.`);
-  return {
+  const said = problem ? `Row ${row}: ${problem.reason}.` : '';
+  if (said) problems.push(said);
+  const address = problem && (problem.code === 'no-address' || problem.code === 'invalid-address');
+  const view: MailPreview = {
     rowNumber: row,
     firstRow: 2,
     lastRow: last,
@@ -188,8 +198,9 @@ export function previewMail(rowNumber: number, step = 0): MailPreview {
     body: mail.body,
     bodyFormat: unknown ? 'text' : template.bodyFormat,
     problems,
-    status: found.status,
+    status: stateText(found.state),
   };
+  return address ? { view, addressProblem: said } : { view };
 }
 
 /** The row's mail to an address the user typed: 1 EDM, journaled like any chunk (never sent twice). */
@@ -199,8 +210,8 @@ export function sendTestMail(rowNumber: number, address: string): string {
     throw new UserError(`"${to}" is not a valid e-mail address: type the address to send the test to.`);
   const listed = listedReason(readDoNotContact(SpreadsheetApp.getActiveSpreadsheet()), to);
   if (listed !== null) throw new UserError(`${to} is ${listedText(listed)}: the test was not sent.`);
-  const preview = previewMail(rowNumber);
-  const blocking = preview.problems.filter((p) => !p.includes('e-mail address'));
+  const { view: preview, addressProblem } = previewWith(rowNumber);
+  const blocking = preview.problems.filter((p) => p !== addressProblem);
   if (blocking.length) throw new UserError(blocking.join(' '));
   const { sheet, template } = current();
   const client = outreachClient();

@@ -14,12 +14,6 @@ import { formatCount } from '../words';
 /** The most rows one send confirms (its marks take 6 characters each in the user's 500 KB store). */
 export const MAX_CONFIRMED_ROWS = 20_000;
 
-/** Why a queued row is not sent: it is not one the user confirmed, as it was then. */
-export const NOT_CONFIRMED =
-  'not part of the send you confirmed (the row was added or changed after it was confirmed); send again to include it';
-export const MAIL_CHANGED =
-  'the mail was changed after the send was confirmed; check it and send again (nothing was charged for this row)';
-
 /** What the document keeps of a confirmation: its id in the payer's user properties. */
 export interface ConfirmedRef {
   id: string;

@@ -5,7 +5,9 @@
 // adds them here (the menu action adds the selected rows' addresses).
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { cellText } from '../../sheets/cells';
-import { DO_NOT_CONTACT, MAIL_STATUS } from '../../sheets/layouts';
+import { DO_NOT_CONTACT } from '../../sheets/layouts';
+import { Skipped, skipped } from '../../sheets/mail-state';
+import { SEND_TEXTS } from './send-texts';
 import { selectedRows } from '../../sheets/selection';
 import { Table } from '../../sheets/table';
 import { inform, toast } from '../../ui/dialogs';
@@ -55,12 +57,12 @@ export function listedReason(list: DoNotContact, email: string): string | null {
 
 /** "on the do-not-contact list (reason)". */
 export function listedText(reason: string): string {
-  return `on the do-not-contact list${reason ? ` (${reason})` : ''}`;
+  return SEND_TEXTS.listed(reason);
 }
 
-/** The Mail status of a row left out because its address is listed. */
-export function listedStatus(reason: string): string {
-  return `${MAIL_STATUS.skipped}: ${listedText(reason)}`;
+/** The state of a row left out because its address is listed. */
+export function listedStatus(reason: string): Skipped {
+  return skipped('do-not-contact', listedText(reason));
 }
 
 /** Menu: adds the selected rows' addresses to the list (made on first use); already listed ones are kept once. */

@@ -4,6 +4,7 @@
 // {{Unsubscribe}} is the unsubscribe line: a mailto: link (HTML) or a line (text) to the address set in
 // Settings, subject "Unsubscribe" (the service has no unsubscribe endpoint: the user receives the replies
 // and adds the senders to the Do not contact sheet). Pure code: no service is called here.
+import { SEND_TEXTS } from './send-texts';
 import { charCount, cleanLine, LIMITS } from '../../api/outreach/schema-parts';
 import { splitName } from '../../sheets/person-name';
 import { normalizeHeader } from '../../sheets/table';
@@ -59,24 +60,50 @@ export function templateProblems(
   headers: string[],
   unsubscribeAddress?: string,
 ): string[] {
-  const problems: string[] = [];
-  if (!template.campaign.trim()) problems.push('Give the campaign a name.');
-  else if (charCount(template.campaign.trim()) > MAX_CAMPAIGN) {
-    problems.push(`The campaign name is too long: at most ${MAX_CAMPAIGN} characters.`);
-  }
-  if (!template.subject.trim()) problems.push('Write a subject.');
-  if (!template.body.trim()) problems.push('Write the body of the mail.');
+  return templateChecks(template, headers, unsubscribeAddress).map((problem) => problem.text);
+}
+
+/** The words of the template's problems (the compose dialog and a send show them). */
+const TEMPLATE_TEXTS = {
+  noCampaign: 'Give the campaign a name.',
+  longCampaign: (max: number) => `The campaign name is too long: at most ${max} characters.`,
+  noSubject: 'Write a subject.',
+  noBody: 'Write the body of the mail.',
+  noUnsubscribeAddress: '{{Unsubscribe}} needs an unsubscribe address: set it in Settings.',
+  unknownPlaceholders: (names: string[]) =>
+    names.join(', ') +
+    (names.length === 1 ? ' matches no column' : ' match no column') +
+    ' of this sheet: use one of the headers in row 1.',
+};
+
+/** A problem of the template: what it is about, and its words. */
+export interface TemplateProblem {
+  /** 'placeholder': a placeholder names no column (the mail cannot be rendered). */
+  code: 'campaign' | 'subject' | 'body' | 'unsubscribe' | 'placeholder';
+  text: string;
+}
+
+/** templateProblems with what each is about. */
+export function templateChecks(
+  template: MailTemplate,
+  headers: string[],
+  unsubscribeAddress?: string,
+): TemplateProblem[] {
+  const problems: TemplateProblem[] = [];
+  const add = (code: TemplateProblem['code'], text: string) => problems.push({ code, text });
+  if (!template.campaign.trim()) add('campaign', TEMPLATE_TEXTS.noCampaign);
+  else if (charCount(template.campaign.trim()) > MAX_CAMPAIGN)
+    add('campaign', TEMPLATE_TEXTS.longCampaign(MAX_CAMPAIGN));
+  if (!template.subject.trim()) add('subject', TEMPLATE_TEXTS.noSubject);
+  if (!template.body.trim()) add('body', TEMPLATE_TEXTS.noBody);
   const known = new Set([...headers.map(normalizeHeader).filter(Boolean), UNSUBSCRIBE]);
   if (known.has(NAME)) [FIRST_NAME, LAST_NAME].forEach((derived) => known.add(derived));
   if (unsubscribeAddress === '' && usesUnsubscribe(template)) {
-    problems.push('{{Unsubscribe}} needs an unsubscribe address: set it in Settings.');
+    add('unsubscribe', TEMPLATE_TEXTS.noUnsubscribeAddress);
   }
   const unknown = unknownPlaceholders(template, known);
   if (unknown.length > 0) {
-    const names = unknown.map((name) => `{{${name}}}`).join(', ');
-    problems.push(
-      `${names} ${unknown.length === 1 ? 'matches no column' : 'match no column'} of this sheet: use one of the headers in row 1.`,
-    );
+    add('placeholder', TEMPLATE_TEXTS.unknownPlaceholders(unknown.map((name) => `{{${name}}}`)));
   }
   return problems;
 }
@@ -91,18 +118,6 @@ function unknownPlaceholders(template: MailTemplate, known: Set<string>): string
     }
   }
   return [...unknown.values()];
-}
-
-/** The templateProblems() sentence about placeholders naming no column. */
-export function isPlaceholderProblem(problem: string): boolean {
-  return /match(es)? no column of this sheet/.test(problem);
-}
-
-/** True when the template names a column the sheet does not have: its mail cannot be rendered. */
-export function hasUnknownPlaceholder(template: MailTemplate, headers: string[]): boolean {
-  const known = new Set([...headers.map(normalizeHeader).filter(Boolean), UNSUBSCRIBE]);
-  if (known.has(NAME)) [FIRST_NAME, LAST_NAME].forEach((derived) => known.add(derived));
-  return unknownPlaceholders(template, known).length > 0;
 }
 
 const NAME = 'name';
@@ -144,16 +159,14 @@ export function renderMail(
 }
 
 /** Why this rendered mail cannot be sent, or null. */
-export function mailProblem(mail: RenderedMail): string | null {
+export function mailProblem(mail: RenderedMail): { part: 'subject' | 'body'; text: string } | null {
   const subject = charCount(mail.subject);
-  if (subject === 0) return 'the subject is empty for this row';
-  if (subject > LIMITS.subjectMax) {
-    return `the subject has ${subject} characters after filling in (at most ${LIMITS.subjectMax})`;
-  }
+  if (subject === 0) return { part: 'subject', text: SEND_TEXTS.subjectEmpty };
+  if (subject > LIMITS.subjectMax)
+    return { part: 'subject', text: SEND_TEXTS.subjectTooLong(subject, LIMITS.subjectMax) };
   const body = charCount(mail.body);
-  if (body > LIMITS.contentMax) {
-    return `the body has ${body} characters after filling in (at most ${LIMITS.contentMax})`;
-  }
+  if (body > LIMITS.contentMax)
+    return { part: 'body', text: SEND_TEXTS.bodyTooLong(body, LIMITS.contentMax) };
   return null;
 }
 

@@ -6,7 +6,7 @@
 // from this document failed never does.
 // Nothing is charged and nothing is sent: the user sends the new rows as any unsent row.
 import { cellText, CellValue, textCell } from '../../sheets/cells';
-import { CONTACTS, MAIL_STATUS } from '../../sheets/layouts';
+import { CONTACTS } from '../../sheets/layouts';
 import { isRecipientHeader, ListRow, MailingList } from '../../sheets/mailing-list';
 import { selectedRows } from '../../sheets/selection';
 import { normalizeHeader, Table, TableLayout } from '../../sheets/table';
@@ -48,17 +48,13 @@ export function addNextContacts(): void {
   const list = MailingList.open(sheet, false);
   const rows = list.readRows();
   const chosen = selectedRows(spreadsheet, sheet);
-  const failed = rows.filter((row) => chosen.has(row.rowNumber) && isFailed(row.status));
+  const failed = rows.filter((row) => chosen.has(row.rowNumber) && row.state.kind === 'failed');
   if (failed.length === 0) throw new UserError(NONE_FAILED);
   const failedBefore = earlierFailures(spreadsheet, { sheetId: sheet.getSheetId(), rows });
   const found = findReplacements(spreadsheet, rows, failed, contacts, failedBefore);
   const added = found.filter((r) => r.contact);
   const first = appendContacts(sheet, list.headers, added);
   inform(TITLE, outcomeText(first, added.length, found, chosen.size - failed.length));
-}
-
-function isFailed(status: string): boolean {
-  return status === MAIL_STATUS.failed || status.startsWith(`${MAIL_STATUS.failed}:`);
 }
 
 /** Contacts rows with an address, in the sheet's order. */

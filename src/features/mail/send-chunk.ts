@@ -33,7 +33,7 @@ export interface Posted {
 
 /**
  * Journals the chunks (as many as one entry holds), posts them together and settles each answer. `emails`
- * holds each chunk's mails, in order; `cancelled` (Stop) is asked before each round and during rate waits.
+ * holds each chunk's mails, in order; `cancelled` (Stop) is asked before each batch and during rate waits.
  * The entry stays in the journal: close it once the rows are written, unless a chunk is in doubt.
  */
 export function postChunks(

@@ -2,7 +2,8 @@
 // used up (the rows wait and the hourly trigger tries again, for 7 days at most) or an error that ends the
 // run (no funds, a refused key…).
 import type { ApiError } from '../../api/errors';
-import { MAIL_STATUS } from '../../sheets/layouts';
+import { MailState, notSent } from '../../sheets/mail-state';
+import { SEND_TEXTS } from './send-texts';
 import { JobPause, JobStop } from '../jobs/job-runner';
 import { ensureTimer } from '../schedule/timer';
 import { describe } from '../settings';
@@ -25,7 +26,7 @@ export interface EndData {
 
 /** How a run ends or waits after a batch: the status of the rows still queued, and what the runner hears. */
 export interface RunEnd {
-  status: string;
+  state: MailState;
   error: JobPause | JobStop;
 }
 
@@ -40,7 +41,7 @@ export function quotaEnd(error: ApiError, data: EndData, left: number): RunEnd {
   if (Date.now() - since >= WAIT_MS) {
     data.waiting = undefined;
     return {
-      status: `${MAIL_STATUS.notSent}: gave up waiting for the sending quota after ${QUOTA_WAIT_DAYS} days (${detail})`,
+      state: notSent('gave-up-waiting', SEND_TEXTS.gaveUp(QUOTA_WAIT_DAYS, detail)),
       error: new JobStop(
         `Gave up waiting for the sending quota after ${QUOTA_WAIT_DAYS} days (${detail}). ${sentText(data)}`,
       ),
@@ -57,13 +58,13 @@ export function quotaEnd(error: ApiError, data: EndData, left: number): RunEnd {
     `The sending quota is used up (${detail}). ${sentText(data)} The ${left} e-mail${left === 1 ? '' : 's'} left wait for it: ${retry}, for ${QUOTA_WAIT_DAYS} days, and sends each of them once when it is back. Cancel from the menu: Cancel a waiting or scheduled send.`,
     Date.now() + RETRY_MS,
   );
-  return { status: `${MAIL_STATUS.waiting} (${detail})`, error: pause };
+  return { state: { kind: 'waiting', detail }, error: pause };
 }
 
 /** An error that ends the run (no funds, a refused key…): the rows still queued are not sent. */
 export function stopEnd(error: ApiError, data: EndData): RunEnd {
   return {
-    status: `${MAIL_STATUS.notSent}: the send stopped (${error.userMessage})`,
+    state: notSent('send-stopped', SEND_TEXTS.sendStopped(error.userMessage)),
     error: new JobStop(stopText(error, data)),
   };
 }

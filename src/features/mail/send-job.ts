@@ -12,11 +12,13 @@ import { loadTemplate, StoredTemplate } from './mail-templates';
 import { batchMails } from './batch-mails';
 import { closeEntry, idsOf, JournalChunk, newTag, openChunks } from './send-journal';
 import { CellValue } from '../../sheets/cells';
-import { MAIL_STATUS } from '../../sheets/layouts';
+import { stateCell } from '../../sheets/mail-record';
+import { isQueued, MailState, NO_STATE, notSent, skipped as skippedState } from '../../sheets/mail-state';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
-import { chunks, JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
+import { splitEvery, JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { postChunks, Posted, settleOpenChunks } from './send-chunk';
-import { isQueued, openMailingList, rowProblem } from './send-plan';
+import { openMailingList, rowProblem } from './send-plan';
+import { SEND_TEXTS } from './send-texts';
 import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
 import { readSettings } from '../../platform/settings';
 import { stopRequested } from '../../platform/jobs';
@@ -53,18 +55,18 @@ export interface SendData extends EndData {
 type SendState = JobState<SendUnit, SendData>;
 
 /** One unit's work: the chunks posted together, and the rows found unsendable on the way. */
-interface BatchResult {
+interface UnitResult {
   list: MailingList;
   posted?: Posted;
-  /** Recipient key → "Skipped: …" found when the batch was built (the row changed since the plan). */
-  skipped: Map<string, string>;
-  /** Queued rows not among those confirmed: recipient key → their status. */
-  unconfirmed: Map<string, string>;
+  /** Recipient key → its "Skipped" state, found when the batch was built (the row changed since the plan). */
+  skipped: Map<string, MailState>;
+  /** Queued rows not among those confirmed: recipient key → their state. */
+  unconfirmed: Map<string, MailState>;
   /** Fewer sendable rows were queued than the unit asked for: nothing is left after this batch. */
   exhausted: boolean;
 }
 
-export const SEND_JOB: JobDefinition<SendUnit, SendData, BatchResult> = {
+export const SEND_JOB: JobDefinition<SendUnit, SendData, UnitResult> = {
   kind: 'send',
   name: 'Send',
   title: 'Sending e-mails',
@@ -72,14 +74,11 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, BatchResult> = {
   service: 'outreach',
   unitMs: () => 30_000,
   size: (unit) => unit.n,
-  work: (unit, state, context) => sendBatch(unit, state, context),
-  record: (unit, result, state) => recordBatch(unit, result, state),
+  work: (unit, state, context) => sendUnit(unit, state, context),
+  record: (unit, result, state) => recordUnit(unit, result, state),
   summary: sendSummary,
   markStopped: (state) => {
-    const left = releaseQueued(
-      state.data,
-      `${MAIL_STATUS.stopped}: not sent, nothing charged (the send was stopped)`,
-    );
+    const left = releaseQueued(state.data, { kind: 'stopped', detail: SEND_TEXTS.stopped });
     if (left === 0) return '';
     return `${count(left, 'e-mail')} ${left === 1 ? 'was' : 'were'} not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`;
   },
@@ -110,7 +109,10 @@ export function rowsLeft(units: SendUnit[]): number {
  * planned) when the send ends unfinished (stopped, dropped, cancelled); the rows of a chunk in doubt stay
  * queued, so that the next send settles it first and never posts them twice. Returns how many rows changed.
  */
-export function releaseQueued(data: Pick<SendData, 'sheetId' | 'sheetName'>, status: string): number {
+export function releaseQueued(
+  data: Pick<SendData, 'sheetId' | 'sheetName'>,
+  state: MailState = NO_STATE,
+): number {
   let list: MailingList;
   try {
     list = openMailingList(sendingSheet(data));
@@ -122,7 +124,7 @@ export function releaseQueued(data: Pick<SendData, 'sheetId' | 'sheetName'>, sta
     if (chunk.sheetId === data.sheetId) chunk.recipients.forEach((r) => inDoubt.add(r.email));
   const changes = new Map<string, Record<string, CellValue>>();
   for (const row of list.readRows())
-    if (isQueued(row.status) && !inDoubt.has(row.key)) changes.set(row.key, { mailStatus: status });
+    if (isQueued(row.state) && !inDoubt.has(row.key)) changes.set(row.key, { mailStatus: stateCell(state) });
   list.writeByRecipient(changes, isQueued);
   return changes.size;
 }
@@ -131,7 +133,7 @@ export function releaseQueued(data: Pick<SendData, 'sheetId' | 'sheetName'>, sta
  * The first queued rows, as they stand now (up to the unit's size and one batch), checked again, rendered,
  * cut into chunks of 100 and posted together (send-chunk.ts).
  */
-function sendBatch(unit: SendUnit, state: SendState, context: StepContext): BatchResult {
+function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitResult {
   const client = outreachClient({ deadlineMs: context.deadline.at });
   const list = openMailingList(sendingSheet(state.data));
   settleFirst(client, list);
@@ -139,7 +141,7 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
   const template = loadTemplate(state.data.sheetId);
   const confirmed = template && confirmation.openConfirmed(state.data.confirmed, template, unsubscribe);
   if (!template || !confirmed || confirmed.mailChanged) {
-    const left = releaseQueued(state.data, `${MAIL_STATUS.notSent}: ${confirmation.MAIL_CHANGED}`);
+    const left = releaseQueued(state.data, notSent('mail-changed', SEND_TEXTS.mailChanged));
     throw new JobStop(
       `The mail was changed after you confirmed the send (by you or another editor): ${count(left, 'row')} not sent, nothing charged for them. Check the mail, then run "Send e-mails" again to send them (nothing is sent twice).`,
     );
@@ -152,7 +154,7 @@ function sendBatch(unit: SendUnit, state: SendState, context: StepContext): Batc
   const exhausted = rows.length < wanted;
   if (rows.length === 0) return { list, skipped, unconfirmed, exhausted };
   const postedAt = Date.now();
-  const candidates = chunks(rows, SEND_CHUNK);
+  const candidates = splitEvery(rows, SEND_CHUNK);
   const emails = batchMails(candidates, template, unsubscribe);
   const batch = candidates.slice(0, emails.length);
   const size = batch.reduce((n, chunkRows) => n + chunkRows.length, 0);
@@ -196,26 +198,25 @@ function queuedRows(
   confirmed: confirmation.Confirmed,
   wanted: number,
   unsubscribe: string,
-): { rows: ListRow[]; skipped: Map<string, string>; unconfirmed: Map<string, string> } {
-  const skipped = new Map<string, string>();
-  const unconfirmed = new Map<string, string>();
+): { rows: ListRow[]; skipped: Map<string, MailState>; unconfirmed: Map<string, MailState> } {
+  const skipped = new Map<string, MailState>();
+  const unconfirmed = new Map<string, MailState>();
   const rows: ListRow[] = [];
   const taken = new Set<string>();
   const doNotContact = readDoNotContact(list.sheet.getParent());
   for (const row of list.readRows()) {
-    if (!isQueued(row.status)) continue;
+    if (!isQueued(row.state)) continue;
     // Every queued row of the sheet is this send's (one sender per sheet): one not confirmed says so now.
     if (!confirmed.has(row)) {
-      if (!taken.has(row.key))
-        unconfirmed.set(row.key, `${MAIL_STATUS.notSent}: ${confirmation.NOT_CONFIRMED}`);
+      if (!taken.has(row.key)) unconfirmed.set(row.key, notSent('not-confirmed', SEND_TEXTS.notConfirmed));
       continue;
     }
     if (rows.length >= wanted) continue;
     const problem = rowProblem(template, row, unsubscribe);
     const listed = listedReason(doNotContact, row.key);
     if (listed !== null) skipped.set(row.key, listedStatus(listed));
-    else if (problem) skipped.set(row.key, `${MAIL_STATUS.skipped}: ${problem.reason}`);
-    else if (taken.has(row.key)) skipped.set(row.key, `${MAIL_STATUS.skipped}: duplicate recipient`);
+    else if (problem) skipped.set(row.key, skippedState(problem.code, problem.reason));
+    else if (taken.has(row.key)) skipped.set(row.key, skippedState('duplicate', SEND_TEXTS.duplicate));
     else {
       rows.push(row);
       taken.add(row.key);
@@ -251,10 +252,10 @@ function inDoubt(error: ApiError): JobPause {
  * unless a chunk is in doubt. Rows of chunks not posted (no rate slot in time) stay queued: the rest of the
  * unit comes back as a unit of its own.
  */
-function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): SendUnit[] | void {
+function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendUnit[] | void {
   const { list, posted, skipped, unconfirmed } = result;
   const changes = new Map<string, Record<string, CellValue>>();
-  for (const [key, status] of [...unconfirmed, ...skipped]) changes.set(key, { mailStatus: status });
+  for (const [key, state] of [...unconfirmed, ...skipped]) changes.set(key, { mailStatus: stateCell(state) });
   state.data.skipped += skipped.size;
   state.data.unconfirmed = (state.data.unconfirmed || 0) + unconfirmed.size;
   let done = 0;
@@ -276,7 +277,7 @@ function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): Sen
     else if ('doubt' in outcome) doubt = outcome.error;
     else if (outcome.error.kind === 'quota' || outcome.error.kind === 'fetch-quota') quota = outcome.error;
     else {
-      const reason = { mailStatus: `${MAIL_STATUS.notSent}: ${describe(outcome.error)}` };
+      const reason = { mailStatus: stateCell(notSent('refused', describe(outcome.error))) };
       for (const { email } of chunk.recipients) changes.set(email, reason);
       state.data.notSent += chunk.recipients.length;
       done += chunk.recipients.length;
@@ -292,8 +293,8 @@ function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): Sen
   if (end) {
     // The run ends or waits: every row still queued says so (none is left looking as if it were on its way).
     for (const row of list.readRows())
-      if (isQueued(row.status) && !changes.has(row.key) && !inDoubtRows.has(row.key))
-        changes.set(row.key, { mailStatus: end.status });
+      if (isQueued(row.state) && !changes.has(row.key) && !inDoubtRows.has(row.key))
+        changes.set(row.key, { mailStatus: stateCell(end.state) });
   }
   list.writeByRecipient(changes, isQueued);
   if (posted && !doubt) closeEntry(posted.entry);
@@ -307,10 +308,10 @@ function recordBatch(unit: SendUnit, result: BatchResult, state: SendState): Sen
 function idCells(chunk: JournalChunk, email: string): Record<string, CellValue> {
   const ids = idsOf(chunk, email);
   if (!ids) {
-    return { mailStatus: `${MAIL_STATUS.notSent}: the service did not list this address in its answer` };
+    return { mailStatus: stateCell(notSent('not-listed', SEND_TEXTS.notListed)) };
   }
   return {
-    mailStatus: MAIL_STATUS.accepted,
+    mailStatus: stateCell({ kind: 'accepted' }),
     taskId: ids.taskId,
     mailId: ids.mailId,
     sentAt: new Date(chunk.postedAt),

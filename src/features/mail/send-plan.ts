@@ -5,12 +5,13 @@
 // flight are left as they are, and a row whose own mail failed keeps its "Failed: <reason>" whatever skips
 // it (only the other rows with its address say that an earlier mail to it failed).
 import { isValidEmail } from '../../api/outreach/email-schemas';
-import { MAIL_STATUS } from '../../sheets/layouts';
+import { MailState, SkipCode, Skipped, skipped } from '../../sheets/mail-state';
 import { ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
 import { UserError } from '../inputs';
 import { DoNotContact, listedReason, listedStatus } from './do-not-contact';
 import { EarlierFailure, failureText } from './earlier-failures';
 import { mailProblem, MailTemplate, renderMail } from './mail-template';
+import { SEND_TEXTS } from './send-texts';
 
 /** What a plan checks rows against besides the rows themselves. */
 export interface PlanContext {
@@ -20,10 +21,11 @@ export interface PlanContext {
   unsubscribeAddress: string;
 }
 
-/** A row whose address failed before, with the status it gets when left out. */
+/** A row whose address failed before, with the failure and the state it gets when left out. */
 export interface FailedBefore {
   row: ListRow;
-  status: string;
+  failure: EarlierFailure;
+  state: MailState;
   /** The row's own mail failed: when it is not sent, it keeps its "Failed: <reason>". */
   own?: boolean;
 }
@@ -31,10 +33,10 @@ export interface FailedBefore {
 export interface SendPlan {
   /** Rows to send, in sheet order. */
   rows: ListRow[];
-  /** Row number → "Skipped: <reason>" to write now. */
-  skipped: Map<number, string>;
-  /** Reason label → rows, for the confirmation. */
-  reasons: Map<string, number>;
+  /** Row number → its "Skipped" state, to write now. */
+  skipped: Map<number, MailState>;
+  /** Reason → rows, for the confirmation. */
+  reasons: Map<SkipCode, number>;
   alreadySent: number;
   /** Rows whose own earlier mail failed (a bounce): "all unsent" leaves them as they are. */
   failedEarlier: number;
@@ -43,7 +45,7 @@ export interface SendPlan {
 }
 
 /** A row whose mail is with the service (ids written) and did not fail: never sent again by "all unsent". */
-export function isSent(row: Pick<ListRow, 'mailId' | 'status'>): boolean {
+export function isSent(row: Pick<ListRow, 'mailId' | 'state'>): boolean {
   return row.mailId !== '' && !ownFailure(row);
 }
 
@@ -51,13 +53,9 @@ export function isSent(row: Pick<ListRow, 'mailId' | 'status'>): boolean {
  * The row's own mail failed: "Failed: <reason>". A row with a Mail ID that says "Skipped: …" failed too
  * (earlier versions wrote over its failure when a later send skipped it): it is not a sent row.
  */
-export function ownFailure(row: Pick<ListRow, 'mailId' | 'status'>): boolean {
+export function ownFailure(row: Pick<ListRow, 'mailId' | 'state'>): boolean {
   if (row.mailId === '') return false;
-  return row.status.startsWith(MAIL_STATUS.failed) || row.status.startsWith(`${MAIL_STATUS.skipped}:`);
-}
-
-export function isQueued(status: string): boolean {
-  return status === MAIL_STATUS.queued || status.startsWith(MAIL_STATUS.waiting);
+  return row.state.kind === 'failed' || row.state.kind === 'skipped';
 }
 
 /** Checks the rows of a send (`candidates`, among all the sheet's `rows`). */
@@ -72,11 +70,10 @@ export function planSend(
   const firstRowOf = new Map<string, number>();
   const sentTo = sentAddresses(rows);
   // A row whose own mail failed is counted with the reason, and keeps its own "Failed: <reason>".
-  const skip = (row: ListRow, label: string, status: string) => {
-    if (!ownFailure(row)) plan.skipped.set(row.rowNumber, status);
-    plan.reasons.set(label, (plan.reasons.get(label) || 0) + 1);
+  const skip = (row: ListRow, state: Skipped) => {
+    if (!ownFailure(row)) plan.skipped.set(row.rowNumber, state);
+    plan.reasons.set(state.code, (plan.reasons.get(state.code) || 0) + 1);
   };
-  const skipped = (reason: string) => `${MAIL_STATUS.skipped}: ${reason}`;
   for (const row of candidates) {
     if (isSent(row)) {
       plan.alreadySent++;
@@ -84,7 +81,7 @@ export function planSend(
     }
     const listed = row.key ? listedReason(context.doNotContact, row.key) : null;
     if (listed !== null) {
-      skip(row, 'do not contact', listedStatus(listed));
+      skip(row, listedStatus(listed));
       continue;
     }
     if (!retryFailed && row.mailId !== '') {
@@ -93,25 +90,25 @@ export function planSend(
     }
     const problem = rowProblem(template, row, context.unsubscribeAddress);
     if (problem) {
-      skip(row, problem.label, skipped(problem.reason));
+      skip(row, skipped(problem.code, problem.reason));
       continue;
     }
     const first = firstRowOf.get(row.key);
     if (first !== undefined) {
-      skip(row, 'duplicate recipient', skipped(`duplicate of row ${first}`));
+      skip(row, skipped('duplicate', SEND_TEXTS.duplicateOf(first)));
       continue;
     }
     const sent = sentTo.get(row.key);
     if (sent !== undefined) {
-      skip(row, 'duplicate recipient', skipped(`already sent to this address in row ${sent}`));
+      skip(row, skipped('duplicate', SEND_TEXTS.alreadySentIn(sent)));
       continue;
     }
     firstRowOf.set(row.key, row.rowNumber);
     const failure = context.failures.get(row.key);
     if (failure) {
-      const status = skipped(failureText(failure, context.zone));
-      if (retryFailed) plan.failedBefore.push({ row, status, own: ownFailure(row) });
-      else skip(row, 'failed before', status);
+      const state = skipped('failed-before', failureText(failure, context.zone));
+      if (retryFailed) plan.failedBefore.push({ row, failure, state, own: ownFailure(row) });
+      else skip(row, state);
       continue;
     }
     plan.rows.push(row);
@@ -140,12 +137,12 @@ function sentAddresses(rows: ListRow[]): Map<string, number> {
 
 /** The user said No to the rows that failed before: they are skipped with that reason. */
 export function skipFailedBefore(plan: SendPlan): void {
-  for (const { row, status, own } of plan.failedBefore) {
+  for (const { row, state, own } of plan.failedBefore) {
     if (own)
       plan.failedEarlier++; // its own "Failed: <reason>" stays
     else {
-      plan.skipped.set(row.rowNumber, status);
-      plan.reasons.set('failed before', (plan.reasons.get('failed before') || 0) + 1);
+      plan.skipped.set(row.rowNumber, state);
+      plan.reasons.set('failed-before', (plan.reasons.get('failed-before') || 0) + 1);
     }
   }
   plan.failedBefore = [];
@@ -164,20 +161,19 @@ export function rowProblem(
   template: MailTemplate,
   row: ListRow,
   unsubscribeAddress = '',
-): { label: string; reason: string } | null {
-  if (!row.email) return { label: 'no e-mail address', reason: 'no e-mail address' };
+): { code: SkipCode; reason: string } | null {
+  if (!row.email) return { code: 'no-address', reason: SEND_TEXTS.noAddress };
   if (!isValidEmail(row.email) || row.email.length > 254) {
-    return { label: 'invalid address', reason: `"${row.email}" is not a valid e-mail address` };
+    return { code: 'invalid-address', reason: SEND_TEXTS.invalidAddress(row.email) };
   }
   const problem = mailProblem(renderMail(template, row.display, unsubscribeAddress));
-  if (problem) return { label: problem.startsWith('the subject') ? 'subject' : 'body', reason: problem };
-  return null;
+  return problem ? { code: problem.part, reason: problem.text } : null;
 }
 
 /** Lines of the confirmation about the rows left out. */
 export function skippedLines(plan: SendPlan, hidden: number): string[] {
   const lines: string[] = [];
-  const reasons = [...plan.reasons].map(([label, n]) => `${n} ${REASON_TEXT[label] || label}`);
+  const reasons = [...plan.reasons].map(([code, n]) => `${n} ${REASON_TEXT[code] || code}`);
   if (reasons.length)
     lines.push(`Skipped (nothing charged; the reason is in "Mail status"): ${reasons.join(', ')}.`);
   if (plan.alreadySent) lines.push(`${plan.alreadySent} already sent: not sent again.`);
@@ -191,12 +187,12 @@ export function skippedLines(plan: SendPlan, hidden: number): string[] {
   return lines;
 }
 
-const REASON_TEXT: Record<string, string> = {
-  'no e-mail address': 'without an e-mail address',
-  'invalid address': 'with an invalid address',
-  'duplicate recipient': 'duplicate recipients',
-  'do not contact': 'on the do-not-contact list',
-  'failed before': 'whose address failed in an earlier mail',
+const REASON_TEXT: Partial<Record<SkipCode, string>> = {
+  'no-address': 'without an e-mail address',
+  'invalid-address': 'with an invalid address',
+  duplicate: 'duplicate recipients',
+  'do-not-contact': 'on the do-not-contact list',
+  'failed-before': 'whose address failed in an earlier mail',
   subject: 'with a subject too long or empty',
   body: 'with a body too long',
 };

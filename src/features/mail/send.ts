@@ -11,7 +11,8 @@ import { BUSY_MESSAGE, JobProgress, withJobLease } from '../../platform/jobs';
 import { readSettings } from '../../platform/settings';
 import { loadTemplate, StoredTemplate } from './mail-templates';
 import { CellValue } from '../../sheets/cells';
-import { MAIL_STATUS } from '../../sheets/layouts';
+import { stateCell } from '../../sheets/mail-record';
+import { MailState } from '../../sheets/mail-state';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { confirm, inform } from '../../ui/dialogs';
@@ -34,7 +35,7 @@ import {
   skippedLines,
 } from './send-plan';
 import { readDoNotContact } from './do-not-contact';
-import { earlierFailures } from './earlier-failures';
+import { earlierFailures, failureWhy } from './earlier-failures';
 import { ensureKey } from '../settings';
 import { userToken } from '../schedule/timer-store';
 import { count, formatCount } from '../words';
@@ -189,10 +190,10 @@ function planAndSend(scope: Scope, reporter: Reporter): void {
 
 /** The question about selected rows whose address failed before: Yes sends them too, No skips them. */
 function askAboutFailedBefore(plan: SendPlan): void {
-  const shown = plan.failedBefore.slice(0, 10).map(({ row, status }) => {
-    const why = status.replace(`${MAIL_STATUS.skipped}: an earlier mail to this address failed `, '');
-    return `Row ${row.rowNumber}: ${row.email} ${why}`;
-  });
+  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+  const shown = plan.failedBefore
+    .slice(0, 10)
+    .map(({ row, failure }) => `Row ${row.rowNumber}: ${row.email} (${failureWhy(failure, zone)})`);
   const more = plan.failedBefore.length - shown.length;
   if (more > 0) shown.push(`… and ${more} more.`);
   const n = plan.failedBefore.length;
@@ -269,19 +270,19 @@ function resumeUnfinished(reporter: Reporter): boolean {
 }
 
 /** Ends the user's unfinished send: its queued rows are released (those in doubt stay queued). */
-export function dropSend(state: JobState<SendUnit, SendData>, status = ''): number {
-  const released = releaseQueued(state.data, status);
+export function dropSend(state: JobState<SendUnit, SendData>, as?: MailState): number {
+  const released = releaseQueued(state.data, as);
   endJob(SEND_JOB, state);
   return released;
 }
 
 function queue(list: MailingList, rows: ListRow[]): void {
-  writeStatuses(list, new Map(rows.map((row) => [row.rowNumber, MAIL_STATUS.queued])));
+  writeStatuses(list, new Map(rows.map((row): [number, MailState] => [row.rowNumber, { kind: 'queued' }])));
 }
 
 /** One block write of "Mail status" for rows read in this execution. */
-export function writeStatuses(list: MailingList, statuses: Map<number, string>): void {
+export function writeStatuses(list: MailingList, states: Map<number, MailState>): void {
   const changes = new Map<number, Record<string, CellValue>>();
-  for (const [row, status] of statuses) changes.set(row, { mailStatus: status });
+  for (const [row, state] of states) changes.set(row, { mailStatus: stateCell(state) });
   list.writeRows([], changes);
 }

@@ -9,7 +9,7 @@
 //     after each unit).
 import { normalizeHeader, TableRow } from '../../sheets/table';
 import { SelectedArea } from '../../sheets/selection';
-import { chunks } from '../jobs/job-runner';
+import { splitEvery } from '../jobs/job-runner';
 import { cellPhone } from './phone-functions';
 import { RESULT_HEADER } from './phone-texts';
 
@@ -192,5 +192,5 @@ export function survey(rows: TableRow[], target: PhoneTarget, hidden: Set<number
 
 /** The first `limit` numbers (fewer when credits are short), in units of CHUNK_SIZE. */
 export function phoneUnits(phones: string[], limit: number): string[][] {
-  return chunks(phones.slice(0, limit), CHUNK_SIZE);
+  return splitEvery(phones.slice(0, limit), CHUNK_SIZE);
 }

@@ -19,7 +19,7 @@ import {
   saveRoleChoice,
 } from './role-choice';
 import { UserError } from '../inputs';
-import { chunks, JobState, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
+import { splitEvery, JobState, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { keyChangedText } from '../jobs/job-owner';
 import { count, formatCount } from '../words';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
@@ -67,8 +67,8 @@ function unlockSelection(): void {
   if (!confirmed) return;
   const toUnlock = confirmed.ids;
   const units: UnlockUnit[] = [
-    ...chunks(toUnlock, UNLOCK_CHUNK).map((ids) => ({ unlock: ids })),
-    ...chunks(plan.alreadyUnlocked, CONTACT_CHUNK).map((ids) => ({ contacts: ids })),
+    ...splitEvery(toUnlock, UNLOCK_CHUNK).map((ids) => ({ unlock: ids })),
+    ...splitEvery(plan.alreadyUnlocked, CONTACT_CHUNK).map((ids) => ({ contacts: ids })),
   ];
   const counts: UnlockCounts = {
     unlocked: 0,

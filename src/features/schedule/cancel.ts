@@ -7,7 +7,8 @@ import { savedJob } from '../jobs/job-runner';
 import { dropSend } from '../mail/send';
 import { forgetConfirmed } from '../mail/confirmed-send';
 import { rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
-import { MAIL_STATUS } from '../../sheets/layouts';
+import { notSent } from '../../sheets/mail-state';
+import { SEND_TEXTS } from '../mail/send-texts';
 import { confirm, inform, toast } from '../../ui/dialogs';
 import { allSchedules, deleteSchedule, mySchedules } from './schedules';
 import { startWindowText } from './send-later-time';
@@ -53,10 +54,7 @@ function cancelWaitingSend(): boolean {
         `The send from "${job.data.sheetName}" waits for the sending quota (${job.data.waiting.detail}) with ${left} e-mail${left === 1 ? '' : 's'} left; ` +
         `${job.data.sent} were sent. Cancel it? The rows left are not sent and can be sent again later.`;
       if (!confirm(TITLE, question)) return true;
-      const released = dropSend(
-        job,
-        `${MAIL_STATUS.notSent}: the send waiting for the sending quota was cancelled`,
-      );
+      const released = dropSend(job, notSent('cancelled', SEND_TEXTS.cancelled));
       toast(`The waiting send was cancelled: ${count(released, 'row')} not sent.`, TITLE, 10);
       return true;
     },

@@ -6,7 +6,8 @@
 import { readSettings } from '../../platform/settings';
 import { savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
-import { MAIL_STATUS } from '../../sheets/layouts';
+import { notSent } from '../../sheets/mail-state';
+import { SEND_TEXTS } from '../mail/send-texts';
 import { UserError } from '../inputs';
 import { costLines, launchSend, PreparedSend, prepareSend, writeStatuses } from '../mail/send';
 import { SEND_JOB } from '../mail/send-job';
@@ -134,14 +135,14 @@ function keepConfirmedRows(prepared: PreparedSend, schedule: ScheduledSend): num
   const { plan, list } = prepared;
   const confirmed = openConfirmed(schedule.confirmed, prepared.template, readSettings().unsubscribeAddress);
   if (!confirmed || confirmed.mailChanged) {
-    const status = `${MAIL_STATUS.notSent}: the mail was changed after you scheduled the send; schedule it again`;
-    writeStatuses(list, new Map(plan.rows.map((row) => [row.rowNumber, status])));
+    const state = notSent('schedule-changed', SEND_TEXTS.scheduleChanged);
+    writeStatuses(list, new Map(plan.rows.map((row) => [row.rowNumber, state])));
     return null;
   }
   const added = plan.rows.filter((row) => !confirmed.has(row));
   if (added.length) {
-    const status = `${MAIL_STATUS.notSent}: added or changed after the send was scheduled; schedule it again to include it`;
-    writeStatuses(list, new Map(added.map((row) => [row.rowNumber, status])));
+    const state = notSent('schedule-added', SEND_TEXTS.scheduleAdded);
+    writeStatuses(list, new Map(added.map((row) => [row.rowNumber, state])));
     plan.rows = plan.rows.filter((row) => confirmed.has(row));
   }
   return added.length;
@@ -199,8 +200,8 @@ function startScheduled(schedule: ScheduledSend): boolean {
       }
       const { lines, usable } = costLines(prepared);
       if (usable < plan.rows.length) {
-        const status = `${MAIL_STATUS.notSent}: the scheduled send needed ${plan.rows.length} EDM and ${usable} were usable`;
-        writeStatuses(list, new Map(plan.rows.map((row) => [row.rowNumber, status])));
+        const state = notSent('schedule-edm', SEND_TEXTS.scheduleEdm(plan.rows.length, usable));
+        writeStatuses(list, new Map(plan.rows.map((row) => [row.rowNumber, state])));
         return notStarted(`not enough EDM.${unconfirmed} ${lines.join(' ')}`);
       }
       launchSend(prepared, unattendedReporter('send'), schedule.confirmed);

@@ -4,14 +4,13 @@
 // (the same Company hash ID where the list has that column, else the same e-mail domain, public webmail
 // domains excepted) and its sequence was not stopped. The service's own word on the previous mails (a
 // failure it knows) is read by the run before anything is posted (sequence-run.ts).
-import { MAIL_STATUS } from '../../sheets/layouts';
 import type { ListRow } from '../../sheets/mailing-list';
 import { normalizeHeader } from '../../sheets/table';
 import { listedReason, type DoNotContact } from '../mail/do-not-contact';
 import { companyDomain } from '../mail/webmail';
 import { hasReplied, sequenceCell } from './sequence-column';
 import { dueAt, type FollowUp } from './sequence-steps';
-import { type StepMail } from './step-mails';
+import { failed, type StepMail } from './step-mails';
 import {
   companyRepliedText,
   finishedText,
@@ -65,9 +64,6 @@ export function repliedCompanies(rows: ListRow[]): Map<string, { label: string; 
   return replied;
 }
 
-const failed = (status: string) =>
-  status.startsWith(MAIL_STATUS.failed) || status.startsWith(MAIL_STATUS.notSent);
-
 /** Where one row is in the sequence (see the module's comment). */
 export function planRow(
   row: ListRow,
@@ -90,13 +86,13 @@ export function planRow(
   const prev =
     last === 0
       ? {
-          status: row.status,
+          failed: failed(row.state.kind),
           mailId: Number(row.mailId),
           taskId: Number(row.taskId) || 0,
           sentAt: row.sentAt ? row.sentAt.getTime() : 0,
         }
       : steps.get(last)!;
-  if (failed(prev.status) || !prev.mailId) return { kind: 'stopped', text: SEQUENCE_TEXT.failed };
+  if (prev.failed || !prev.mailId) return { kind: 'stopped', text: SEQUENCE_TEXT.failed };
   const lastSent = last > 0 ? context.when(prev.sentAt) : '';
   if (last >= of) return { kind: 'finished', text: finishedText(of, lastSent) };
   const step = context.followUps[last];

@@ -5,7 +5,7 @@
 // opened; a task that holds many cannot, and its rows are sent (Compose says why the option may not apply).
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import type { ListRow } from '../../sheets/mailing-list';
-import { chunks } from '../jobs/job-runner';
+import { splitEvery } from '../jobs/job-runner';
 import type { FollowUp } from './sequence-steps';
 import { SEQUENCE_TEXT } from './sequence-texts';
 
@@ -24,7 +24,7 @@ export function previousMails(
 ): Map<string, string> {
   const stopped = new Map<string, string>();
   const byMail = new Map(due.map((d) => [d.plan.prev.mailId, d.row.key]));
-  const queries = chunks([...byMail.keys()], IDS_PER_REQUEST).map((ids) => ({
+  const queries = splitEvery([...byMail.keys()], IDS_PER_REQUEST).map((ids) => ({
     mail_ids: ids,
     page_size: IDS_PER_REQUEST,
   }));
@@ -37,7 +37,7 @@ export function previousMails(
   if (askOpens.length === 0) return stopped;
   const taskIds = [...new Set(askOpens.map((d) => d.plan.prev.taskId).filter((id) => id > 0))];
   const opened = new Set<number>();
-  const taskQueries = chunks(taskIds, IDS_PER_REQUEST).map((ids) => ({
+  const taskQueries = splitEvery(taskIds, IDS_PER_REQUEST).map((ids) => ({
     task_ids: ids,
     page_size: IDS_PER_REQUEST,
   }));

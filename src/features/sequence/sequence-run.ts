@@ -13,7 +13,7 @@ import { ownershipOf } from '../../platform/owner';
 import { readSettings } from '../../platform/settings';
 import type { ListRow, MailingList } from '../../sheets/mailing-list';
 import { outreachClient } from '../clients';
-import { chunks } from '../jobs/job-runner';
+import { splitEvery } from '../jobs/job-runner';
 import { recordLastRun } from '../jobs/reporters';
 import { batchMails } from '../mail/batch-mails';
 import { readDoNotContact } from '../mail/do-not-contact';
@@ -179,7 +179,7 @@ function sendDue(
   let posted = 0;
   for (const step of [...new Set(sendable.map((d) => d.plan.step))].sort()) {
     const rows = sendable.filter((d) => d.plan.step === step).map((d) => d.row);
-    for (const batch of chunks(rows, SEND_CHUNK * BATCH_CHUNKS)) {
+    for (const batch of splitEvery(rows, SEND_CHUNK * BATCH_CHUNKS)) {
       if (deadline.passed(MARGIN_MS)) return { posted, waiting: '' };
       const result = postBatch(client, list, template, step, batch, unsubscribe);
       posted += result.posted;
@@ -199,7 +199,7 @@ function postBatch(
   unsubscribe: string,
 ): { posted: number; waiting: string } {
   const mail = stepTemplate(template, template.followUps!, step);
-  const candidates = chunks(rows, SEND_CHUNK);
+  const candidates = splitEvery(rows, SEND_CHUNK);
   const emails = batchMails(candidates, mail, unsubscribe);
   const postedAt = Date.now();
   const journal = candidates.slice(0, emails.length).map((chunkRows): JournalChunk => ({

@@ -5,7 +5,7 @@
 // twice writes it once. Refresh tracking reads its Mail IDs like any list's and moves its Mail status
 // (Delivered, Failed: …), so Tracking holds every step's mail and a later step sees a failed one.
 import { cellText, CellValue, textCell } from '../../sheets/cells';
-import { MAIL_STATUS } from '../../sheets/layouts';
+import { parseState, stateText } from '../../sheets/mail-state';
 import { Table, type TableLayout, type TableRow } from '../../sheets/table';
 import type { JournalChunk } from '../mail/send-journal';
 
@@ -26,13 +26,17 @@ export const STEP_MAILS: TableLayout = {
 /** A step's mail to a recipient, as the sheet says. */
 export interface StepMail {
   step: number;
-  status: string;
+  /** Its Mail status says it failed, or was not sent. */
+  failed: boolean;
   mailId: number;
   taskId: number;
   sentAt: number;
 }
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+/** A mail the next step must not follow: it failed, or never went. */
+export const failed = (kind: string) => kind === 'failed' || kind === 'notSent';
 
 const keyOf = (sheetId: unknown, email: unknown, step: unknown) =>
   `${Number(sheetId)}|${cellText(email).trim().toLowerCase()}|${Number(step)}`;
@@ -68,7 +72,7 @@ function stepMailOf(row: TableRow): StepMail | null {
   const sent = row.values.sentAt;
   return {
     step,
-    status: cellText(row.values.mailStatus),
+    failed: failed(parseState(cellText(row.values.mailStatus)).kind),
     mailId,
     taskId: Number(row.values.taskId) || 0,
     sentAt: sent instanceof Date ? sent.getTime() : 0,
@@ -91,7 +95,7 @@ export function writeStepMails(...chunks: JournalChunk[]): number {
         step: chunk.step,
         recipient: textCell(email),
         campaign: textCell(chunk.campaign),
-        mailStatus: MAIL_STATUS.accepted,
+        mailStatus: stateText({ kind: 'accepted' }),
         taskId: pair[0],
         mailId: pair[1],
         sentAt: new Date(chunk.postedAt),

@@ -8,7 +8,7 @@ import type { RefreshOrigin } from './tracking-store';
 export const IDS_PER_REQUEST = 100;
 
 /** Mails whose tasks are asked together, before their pages (only the mails of this document's tasks). */
-export const MAILS_PER_GROUP = 1000;
+export const MAILS_PER_CHUNK = 1000;
 
 /**
  * Mails read per unit at most: its results are kept in memory and written at its end (one block write of

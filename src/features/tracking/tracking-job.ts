@@ -1,7 +1,7 @@
 // The tracking refresh on the job runner. It reads only what can still change: the mails of this document
 // (Mail IDs of its sending rows and of the Tracking sheet) that Tracking does not show as final, in mail-id
 // order, up to MAILS_PER_UNIT a unit: first the tasks of the Task IDs beside them, then the mails of the
-// tasks this document sent (tracking-fetch.ts: in rounds sized to the rate budget). Any editor can type ids
+// tasks this document sent (tracking-fetch.ts: in batches sized to the rate budget). Any editor can type ids
 // into cells: a Mail ID whose task is not one this document sent is never read, and its rows say so (a
 // final state, not asked again). The same works whatever the service grouped into tasks (one per chunk,
 // one per mail).
@@ -15,33 +15,27 @@
 import type { ApiError } from '../../api/errors';
 import type { MailRecord, Task } from '../../api/outreach/email-schemas';
 import { CellValue } from '../../sheets/cells';
-import { TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
+import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { outreachClient } from '../clients';
 import { RefreshOrigin, saveRefreshOutcome } from './tracking-store';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { describe } from '../settings';
 import { existingMark } from '../../platform/document-mark';
 import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
-import { type GroupsRead, type Pace, readGroups } from './tracking-fetch';
+import { type ChunksRead, type Pace, readChunks } from './tracking-fetch';
 import { opensRecords, opensToRead } from './tracking-opens';
 import { MailIndex, nextMails, readMailIndex } from './tracking-plan';
+import { notThisDocumentRecord, otherKeyRecord, rowState, trackingRecord } from './tracking-rows';
 import {
-  MAIL_STATE,
-  notThisDocumentRecord,
-  otherKeyRecord,
-  rowStatus,
-  trackingRecord,
-} from './tracking-rows';
-import {
-  readList,
+  openTracking,
   readTracking,
-  sheetOrNew,
   type TrackingRead,
   trimTrackingColumns,
-  writeStatuses,
   writeTracking,
   type TrackingValues,
 } from './tracking-sheets';
+import { readListStates, writeStatesByMailId } from '../../sheets/mail-record';
+import { MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
@@ -51,7 +45,7 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 /** Time kept after the last request of a unit for writing its results. */
 const WRITE_RESERVE_MS = 30_000;
 
-interface UnitRead extends GroupsRead {
+interface UnitRead extends ChunksRead {
   index: MailIndex;
   /** Every open mail id of the unit, read or not. */
   planned: number[];
@@ -62,7 +56,7 @@ interface UnitRead extends GroupsRead {
 }
 
 /**
- * What the units of the step under way share, by its state object (one per step): the plan, read from the
+ * What the units of the step under way share (the step's memory, see StepContext): the plan, read from the
  * sheets once a step (each unit's writes are added to it), and the service's pace.
  */
 interface StepMemory {
@@ -75,23 +69,18 @@ interface StepMemory {
   firstStep: boolean;
 }
 
-const steps = new WeakMap<TrackingState, StepMemory>();
-
-/** Keeps the plan a new refresh was planned from for its first step. */
-export function keepPlan(state: TrackingState, index: MailIndex): void {
-  steps.set(state, { index, pace: { roundMs: 0 }, firstStep: true });
+/** The first step's memory: the plan a new refresh was planned from (startJob's `memory`). */
+export function firstStepMemory(index: MailIndex): Record<string, unknown> {
+  const memory: StepMemory = { index, pace: { batchMs: 0 }, firstStep: true };
+  return { tracking: memory };
 }
 
-function memoryOf(state: TrackingState): StepMemory {
-  let memory = steps.get(state);
-  if (!memory) {
-    memory = {
-      index: readMailIndex(SpreadsheetApp.getActiveSpreadsheet()),
-      pace: { roundMs: 0 },
-      firstStep: false,
-    };
-    steps.set(state, memory);
-  }
+function memoryOf(context: StepContext): StepMemory {
+  const kept = context.memory.tracking as StepMemory | undefined;
+  if (kept) return kept;
+  const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet());
+  const memory: StepMemory = { index, pace: { batchMs: 0 }, firstStep: false };
+  context.memory.tracking = memory;
   return memory;
 }
 
@@ -110,7 +99,7 @@ export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, UnitRead> =
 };
 
 function readUnit(after: number, state: TrackingState, context: StepContext): UnitRead {
-  const { index, pace, firstStep } = memoryOf(state);
+  const { index, pace, firstStep } = memoryOf(context);
   if (after === 0) state.data.finalSkipped = index.final;
   const planned = nextMails(index, after, MAILS_PER_UNIT);
   const deadlineMs = context.deadline.at - WRITE_RESERVE_MS;
@@ -119,8 +108,8 @@ function readUnit(after: number, state: TrackingState, context: StepContext): Un
   const claimed = new Set(planned.flatMap((id) => index.claims.get(id) || []));
   const extraTasks = firstStep && planned.length < MAILS_PER_UNIT ? opensToRead(index.opens, claimed) : [];
   const toRead = { ids: planned, claims: index.claims, mark: existingMark(), extraTasks };
-  const read = readGroups(client, toRead, deadlineMs, pace, (mails) => context.progress(mails));
-  // Out of time before any group was complete: nothing to write; the next step reads this unit again.
+  const read = readChunks(client, toRead, deadlineMs, pace, (mails) => context.progress(mails));
+  // Out of time before any chunk was complete: nothing to write; the next step reads this unit again.
   if (read.cutShort && read.asked.length === 0) throw read.cutShort;
   const opens = new Map<number, Task>();
   for (const [id, task] of read.tasks) if (index.opens.has(id)) opens.set(id, task);
@@ -172,16 +161,13 @@ function writeUnit(
 ): { rows: TrackingValues[]; rowsUpdated: number; summary: SummaryRead | null } {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const records = trackingRecords(read);
-  const trackingSheet =
-    records.size > 0
-      ? sheetOrNew(spreadsheet, TRACKING.sheetName)
-      : existing(spreadsheet, TRACKING.sheetName);
-  const summarySheet = last ? sheetOrNew(spreadsheet, TRACKING_SUMMARY.sheetName) : null;
+  const trackingTable = openTracking(spreadsheet, records.size > 0);
+  const summarySheet = last ? summarySheetOrNew(spreadsheet) : null;
 
-  const tracking = trackingSheet && readTracking(trackingSheet.sheet, trackingSheet.created);
-  const wanted = statusesWanted(read.index.sent, read.mails, read.notThisDocument);
+  const tracking = trackingTable && readTracking(trackingTable);
+  const wanted = statesWanted(read.index.sent, read.mails, read.notThisDocument);
   const lists = [...wanted].map(([sheetId, statuses]) => ({
-    list: readList(spreadsheet, sheetId),
+    list: readListStates(spreadsheet, sheetId),
     statuses,
   }));
   const summary = summarySheet && readSummary(spreadsheet, summarySheet.sheet, summarySheet.created);
@@ -190,7 +176,7 @@ function writeUnit(
   const rows = tracking ? writeTracking(tracking, records) : [];
   for (const key of records.keys()) read.index.tracked.add(Number(key));
   let rowsUpdated = 0;
-  for (const { list, statuses } of lists) if (list) rowsUpdated += writeStatuses(list, statuses);
+  for (const { list, statuses } of lists) if (list) rowsUpdated += writeStatesByMailId(list, statuses);
   if (tracking && last) trimTrackingColumns(tracking);
   return { rows, rowsUpdated, summary };
 }
@@ -202,16 +188,22 @@ function addOpens(
   opens: Map<number, Task>,
 ): void {
   if (opens.size === 0) return;
-  const column = (key: string) => tracking.columnOf.get(key)! - 1;
-  const keys = ['mailId', 'taskId', 'mailStatus', 'opened', 'taskOpens'];
-  const rows = tracking.rows.map((cells) => Object.fromEntries(keys.map((k) => [k, cells[column(k)] ?? ''])));
-  for (const [mailId, record] of opensRecords(rows, opens))
+  for (const [mailId, record] of opensRecords(
+    tracking.rows.map((row) => row.values),
+    opens,
+  ))
     if (!records.has(mailId)) records.set(mailId, record);
 }
 
-function existing(spreadsheet: Spreadsheet, name: string): { sheet: Sheet; created: boolean } | null {
-  const sheet = spreadsheet.getSheetByName(name);
-  return sheet ? { sheet, created: false } : null;
+/** The summary sheet, created (at the end, the user's selection kept) when missing. */
+function summarySheetOrNew(spreadsheet: Spreadsheet): { sheet: Sheet; created: boolean } {
+  const sheet = spreadsheet.getSheetByName(TRACKING_SUMMARY.sheetName);
+  if (sheet) return { sheet, created: false };
+  // insertSheet activates the new sheet: keep the user where they were, selection included.
+  const selection = spreadsheet.getActiveRangeList();
+  const created = spreadsheet.insertSheet(TRACKING_SUMMARY.sheetName, spreadsheet.getSheets().length);
+  if (selection) selection.activate();
+  return { sheet: created, created: true };
 }
 
 /**
@@ -245,21 +237,21 @@ function trackingRecords(read: UnitRead): Map<string, Record<string, CellValue>>
  * The Mail status each sending sheet should show, by sheet id and Mail ID: the mails read (not sent yet:
  * none), and the ids that are not mails of this document.
  */
-function statusesWanted(
+function statesWanted(
   sent: Map<number, SentMail>,
   mails: MailRecord[],
   notThisDocument: number[],
-): Map<number, Map<string, string>> {
-  const bySheet = new Map<number, Map<string, string>>();
-  const want = (mailId: number, status: string | null) => {
+): Map<number, Map<string, MailState>> {
+  const bySheet = new Map<number, Map<string, MailState>>();
+  const want = (mailId: number, state: MailState | null) => {
     const where = sent.get(mailId);
-    if (!where || !status) return;
-    const wanted = bySheet.get(where.sheetId) || new Map<string, string>();
-    wanted.set(String(mailId), status);
+    if (!where || !state) return;
+    const wanted = bySheet.get(where.sheetId) || new Map<string, MailState>();
+    wanted.set(String(mailId), state);
     bySheet.set(where.sheetId, wanted);
   };
-  for (const mail of mails) want(mail.mailId, rowStatus(mail));
-  for (const id of notThisDocument) want(id, MAIL_STATE.notThisDocument);
+  for (const mail of mails) want(mail.mailId, rowState(mail));
+  for (const id of notThisDocument) want(id, { kind: 'notThisDocument' });
   return bySheet;
 }
 

@@ -4,11 +4,12 @@
 import { ApiError } from '../../api/errors';
 import type { MailDetail } from '../../api/outreach/email-schemas';
 import { outreachClient } from '../clients';
-import { normalizeHeader } from '../../sheets/table';
+import { mailIdColumn } from '../../sheets/mail-record';
+import { stateText } from '../../sheets/mail-state';
 import { ask, inform, scriptJson, showDialogFile } from '../../ui/dialogs';
 import { UserError } from '../inputs';
 import { ensureKey } from '../settings';
-import { mailState } from './tracking-rows';
+import { trackedState } from './tracking-rows';
 import { whenText } from '../words';
 
 export interface MailView {
@@ -61,9 +62,7 @@ const SELECT_A_ROW =
 function selectedMailId(): number | string {
   const sheet = SpreadsheetApp.getActiveSheet();
   const range = sheet.getActiveRange();
-  const width = sheet.getLastColumn();
-  const headers = width === 0 ? [] : sheet.getRange(1, 1, 1, width).getValues()[0].map(normalizeHeader);
-  const column = headers.indexOf(normalizeHeader('Mail ID')) + 1;
+  const column = mailIdColumn(sheet);
   if (column === 0) return `The sheet "${sheet.getName()}" has no Mail ID column. ${SELECT_A_ROW}`;
   if (!range || range.getRow() < 2) return `${SELECT_A_ROW}`;
   const row = range.getRow();
@@ -93,7 +92,7 @@ export function mailView(mail: MailDetail): MailView {
     recipient: mail.recipientEmail,
     nickname: mail.recipientNickname || '',
     subject: mail.subject,
-    status: mailState(mail),
+    status: stateText(trackedState(mail)),
     failureReason: mail.failureReason || '',
     sentAt: time(mail.sentAt),
     confirmedAt: time(mail.callbackReceivedAt),

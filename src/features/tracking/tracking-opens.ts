@@ -7,7 +7,8 @@
 // shows opens. Everything is found on the Tracking sheet: nothing is kept in properties.
 import type { Task } from '../../api/outreach/email-schemas';
 import { cellText, CellValue } from '../../sheets/cells';
-import { MAIL_STATE, openedText } from './tracking-rows';
+import { MailState, parseState } from '../../sheets/mail-state';
+import { openedText } from './tracking-rows';
 
 /** Days after a mail was sent during which its task's opens are read again. */
 export const OPENS_DAYS = 14;
@@ -16,7 +17,12 @@ const DAY_MS = 24 * 3600 * 1000;
 export const MAX_OPEN_TASKS = 6000;
 
 /** A Tracking row as the opens need it (by column key). */
-export type OpensRow = Record<string, unknown>;
+export interface OpensRow {
+  state: MailState;
+  taskId: unknown;
+  taskOpens?: unknown;
+  sentAt: unknown;
+}
 
 /** A task whose opens can still grow: its opens now and its mails that did not fail. */
 export interface OpenTask {
@@ -34,9 +40,9 @@ export function tasksWithOpensToCome(rows: Iterable<OpensRow>, now = Date.now())
   const since = now - OPENS_DAYS * DAY_MS;
   const tasks = new Map<number, OpenTask & { recent: boolean }>();
   for (const row of rows) {
-    const state = cellText(row.mailStatus);
+    const state = row.state.kind;
     const taskId = taskIdOf(row.taskId);
-    if (taskId === null || (state !== MAIL_STATE.delivered && state !== MAIL_STATE.sent)) continue;
+    if (taskId === null || (state !== 'delivered' && state !== 'sent')) continue;
     const task = tasks.get(taskId) || { opens: 0, mails: 0, recent: false };
     task.mails++;
     const opens = Number(row.taskOpens);
@@ -67,7 +73,7 @@ export function opensToRead(open: Map<number, OpenTask>, asked: Set<number>): nu
  * failed mail's are emptied (it was never opened).
  */
 export function opensRecords(
-  rows: Iterable<OpensRow>,
+  rows: Iterable<Record<string, unknown>>,
   tasks: Map<number, Task>,
 ): Map<string, Record<string, CellValue>> {
   const records = new Map<string, Record<string, CellValue>>();
@@ -77,7 +83,7 @@ export function opensRecords(
     const task = taskId === null ? undefined : tasks.get(taskId);
     const mailId = cellText(row.mailId);
     if (!task || !mailId) continue;
-    const failed = cellText(row.mailStatus) === MAIL_STATE.failed;
+    const failed = parseState(row.mailStatus).kind === 'failed';
     const opened = failed ? '' : openedText(task);
     const taskOpens: CellValue = failed ? '' : task.openedCount;
     if (cellText(row.opened) !== opened || cellText(row.taskOpens) !== String(taskOpens))

@@ -5,14 +5,12 @@
 // final (Delivered, Failed, or not a mail of this document): those are the mails a refresh reads, in mail-id
 // order. Read with one getValues per column used (one over the span on Tracking), so a step costs the same
 // few calls at 100 mails or 100,000. Tracking also tells which tasks' opens can still grow (tracking-opens.ts).
-import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY } from '../../sheets/layouts';
-import { normalizeHeader } from '../../sheets/table';
+import { readMailRecord, type SheetRecord } from '../../sheets/mail-record';
+import { isFinal } from '../../sheets/mail-state';
 import type { SentMail } from './tracking-data';
 import { type OpenTask, tasksWithOpensToCome } from './tracking-opens';
-import { isFinalState } from './tracking-rows';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
-type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 export interface MailIndex {
   /** Mail ids that can still change (not on Tracking yet, or on it and not final), ascending. */
@@ -32,9 +30,6 @@ export interface MailIndex {
   opens: Map<number, OpenTask>;
 }
 
-const mailHeader = (key: string) => normalizeHeader(MAIL_COLUMNS.find((c) => c.key === key)!.header);
-const trackingHeader = (key: string) => normalizeHeader(TRACKING.columns.find((c) => c.key === key)!.header);
-
 export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
   const sent = new Map<number, SentMail>();
   const claims = new Map<number, number[]>();
@@ -43,43 +38,25 @@ export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
     if (taskId !== null && !ids.includes(taskId)) ids.push(taskId);
     claims.set(mailId, ids);
   };
-  let tracking: Sheet | null = null;
-  for (const sheet of spreadsheet.getSheets()) {
-    const name = sheet.getName();
-    if (name === TRACKING.sheetName) tracking = sheet;
-    else if (name !== TRACKING_SUMMARY.sheetName) readSentRows(sheet, sent, claim);
-  }
   const tracked = new Set<number>();
   const open = new Set<number>();
   let final = 0;
   let opens = new Map<number, OpenTask>();
-  if (tracking) {
-    const keys = ['mailId', 'mailStatus', 'taskId', 'sentAt', 'taskOpens'];
-    const [mailIds, states, taskIds, sentAts, taskOpens] = readColumns(
-      tracking,
-      keys.map(trackingHeader),
-      2,
-      true,
-    );
-    opens = tasksWithOpensToCome(
-      mailIds.map((mailId, i) => ({
-        mailId,
-        mailStatus: states[i],
-        taskId: taskIds[i],
-        sentAt: sentAts[i],
-        taskOpens: taskOpens[i],
-      })),
-    );
-    mailIds.forEach((value, i) => {
-      const id = idOf(value);
-      if (id === null) return;
-      tracked.add(id);
-      if (isFinalState(String(states[i]))) final++;
+  for (const sheet of readMailRecord(spreadsheet)) {
+    if (!sheet.tracking) {
+      addSentRows(sheet, sent, claim);
+      continue;
+    }
+    opens = tasksWithOpensToCome(sheet.rows);
+    for (const row of sheet.rows) {
+      if (row.mailId === null) continue;
+      tracked.add(row.mailId);
+      if (isFinal(row.state)) final++;
       else {
-        open.add(id);
-        claim(id, idOf(taskIds[i]));
+        open.add(row.mailId);
+        claim(row.mailId, row.taskId);
       }
-    });
+    }
   }
   for (const id of sent.keys()) if (!tracked.has(id)) open.add(id);
   for (const id of claims.keys()) if (!open.has(id)) claims.delete(id);
@@ -87,58 +64,21 @@ export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
 }
 
 /**
- * The Mail ID and Task ID of the rows of a mailing list (a sheet with both headers) that have a Mail ID (a
- * row without a Task ID is kept too: it is never read, and its row says why); others add nothing.
+ * The rows of a mailing list that have a Mail ID (a row without a Task ID is kept too: it is never read,
+ * and its row says why).
  */
-function readSentRows(
-  sheet: Sheet,
+function addSentRows(
+  sheet: SheetRecord,
   sent: Map<number, SentMail>,
   claim: (mailId: number, taskId: number | null) => void,
 ): void {
-  const [mailIds, taskIds] = readColumns(sheet, [mailHeader('mailId'), mailHeader('taskId')]);
-  const sheetId = sheet.getSheetId();
-  mailIds.forEach((value, i) => {
-    const mailId = idOf(value);
-    const taskId = idOf(taskIds[i]);
-    if (mailId === null) return;
+  for (const { mailId, taskId } of sheet.rows) {
+    if (mailId === null) continue;
     claim(mailId, taskId);
     // The same Mail ID on several rows: a row with a Task ID is kept over one without.
     const known = sent.get(mailId);
-    if (!known || known.taskId === null) sent.set(mailId, { sheetId, taskId });
-  });
-}
-
-/**
- * The data rows of the columns with these headers (row 1): one getValues each, or one over their span
- * (`span`: the Tracking sheet, whose columns are the add-on's own); empty lists when the sheet lacks one of
- * the first `required`, an empty list for a later one it lacks.
- */
-function readColumns(sheet: Sheet, headers: string[], required = headers.length, span = false): unknown[][] {
-  const width = sheet.getLastColumn();
-  const last = sheet.getLastRow();
-  if (width === 0 || last < 2) return headers.map(() => []);
-  const row1 = sheet.getRange(1, 1, 1, width).getValues()[0].map(normalizeHeader);
-  const columns = headers.map((h) => row1.indexOf(h) + 1);
-  if (columns.slice(0, required).some((c) => c === 0)) return headers.map(() => []);
-  if (span) {
-    const found = columns.filter((c) => c > 0);
-    const first = Math.min(...found);
-    const block = sheet.getRange(2, first, last - 1, Math.max(...found) - first + 1).getValues();
-    return columns.map((column) => (column === 0 ? [] : block.map((row) => row[column - first])));
+    if (!known || known.taskId === null) sent.set(mailId, { sheetId: sheet.sheetId, taskId });
   }
-  return columns.map((column) =>
-    column === 0
-      ? []
-      : sheet
-          .getRange(2, column, last - 1, 1)
-          .getValues()
-          .map((row) => row[0]),
-  );
-}
-
-function idOf(value: unknown): number | null {
-  const id = Number(value);
-  return value !== '' && Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
 /** The open mails of a unit: the first `count` with a Mail ID above `after`. */

@@ -2,31 +2,22 @@
 // its sending row should show (tracking-sheets.ts writes them).
 import type { MailRecord, Task } from '../../api/outreach/email-schemas';
 import { CellValue, dateCell, textCell } from '../../sheets/cells';
-import { MAIL_STATUS } from '../../sheets/layouts';
+import { stateCell } from '../../sheets/mail-record';
+import { MailState } from '../../sheets/mail-state';
+import { MAIL_STATUS_TEXTS } from '../../sheets/mail-words';
 
 /**
- * What the Tracking sheet says of a mail. Final: Delivered and Failed (nothing changes after them). "Sent
- * with another key": the service does not return its task with the key of this refresh (a colleague's key,
- * or a key since replaced); it is read again by later refreshes, and shown as it was. "Not a mail of this
- * document": its Task ID is missing, or is a task of this key that this document did not send (an editor
- * may have typed ids of mails sent elsewhere): never read, final, and its sending row says the same.
+ * What the Tracking sheet says of a mail (mail-state.ts). Final: Delivered and Failed (nothing changes after
+ * them). "Sent with another key": the service does not return its task with the key of this refresh (a
+ * colleague's key, or a key since replaced); it is read again by later refreshes, and shown as it was. "Not
+ * a mail of this document": its Task ID is missing, or is a task of this key that this document did not
+ * send (an editor may have typed ids of mails sent elsewhere): never read, final, and its sending row says
+ * the same.
  */
-export const MAIL_STATE = {
-  pending: 'Pending',
-  requested: 'Requested',
-  sent: 'Sent',
-  delivered: 'Delivered',
-  failed: 'Failed',
-  otherKey: 'Sent with another key',
-  notThisDocument:
-    'Not a mail of this document: not read (this document sent no mail with this Mail ID and Task ID)',
-} as const;
-
-/** A mail the Tracking sheet shows as final is not read again. */
-export function isFinalState(state: string): boolean {
-  return (
-    state === MAIL_STATE.delivered || state === MAIL_STATE.failed || state === MAIL_STATE.notThisDocument
-  );
+export function trackedState(mail: Pick<MailRecord, 'status' | 'callbackReceivedAt'>): MailState {
+  if (mail.status === 'sent') return { kind: mail.callbackReceivedAt ? 'delivered' : 'sent' };
+  if (mail.status === 'failed') return { kind: 'failed', reason: '' };
+  return { kind: mail.status };
 }
 
 /** What the Opened column says: the task's opens are the mail's only when the task holds that one mail. */
@@ -47,17 +38,12 @@ export function campaignOf(task: Pick<Task, 'taskSubject'>): string {
   return subject.replace(/\s*·\s*#[0-9a-f]{6,32}$/i, '') || '(no campaign name)';
 }
 
-export function mailState(mail: Pick<MailRecord, 'status' | 'callbackReceivedAt'>): string {
-  if (mail.status === 'sent') return mail.callbackReceivedAt ? MAIL_STATE.delivered : MAIL_STATE.sent;
-  return MAIL_STATE[mail.status];
-}
-
 /** What the row that sent this mail should say, or null while the mail is not sent yet. */
-export function rowStatus(mail: MailRecord): string | null {
+export function rowState(mail: MailRecord): MailState | null {
   if (mail.status === 'failed')
-    return `${MAIL_STATUS.failed}: ${mail.failureReason || 'no reason given by the service'}`;
+    return { kind: 'failed', reason: mail.failureReason || MAIL_STATUS_TEXTS.noReason };
   if (mail.status !== 'sent') return null;
-  return mail.callbackReceivedAt ? MAIL_STATUS.delivered : MAIL_STATUS.sent;
+  return trackedState(mail);
 }
 
 /**
@@ -77,7 +63,7 @@ export function trackingRecord(
     recipient: textCell(mail.recipientEmail),
     nickname: textCell(mail.recipientNickname),
     subject: textCell(mail.subject),
-    mailStatus: mailState(mail),
+    mailStatus: stateCell(trackedState(mail)),
     sentAt: dateCell(mail.sentAt),
     confirmedAt: dateCell(mail.callbackReceivedAt),
     failureReason: textCell(mail.failureReason),
@@ -97,7 +83,7 @@ export function notThisDocumentRecord(mailId: number, now: Date): Record<string,
     recipient: '',
     nickname: '',
     subject: '',
-    mailStatus: MAIL_STATE.notThisDocument,
+    mailStatus: stateCell({ kind: 'notThisDocument' }),
     opened: '',
     taskOpens: '',
     sentAt: '',
@@ -109,7 +95,7 @@ export function notThisDocumentRecord(mailId: number, now: Date): Record<string,
 
 /** A mail the service did not return with this key and that Tracking does not show yet. */
 export function otherKeyRecord(mailId: number, taskId: number | null, now: Date): Record<string, CellValue> {
-  return { taskId: taskId ?? '', mailId, mailStatus: MAIL_STATE.otherKey, refreshedAt: now };
+  return { taskId: taskId ?? '', mailId, mailStatus: stateCell({ kind: 'otherKey' }), refreshedAt: now };
 }
 
 function taskCells(task: Task): Record<string, CellValue> {

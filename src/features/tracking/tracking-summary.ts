@@ -13,8 +13,8 @@ import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
-import { tasksWithOpensToCome } from './tracking-opens';
-import { isFinalState, MAIL_STATE } from './tracking-rows';
+import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
+import { isFinal, MailState, parseState } from '../../sheets/mail-state';
 import { whenText } from '../words';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -49,12 +49,11 @@ interface CampaignRow extends MailCounts {
 
 const emptyCounts = (): MailCounts => ({ waiting: 0, sent: 0, delivered: 0, failed: 0, otherKey: 0 });
 
-function countOf(state: string): keyof MailCounts {
-  if (state === MAIL_STATE.delivered) return 'delivered';
-  if (state === MAIL_STATE.failed) return 'failed';
-  if (state === MAIL_STATE.sent) return 'sent';
-  if (state === MAIL_STATE.otherKey) return 'otherKey';
-  return 'waiting';
+function countOf(state: MailState): keyof MailCounts {
+  const kind = state.kind;
+  return kind === 'delivered' || kind === 'failed' || kind === 'sent' || kind === 'otherKey'
+    ? kind
+    : 'waiting';
 }
 
 /** The ranges of this summary's chart: the campaign table's (A8:…, D8:G…). */
@@ -94,13 +93,13 @@ export function summarize(rows: Iterable<Record<string, unknown>>): MailSummary 
   const counts = emptyCounts();
   const campaigns = new Map<string, CampaignRow>();
   let allFinal = true;
-  const counted: Array<Record<string, unknown>> = [];
+  const counted: OpensRow[] = [];
   for (const values of rows) {
     if (cellText(values.mailId) === '') continue;
-    counted.push(values);
-    const state = cellText(values.mailStatus);
-    if (state === MAIL_STATE.notThisDocument) continue;
-    if (!isFinalState(state)) allFinal = false;
+    const state = parseState(values.mailStatus);
+    counted.push({ state, taskId: values.taskId, taskOpens: values.taskOpens, sentAt: values.sentAt });
+    if (state.kind === 'notThisDocument') continue;
+    if (!isFinal(state)) allFinal = false;
     counts[countOf(state)]++;
     addToCampaign(campaigns, values, countOf(state));
   }

@@ -9,7 +9,7 @@ import { newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-
 import { MENU_REPORTER } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { newTrackingData, type TrackingData, type TrackingUnit } from './tracking-data';
-import { keepPlan, TRACKING_JOB } from './tracking-job';
+import { firstStepMemory, TRACKING_JOB } from './tracking-job';
 import { readMailIndex } from './tracking-plan';
 
 export const NOTHING_TO_TRACK =
@@ -41,6 +41,6 @@ export function runRefresh(origin: RefreshOrigin, reporter: Reporter): JobProgre
   if (index.sent.size === 0 && index.tracked.size === 0) return null;
   const units: TrackingUnit[] = [{ after: 0, left: Math.max(1, index.open.length) }];
   const state = newJobState(TRACKING_JOB, units, newTrackingData(origin));
-  keepPlan(state, index); // the first step works from this reading of the sheets
-  return startJob(TRACKING_JOB, state, reporter);
+  // The first step works from this reading of the sheets.
+  return startJob(TRACKING_JOB, state, reporter, undefined, firstStepMemory(index));
 }

@@ -1,0 +1,33 @@
+// The words a send writes after "Skipped:" and "Not sent:" in Mail status, made from the codes the plan
+// and the send job give (one place; behaviour reads the codes, never these words). A test changes every
+// text of the objects named *_TEXTS in the built bundle and runs the send again
+// (test/features/texts-swapped.test.js).
+export const SEND_TEXTS = {
+  failed: 'failed',
+  failedBefore: (why: string) => `an earlier mail to this address failed (${why})`,
+  noAddress: 'no e-mail address',
+  invalidAddress: (email: string) => `"${email}" is not a valid e-mail address`,
+  duplicateOf: (row: number) => `duplicate of row ${row}`,
+  alreadySentIn: (row: number) => `already sent to this address in row ${row}`,
+  duplicate: 'duplicate recipient',
+  subjectEmpty: 'the subject is empty for this row',
+  subjectTooLong: (n: number, max: number) =>
+    `the subject has ${n} characters after filling in (at most ${max})`,
+  bodyTooLong: (n: number, max: number) => `the body has ${n} characters after filling in (at most ${max})`,
+  listed: (reason: string) => 'on the do-not-contact list' + (reason ? ' (' + reason + ')' : ''),
+  stopped: 'not sent, nothing charged (the send was stopped)',
+  notListed: 'the service did not list this address in its answer',
+  gaveUp: (days: number, detail: string) =>
+    `gave up waiting for the sending quota after ${days} days (${detail})`,
+  sendStopped: (why: string) => `the send stopped (${why})`,
+  cancelled: 'the send waiting for the sending quota was cancelled',
+  /** A queued row that is not one the user confirmed, as it was then. */
+  notConfirmed:
+    'not part of the send you confirmed (the row was added or changed after it was confirmed); send again to include it',
+  mailChanged:
+    'the mail was changed after the send was confirmed; check it and send again (nothing was charged for this row)',
+  scheduleChanged: 'the mail was changed after you scheduled the send; schedule it again',
+  scheduleAdded: 'added or changed after the send was scheduled; schedule it again to include it',
+  scheduleEdm: (needed: number, usable: number) =>
+    `the scheduled send needed ${needed} EDM and ${usable} were usable`,
+};

@@ -1,0 +1,179 @@
+// The mail record: what the sheets say about each mail this document sent. The add-on's columns on any
+// mailing list (MAIL_COLUMNS) and on Tracking (TRACKING) are found here, by header, and only here; one scan
+// of the document's sheets (readMailRecord) serves tracking (which mails to read), earlier failures (which
+// addresses failed), Show mail and the release of queued rows, and follow-up sequences next. Rows are
+// keyed by recipient on a list and by Mail ID everywhere; states are typed (mail-state.ts).
+import { cellText, CellValue, textCell } from './cells';
+import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY, DO_NOT_CONTACT } from './layouts';
+import { isRecipientHeader } from './mailing-list';
+import { MailState, parseState, stateText } from './mail-state';
+import { normalizeHeader, Table, type TableRow } from './table';
+
+/** One row of the record: a mailing-list row, or a Tracking row. */
+export interface RecordRow {
+  rowNumber: number;
+  /** The recipient, lower case ('' when the sheet has no recipient column). */
+  key: string;
+  state: MailState;
+  mailId: number | null;
+  taskId: number | null;
+  /** When the mail was sent (its Sent at), or null. */
+  sentAt: Date | null;
+  /** Tracking only: when the row was last refreshed, its Failure reason and its Task opens cell. */
+  refreshedAt?: Date | null;
+  failureReason?: string;
+  taskOpens?: unknown;
+}
+
+/** A sheet's part of the record. */
+export interface SheetRecord {
+  sheetId: number;
+  name: string;
+  tracking: boolean;
+  rows: RecordRow[];
+}
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** The cell a state is written as (text the user might have typed stays text). */
+export function stateCell(state: MailState): string {
+  return textCell(stateText(state));
+}
+
+const LIST_KEYS = ['mailStatus', 'taskId', 'mailId', 'sentAt'];
+const TRACKING_KEYS = [
+  'recipient',
+  'mailStatus',
+  'taskId',
+  'mailId',
+  'taskOpens',
+  'sentAt',
+  'failureReason',
+  'refreshedAt',
+];
+
+/** The 1-based column of each of the add-on's columns in a header row (0: missing). */
+export function mailColumns(headers: unknown[], tracking = false): Record<string, number> {
+  const names = headers.map((h) => normalizeHeader(h));
+  const columns: Record<string, number> = {};
+  for (const spec of tracking ? TRACKING.columns : MAIL_COLUMNS)
+    columns[spec.key] = names.indexOf(normalizeHeader(spec.header)) + 1;
+  if (!tracking) columns.recipient = headers.findIndex((h) => isRecipientHeader(h)) + 1;
+  return columns;
+}
+
+/** One of the add-on's own columns on a mailing list (not a placeholder for the mail). */
+export function isMailColumnHeader(header: unknown): boolean {
+  return MAIL_COLUMNS.some((spec) => normalizeHeader(spec.header) === normalizeHeader(header));
+}
+
+/** The Mail ID column of any sheet (a mailing list that sent, or Tracking), 0 when it has none. */
+export function mailIdColumn(sheet: Sheet): number {
+  const width = sheet.getLastColumn();
+  if (width === 0) return 0;
+  const headers = sheet.getRange(1, 1, 1, width).getValues()[0];
+  return mailColumns(headers, sheet.getName() === TRACKING.sheetName).mailId;
+}
+
+/**
+ * Every sheet's part of the record, in one scan: its header row, then one block read of the add-on's columns
+ * (one more for a list's recipient column). Sheets without a Mail status or Mail ID column add nothing;
+ * neither does `skipSheetId` (a list the caller has read already).
+ */
+export function readMailRecord(spreadsheet: Spreadsheet, skipSheetId?: number): SheetRecord[] {
+  const record: SheetRecord[] = [];
+  for (const sheet of spreadsheet.getSheets()) {
+    const name = sheet.getName();
+    if (name === TRACKING_SUMMARY.sheetName || name === DO_NOT_CONTACT.sheetName) continue;
+    const sheetId = sheet.getSheetId();
+    if (sheetId === skipSheetId) continue;
+    const rows = readSheetRows(sheet, name === TRACKING.sheetName);
+    if (rows) record.push({ sheetId, name, tracking: name === TRACKING.sheetName, rows });
+  }
+  return record;
+}
+
+function readSheetRows(sheet: Sheet, tracking: boolean): RecordRow[] | null {
+  const width = sheet.getLastColumn();
+  const last = sheet.getLastRow();
+  if (width === 0) return null;
+  const columns = mailColumns(sheet.getRange(1, 1, 1, width).getValues()[0], tracking);
+  if (!columns.mailStatus && !columns.mailId) return null;
+  if (last < 2) return [];
+  const own = (tracking ? TRACKING_KEYS : LIST_KEYS).filter((k) => columns[k] > 0);
+  const cells = readColumns(sheet, own, columns, last);
+  if (!tracking && columns.recipient) Object.assign(cells, readColumns(sheet, ['recipient'], columns, last));
+  const at = (key: string, i: number): unknown => (cells[key] ? cells[key][i] : '');
+  const rows: RecordRow[] = [];
+  for (let i = 0; i < last - 1; i++) {
+    const row: RecordRow = {
+      rowNumber: i + 2,
+      key: cellText(at('recipient', i)).trim().toLowerCase(),
+      state: parseState(cellText(at('mailStatus', i))),
+      mailId: idOf(at('mailId', i)),
+      taskId: idOf(at('taskId', i)),
+      sentAt: dateOf(at('sentAt', i)),
+    };
+    if (tracking) {
+      row.refreshedAt = dateOf(at('refreshedAt', i));
+      row.failureReason = cellText(at('failureReason', i));
+      row.taskOpens = at('taskOpens', i);
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** The data rows of the given columns: one getValues over their span. */
+function readColumns(
+  sheet: Sheet,
+  keys: string[],
+  columns: Record<string, number>,
+  last: number,
+): Record<string, unknown[]> {
+  if (keys.length === 0) return {};
+  const used = keys.map((k) => columns[k]);
+  const first = Math.min(...used);
+  const block = sheet.getRange(2, first, last - 1, Math.max(...used) - first + 1).getValues();
+  return Object.fromEntries(keys.map((k) => [k, block.map((row) => row[columns[k] - first])]));
+}
+
+function dateOf(value: unknown): Date | null {
+  return value instanceof Date ? value : null;
+}
+
+export function idOf(value: unknown): number | null {
+  const id = Number(value);
+  return value !== '' && value !== null && Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** A sending sheet's Mail ID and Mail status, read before the writes of a tracking step. */
+export interface ListStates {
+  table: Table;
+  rows: TableRow[];
+}
+
+/** A sending sheet's rows (Mail ID and Mail status only: a list may be wide), or null without them. */
+export function readListStates(spreadsheet: Spreadsheet, sheetId: number): ListStates | null {
+  const sheet = spreadsheet.getSheetById(sheetId);
+  if (!sheet) return null; // the sheet was deleted: the Tracking sheet still has the mails
+  const width = sheet.getLastColumn();
+  if (width === 0) return null;
+  const { mailId, mailStatus } = mailColumns(sheet.getRange(1, 1, 1, width).getValues()[0]);
+  if (!mailId || !mailStatus) return null;
+  const table = Table.onColumns(sheet, { mailId, mailStatus });
+  return { table, rows: table.readAll() };
+}
+
+/** Writes the state wanted (Mail ID → state) where the row's state changes; returns how many rows changed. */
+export function writeStatesByMailId(list: ListStates, wanted: Map<string, MailState>): number {
+  const changes = new Map<number, Record<string, CellValue>>();
+  for (const row of list.rows) {
+    const state = wanted.get(cellText(row.values.mailId));
+    if (state && cellText(row.values.mailStatus) !== stateText(state))
+      changes.set(row.rowNumber, { mailStatus: stateCell(state) });
+  }
+  list.table.update(list.rows, changes);
+  return changes.size;
+}

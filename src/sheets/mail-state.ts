@@ -1,0 +1,144 @@
+// The state of one mail as the sheets record it ("Mail status" on a mailing list and on Tracking), and the
+// one pair of functions between a state and its cell text. Behaviour reads states, never words: a cell is
+// read back into a state only here (parseState), because the sheet is the record and users see words.
+// Texts written by earlier versions ("Queued", "Sent", "Failed: …") are read as they always were.
+import { MAIL_STATUS_TEXTS as WORDS } from './mail-words';
+
+/** Why a row was left out before its mail was posted (nothing charged). */
+export type SkipCode =
+  | 'no-address'
+  | 'invalid-address'
+  | 'subject'
+  | 'body'
+  | 'duplicate'
+  | 'already-sent'
+  | 'do-not-contact'
+  | 'failed-before'
+  /** Read back from a cell: the words say why. */
+  | 'as-written';
+
+/** Why a queued row was not sent (nothing charged). */
+export type NotSentCode =
+  | 'refused'
+  | 'not-listed'
+  | 'gave-up-waiting'
+  | 'send-stopped'
+  | 'mail-changed'
+  | 'not-confirmed'
+  | 'cancelled'
+  | 'schedule-changed'
+  | 'schedule-added'
+  | 'schedule-edm'
+  | 'as-written';
+
+export type MailState =
+  /** An empty cell: never planned, or released. */
+  | { kind: 'none' }
+  | { kind: 'queued' }
+  /** Queued while the sending quota is used up: the hourly run sends it when the quota is back. */
+  | { kind: 'waiting'; detail: string }
+  /** The service took the mail (ids written). */
+  | { kind: 'accepted' }
+  /** Tracking only: the service has the mail and has not sent it yet. */
+  | { kind: 'pending' }
+  | { kind: 'requested' }
+  | { kind: 'sent' }
+  | { kind: 'delivered' }
+  /** `reason` is empty on Tracking (its Failure reason column has it). */
+  | { kind: 'failed'; reason: string }
+  | { kind: 'skipped'; code: SkipCode; detail: string }
+  | { kind: 'notSent'; code: NotSentCode; detail: string }
+  /** The user stopped the send before its rows went. */
+  | { kind: 'stopped'; detail: string }
+  /** Tracking: the service does not return its task with this document's key. */
+  | { kind: 'otherKey' }
+  /** Its Mail ID and Task ID are not of a mail this document sent: never read. */
+  | { kind: 'notThisDocument' }
+  /** Anything else (typed by a user): kept as written. */
+  | { kind: 'typed'; text: string };
+
+export type StateKind = MailState['kind'];
+
+export const NO_STATE: MailState = { kind: 'none' };
+
+export type Skipped = Extract<MailState, { kind: 'skipped' }>;
+
+export function skipped(code: SkipCode, detail: string): Skipped {
+  return { kind: 'skipped', code, detail };
+}
+
+export function notSent(code: NotSentCode, detail: string): MailState {
+  return { kind: 'notSent', code, detail };
+}
+
+/** The cell text of a state. */
+export function stateText(state: MailState): string {
+  switch (state.kind) {
+    case 'none':
+      return '';
+    case 'typed':
+      return state.text;
+    case 'waiting':
+      return state.detail ? `${WORDS.waiting} (${state.detail})` : WORDS.waiting;
+    case 'failed':
+      return state.reason ? `${WORDS.failed}: ${state.reason}` : WORDS.failed;
+    case 'skipped':
+    case 'notSent':
+    case 'stopped':
+      return state.detail ? `${WORDS[state.kind]}: ${state.detail}` : WORDS[state.kind];
+    default:
+      return WORDS[state.kind];
+  }
+}
+
+/**
+ * The words version 1.0 wrote, in the order of the kinds in mail-words.ts: still read, whatever the words
+ * written now become.
+ */
+const FIRST_WORDS =
+  'Queued|Waiting for the sending quota|Accepted|Pending|Requested|Sent|Delivered|Failed|Skipped|Not sent|' +
+  'Stopped|Sent with another key|Not a mail of this document';
+let firstWords: Record<string, string> | undefined;
+
+/** A cell's text back into its state: the only place that reads the words of "Mail status". */
+export function parseState(value: unknown): MailState {
+  const text = String(value ?? '').trim();
+  if (text === '') return NO_STATE;
+  const kinds = Object.keys(WORDS);
+  firstWords = firstWords || Object.fromEntries(FIRST_WORDS.split('|').map((w, i) => [kinds[i], w]));
+  return readAs(text, WORDS) || readAs(text, firstWords) || { kind: 'typed', text };
+}
+
+const PLAIN: StateKind[] = ['queued', 'accepted', 'pending', 'requested', 'sent', 'delivered', 'otherKey'];
+
+function readAs(text: string, words: Record<string, string>): MailState | null {
+  for (const kind of PLAIN) if (text === words[kind]) return { kind } as MailState;
+  if (text.startsWith(words.notThisDocument)) return { kind: 'notThisDocument' };
+  const rest = (word: string) => (text.startsWith(word) ? text.slice(word.length) : null);
+  const waiting = rest(words.waiting);
+  if (waiting !== null) return { kind: 'waiting', detail: waiting.trim().replace(/^\((.*)\)$/, '$1') };
+  for (const kind of ['failed', 'skipped', 'notSent', 'stopped'] as const) {
+    const after = rest(words[kind]);
+    if (after === null || (after !== '' && !after.startsWith(':'))) continue;
+    const detail = after.slice(1).trim();
+    if (kind === 'failed') return { kind, reason: detail };
+    if (kind === 'stopped') return { kind, detail };
+    return { kind, code: 'as-written', detail };
+  }
+  return null;
+}
+
+/** Planned in a running send (queued, or waiting for the sending quota). */
+export function isQueued(state: MailState): boolean {
+  return state.kind === 'queued' || state.kind === 'waiting';
+}
+
+/** A mail the service took and that did not fail (as far as the sheet knows). */
+export function isGone(state: MailState): boolean {
+  return state.kind === 'accepted' || state.kind === 'sent' || state.kind === 'delivered';
+}
+
+/** A mail the Tracking sheet shows as final is not read again. */
+export function isFinal(state: MailState): boolean {
+  return state.kind === 'delivered' || state.kind === 'failed' || state.kind === 'notThisDocument';
+}
