@@ -349,6 +349,25 @@ describe('Money and control', () => {
     expect((await received())['kim@own.example']).toEqual(['Hello Kim']);
   });
 
+  test('a sequence longer than 45 days outlives a later send (confirmations of sends never ended are dropped then)', async () => {
+    emu = newAddon(services);
+    smallList(
+      'Long',
+      [{ name: 'Kim', email: 'kim@beta.com' }],
+      [
+        { afterDays: 30, body: 'Again.' },
+        { afterDays: 30, body: 'Last.' },
+      ],
+    );
+    sendFirst();
+    emu.advanceTime(46 * DAY);
+    expect((await received())['kim@beta.com']).toHaveLength(2);
+    smallList('Other', [{ name: 'Joe', email: 'joe@gmail.com' }], []);
+    sendFirst(); // keeps a new confirmation: entries older than 45 days are dropped
+    emu.advanceTime(15 * DAY);
+    expect((await received())['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim', 'Re: Hello Kim']);
+  });
+
   test('Stop follow-ups for selected rows, then for the whole sheet: nothing more goes, the trigger goes', async () => {
     emu = newAddon(services);
     makeList();

@@ -54,6 +54,7 @@ interface StoredMarks {
 
 const PREFIX = 'sequence.';
 const MARK_CHARS = 6;
+const RENEW_MS = 24 * 3600_000;
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 function parse(text: string | null | undefined): SequenceRecord | null {
@@ -159,8 +160,13 @@ export function openSequence(
   record: SequenceRecord,
   mail: SequenceMail,
 ): { mailChanged: boolean; has: (key: string) => boolean } | null {
-  const stored = readConfirmation<StoredMarks>(record.confirmation);
+  const stored = readConfirmation<StoredMarks & { at?: number }>(record.confirmation);
   if (!stored || stored.v !== 1) return null;
+  // Confirmations of sends that never ended are dropped after 45 days: a sequence may run 150. Renewed daily.
+  if (record.owner === userToken() && Date.now() - (stored.at || 0) > RENEW_MS) {
+    const { at: _at, ...kept } = stored;
+    updateConfirmation(record.confirmation, kept);
+  }
   const marks = new Set(splitMarks(stored.marks));
   return {
     mailChanged: mailMark(stored.secret, mail) !== stored.mail,
