@@ -368,6 +368,20 @@ describe('Money and control', () => {
     expect((await received())['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim', 'Re: Hello Kim']);
   });
 
+  test('a send in progress (its lease held) holds the step back for the hour: the journal is never settled under a post', async () => {
+    emu = newAddon(services);
+    makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    emu.advanceTime(DAY - 2 * HOUR);
+    emu.properties.document.setProperty('job.send.lease', String(services.clock.now() + 3 * HOUR));
+    emu.advanceTime(3 * HOUR);
+    expect((await mails()).length).toBe(9);
+    expect(summaryText()).toMatch(/Last follow-up run .*: The follow-ups wait for the send in progress/);
+    emu.properties.document.deleteProperty('job.send.lease');
+    emu.advanceTime(HOUR);
+    expect((await mails()).length).toBe(17);
+  });
+
   test('Stop follow-ups for selected rows, then for the whole sheet: nothing more goes, the trigger goes', async () => {
     emu = newAddon(services);
     makeList();

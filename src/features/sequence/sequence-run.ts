@@ -9,6 +9,7 @@
 import { ApiError } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { Deadline } from '../../platform/deadline';
+import { withJobLease } from '../../platform/jobs';
 import { ownershipOf } from '../../platform/owner';
 import { readSettings } from '../../platform/settings';
 import type { ListRow, MailingList } from '../../sheets/mailing-list';
@@ -19,7 +20,7 @@ import { batchMails } from '../mail/batch-mails';
 import { readDoNotContact } from '../mail/do-not-contact';
 import { loadTemplate, type StoredTemplate } from '../mail/mail-templates';
 import { postChunks } from '../mail/send-chunk';
-import { BATCH_CHUNKS, SEND_CHUNK, writeIds } from '../mail/send-job';
+import { BATCH_CHUNKS, SEND_CHUNK, SEND_JOB, writeIds } from '../mail/send-job';
 import { closeEntry, type JournalChunk, newTag } from '../mail/send-journal';
 import { openMailingList, rowProblem } from '../mail/send-plan';
 import { settleOpenChunks } from '../mail/send-chunk';
@@ -41,10 +42,26 @@ const NEVER_STARTED_MS = 7 * 24 * 3600_000;
 type Plans = Map<string, RowPlan>;
 type Due = { row: ListRow; plan: Extract<RowPlan, { kind: 'due' }> };
 
-/** Runs this user's sequences; answers the follow-up mails posted. */
+/**
+ * Runs this user's sequences; answers the follow-up mails posted. Under the send lease, as a send: a send
+ * settling the journal while a step posts could take the step's chunk for one never sent.
+ */
 export function runMySequences(deadline = Deadline.forExecution()): number {
+  const mine = mySequences();
+  if (mine.length === 0) return 0;
+  const busy = () => {
+    recordLastRun('sequence', {
+      message: 'The follow-ups wait for the send in progress: the next hourly run sends them.',
+      finished: true,
+    });
+    return 0;
+  };
+  return withJobLease(SEND_JOB.kind, () => runAll(mine, deadline), busy);
+}
+
+function runAll(sequences: SequenceRecord[], deadline: Deadline): number {
   let posted = 0;
-  for (const record of mySequences()) {
+  for (const record of sequences) {
     if (deadline.passed(MARGIN_MS)) break;
     try {
       posted += runSequence(record, deadline);
