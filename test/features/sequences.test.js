@@ -382,6 +382,35 @@ describe('Money and control', () => {
     expect((await mails()).length).toBe(17);
   });
 
+  test('rows still waiting for the sending quota keep the sequence going though every row sent so far replied', async () => {
+    emu = newAddon(services);
+    await account({ dailySendLimit: 100 });
+    const people = Array.from({ length: 150 }, (_, i) => ({
+      name: `P${i + 1}`,
+      email: `p${i + 1}@co${i + 1}.example`,
+    }));
+    smallList('Big', people, [{ afterDays: 1, body: 'Again.' }]);
+    sendFirst();
+    const list = sheet('Big');
+    const header = list.getRange(1, 1, 1, list.getLastColumn()).getValues()[0];
+    const status = list
+      .getRange(2, header.indexOf('Mail status') + 1, 150, 1)
+      .getValues()
+      .map((r) => r[0]);
+    const replied = status.map((s) => [s === 'Accepted']);
+    list.getRange(2, header.indexOf('Replied') + 1, 150, 1).setValues(replied); // every row sent so far replied
+    expect(replied.filter((r) => r[0])).toHaveLength(100);
+    emu.advanceTime(2 * HOUR);
+    expect(emu.properties.document.getProperty(`sequence.${list.getSheetId()}`)).not.toBeNull();
+    await account({ dailySendLimit: null });
+    emu.advanceTime(HOUR); // the quota is back: the 50 rows left go
+    expect((await mails()).length).toBe(150);
+    emu.advanceTime(DAY + HOUR);
+    const got = await received();
+    expect(got['p150@co150.example']).toEqual(['Hello P150', 'Re: Hello P150']);
+    expect(got['p1@co1.example']).toEqual(['Hello P1']);
+  });
+
   test('Stop follow-ups for selected rows, then for the whole sheet: nothing more goes, the trigger goes', async () => {
     emu = newAddon(services);
     makeList();

@@ -5,6 +5,7 @@
 // domains excepted) and its sequence was not stopped. The service's own word on the previous mails (a
 // failure it knows) is read by the run before anything is posted (sequence-run.ts).
 import type { ListRow } from '../../sheets/mailing-list';
+import { isQueued } from '../../sheets/mail-state';
 import { normalizeHeader } from '../../sheets/table';
 import { listedReason, type DoNotContact } from '../mail/do-not-contact';
 import { companyDomain } from '../mail/webmail';
@@ -22,7 +23,8 @@ import {
 
 /** Where a row is. `prev`: the mail the due step follows (its status is read from the service first). */
 export type RowPlan =
-  | { kind: 'out' }
+  /** Not in the sequence (yet: `pending`, its first mail is still queued for a send that goes on). */
+  | { kind: 'out'; pending?: boolean }
   | { kind: 'stopped'; text: string }
   | { kind: 'finished'; text: string }
   | { kind: 'later'; step: number; at: number; text: string }
@@ -70,7 +72,8 @@ export function planRow(
   context: EligibilityContext,
   replied: Map<string, { label: string; email: string }>,
 ): RowPlan {
-  if (!row.key || !row.mailId || !context.confirmed(row.key)) return { kind: 'out' };
+  if (!row.key || !context.confirmed(row.key)) return { kind: 'out' };
+  if (!row.mailId) return isQueued(row.state) ? { kind: 'out', pending: true } : { kind: 'out' };
   const current = sequenceCell(row);
   if (isStopped(current)) return { kind: 'stopped', text: current };
   if (hasReplied(row)) return { kind: 'stopped', text: SEQUENCE_TEXT.replied };

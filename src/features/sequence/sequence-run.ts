@@ -19,11 +19,10 @@ import { recordLastRun } from '../jobs/reporters';
 import { batchMails } from '../mail/batch-mails';
 import { readDoNotContact } from '../mail/do-not-contact';
 import { loadTemplate, type StoredTemplate } from '../mail/mail-templates';
-import { postChunks } from '../mail/send-chunk';
+import { postChunks, settleOpenChunks } from '../mail/send-chunk';
 import { BATCH_CHUNKS, SEND_CHUNK, SEND_JOB, writeIds } from '../mail/send-job';
 import { closeEntry, type JournalChunk, newTag } from '../mail/send-journal';
 import { openMailingList, rowProblem } from '../mail/send-plan';
-import { settleOpenChunks } from '../mail/send-chunk';
 import { describe } from '../settings';
 import { count, whenText } from '../words';
 import { ensureSequenceColumns, writeSequence } from './sequence-column';
@@ -276,9 +275,11 @@ function finish(
     texts.set(key, plan.kind === 'due' ? dueText(plan, why) : plan.text);
   }
   writeSequence(list, texts);
-  const started = [...plans.values()].some((p) => p.kind !== 'out');
+  const all = [...plans.values()];
+  const started = all.some((p) => p.kind !== 'out');
+  const pending = all.some((p) => p.kind === 'out' && p.pending); // first mails still to go
   // Nothing left; or, a week on, no row of it was ever sent (the first send failed or was dropped).
-  if (rowsLeft === 0 && (started || Date.now() - record.startedAt > NEVER_STARTED_MS)) {
+  if (rowsLeft === 0 && !pending && (started || Date.now() - record.startedAt > NEVER_STARTED_MS)) {
     endSequence(record);
     return posted;
   }
