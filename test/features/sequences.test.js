@@ -411,6 +411,22 @@ describe('Money and control', () => {
     expect(got['p1@co1.example']).toEqual(['Hello P1']);
   });
 
+  test('a step waiting for the sending quota gives up after 7 days, as a send does; the trigger then goes', async () => {
+    emu = newAddon(services);
+    makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    await account({ dailySendLimit: 5 }); // each day's chunk of 8 is refused whole
+    emu.advanceTime(DAY + HOUR);
+    expect(summaryText()).toMatch(/step 1 is due and waits: waiting for the sending quota/);
+    emu.advanceTime(7 * DAY);
+    expect((await mails()).length).toBe(9);
+    expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toMatch(
+      /^Stopped: gave up waiting for the sending quota after 7 days \(/,
+    );
+    emu.advanceTime(2 * HOUR);
+    expect(clockTriggers()).toHaveLength(0);
+  });
+
   test('Stop follow-ups for selected rows, then for the whole sheet: nothing more goes, the trigger goes', async () => {
     emu = newAddon(services);
     makeList();

@@ -30,7 +30,8 @@ import { planRow, repliedCompanies, type RowPlan } from './sequence-eligibility'
 import { previousMails } from './sequence-previous';
 import { stepCampaign, stepProblems, stepTemplate } from './sequence-steps';
 import { endSequence, mySequences, openSequence, saveSequence, type SequenceRecord } from './sequence-store';
-import { SEQUENCE_TEXT, waitingText } from './sequence-texts';
+import { gaveUpText, QUOTA_WAIT, SEQUENCE_TEXT, waitingText } from './sequence-texts';
+import { QUOTA_WAIT_DAYS } from '../mail/send-end';
 import { stopRows } from './sequence-control';
 import { readStepMails, writeStepMails } from './step-mails';
 
@@ -249,7 +250,7 @@ function postBatch(
 function waitingWhy(error: ApiError, later: boolean): string {
   if (later) return 'the rest goes at the next hourly run';
   if (error.kind === 'quota' || error.kind === 'fetch-quota')
-    return `waiting for the sending quota (${(error.detail || error.userMessage).replace(/\.$/, '')}); the hourly run tries again`;
+    return `${QUOTA_WAIT} (${(error.detail || error.userMessage).replace(/\.$/, '')}); the hourly run tries again`;
   if (error.kind === 'funds') return 'too few e-mail credits (EDM): buy more, the hourly run tries again';
   return `${describe(error)}; the hourly run tries again`;
 }
@@ -262,6 +263,12 @@ function finish(
   why: string,
   posted: number,
 ): number {
+  // Waiting for the sending quota: as a send does, for 7 days at most; then the rows due stop.
+  const quotaSince = why.startsWith(QUOTA_WAIT) ? (record.state && record.state.quotaSince) || Date.now() : 0;
+  const gaveUp = quotaSince > 0 && Date.now() - quotaSince >= QUOTA_WAIT_DAYS * 24 * 3600_000;
+  if (gaveUp)
+    for (const [key, plan] of plans)
+      if (plan.kind === 'due') plans.set(key, { kind: 'stopped', text: gaveUpText(why, QUOTA_WAIT_DAYS) });
   const texts = new Map<string, string>();
   let nextStep = 0;
   let nextAt = 0;
@@ -283,7 +290,15 @@ function finish(
     endSequence(record);
     return posted;
   }
-  const state = { nextStep, nextAt, rowsLeft, at: Date.now(), ...(why ? { waiting: why } : {}) };
+  const waiting = why && !gaveUp ? { waiting: why } : {};
+  const state = {
+    nextStep,
+    nextAt,
+    rowsLeft,
+    at: Date.now(),
+    ...waiting,
+    ...(quotaSince && !gaveUp ? { quotaSince } : {}),
+  };
   saveSequence({ ...record, state });
   if (posted)
     recordLastRun('sequence', {

@@ -25,6 +25,8 @@ export interface SequenceState {
   rowsLeft: number;
   /** Why a due step waits (the quota, credits…), if it does. */
   waiting?: string;
+  /** Since when it waits for the sending quota (it gives up after 7 days, as a send does). */
+  quotaSince?: number;
   at: number;
 }
 

@@ -37,6 +37,14 @@ export function finishedText(of: number, at: string): string {
   return `${SEQUENCE_TEXT.finishedPrefix}: ${sentText(of, of, at).toLowerCase()}`;
 }
 
+export const QUOTA_WAIT = 'waiting for the sending quota';
+
+/** The rows of a step that waited for the sending quota as long as a send does. */
+export function gaveUpText(why: string, days: number): string {
+  const detail = /\(([^)]*)\)/.exec(why);
+  return `${SEQUENCE_TEXT.stoppedPrefix}: gave up waiting for the sending quota after ${days} days${detail ? ` (${detail[1]})` : ''}`;
+}
+
 /** A step that is due but waits (quota, credits, the key, the mail changed): said on its rows. */
 export function waitingText(step: number, why: string): string {
   return `Next: step ${step} is due and waits: ${why}`;
