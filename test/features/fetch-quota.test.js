@@ -185,7 +185,7 @@ describe('the daily URL Fetch quota', () => {
     expect(unlocks.every((u) => u.charged)).toBe(true);
   });
   test("the quota met while reading the unlocked companies' contacts pauses too: the next day fills them", async () => {
-    const companies = threeCompaniesSelected();
+    threeCompaniesSelected();
     emu.setFetchQuotaUsed(20000 - 4); // the confirmation's balance and the three unlocks: then no call is left
     emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
