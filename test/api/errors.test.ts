@@ -1,10 +1,11 @@
 // src/api/errors.ts: an error kind means one thing. The three ways a run ends before its work is done —
 // out of time, the user's Stop, the rate budget's wait past the deadline — each have a kind of their own,
 // apart from the service's rate limit; and runEffect is the one place that says which errors end a run.
-import { ApiError, type ApiErrorKind, endsRun, isForLater, runEffect } from '../../src/api/errors';
+import { type ApiErrorKind, endsRun, isForLater, runEffect } from '../../src/api/errors';
 import { OutreachClient } from '../../src/api/outreach/outreach-client';
 import { PhoneClient } from '../../src/api/phone/phone-client';
 import { RateBudget } from '../../src/platform/rate-budget';
+import { caught } from './clients-setup';
 import { START, json, problem, useGas } from './gas-fakes';
 
 const KEY = 'live-key-0123456789abcdef';
@@ -16,16 +17,6 @@ const mail = { email: 'a@b.co', subject: 's', content: 'c', body_format: 'text' 
 const BALANCE = { userId: 'u1', searchPoints: { total: 1, used: 0, remaining: 1 } };
 
 const gas = useGas();
-
-function caught(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return error as ApiError;
-  }
-  throw new Error('expected an ApiError');
-}
 
 describe('each reason a run ends early has its own kind', () => {
   test('the service refuses for its rate limit, past the retries: rate-limit', () => {

@@ -47,6 +47,18 @@ function results(n) {
     .map((r) => r[0]);
 }
 
+/** A fresh add-on with a daily fetch quota of 20,000, three companies found and selected on Companies. */
+function threeCompaniesSelected() {
+  emu = newAddon(services, { urlFetchDailyQuota: 20000 });
+  emu.run('searchCompanies', [{ products: 'a', operator: 'OR', industries: 'e', size: 3 }], {
+    kind: 'webapp',
+  });
+  const companies = emu.spreadsheet.getSheetByName('Companies');
+  emu.spreadsheet.setActiveSheet(companies);
+  companies.getRange('A2:C4').activate();
+  return companies;
+}
+
 describe('the daily URL Fetch quota', () => {
   test('25,000 numbers: the check meets the quota, pauses, goes on the next day by the trigger; each number paid once', async () => {
     emu = newAddon(services, { urlFetchDailyQuota: 20000 });
@@ -150,13 +162,7 @@ describe('the daily URL Fetch quota', () => {
   });
 
   test('an unlock that meets the quota pauses and says what happened and when it can go on; nothing is charged twice', async () => {
-    emu = newAddon(services, { urlFetchDailyQuota: 20000 });
-    emu.run('searchCompanies', [{ products: 'a', operator: 'OR', industries: 'e', size: 3 }], {
-      kind: 'webapp',
-    });
-    const companies = emu.spreadsheet.getSheetByName('Companies');
-    emu.spreadsheet.setActiveSheet(companies);
-    companies.getRange('A2:C4').activate();
+    const companies = threeCompaniesSelected();
     emu.setFetchQuotaUsed(19999); // the confirmation's balance is the day's last call
     emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
@@ -179,13 +185,7 @@ describe('the daily URL Fetch quota', () => {
     expect(unlocks.every((u) => u.charged)).toBe(true);
   });
   test("the quota met while reading the unlocked companies' contacts pauses too: the next day fills them", async () => {
-    emu = newAddon(services, { urlFetchDailyQuota: 20000 });
-    emu.run('searchCompanies', [{ products: 'a', operator: 'OR', industries: 'e', size: 3 }], {
-      kind: 'webapp',
-    });
-    const companies = emu.spreadsheet.getSheetByName('Companies');
-    emu.spreadsheet.setActiveSheet(companies);
-    companies.getRange('A2:C4').activate();
+    threeCompaniesSelected();
     emu.setFetchQuotaUsed(20000 - 4); // the confirmation's balance and the three unlocks: then no call is left
     emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
