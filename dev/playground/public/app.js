@@ -1125,6 +1125,21 @@
       ? 'next trigger: ' + next.handler + ' at ' + utcText(next.nextRunMs)
       : '';
   }
+  // "onHourlyTimer: completed ×24" rather than the same words 24 times (a day moved on at once).
+  function runsText(runs) {
+    var lines = [];
+    var times = {};
+    runs.forEach(function (r) {
+      var line = r.handler + ': ' + r.status + (r.error ? ' (' + r.error + ')' : '');
+      if (!times[line]) lines.push(line);
+      times[line] = (times[line] || 0) + 1;
+    });
+    return lines
+      .map(function (line) {
+        return times[line] > 1 ? line + ' ×' + times[line] : line;
+      })
+      .join('; ');
+  }
   function advanceClock(ms) {
     post('/api/advance', { ms: ms }).then(function (data) {
       var runs = (data && data.result) || [];
@@ -1132,11 +1147,7 @@
       else if (runs.length)
         showToast({
           title: 'Triggers ran',
-          message: runs
-            .map(function (r) {
-              return r.handler + ': ' + r.status + (r.error ? ' (' + r.error + ')' : '');
-            })
-            .join('; '),
+          message: runsText(runs),
         });
     });
   }
