@@ -2,6 +2,7 @@
 // whose hourly trigger starts it (with that user's key) in the first run at or after its time. A schedule
 // is taken out of the store under the document lock before its send starts, so it never starts twice.
 import { withDocumentLock } from '../../platform/locks';
+import { sheetRecords } from '../../platform/sheet-records';
 import { startWindowText } from './send-later-time';
 import type { ConfirmedRef } from '../mail/confirmed-send';
 import { userToken } from './timer-store';
@@ -22,37 +23,23 @@ export interface ScheduledSend {
   confirmed: ConfirmedRef;
 }
 
-const PREFIX = 'schedule.';
-
-function parse(text: string | null | undefined): ScheduledSend | null {
-  try {
-    const value = text ? (JSON.parse(text) as ScheduledSend) : null;
-    return value && typeof value.at === 'number' ? value : null;
-  } catch {
-    return null;
-  }
-}
+const records = sheetRecords<ScheduledSend>('schedule.', (value) => typeof value.at === 'number');
 
 export function scheduleOf(sheetId: number): ScheduledSend | null {
-  return parse(PropertiesService.getDocumentProperties().getProperty(PREFIX + sheetId));
+  return records.get(sheetId);
 }
 
 export function saveSchedule(schedule: ScheduledSend): void {
-  PropertiesService.getDocumentProperties().setProperty(PREFIX + schedule.sheetId, JSON.stringify(schedule));
+  records.save(schedule.sheetId, schedule);
 }
 
 export function deleteSchedule(sheetId: number): void {
-  PropertiesService.getDocumentProperties().deleteProperty(PREFIX + sheetId);
+  records.remove(sheetId);
 }
 
 /** Every schedule of the document (from properties already read, or read now). */
 export function allSchedules(properties?: Record<string, string>): ScheduledSend[] {
-  const props = properties || PropertiesService.getDocumentProperties().getProperties();
-  return Object.keys(props)
-    .filter((key) => key.startsWith(PREFIX))
-    .map((key) => parse(props[key]))
-    .filter((s): s is ScheduledSend => s !== null)
-    .sort((a, b) => a.at - b.at);
+  return records.all(properties).sort((a, b) => a.at - b.at);
 }
 
 /** The schedules the current user's trigger runs. */

@@ -12,6 +12,7 @@ import {
   updateConfirmation,
 } from '../../platform/confirmations';
 import { ownerStamp, userToken } from '../../platform/owner';
+import { sheetRecords } from '../../platform/sheet-records';
 import { hash32 } from '../mail/confirmed-send';
 import type { MailTemplate } from '../mail/mail-template';
 import type { FollowUp } from './sequence-steps';
@@ -54,40 +55,28 @@ interface StoredMarks {
   marks: string;
 }
 
-const PREFIX = 'sequence.';
 const MARK_CHARS = 6;
 const RENEW_MS = 24 * 3600_000;
 const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-function parse(text: string | null | undefined): SequenceRecord | null {
-  try {
-    const value = text ? (JSON.parse(text) as SequenceRecord) : null;
-    return value && typeof value.sheetId === 'number' ? value : null;
-  } catch {
-    return null;
-  }
-}
+const records = sheetRecords<SequenceRecord>('sequence.', (value) => typeof value.sheetId === 'number');
 
 export function sequenceOf(sheetId: number): SequenceRecord | null {
-  return parse(PropertiesService.getDocumentProperties().getProperty(PREFIX + sheetId));
+  return records.get(sheetId);
 }
 
 export function saveSequence(record: SequenceRecord): void {
-  PropertiesService.getDocumentProperties().setProperty(PREFIX + record.sheetId, JSON.stringify(record));
+  records.save(record.sheetId, record);
 }
 
 /** The sequence ends: its record goes, and the owner's confirmation with it (when it is theirs). */
 export function endSequence(record: SequenceRecord): void {
-  PropertiesService.getDocumentProperties().deleteProperty(PREFIX + record.sheetId);
+  records.remove(record.sheetId);
   if (record.owner === userToken()) forgetConfirmation(record.confirmation);
 }
 
 export function allSequences(properties?: Record<string, string>): SequenceRecord[] {
-  const props = properties || PropertiesService.getDocumentProperties().getProperties();
-  return Object.keys(props)
-    .filter((key) => key.startsWith(PREFIX))
-    .map((key) => parse(props[key]))
-    .filter((s): s is SequenceRecord => s !== null);
+  return records.all(properties);
 }
 
 /** The sequences the current user's trigger sends. */
