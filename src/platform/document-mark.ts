@@ -1,6 +1,6 @@
 // The document's mark: 6 random hex characters, made once per document (under the document lock, so two
 // executions never make two) and kept in document properties. Every chunk this document sends carries it in
-// its tag ("<campaign> · #<mark><10 random hex>", send-journal.ts newTag), so a task whose subject ends with
+// its tag ("<campaign> · #<mark><10 random hex>", outbox/journal.ts newTag), so a task whose subject ends with
 // such a tag is one this document sent. Tracking reads a mail only when its task carries the mark: ids found
 // in cells, which any editor can change, are never fetched with a user's key otherwise.
 import { withDocumentLock } from './locks';

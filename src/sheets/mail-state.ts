@@ -14,6 +14,10 @@ export type SkipCode =
   | 'already-sent'
   | 'do-not-contact'
   | 'failed-before'
+  /** Another list of the document: a reply there, at the company, or a running sequence there. */
+  | 'replied-elsewhere'
+  | 'company-replied'
+  | 'in-sequence'
   /** Read back from a cell: the words say why. */
   | 'as-written';
 
@@ -25,6 +29,12 @@ export type NotSentCode =
   | 'send-stopped'
   | 'mail-changed'
   | 'not-confirmed'
+  /** Confirmed, but the row's data changed since: held. */
+  | 'changed'
+  /** Its mail already went in this send (the payer's record): typing "Queued" sends nothing. */
+  | 'spent'
+  /** Stopped on another list since it was confirmed (a reply, an opt-out). */
+  | 'stopped-elsewhere'
   | 'cancelled'
   | 'schedule-changed'
   | 'schedule-added'

@@ -5,7 +5,7 @@ import { outreachClient } from '../clients';
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { cleanNickname } from '../../api/outreach/schema-parts';
 import { loadTemplate, StoredTemplate, storeTemplate } from './mail-templates';
-import { closeEntry, idsOf, JournalChunk, newTag } from './send-journal';
+import { closeEntry, idsOf } from '../outbox/journal';
 import { isMailColumnHeader } from '../../sheets/mail-record';
 import { stateText } from '../../sheets/mail-state';
 import { MailingList } from '../../sheets/mailing-list';
@@ -23,7 +23,7 @@ import {
 import { listedReason, listedText, readDoNotContact } from './do-not-contact';
 import { readSettings } from '../../platform/settings';
 import { scheduleView, ScheduleView } from '../schedule/schedules';
-import { postChunks } from './send-chunk';
+import { postTestMail } from '../outbox/outbox';
 import { openMailingList, rowProblem } from './send-plan';
 import { describe, ensureKey } from '../settings';
 import {
@@ -35,7 +35,7 @@ import {
   stepTemplate,
 } from '../sequence/sequence-steps';
 import { sequenceNote } from '../sequence/sequence-texts';
-import { reconfirmSequenceMail } from '../sequence/sequence-store';
+import { reconfirmMail } from '../outbox/confirm';
 import { isSequenceHeader, opensNote } from '../sequence/sequence-column';
 
 export interface ComposeState {
@@ -148,9 +148,9 @@ export function saveTemplate(input: Partial<MailTemplate> & { followUps?: unknow
     );
   if (template.subject.length > 1000)
     throw new UserError('The subject is too long: at most 200 characters once filled in.');
-  const sheetId = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId();
-  storeTemplate(sheetId, template);
-  reconfirmSequenceMail(sheetId, template); // the payer saving the steps confirms them as they are now
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  storeTemplate(sheet.getSheetId(), template);
+  reconfirmMail(sheet, template); // the payer saving the steps confirms them as they are now
   return getComposeState();
 }
 
@@ -213,27 +213,19 @@ export function sendTestMail(rowNumber: number, address: string): string {
   const { view: preview, addressProblem } = previewWith(rowNumber);
   const blocking = preview.problems.filter((p) => p !== addressProblem);
   if (blocking.length) throw new UserError(blocking.join(' '));
-  const { sheet, template } = current();
-  const client = outreachClient();
-  const chunk: JournalChunk = {
-    tag: newTag(),
-    campaign: `${template.campaign} (test)`,
-    sheetId: sheet.getSheetId(),
-    sheetName: sheet.getName(),
-    recipients: [{ email: to.toLowerCase() }],
-    postedAt: Date.now(),
-    test: true,
-  };
+  const { template, list } = current();
   const email = {
     email: to,
     subject: preview.subject,
     content: preview.body,
     body_format: template.bodyFormat,
   };
-  const { entry, outcomes } = postChunks(
-    client,
-    [chunk],
-    [[preview.nickname ? { ...email, nickname: preview.nickname } : email]],
+  const { entry, outcomes } = postTestMail(
+    outreachClient(),
+    list,
+    template.campaign,
+    to,
+    preview.nickname ? { ...email, nickname: preview.nickname } : email,
   );
   const outcome = outcomes[0];
   if ('doubt' in outcome) {

@@ -183,3 +183,8 @@ export function escapeHtml(text: string): string {
 export function taskSubject(campaign: string, tag: string): string {
   return `${campaign.trim()} · ${tag}`;
 }
+
+/** The normalised names of the placeholders in `text` ({{Unsubscribe}} included). */
+export function placeholderNames(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER)].map((match) => normalizeHeader(match[1]));
+}

@@ -9,9 +9,7 @@ import { ensureTimer } from '../schedule/timer';
 import { describe } from '../settings';
 import { neededText } from '../words';
 
-/** A send waiting for the quota is tried hourly for this long, then given up. */
-export const QUOTA_WAIT_DAYS = 7;
-const WAIT_MS = QUOTA_WAIT_DAYS * 24 * 3600 * 1000;
+import { QUOTA_WAIT_DAYS, quotaWait } from '../outbox/quota-wait';
 /** The next try: just under an hour, so the next hourly run of the trigger makes it. */
 const RETRY_MS = 50 * 60 * 1000;
 
@@ -37,8 +35,8 @@ export interface RunEnd {
  */
 export function quotaEnd(error: ApiError, data: EndData, left: number): RunEnd {
   const detail = (error.detail || error.userMessage).trim().replace(/\.$/, '');
-  const since = data.waiting ? data.waiting.since : Date.now();
-  if (Date.now() - since >= WAIT_MS) {
+  const { since, gaveUp } = quotaWait(data.waiting && data.waiting.since);
+  if (gaveUp) {
     data.waiting = undefined;
     return {
       state: notSent('gave-up-waiting', SEND_TEXTS.gaveUp(QUOTA_WAIT_DAYS, detail)),

@@ -9,14 +9,22 @@ import { ApiError, isForLater } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
 import { loadTemplate, StoredTemplate } from './mail-templates';
-import { batchMails } from './batch-mails';
-import { closeEntry, idsOf, JournalChunk, newTag, openChunks } from './send-journal';
+import { idsOf, openChunks } from '../outbox/journal';
 import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import { isQueued, MailState, NO_STATE, notSent, skipped as skippedState } from '../../sheets/mail-state';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
-import { splitEvery, JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
-import { postChunks, Posted, settleOpenChunks } from './send-chunk';
+import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
+import type { Posted } from '../outbox/post';
+import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK, settleOpen } from '../outbox/outbox';
+import { idCells } from '../outbox/list-view';
+import {
+  type Confirmed,
+  type ConfirmedRef,
+  type FirstVerdict,
+  forgetConfirmed,
+  openConfirmed,
+} from '../outbox/confirm';
 import { openMailingList, rowProblem } from './send-plan';
 import { SEND_TEXTS } from './send-texts';
 import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
@@ -26,14 +34,8 @@ import { describe } from '../settings';
 import { count, formatCount } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { UserError } from '../inputs';
-import * as confirmation from './confirmed-send';
 
-export const SEND_CHUNK = 100;
-/**
- * Chunks posted together (one journal write, one fetchAll, one read of the list, one write of the results):
- * a minute of the service's rate limit, so the first minute's requests go at once.
- */
-export const BATCH_CHUNKS = 60;
+export { SEND_CHUNK, BATCH_CHUNKS };
 const UNIT_ROWS = SEND_CHUNK * BATCH_CHUNKS;
 
 export type SendUnit = { n: number };
@@ -42,8 +44,8 @@ export interface SendData extends EndData {
   sheetId: number;
   sheetName: string;
   campaign: string;
-  /** The mail and the rows the user confirmed (confirmed-send.ts): nothing else is sent. */
-  confirmed: confirmation.ConfirmedRef;
+  /** The mail and the rows the user confirmed (outbox/confirm.ts): nothing else is sent. */
+  confirmed: ConfirmedRef;
   /** The token of the user who started it (schedule/timer-store): their trigger carries a waiting send on. */
   owner?: string;
   notSent: number;
@@ -82,7 +84,7 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, UnitResult> = {
     if (left === 0) return '';
     return `${count(left, 'e-mail')} ${left === 1 ? 'was' : 'were'} not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`;
   },
-  ended: (state) => confirmation.forgetConfirmed(state.data.confirmed),
+  ended: (state) => forgetConfirmed(state.data.confirmed),
   workDone: (before, after) => {
     const sent = after.sent - before.sent;
     const parts = sent ? [`sent ${count(sent, 'e-mail')} (${count(sent, 'e-mail credit')})`] : [];
@@ -139,7 +141,7 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   settleFirst(client, list);
   const unsubscribe = readSettings().unsubscribeAddress;
   const template = loadTemplate(state.data.sheetId);
-  const confirmed = template && confirmation.openConfirmed(state.data.confirmed, template, unsubscribe);
+  const confirmed = template && openConfirmed(state.data.confirmed, template);
   if (!template || !confirmed || confirmed.mailChanged) {
     const left = releaseQueued(state.data, notSent('mail-changed', SEND_TEXTS.mailChanged));
     throw new JobStop(
@@ -153,37 +155,25 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   const { rows, skipped, unconfirmed } = queuedRows(list, template, confirmed, wanted, unsubscribe);
   const exhausted = rows.length < wanted;
   if (rows.length === 0) return { list, skipped, unconfirmed, exhausted };
-  const postedAt = Date.now();
-  const candidates = splitEvery(rows, SEND_CHUNK);
-  const emails = batchMails(candidates, template, unsubscribe);
-  const batch = candidates.slice(0, emails.length);
-  const size = batch.reduce((n, chunkRows) => n + chunkRows.length, 0);
-  const journal = batch.map((chunkRows): JournalChunk => ({
-    tag: newTag(),
-    campaign: state.data.campaign,
-    sheetId: state.data.sheetId,
-    sheetName: state.data.sheetName,
-    recipients: chunkRows.map((row) => ({ email: row.key })),
-    postedAt,
-  }));
   // What the dialog says while the batch waits for the rate limit (the counters move when it is recorded).
   const limit = `the service's rate limit (${client.budget.describe()})`;
   if (free === 0) context.progress(0, `${sendSummary(state, false)} Waiting for ${limit}.`);
   // Stop pressed while the batch waits for the rate window: what has not gone stays unsent.
   let stopped = false;
   const cancelled = () => (stopped = stopped || stopRequested(SEND_JOB.kind));
-  const progress = (answered: number) => {
+  const size = Math.min(rows.length, UNIT_ROWS);
+  const onAnswered = (answered: number) => {
     const gone = Math.min(answered * SEND_CHUNK, size);
     const rest = `${gone} more posted; the other ${size - gone} of this batch wait for ${limit}.`;
     context.progress(gone, gone < size ? `${sendSummary(state, false)} ${rest}` : undefined);
   };
-  const posted = postChunks(client, journal, emails, progress, cancelled);
+  const posted = postBatch(client, { list, template, step: 0, rows, unsubscribe }, { onAnswered, cancelled });
   if (posted.outcomes.every((o) => 'later' in o)) {
-    closeEntry(posted.entry); // nothing went: the runner stops the job, or the next step posts these rows
+    closeBatch(posted); // nothing went: the runner stops the job, or the next step posts these rows
     if (stopped) return { list, skipped, unconfirmed, exhausted: false };
     throw posted.outcomes[0].error;
   }
-  const all = exhausted && posted.entry.chunks.length === candidates.length;
+  const all = exhausted && posted.entry.chunks.length * SEND_CHUNK >= rows.length;
   return { list, skipped, unconfirmed, exhausted: all, posted };
 }
 
@@ -195,7 +185,7 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
 function queuedRows(
   list: MailingList,
   template: StoredTemplate,
-  confirmed: confirmation.Confirmed,
+  confirmed: Confirmed,
   wanted: number,
   unsubscribe: string,
 ): { rows: ListRow[]; skipped: Map<string, MailState>; unconfirmed: Map<string, MailState> } {
@@ -207,8 +197,9 @@ function queuedRows(
   for (const row of list.readRows()) {
     if (!isQueued(row.state)) continue;
     // Every queued row of the sheet is this send's (one sender per sheet): one not confirmed says so now.
-    if (!confirmed.has(row)) {
-      if (!taken.has(row.key)) unconfirmed.set(row.key, notSent('not-confirmed', SEND_TEXTS.notConfirmed));
+    const verdict = confirmed.verdict(row);
+    if (verdict.kind !== 'send') {
+      if (!taken.has(row.key)) unconfirmed.set(row.key, heldState(verdict));
       continue;
     }
     if (rows.length >= wanted) continue;
@@ -225,13 +216,27 @@ function queuedRows(
   return { rows, skipped, unconfirmed };
 }
 
+/** What a queued row that may not be sent says (the payer's record decided). */
+function heldState(verdict: Exclude<FirstVerdict, { kind: 'send' }>): MailState {
+  switch (verdict.kind) {
+    case 'changed':
+      return notSent('changed', SEND_TEXTS.changed);
+    case 'spent':
+      return notSent('spent', SEND_TEXTS.spent);
+    case 'stopped':
+      return notSent('stopped-elsewhere', SEND_TEXTS.stoppedElsewhere);
+    default:
+      return notSent('not-confirmed', SEND_TEXTS.notConfirmed);
+  }
+}
+
 /**
  * Chunks left in doubt by an earlier execution are settled before anything else is posted; one this user
  * posted with another key waits for that key (a pause).
  */
 function settleFirst(client: OutreachClient, list: MailingList): void {
   try {
-    settleOpenChunks(client, (chunk) => writeIds(list, chunk));
+    settleOpen(client, list);
   } catch (error) {
     if (error instanceof UserError) throw new JobPause(error.message, Date.now() + 3600_000);
     if (!(error instanceof ApiError) || isForLater(error)) throw error;
@@ -297,33 +302,11 @@ function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendU
         changes.set(row.key, { mailStatus: stateCell(end.state) });
   }
   list.writeByRecipient(changes, isQueued);
-  if (posted && !doubt) closeEntry(posted.entry);
+  if (posted) closeBatch(posted);
   if (end) throw end.error;
   // A look-up out of rate slots is settled by the next step; one that failed pauses the send.
   if (doubt) throw isForLater(doubt) ? doubt : inDoubt(doubt);
   if (unit.n > 0 && (later || !result.exhausted)) return [{ n: unit.n }];
-}
-
-/** The cells of a row whose mail the service took (or did not list: then it says so). */
-function idCells(chunk: JournalChunk, email: string): Record<string, CellValue> {
-  const ids = idsOf(chunk, email);
-  if (!ids) {
-    return { mailStatus: stateCell(notSent('not-listed', SEND_TEXTS.notListed)) };
-  }
-  return {
-    mailStatus: stateCell({ kind: 'accepted' }),
-    taskId: ids.taskId,
-    mailId: ids.mailId,
-    sentAt: new Date(chunk.postedAt),
-  };
-}
-
-/** Writes a settled chunk's ids on its rows (rows still queued, by recipient). */
-export function writeIds(list: MailingList, chunk: JournalChunk): void {
-  if (chunk.test || chunk.sheetId !== list.sheet.getSheetId()) return;
-  const changes = new Map<string, Record<string, CellValue>>();
-  for (const { email } of chunk.recipients) changes.set(email, idCells(chunk, email));
-  list.writeByRecipient(changes, isQueued);
 }
 
 export function sendingSheet(

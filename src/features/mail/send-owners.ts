@@ -6,7 +6,7 @@ import { otherJobs } from '../../platform/jobs';
 import { ownershipOf } from '../../platform/owner';
 import type { JobState } from '../jobs/job-runner';
 import type { SendData, SendUnit } from './send-job';
-import { openChunks } from './send-journal';
+import { openChunks } from '../outbox/journal';
 import { whenText } from '../words';
 
 /** What blocks sending from this sheet for the current user, said to them; null when nothing does. */

@@ -24,6 +24,13 @@ export const SEND_TEXTS = {
   /** A queued row that is not one the user confirmed, as it was then. */
   notConfirmed:
     'not part of the send you confirmed (the row was added or changed after it was confirmed); send again to include it',
+  changed:
+    'its data changed after the send was confirmed (by you or another editor); send again to send it as it is now',
+  spent: 'its mail already went in this send: not sent again',
+  stoppedElsewhere: 'it replied or opted out on another list of this document since the send was confirmed',
+  repliedElsewhere: 'replied on another list of this document',
+  companyReplied: (company: string) => `someone at ${company} replied on a list of this document`,
+  inSequence: (sheet: string) => `in the running follow-ups of "${sheet}"`,
   mailChanged:
     'the mail was changed after the send was confirmed; check it and send again (nothing was charged for this row)',
   scheduleChanged: 'the mail was changed after you scheduled the send; schedule it again',

@@ -20,12 +20,12 @@ import { showComposeDialog } from './compose';
 import { UserError } from '../inputs';
 import { endJob, JobState, newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { keyChangedText } from '../jobs/job-owner';
-import { ConfirmedRef, confirmSend, tooManyToConfirm } from './confirmed-send';
+import { type ConfirmedRef, confirmSend, tooManyToConfirm } from '../outbox/confirm';
 import { otherSendOnSheet } from './send-owners';
 import { templateProblems } from './mail-template';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
-import { settleOpenChunks } from './send-chunk';
-import { releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit, sendUnits, writeIds } from './send-job';
+import { settleOpen } from '../outbox/outbox';
+import { releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit, sendUnits } from './send-job';
 import {
   includeFailedBefore,
   openMailingList,
@@ -115,7 +115,7 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
     ...stepProblems(template, list.headers, unsubscribeAddress),
   ];
   if (problems.length) throw new UserError(`Fix the mail first (Compose e-mail…): ${problems.join(' ')}`);
-  settleOpenChunks(client, (chunk) => writeIds(list, chunk));
+  settleOpen(client, list);
   const hidden = hiddenRows(sheet);
   const only = scope === 'selected' ? selectedRows(spreadsheet, sheet) : undefined;
   if (only && only.size === 0) throw new UserError('Select the rows to send to (row 1 holds the headers).');
@@ -216,7 +216,7 @@ export function launchSend(
   deadline = Deadline.forExecution(),
 ): void {
   const { plan, list, sheet, template, client } = prepared;
-  const kept = confirmed || confirmSend(template, plan.rows, readSettings().unsubscribeAddress);
+  const kept = confirmed || confirmSend(sheet.getSheetId(), template, plan.rows);
   queue(list, plan.rows);
   startFollowUps(sheet, template, plan.rows); // the rows join its follow-up sequence, if the mail has one
   const data: SendData = {

@@ -5,7 +5,7 @@
 import { withJobLease } from '../../platform/jobs';
 import { savedJob } from '../jobs/job-runner';
 import { dropSend } from '../mail/send';
-import { forgetConfirmed } from '../mail/confirmed-send';
+import { forgetConfirmed } from '../outbox/confirm';
 import { rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { notSent } from '../../sheets/mail-state';
 import { SEND_TEXTS } from '../mail/send-texts';

@@ -4,7 +4,7 @@
 import { withDocumentLock } from '../../platform/locks';
 import { sheetRecords } from '../../platform/sheet-records';
 import { startWindowText } from './send-later-time';
-import type { ConfirmedRef } from '../mail/confirmed-send';
+import type { ConfirmedRef } from '../outbox/confirm';
 import { userToken } from './timer-store';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -19,7 +19,7 @@ export interface ScheduledSend {
   /** The fingerprint of the key it was scheduled with: it starts only with that key. */
   keyFp: string;
   savedAt: number;
-  /** The mail and rows confirmed when it was scheduled, in the owner's properties (confirmed-send.ts). */
+  /** The mail and rows confirmed when it was scheduled, in the owner's properties (outbox/confirm.ts). */
   confirmed: ConfirmedRef;
 }
 

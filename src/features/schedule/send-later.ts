@@ -25,7 +25,7 @@ import {
   scheduleView,
 } from './schedules';
 import { parseWhen, startWindowText } from './send-later-time';
-import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../mail/confirmed-send';
+import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../outbox/confirm';
 import { otherSendOnSheet } from '../mail/send-owners';
 import { ownershipOf, ownerStamp } from '../../platform/owner';
 import { count, formatCount } from '../words';
@@ -63,7 +63,7 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
   }
   const stamp = ownerStamp('outreach');
   // What goes out when it runs: this mail to these rows as they are now, and nothing else.
-  const confirmed = confirmSend(prepared.template, prepared.plan.rows, readSettings().unsubscribeAddress);
+  const confirmed = confirmSend(prepared.sheet.getSheetId(), prepared.template, prepared.plan.rows);
   if (earlier) forgetConfirmed(earlier.confirmed);
   saveSchedule({
     sheetId: sheet.getSheetId(),
@@ -133,17 +133,17 @@ export function runDueSchedules(): number {
  */
 function keepConfirmedRows(prepared: PreparedSend, schedule: ScheduledSend): number | null {
   const { plan, list } = prepared;
-  const confirmed = openConfirmed(schedule.confirmed, prepared.template, readSettings().unsubscribeAddress);
+  const confirmed = openConfirmed(schedule.confirmed, prepared.template);
   if (!confirmed || confirmed.mailChanged) {
     const state = notSent('schedule-changed', SEND_TEXTS.scheduleChanged);
     writeStatuses(list, new Map(plan.rows.map((row) => [row.rowNumber, state])));
     return null;
   }
-  const added = plan.rows.filter((row) => !confirmed.has(row));
+  const added = plan.rows.filter((row) => confirmed.verdict(row).kind !== 'send');
   if (added.length) {
     const state = notSent('schedule-added', SEND_TEXTS.scheduleAdded);
     writeStatuses(list, new Map(added.map((row) => [row.rowNumber, state])));
-    plan.rows = plan.rows.filter((row) => confirmed.has(row));
+    plan.rows = plan.rows.filter((row) => confirmed.verdict(row).kind === 'send');
   }
   return added.length;
 }

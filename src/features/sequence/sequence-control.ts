@@ -1,7 +1,7 @@
 // Starting a sequence (the first send of a mail with follow-ups, confirmed with its most cost) and the menu
-// actions that stop it: for the selected rows ("Stopped: follow-ups stopped from the menu" in their Sequence
-// cells, kept whatever happens next) or for the whole sheet (every row with steps to come says so, and the
-// sequence ends). Stopping costs nothing and needs no key: any editor may stop follow-ups.
+// actions that stop it: for the selected rows (a stop request the payer's next run takes into their record,
+// kept whatever the cells say later) or for the whole sheet (the document's record of the sequence goes: the
+// payer's run sends no more steps). Stopping costs nothing and needs no key: any editor may stop follow-ups.
 import type { ListRow } from '../../sheets/mailing-list';
 import { selectedRows } from '../../sheets/selection';
 import { confirm, inform, toast } from '../../ui/dialogs';
@@ -11,8 +11,8 @@ import { openMailingList } from '../mail/send-plan';
 import { ensureTimer } from '../schedule/timer';
 import { count } from '../words';
 import { ensureSequenceColumns, sequenceCell, writeSequence } from './sequence-column';
-import { endSequence, sequenceOf, startSequence } from './sequence-store';
-import { isStopped, SEQUENCE_TEXT } from './sequence-texts';
+import { endSequence, requestStops, sequenceOf, startSequence } from './sequence-store';
+import { parseSequence, sequenceText } from './sequence-texts';
 
 const TITLE = 'Stop follow-ups';
 
@@ -21,13 +21,9 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 /** The confirmed first send of a mail with follow-ups: its rows join the sheet's sequence. */
 export function startFollowUps(sheet: Sheet, template: StoredTemplate, rows: ListRow[]): void {
   if (!template.followUps || template.followUps.length === 0) return;
+  if (rows.length === 0) return;
   const checkedTo = ensureSequenceColumns(sheet, sequenceOf(sheet.getSheetId())?.checkedTo);
-  startSequence(
-    sheet,
-    template,
-    rows.map((row) => row.key),
-    checkedTo,
-  );
+  startSequence(sheet, checkedTo);
   ensureTimer(); // the hourly run sends the steps
 }
 
@@ -67,18 +63,26 @@ export function stopSheetFollowUps(): void {
   toast(`Follow-ups of "${sheet.getName()}" stopped (${count(stopped, 'row')} had steps to come).`, TITLE);
 }
 
-/** Marks the rows (all when `only` is absent) with follow-ups to come as stopped; answers how many. */
-export function stopRows(sheet: Sheet, only?: Set<number>, text: string = SEQUENCE_TEXT.byUser): number {
+/**
+ * Stops the rows (all when `only` is absent) whose Sequence cell shows steps to come: their addresses go to the
+ * payer's next run as stop requests, and the cells say so now. Answers how many.
+ */
+export function stopRows(sheet: Sheet, only?: Set<number>): number {
   if (!sequenceOf(sheet.getSheetId())) return 0;
   const list = openMailingList(sheet, false);
   const texts = new Map<string, string>();
+  const stopped = sequenceText({ kind: 'stopped', code: 'menu' }, String);
+  const requests = new Set<string>();
   for (const row of list.readRows(only)) {
-    const now = sequenceCell(row);
-    if (!row.key || !row.mailId || isStopped(now) || now.startsWith(SEQUENCE_TEXT.finishedPrefix)) continue;
-    // Steps removed: only the rows the sequence has spoken of (it ends anyway); a stop from the menu: every row.
-    if (!only && !now && text !== SEQUENCE_TEXT.byUser) continue;
-    texts.set(row.key, text);
+    const shown = parseSequence(sequenceCell(row));
+    const running =
+      shown === 'next' || shown === 'waiting' || shown === 'held' || (shown === 'none' && !!row.mailId);
+    if (row.key && (running || row.mailId)) requests.add(row.key);
+    if (row.key && running) texts.set(row.key, stopped);
   }
+  // The whole sheet: '*' stops everyone the sequence holds now, whatever the cells say.
+  if (!only) requests.add('*');
+  if (requests.size) requestStops(sheet.getSheetId(), [...requests]);
   writeSequence(list, texts);
   return texts.size;
 }

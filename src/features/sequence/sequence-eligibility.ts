@@ -1,45 +1,49 @@
-// Who gets a follow-up step, from the sheets alone: a row whose first mail went (and is one the payer
-// confirmed) is in the sequence; it gets step N when step N-1 was accepted and has not failed, its delay has
-// passed, its Replied cell is not set, its address is not on Do not contact, nobody at its company replied
-// (the same Company hash ID where the list has that column, else the same e-mail domain, public webmail
-// domains excepted) and its sequence was not stopped. The service's own word on the previous mails (a
-// failure it knows) is read by the run before anything is posted (sequence-run.ts).
+// Who gets a follow-up step, decided from the payer's record (outbox/ledger.ts), never from a cell: a row is in
+// the sequence when the payer confirmed it as it is now and its first mail went; it gets step N when step N-1
+// went and its delay has passed (from the time the record kept), and it has not stopped. A stop seen once is
+// kept in the record: a reply ticked on any list of the document (the company too: the same Company hash ID,
+// else the same e-mail domain, public webmail excepted), the do-not-contact list, a stop asked from the menu.
+// Unticking, deleting or clearing a cell afterwards restarts nothing. The service's own word on the previous
+// mails (a failure it knows) is read by the run before anything is posted (sequence-previous.ts).
 import type { ListRow } from '../../sheets/mailing-list';
 import { isQueued } from '../../sheets/mail-state';
 import { normalizeHeader } from '../../sheets/table';
+import { personOf } from '../outbox/confirm';
+import type { Ledger, LedgerList, Person, StopCode } from '../outbox/ledger';
+import { addressMark } from '../outbox/marks';
 import { listedReason, type DoNotContact } from '../mail/do-not-contact';
 import { companyDomain } from '../mail/webmail';
-import { hasReplied, sequenceCell } from './sequence-column';
 import { dueAt, type FollowUp } from './sequence-steps';
-import { failed, type StepMail } from './step-mails';
-import {
-  companyRepliedText,
-  finishedText,
-  isStopped,
-  listedText,
-  nextText,
-  SEQUENCE_TEXT,
-} from './sequence-texts';
+import type { SequenceView } from './sequence-texts';
 
-/** Where a row is. `prev`: the mail the due step follows (its status is read from the service first). */
+/** Where a row is. A `due` row's previous mail is read from the service before its step goes. */
 export type RowPlan =
   /** Not in the sequence (yet: `pending`, its first mail is still queued for a send that goes on). */
   | { kind: 'out'; pending?: boolean }
-  | { kind: 'stopped'; text: string }
-  | { kind: 'finished'; text: string }
-  | { kind: 'later'; step: number; at: number; text: string }
-  | { kind: 'due'; step: number; at: number; prev: { mailId: number; taskId: number }; lastSent: string };
+  /** In the sequence, but its data changed since the payer confirmed it: nothing is sent. */
+  | { kind: 'held'; person: Person }
+  | { kind: 'stopped'; person: Person; code: StopCode | 'problem'; detail?: string; fresh?: boolean }
+  | { kind: 'finished'; person: Person }
+  | { kind: 'later'; person: Person; step: number; at: number }
+  | { kind: 'due'; person: Person; step: number; at: number };
 
-export interface EligibilityContext {
+/** Who replied anywhere in the document, as the sheets show it now. */
+export interface Replies {
+  emails: Set<string>;
+  /** Company key → who replied there. */
+  companies: Map<string, { label: string; email: string }>;
+}
+
+export interface PlanContext {
+  ledger: Ledger;
+  list: LedgerList;
   now: number;
   zone: string;
   followUps: FollowUp[];
   doNotContact: DoNotContact;
-  /** The address is one the payer confirmed for this sequence. */
-  confirmed: (key: string) => boolean;
-  stepMails: Map<string, Map<number, StepMail>>;
-  /** "yyyy-MM-dd HH:mm" in the spreadsheet's zone. */
-  when: (ms: number) => string;
+  replies: Replies;
+  /** Addresses whose follow-ups an editor stopped from the menu ('*': every one of the list). */
+  stopRequests: Set<string>;
 }
 
 const HASH_ID = normalizeHeader('Company hash ID');
@@ -54,53 +58,71 @@ export function companyOf(row: ListRow): { key: string; label: string } | null {
   return domain ? { key: `domain:${domain}`, label } : null;
 }
 
-/** Company key → who replied there (the first row with Replied set). */
-export function repliedCompanies(rows: ListRow[]): Map<string, { label: string; email: string }> {
-  const replied = new Map<string, { label: string; email: string }>();
-  for (const row of rows) {
-    if (!hasReplied(row)) continue;
-    const company = companyOf(row);
-    if (company && !replied.has(company.key))
-      replied.set(company.key, { label: company.label, email: row.email });
-  }
-  return replied;
+/** Where one row is in the sequence (see the module's comment). */
+export function planRow(row: ListRow, context: PlanContext): RowPlan {
+  const { ledger, list } = context;
+  const found = personOf(ledger, list, row);
+  if (!found) return { kind: 'out' };
+  const { person } = found;
+  if (person.posted === 0) return isQueued(row.state) ? { kind: 'out', pending: true } : { kind: 'out' };
+  if (person.stop) return { kind: 'stopped', person, code: person.stop };
+  const stop = newStop(row, person, context);
+  if (stop) return { kind: 'stopped', person, ...stop, fresh: true };
+  if (person.posted > context.followUps.length) return { kind: 'finished', person };
+  if (found.changed) return { kind: 'held', person };
+  const step = person.posted; // the next step's number: the first mail and posted − 1 steps went
+  const rule = context.followUps[step - 1];
+  const at = dueAt(person.at || context.now, rule.afterDays, rule.workingDaysOnly, context.zone);
+  return at > context.now ? { kind: 'later', person, step, at } : { kind: 'due', person, step, at };
 }
 
-/** Where one row is in the sequence (see the module's comment). */
-export function planRow(
+/** A stop the sheets show now that the record does not hold yet. */
+function newStop(
   row: ListRow,
-  context: EligibilityContext,
-  replied: Map<string, { label: string; email: string }>,
-): RowPlan {
-  if (!row.key || !context.confirmed(row.key)) return { kind: 'out' };
-  if (!row.mailId) return isQueued(row.state) ? { kind: 'out', pending: true } : { kind: 'out' };
-  const current = sequenceCell(row);
-  if (isStopped(current)) return { kind: 'stopped', text: current };
-  if (hasReplied(row)) return { kind: 'stopped', text: SEQUENCE_TEXT.replied };
-  const company = companyOf(row);
-  const colleague = company && replied.get(company.key);
-  if (colleague) return { kind: 'stopped', text: companyRepliedText(colleague.label, colleague.email) };
+  person: Person,
+  context: PlanContext,
+): { code: StopCode; detail?: string } | null {
+  const everywhere = context.ledger.stops.get(person.addr);
+  if (everywhere) return { code: everywhere };
+  if (context.stopRequests.has(row.key) || context.stopRequests.has('*')) return { code: 'menu' };
+  if (context.replies.emails.has(row.key)) return { code: 'replied' };
   const listed = listedReason(context.doNotContact, row.key);
-  if (listed !== null) return { kind: 'stopped', text: listedText(listed) };
-  const steps = context.stepMails.get(row.key) || new Map<number, StepMail>();
-  let last = 0;
-  while (steps.has(last + 1)) last++;
-  const of = context.followUps.length;
-  const prev =
-    last === 0
-      ? {
-          failed: failed(row.state.kind),
-          mailId: Number(row.mailId),
-          taskId: Number(row.taskId) || 0,
-          sentAt: row.sentAt ? row.sentAt.getTime() : 0,
-        }
-      : steps.get(last)!;
-  if (prev.failed || !prev.mailId) return { kind: 'stopped', text: SEQUENCE_TEXT.failed };
-  const lastSent = last > 0 ? context.when(prev.sentAt) : '';
-  if (last >= of) return { kind: 'finished', text: finishedText(of, lastSent) };
-  const step = context.followUps[last];
-  const at = dueAt(prev.sentAt || context.now, step.afterDays, step.workingDaysOnly, context.zone);
-  if (at > context.now)
-    return { kind: 'later', step: last + 1, at, text: nextText(last + 1, of, context.when(at), lastSent) };
-  return { kind: 'due', step: last + 1, at, prev: { mailId: prev.mailId, taskId: prev.taskId }, lastSent };
+  if (listed !== null) return { code: 'optedOut', detail: listed };
+  const company = companyOf(row);
+  if (company) {
+    const colleague = context.replies.companies.get(company.key);
+    if (colleague) return { code: 'company', detail: `${colleague.label} replied (${colleague.email})` };
+    if (context.ledger.companies.has(addressMark(context.ledger.secret, company.key)))
+      return { code: 'company', detail: `${company.label} replied` };
+  }
+  return null;
+}
+
+/** The view a plan shows in the row's Sequence cell (a due row's is set by the run: it may wait). */
+export function planView(plan: Exclude<RowPlan, { kind: 'out' | 'due' }>, of: number): SequenceView {
+  switch (plan.kind) {
+    case 'held':
+      return { kind: 'held' };
+    case 'stopped':
+      return { kind: 'stopped', code: plan.code, detail: plan.detail };
+    case 'finished':
+      return { kind: 'finished', of, at: plan.person.at };
+    case 'later':
+      return { kind: 'next', step: plan.step, of, at: plan.at, sentAt: plan.person.at };
+  }
+}
+
+/** Takes the plans' fresh stops into the payer's record: they last whatever the sheets say later. */
+export function recordStops(
+  ledger: Ledger,
+  sheetId: number,
+  stops: Array<{ addr: string; code: StopCode; company?: string }>,
+): void {
+  const list = ledger.list(sheetId);
+  for (const { addr, code, company } of stops) {
+    const person = list && list.people.get(addr);
+    if (person && !person.stop) person.stop = code;
+    if (code === 'replied' || code === 'optedOut') ledger.stopEverywhere(addr, code);
+    if (company) ledger.companies.add(company);
+  }
 }

@@ -1,54 +1,63 @@
-// The hourly trigger's part of follow-up sequences: for each sequence of this user (the payer, with the key
-// they confirmed with), with no UI. Chunks left in doubt are settled first (a step's chunk is found by its
-// tag and written to the follow-up mails: never posted again); then the list is read as it is now, each
-// row's place is worked out (sequence-eligibility.ts), the previous mails of the rows due are read from the
-// service (free: a failure it knows stops the row; their opens where a step asks for it), the usable EDM is
-// read once, and the due rows are posted in chunks of 100, up to 60 together, each chunk journaled first
-// (send-journal.ts, send-chunk.ts): exactly once per row and step whatever fails. The Sequence column and
-// the sequence's record (for the summary) say where everything is; a sequence with nothing left ends.
+// The hourly trigger's part of follow-up sequences: for each list of the payer's record (outbox/ledger.ts) with
+// steps, with no UI. Chunks left in doubt are settled first; then the list is read as it is now, each row's
+// place is worked out from the record (sequence-eligibility.ts), the stops the sheets show are taken into the
+// record, the previous mails of the rows due are read from the service (free), the usable EDM is read once,
+// and the due rows are posted through the outbox (outbox.ts), exactly once per address and step. The Sequence
+// column and the document's record of the sequence (for the summary) say where everything is.
 import { ApiError } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { Deadline } from '../../platform/deadline';
 import { withJobLease } from '../../platform/jobs';
-import { ownershipOf } from '../../platform/owner';
+import { ownerStamp, userToken } from '../../platform/owner';
 import { readSettings } from '../../platform/settings';
 import type { ListRow, MailingList } from '../../sheets/mailing-list';
 import { outreachClient } from '../clients';
 import { splitEvery } from '../jobs/job-runner';
 import { recordLastRun } from '../jobs/reporters';
-import { batchMails } from '../mail/batch-mails';
 import { readDoNotContact } from '../mail/do-not-contact';
 import { loadTemplate, type StoredTemplate } from '../mail/mail-templates';
-import { postChunks, settleOpenChunks } from '../mail/send-chunk';
-import { BATCH_CHUNKS, SEND_CHUNK, SEND_JOB, writeIds } from '../mail/send-job';
-import { closeEntry, type JournalChunk, newTag } from '../mail/send-journal';
 import { openMailingList, rowProblem } from '../mail/send-plan';
+import { stepsToCome } from '../outbox/confirm';
+import { Ledger, type LedgerList, type StopCode } from '../outbox/ledger';
+import { addressMark, mailMark } from '../outbox/marks';
+import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK, SEND_LEASE, settleOpen } from '../outbox/outbox';
+import { quotaWait } from '../outbox/quota-wait';
+import { readStepMails, writeStepMails } from '../outbox/step-mails';
 import { describe } from '../settings';
 import { count, whenText } from '../words';
-import { ensureSequenceColumns, writeSequence } from './sequence-column';
-import { planRow, repliedCompanies, type RowPlan } from './sequence-eligibility';
+import { ensureSequenceColumns, sequenceCell, writeSequence } from './sequence-column';
+import {
+  companyOf,
+  planRow,
+  planView,
+  type PlanContext,
+  recordStops,
+  type RowPlan,
+} from './sequence-eligibility';
 import { previousMails } from './sequence-previous';
-import { stepCampaign, stepProblems, stepTemplate } from './sequence-steps';
-import { endSequence, mySequences, openSequence, saveSequence, type SequenceRecord } from './sequence-store';
-import { gaveUpText, QUOTA_WAIT, SEQUENCE_TEXT, waitingText } from './sequence-texts';
-import { QUOTA_WAIT_DAYS } from '../mail/send-end';
-import { stopRows } from './sequence-control';
-import { readStepMails, writeStepMails } from './step-mails';
+import { stepProblems, stepTemplate } from './sequence-steps';
+import {
+  clearStopRequests,
+  endSequence,
+  mySequences,
+  saveSequence,
+  sequenceOf,
+  type SequenceRecord,
+  stopRequests,
+} from './sequence-store';
+import { parseSequence, sequenceText, type SequenceView, type Wait } from './sequence-texts';
+import { readReplies } from './replies';
 
 /** Time kept free at the end of the execution for the sheet writes after the last batch. */
 const MARGIN_MS = 45_000;
-const NEVER_STARTED_MS = 7 * 24 * 3600_000;
 
-type Plans = Map<string, RowPlan>;
 type Due = { row: ListRow; plan: Extract<RowPlan, { kind: 'due' }> };
+type Plans = Map<string, { row: ListRow; plan: RowPlan }>;
 
-/**
- * Runs this user's sequences; answers the follow-up mails posted. Under the send lease, as a send: a send
- * settling the journal while a step posts could take the step's chunk for one never sent.
- */
+/** Runs this user's sequences; answers the follow-up mails posted. Under the send lease, as a send. */
 export function runMySequences(deadline = Deadline.forExecution()): number {
-  const mine = mySequences();
-  if (mine.length === 0) return 0;
+  const running = [...Ledger.read().lists.values()].filter((list) => list.steps > 0);
+  if (running.length === 0 && mySequences().length === 0) return 0;
   const busy = () => {
     recordLastRun('sequence', {
       message: 'The follow-ups wait for the send in progress: the next hourly run sends them.',
@@ -56,104 +65,132 @@ export function runMySequences(deadline = Deadline.forExecution()): number {
     });
     return 0;
   };
-  return withJobLease(SEND_JOB.kind, () => runAll(mine, deadline), busy);
+  return withJobLease(SEND_LEASE, () => runAll(running, deadline), busy);
 }
 
-function runAll(sequences: SequenceRecord[], deadline: Deadline): number {
+function runAll(running: LedgerList[], deadline: Deadline): number {
+  // The document shows a sequence of this user the record does not hold (its steps removed): it ends.
+  for (const record of mySequences())
+    if (!running.some((l) => l.sheetId === record.sheetId))
+      endList(record.sheetId, listOf(record.sheetId), record);
   let posted = 0;
-  for (const record of sequences) {
+  for (const { sheetId } of running) {
     if (deadline.passed(MARGIN_MS)) break;
+    const record = sequenceOf(sheetId);
     try {
-      posted += runSequence(record, deadline);
+      posted += runList(sheetId, record, deadline);
     } catch (error) {
       recordLastRun('sequence', {
-        message: `The follow-ups of "${record.sheetName}" could not go on; the next hourly run tries again.`,
+        message: `The follow-ups of "${record ? record.sheetName : sheetId}" could not go on; the next hourly run tries again.`,
         error: describe(error),
         finished: true,
       });
-      saveSequence({ ...record, state: { ...emptyState(record), waiting: describe(error), at: Date.now() } });
+      if (record)
+        saveSequence({ ...record, state: waitingState(record, { code: 'error', detail: describe(error) }) });
     }
   }
   return posted;
 }
 
-function runSequence(record: SequenceRecord, deadline: Deadline): number {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const sheet = spreadsheet.getSheets().find((s) => s.getSheetId() === record.sheetId);
-  const template = sheet && loadTemplate(record.sheetId);
-  const confirmed = template && template.followUps && openSequence(record, template);
-  if (!sheet || !template || !template.followUps || !confirmed) {
-    // The sheet, its steps or what was confirmed are gone: nothing more is sent, and the rows say so.
-    if (sheet) stopRows(sheet, undefined, SEQUENCE_TEXT.removed);
-    endSequence(record);
+function runList(sheetId: number, record: SequenceRecord | null, deadline: Deadline): number {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet()
+    .getSheets()
+    .find((s) => s.getSheetId() === sheetId);
+  const template = sheet && loadTemplate(sheetId);
+  const entry = Ledger.read().list(sheetId)!;
+  const started = [...entry.people.values()].some((p) => p.posted > 0);
+  if (!record && !started) return 0; // a first send still to go (a scheduled one): the sequence starts with it
+  if (!sheet || !record || record.owner !== userToken() || !template || !template.followUps?.length) {
+    // Stopped for the sheet by an editor, or its sheet or steps are gone: no more steps, ever.
+    endList(sheetId, listOf(sheetId), record);
     return 0;
   }
   const client = outreachClient({ deadlineMs: deadline.at });
   const checkedTo = ensureSequenceColumns(sheet, record.checkedTo);
   const list = openMailingList(sheet);
-  let why = '';
-  if (ownershipOf(record, 'outreach') !== 'mine')
-    why = 'it was confirmed with another outreach API key: put that key back in Settings';
-  else if (confirmed.mailChanged)
-    why = `the follow-ups were changed after they were confirmed: the user who sent the first mail opens Compose e-mail and saves them to go on`;
+  const ledger = Ledger.read();
+  let wait: Wait | null = null;
+  if (ownerStamp('outreach').keyFp !== entry.keyFp) wait = { code: 'other-key' };
+  else if (mailMark(ledger.secret, template) !== entry.mail) wait = { code: 'steps-changed' };
   else {
     const problems = stepProblems(template, list.headers, readSettings().unsubscribeAddress);
-    if (problems.length) why = `fix the follow-ups in Compose e-mail (${problems.join(' ')})`;
+    if (problems.length) wait = { code: 'step-problems', detail: problems.join(' ') };
   }
-  if (!why) settleOpenChunks(client, (chunk) => writeIds(list, chunk));
-  const { plans, rows } = planAll(list, template, confirmed.has);
-  const due = dueRows(rows, plans);
+  if (!wait) settleOpen(client, list);
+  const first = takeStops(sheetId, list, template);
+  let plans = first;
   let posted = 0;
-  if (due.length && !why) {
+  const due = [...plans.values()].filter((p): p is Due => p.plan.kind === 'due');
+  if (due.length && !wait) {
     try {
       const result = sendDue(client, list, template, due, plans, deadline);
       posted = result.posted;
-      why = result.waiting;
+      wait = result.wait;
     } catch (error) {
       // A read before the posts failed (Google's daily fetch limit, the service down): the rows say so.
       if (!(error instanceof ApiError) || error.kind === 'outcome-unknown') throw error;
-      why = waitingWhy(error, false);
+      wait = waitFor(error);
     }
   }
-  const final = posted ? planAll(list, template, confirmed.has).plans : plans;
-  return finish({ ...record, checkedTo }, list, final, why, posted);
+  if (posted) {
+    // Where the posts moved rows on: planned again from the record, the stops just found kept with their words.
+    plans = planAll(list, template, { ledger: Ledger.read(), stopRequests: new Set() });
+    for (const [key, item] of first)
+      if (item.plan.kind === 'stopped' && item.plan.fresh) plans.set(key, item);
+  }
+  return finish({ ...record, checkedTo }, list, plans, wait, posted);
+}
+
+/**
+ * Plans every row; the stops the sheets show and the menu's stop requests go into the payer's record at once
+ * (so they last whatever the cells say later).
+ */
+function takeStops(sheetId: number, list: MailingList, template: StoredTemplate): Plans {
+  const requests = stopRequests(sheetId);
+  const first = planAll(list, template, { ledger: Ledger.read(), stopRequests: requests });
+  const fresh: Array<{ addr: string; code: StopCode; company?: string }> = [];
+  for (const { row, plan } of first.values()) {
+    if (plan.kind !== 'stopped' || !plan.fresh || plan.code === 'problem') continue;
+    const company = companyOf(row);
+    fresh.push({
+      addr: plan.person.addr,
+      code: plan.code,
+      company: plan.code === 'replied' && company ? company.key : undefined,
+    });
+  }
+  if (fresh.length)
+    Ledger.change((l) =>
+      recordStops(
+        l,
+        sheetId,
+        fresh.map((s) => ({ ...s, company: s.company && addressMark(l.secret, s.company) })),
+      ),
+    );
+  if (requests.size) clearStopRequests(sheetId);
+  return first;
 }
 
 function planAll(
   list: MailingList,
   template: StoredTemplate,
-  confirmed: (key: string) => boolean,
-): { plans: Plans; rows: ListRow[] } {
+  from: { ledger: Ledger; stopRequests: Set<string> },
+): Plans {
   const spreadsheet = list.sheet.getParent();
-  const zone = spreadsheet.getSpreadsheetTimeZone();
   const rows = list.readRows();
-  const context = {
+  const context: PlanContext = {
+    ledger: from.ledger,
+    list: from.ledger.list(list.sheet.getSheetId())!,
     now: Date.now(),
-    zone,
+    zone: spreadsheet.getSpreadsheetTimeZone(),
     followUps: template.followUps || [],
     doNotContact: readDoNotContact(spreadsheet),
-    confirmed,
-    stepMails: readStepMails(spreadsheet, list.sheet.getSheetId()),
-    when: (ms: number) => whenText(ms, zone),
+    replies: readReplies(spreadsheet, { sheetId: list.sheet.getSheetId(), rows }),
+    stopRequests: from.stopRequests,
   };
-  const replied = repliedCompanies(rows);
   const plans: Plans = new Map();
   for (const row of rows)
-    if (row.key && !plans.has(row.key)) plans.set(row.key, planRow(row, context, replied));
-  return { plans, rows };
-}
-
-function dueRows(rows: ListRow[], plans: Plans): Due[] {
-  const due: Due[] = [];
-  const seen = new Set<string>();
-  for (const row of rows) {
-    const plan = plans.get(row.key);
-    if (plan && plan.kind === 'due' && !seen.has(row.key)) {
-      due.push({ row, plan });
-      seen.add(row.key);
-    }
-  }
-  return due;
+    if (row.key && !plans.has(row.key)) plans.set(row.key, { row, plan: planRow(row, context) });
+  return plans;
 }
 
 /**
@@ -167,137 +204,160 @@ function sendDue(
   due: Due[],
   plans: Plans,
   deadline: Deadline,
-): { posted: number; waiting: string } {
-  const stopped = previousMails(client, template.followUps || [], due);
-  for (const [key, text] of stopped) plans.set(key, { kind: 'stopped', text });
+): { posted: number; wait: Wait | null } {
+  const sheetId = list.sheet.getSheetId();
+  const steps = readStepMails(list.sheet.getParent(), sheetId);
+  const previous = due.map(({ row, plan }) => {
+    const mail = plan.step === 1 ? null : steps.get(row.key)?.get(plan.step - 1);
+    const mailId = plan.step === 1 ? Number(row.mailId) || 0 : mail ? mail.mailId : 0;
+    const taskId = plan.step === 1 ? Number(row.taskId) || 0 : mail ? mail.taskId : 0;
+    return { key: row.key, step: plan.step, mailId, taskId };
+  });
+  const stopped = previousMails(client, template.followUps || [], previous);
+  if (stopped.size) {
+    Ledger.change((l) =>
+      recordStops(
+        l,
+        sheetId,
+        [...stopped].map(([key, code]) => ({ addr: addressMark(l.secret, key), code })),
+      ),
+    );
+    for (const [key, code] of stopped) {
+      const item = plans.get(key)!;
+      item.plan = { kind: 'stopped', person: (item.plan as Due['plan']).person, code };
+    }
+  }
   const unsubscribe = readSettings().unsubscribeAddress;
   const sendable: Due[] = [];
   for (const item of due.filter((d) => !stopped.has(d.row.key))) {
-    const problem = rowProblem(
-      stepTemplate(template, template.followUps!, item.plan.step),
-      item.row,
-      unsubscribe,
-    );
+    const mail = stepTemplate(template, template.followUps!, item.plan.step);
+    const problem = rowProblem(mail, item.row, unsubscribe);
     if (!problem) sendable.push(item);
     else
-      plans.set(item.row.key, {
+      plans.get(item.row.key)!.plan = {
         kind: 'stopped',
-        text: `Stopped: step ${item.plan.step} cannot be sent (${problem.reason})`,
-      });
+        person: item.plan.person,
+        code: 'problem',
+        detail: problem.reason,
+      };
   }
-  if (sendable.length === 0) return { posted: 0, waiting: '' };
+  if (sendable.length === 0) return { posted: 0, wait: null };
   const balance = client.balance();
   const usable = balance.monthlyEdm + balance.addonEdm;
   if (usable < sendable.length)
     return {
       posted: 0,
-      waiting: `too few e-mail credits (needs ${sendable.length} EDM, ${usable} usable): buy more at ${client.pricingUrl}`,
+      wait: {
+        code: 'credits',
+        detail: `needs ${sendable.length} EDM, ${usable} usable: buy more at ${client.pricingUrl}`,
+      },
     };
   let posted = 0;
   for (const step of [...new Set(sendable.map((d) => d.plan.step))].sort()) {
     const rows = sendable.filter((d) => d.plan.step === step).map((d) => d.row);
     for (const batch of splitEvery(rows, SEND_CHUNK * BATCH_CHUNKS)) {
-      if (deadline.passed(MARGIN_MS)) return { posted, waiting: '' };
-      const result = postBatch(client, list, template, step, batch, unsubscribe);
+      if (deadline.passed(MARGIN_MS)) return { posted, wait: null };
+      const result = postStep(client, list, template, step, batch, unsubscribe);
       posted += result.posted;
-      if (result.waiting) return { posted, waiting: result.waiting };
+      if (result.wait) return { posted, wait: result.wait };
     }
   }
-  return { posted, waiting: '' };
+  return { posted, wait: null };
 }
 
-/** One batch of a step: journaled, posted together, each answer settled; the mails taken go to their sheet. */
-function postBatch(
+/** One batch of a step through the outbox; the mails taken go to the follow-ups sheet before it closes. */
+function postStep(
   client: OutreachClient,
   list: MailingList,
   template: StoredTemplate,
   step: number,
   rows: ListRow[],
   unsubscribe: string,
-): { posted: number; waiting: string } {
-  const mail = stepTemplate(template, template.followUps!, step);
-  const candidates = splitEvery(rows, SEND_CHUNK);
-  const emails = batchMails(candidates, mail, unsubscribe);
-  const postedAt = Date.now();
-  const journal = candidates.slice(0, emails.length).map((chunkRows): JournalChunk => ({
-    tag: newTag(),
-    campaign: stepCampaign(template.campaign, step),
-    sheetId: list.sheet.getSheetId(),
-    sheetName: list.sheet.getName(),
-    recipients: chunkRows.map((row) => ({ email: row.key })),
-    postedAt,
-    step,
-  }));
-  const { entry, outcomes } = postChunks(client, journal, emails);
-  let waiting = '';
+): { posted: number; wait: Wait | null } {
+  const posted = postBatch(client, { list, template, step, rows, unsubscribe });
+  let wait: Wait | null = null;
   let doubt: ApiError | undefined;
-  const taken: JournalChunk[] = [];
-  outcomes.forEach((outcome) => {
-    if (outcome.sent) taken.push(outcome.chunk);
-    else if ('doubt' in outcome) doubt = outcome.error;
-    else if (!waiting) waiting = waitingWhy(outcome.error, 'later' in outcome);
-  });
-  const posted = writeStepMails(...taken); // before the entry closes: a kill here is settled by tag
-  if (doubt) {
-    // The entry stays in the journal: the next run settles it by its tag before anything else goes.
-    const why = `could not confirm with the service whether a chunk was sent (${describe(doubt)}): nothing more goes until the next hourly run settles it; no row gets a step twice`;
-    return { posted, waiting: why };
+  const taken = posted.outcomes.flatMap((o) => (o.sent ? [o.chunk] : []));
+  for (const outcome of posted.outcomes) {
+    if (outcome.sent) continue;
+    if ('doubt' in outcome) doubt = outcome.error;
+    else if (!wait) wait = 'later' in outcome ? { code: 'later' } : waitFor(outcome.error);
   }
-  closeEntry(entry);
-  return { posted, waiting };
+  const n = writeStepMails(...taken);
+  closeBatch(posted); // kept in the journal when a chunk is in doubt: the next run settles it by its tag
+  return { posted: n, wait: doubt ? { code: 'in-doubt', detail: describe(doubt) } : wait };
 }
 
-function waitingWhy(error: ApiError, later: boolean): string {
-  if (later) return 'the rest goes at the next hourly run';
+function waitFor(error: ApiError): Wait {
   if (error.kind === 'quota' || error.kind === 'fetch-quota')
-    return `${QUOTA_WAIT} (${(error.detail || error.userMessage).replace(/\.$/, '')}); the hourly run tries again`;
-  if (error.kind === 'funds') return 'too few e-mail credits (EDM): buy more, the hourly run tries again';
-  return `${describe(error)}; the hourly run tries again`;
+    return { code: 'quota', detail: (error.detail || error.userMessage).replace(/\.$/, '') };
+  if (error.kind === 'funds') return { code: 'credits', detail: 'the service refused for lack of EDM' };
+  return { code: 'error', detail: describe(error) };
 }
 
-/** Writes every row's Sequence text and the record's state; a sequence with nothing left ends. */
+/** Writes every row's Sequence text and the document's record; a sequence with nothing left ends. */
 function finish(
   record: SequenceRecord,
   list: MailingList,
   plans: Plans,
-  why: string,
+  wait: Wait | null,
   posted: number,
 ): number {
-  // Waiting for the sending quota: as a send does, for 7 days at most; then the rows due stop.
-  const quotaSince = why.startsWith(QUOTA_WAIT) ? (record.state && record.state.quotaSince) || Date.now() : 0;
-  const gaveUp = quotaSince > 0 && Date.now() - quotaSince >= QUOTA_WAIT_DAYS * 24 * 3600_000;
-  if (gaveUp)
-    for (const [key, plan] of plans)
-      if (plan.kind === 'due') plans.set(key, { kind: 'stopped', text: gaveUpText(why, QUOTA_WAIT_DAYS) });
+  const sheetId = list.sheet.getSheetId();
+  const quota = wait && wait.code === 'quota' ? quotaWait(record.state && record.state.quotaSince) : null;
+  if (quota && quota.gaveUp) {
+    const due = [...plans.values()].filter((p): p is Due => p.plan.kind === 'due');
+    Ledger.change((l) =>
+      recordStops(
+        l,
+        sheetId,
+        due.map((d) => ({ addr: d.plan.person.addr, code: 'gaveUp' })),
+      ),
+    );
+    for (const d of due)
+      plans.get(d.row.key)!.plan = {
+        kind: 'stopped',
+        person: d.plan.person,
+        code: 'gaveUp',
+        detail: wait!.detail,
+      };
+  }
+  const of = (loadTemplate(sheetId)?.followUps || []).length;
+  const when = (ms: number) => whenText(ms, list.sheet.getParent().getSpreadsheetTimeZone());
   const texts = new Map<string, string>();
-  let nextStep = 0;
-  let nextAt = 0;
+  let next = { step: 0, at: 0 };
   let rowsLeft = 0;
-  for (const [key, plan] of plans) {
+  for (const [key, { row, plan }] of plans) {
     if (plan.kind === 'out') continue;
+    // A stop the record held before keeps the words its cell has (who replied, the reason) where it shows one.
+    if (plan.kind === 'stopped' && !plan.fresh && parseSequence(sequenceCell(row)) === 'stopped') continue;
+    let view: SequenceView;
+    if (plan.kind === 'due') view = { kind: 'waiting', step: plan.step, wait: wait || { code: 'later' } };
+    else view = planView(plan, of);
     if (plan.kind === 'due' || plan.kind === 'later') {
       rowsLeft++;
-      if (!nextAt || plan.at < nextAt) [nextAt, nextStep] = [plan.at, plan.step];
+      if (!next.at || plan.at < next.at) next = { step: plan.step, at: plan.at };
     }
-    texts.set(key, plan.kind === 'due' ? dueText(plan, why) : plan.text);
+    texts.set(key, sequenceText(view, when));
   }
   writeSequence(list, texts);
-  const all = [...plans.values()];
-  const started = all.some((p) => p.kind !== 'out');
-  const pending = all.some((p) => p.kind === 'out' && p.pending); // first mails still to go
-  // Nothing left; or, a week on, no row of it was ever sent (the first send failed or was dropped).
-  if (rowsLeft === 0 && !pending && (started || Date.now() - record.startedAt > NEVER_STARTED_MS)) {
-    endSequence(record);
+  const ledger = forgetAbsent(sheetId, plans);
+  const entry = ledger.list(sheetId);
+  const pending = [...plans.values()].some(({ plan }) => plan.kind === 'out' && plan.pending);
+  if (
+    !entry ||
+    (!stepsToCome(entry) && !pending && ![...entry.people.values()].some((p) => p.posted === 0))
+  ) {
+    endList(sheetId, null, record);
     return posted;
   }
-  const waiting = why && !gaveUp ? { waiting: why } : {};
   const state = {
-    nextStep,
-    nextAt,
+    nextStep: next.step,
+    nextAt: next.at,
     rowsLeft,
     at: Date.now(),
-    ...waiting,
-    ...(quotaSince && !gaveUp ? { quotaSince } : {}),
+    ...(wait && !(quota && quota.gaveUp) ? { wait } : {}),
+    ...(quota && !quota.gaveUp ? { quotaSince: quota.since } : {}),
   };
   saveSequence({ ...record, state });
   if (posted)
@@ -308,10 +368,54 @@ function finish(
   return posted;
 }
 
-function dueText(plan: Extract<RowPlan, { kind: 'due' }>, why: string): string {
-  return waitingText(plan.step, why || 'it goes at the next hourly run');
+/** People of the record whose row left the list get no more steps (nothing is known to fill their mail). */
+function forgetAbsent(sheetId: number, plans: Plans): Ledger {
+  const seen = new Set<string>();
+  for (const { plan } of plans.values()) if (plan.kind !== 'out') seen.add(plan.person.addr);
+  const ledger = Ledger.read();
+  const entry = ledger.list(sheetId);
+  if (!entry || [...entry.people.values()].every((p) => p.posted === 0 || seen.has(p.addr))) return ledger;
+  return Ledger.change((l) => {
+    const list = l.list(sheetId);
+    if (list)
+      for (const [addr, p] of list.people) if (p.posted > 0 && !seen.has(addr)) list.people.delete(addr);
+  });
 }
 
-function emptyState(record: SequenceRecord) {
-  return record.state || { nextStep: 0, nextAt: 0, rowsLeft: 0, at: 0 };
+/**
+ * The sequence ends: every person of the list gets no more steps (a first mail still queued goes, alone), the
+ * document's record goes, and the rows with steps to come say so.
+ */
+function endList(sheetId: number, list: MailingList | null, record: SequenceRecord | null): void {
+  Ledger.change((ledger) => {
+    const entry = ledger.list(sheetId);
+    if (!entry) return;
+    for (const person of entry.people.values()) if (!person.stop) person.stop = 'menu';
+    if (![...entry.people.values()].some((p) => p.posted === 0)) ledger.dropList(sheetId);
+  });
+  if (record) endSequence(record);
+  clearStopRequests(sheetId);
+  if (!list) return;
+  const texts = new Map<string, string>();
+  const removed = sequenceText({ kind: 'stopped', code: 'removed' }, String);
+  for (const row of list.readRows()) {
+    const shown = parseSequence(sequenceCell(row));
+    if (row.key && (shown === 'next' || shown === 'waiting')) texts.set(row.key, removed);
+  }
+  writeSequence(list, texts);
+}
+
+function listOf(sheetId: number): MailingList | null {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet()
+    .getSheets()
+    .find((s) => s.getSheetId() === sheetId);
+  try {
+    return sheet ? openMailingList(sheet, false) : null;
+  } catch {
+    return null;
+  }
+}
+
+function waitingState(record: SequenceRecord, wait: Wait) {
+  return { ...(record.state || { nextStep: 0, nextAt: 0, rowsLeft: 0 }), wait, at: Date.now() };
 }

@@ -1,57 +1,109 @@
-// What a follow-up sequence says: in each row's Sequence column, in the compose dialog and in the send's
-// confirmation (the most the whole sequence can cost).
+// What a follow-up sequence says: each row's place (a typed SequenceView, and the one pair between a view and
+// its Sequence cell), why a due step waits, the confirmation's lines and the Tracking summary's. Behaviour
+// reads the views and codes, never these words.
+import type { StopCode } from '../outbox/ledger';
 import { count, formatCount } from '../words';
 import type { FollowUp } from './sequence-steps';
 
-export const SEQUENCE_TEXT = {
-  stoppedPrefix: 'Stopped',
-  finishedPrefix: 'Finished',
-  replied: 'Stopped: replied',
-  failed: 'Stopped: the last mail failed',
-  byUser: 'Stopped: follow-ups stopped from the menu',
-  removed: 'Stopped: the follow-ups were removed from the mail (or its sheet or confirmation is gone)',
-  opened: 'Stopped: opened the last mail (the next step goes only to rows that did not open)',
-  notConfirmed: 'Stopped: not part of the sequence you confirmed (the row was added after the first send)',
-} as const;
+/** Why a due step waits (the next hourly run tries again). */
+export type WaitCode =
+  | 'quota'
+  | 'credits'
+  | 'other-key'
+  | 'steps-changed'
+  | 'step-problems'
+  | 'in-doubt'
+  | 'later'
+  | 'busy'
+  | 'error';
 
-/** "Stopped: Acme replied (ann@acme.com)". */
-export function companyRepliedText(company: string, email: string): string {
-  return `${SEQUENCE_TEXT.stoppedPrefix}: ${company} replied (${email})`;
+export interface Wait {
+  code: WaitCode;
+  /** What the service or the check said (the quota's detail, the problems, the error). */
+  detail?: string;
 }
 
-export function listedText(reason: string): string {
-  return `${SEQUENCE_TEXT.stoppedPrefix}: on the do-not-contact list${reason ? ` (${reason})` : ''}`;
+/** Why a row gets no more steps, as its Sequence cell shows it. */
+export type RowStop = StopCode | 'problem' | 'removed';
+
+/** Where a row is in its sequence. */
+export type SequenceView =
+  | { kind: 'next'; step: number; of: number; at: number; sentAt?: number }
+  | { kind: 'waiting'; step: number; wait: Wait }
+  | { kind: 'held' }
+  | { kind: 'stopped'; code: RowStop; detail?: string }
+  | { kind: 'finished'; of: number; at: number };
+
+const STOPPED = 'Stopped';
+const FINISHED = 'Finished';
+const HELD =
+  'Held: this row changed after its follow-ups were confirmed; put it back as it was, or send it as a new row';
+
+const STOP_TEXT: Record<RowStop, (detail: string) => string> = {
+  replied: () => 'replied',
+  company: (who) => who || 'their company replied',
+  optedOut: (why) => `on the do-not-contact list${why ? ` (${why})` : ''}`,
+  menu: () => 'follow-ups stopped from the menu',
+  failed: () => 'the last mail failed',
+  opened: () => 'opened the last mail (the next step goes only to rows that did not open)',
+  gaveUp: (detail) => `gave up waiting for the sending quota after 7 days${detail ? ` (${detail})` : ''}`,
+  firstOnly: () => 'in the follow-ups of another list (this list sent it the first mail only)',
+  problem: (detail) => `the step cannot be sent (${detail})`,
+  removed: () => 'the follow-ups were removed from the mail (or its sheet or confirmation is gone)',
+};
+
+const WAIT_TEXT: Record<WaitCode, (detail: string) => string> = {
+  quota: (detail) =>
+    `waiting for the sending quota${detail ? ` (${detail})` : ''}; the hourly run tries again`,
+  credits: (detail) => `too few e-mail credits (${detail}); the hourly run tries again`,
+  'other-key': () => 'it was confirmed with another outreach API key: put that key back in Settings',
+  'steps-changed': () =>
+    'the follow-ups were changed after they were confirmed: the user who sent the first mail opens Compose e-mail and saves them to go on',
+  'step-problems': (detail) => `fix the follow-ups in Compose e-mail (${detail})`,
+  'in-doubt': (detail) =>
+    `could not confirm with the service whether a chunk was sent (${detail}): nothing more goes until the next hourly run settles it; no row gets a step twice`,
+  later: () => 'the rest goes at the next hourly run',
+  busy: () => 'a send is in progress: the next hourly run sends it',
+  error: (detail) => `${detail}; the hourly run tries again`,
+};
+
+export function waitText(wait: Wait): string {
+  return WAIT_TEXT[wait.code](wait.detail || '');
 }
 
-/** "Step 1 of 2 sent 2026-11-26 10:00; next: step 2 on 2026-11-29 10:00" or "Next: step 1 on …". */
-export function nextText(step: number, of: number, at: string, lastSent?: string): string {
-  const next = `step ${step} on ${at}`;
-  return step > 1 && lastSent ? `${sentText(step - 1, of, lastSent)}; next: ${next}` : `Next: ${next}`;
+/** The cell text of a view; `when` formats a time in the spreadsheet's zone. */
+export function sequenceText(view: SequenceView, when: (ms: number) => string): string {
+  switch (view.kind) {
+    case 'next': {
+      const next = `step ${view.step} on ${when(view.at)}`;
+      return view.step > 1 && view.sentAt
+        ? `${sentText(view.step - 1, view.of, when(view.sentAt))}; next: ${next}`
+        : `Next: ${next}`;
+    }
+    case 'waiting':
+      return `Next: step ${view.step} is due and waits: ${waitText(view.wait)}`;
+    case 'held':
+      return HELD;
+    case 'stopped':
+      return `${STOPPED}: ${STOP_TEXT[view.code](view.detail || '')}`;
+    case 'finished':
+      return `${FINISHED}: ${sentText(view.of, view.of, when(view.at)).toLowerCase()}`;
+  }
 }
 
-export function sentText(step: number, of: number, at: string): string {
+/** What a Sequence cell shows, read back as far as its words tell (the views the add-on writes). */
+export function parseSequence(text: string): SequenceView['kind'] | 'none' {
+  const t = text.trim();
+  if (!t) return 'none';
+  if (t.startsWith(`${STOPPED}:`)) return 'stopped';
+  if (t.startsWith(`${FINISHED}:`)) return 'finished';
+  if (t === HELD) return 'held';
+  if (t.includes(' is due and waits: ')) return 'waiting';
+  return 'next';
+}
+
+function sentText(step: number, of: number, at: string): string {
   return `Step ${step} of ${of} sent ${at}`;
-}
-
-export function finishedText(of: number, at: string): string {
-  return `${SEQUENCE_TEXT.finishedPrefix}: ${sentText(of, of, at).toLowerCase()}`;
-}
-
-export const QUOTA_WAIT = 'waiting for the sending quota';
-
-/** The rows of a step that waited for the sending quota as long as a send does. */
-export function gaveUpText(why: string, days: number): string {
-  const detail = /\(([^)]*)\)/.exec(why);
-  return `${SEQUENCE_TEXT.stoppedPrefix}: gave up waiting for the sending quota after ${days} days${detail ? ` (${detail[1]})` : ''}`;
-}
-
-/** A step that is due but waits (quota, credits, the key, the mail changed): said on its rows. */
-export function waitingText(step: number, why: string): string {
-  return `Next: step ${step} is due and waits: ${why}`;
-}
-
-export function isStopped(text: string): boolean {
-  return text.startsWith(`${SEQUENCE_TEXT.stoppedPrefix}:`);
 }
 
 /** The confirmation's line: the most the whole sequence can cost, against the usable EDM. */
@@ -61,7 +113,21 @@ export function sequenceCostLine(rows: number, steps: number, usable: number): s
     usable < most
       ? ` The usable e-mail credits cover ${formatCount(usable)}: a step that finds too few waits for more (its rows and the Tracking summary say so).`
       : '';
-  return `Follow-ups: ${count(steps, 'step')} after this mail, each only to rows with no reply (their company included): the whole sequence costs at most ${count(most, 'e-mail credit')} (${formatCount(rows)} rows × ${1 + steps} mails).${short}`;
+  return `Follow-ups: ${count(steps, 'step')} after this mail, each only to rows with no reply (their company included): the whole sequence costs at most ${count(most, 'e-mail credit')} (${count(rows, 'row')} × ${count(1 + steps, 'mail')}).${short}`;
+}
+
+/** The confirmation's lines on the steps: each one's subject and first line, and whom the sequence reaches. */
+export function stepLines(followUps: FollowUp[], firstSubject: string, people: number): string[] {
+  const lines = followUps.map((step, i) => {
+    const subject = step.subject || `Re: ${firstSubject}`;
+    const first = step.body.split('\n').find((line) => line.trim()) || '';
+    const shown = first.length > 80 ? `${first.slice(0, 79)}…` : first;
+    return `  Step ${i + 1}, ${count(step.afterDays, step.workingDaysOnly ? 'working day' : 'day')} later: "${subject}" — ${shown.trim()}`;
+  });
+  return [
+    ...lines,
+    `The sequence reaches ${count(people, 'person', 'people')} in all (this send and the earlier ones of this list).`,
+  ];
 }
 
 /** What Compose says under the steps. */
@@ -81,7 +147,7 @@ export function sequenceNote(template: { followUps?: FollowUp[] } | null): strin
 export function sequenceSummary(
   records: Array<{
     sheetName: string;
-    state?: { nextStep: number; nextAt: number; rowsLeft: number; waiting?: string };
+    state?: { nextStep: number; nextAt: number; rowsLeft: number; wait?: Wait };
   }>,
   time: (ms: number) => string,
 ): string[] {
@@ -89,8 +155,8 @@ export function sequenceSummary(
     if (!state || !state.nextStep)
       return `Follow-ups of "${sheetName}": started; the hourly run sends each step when it is due.`;
     const rows = count(state.rowsLeft, 'row');
-    if (state.waiting)
-      return `Follow-ups of "${sheetName}": step ${state.nextStep} is due and waits: ${state.waiting} (${rows} left).`;
+    if (state.wait)
+      return `Follow-ups of "${sheetName}": step ${state.nextStep} is due and waits: ${waitText(state.wait)} (${rows} left).`;
     return `Follow-ups of "${sheetName}": next step ${state.nextStep} on ${time(state.nextAt)}, ${rows} left.`;
   });
 }

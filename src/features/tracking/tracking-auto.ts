@@ -7,7 +7,7 @@
 // background — when every mail is final and no open can still be counted (14 days after a send), after 30
 // days, when the key is missing or refused, or after repeated failures. It never turns itself off for
 // "nothing sent" or "all final" while the same user has timed work left (schedule/timer.ts: timedWorkLeft).
-import { lastSendAt } from '../mail/send-journal';
+import { lastSendAt } from '../outbox/journal';
 import { readSettings } from '../../platform/settings';
 import { JobProgress, withJobLease } from '../../platform/jobs';
 import { lastRefreshOutcome } from './tracking-store';

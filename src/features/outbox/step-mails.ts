@@ -7,7 +7,7 @@
 import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { parseState, stateText } from '../../sheets/mail-state';
 import { Table, type TableLayout, type TableRow } from '../../sheets/table';
-import type { JournalChunk } from '../mail/send-journal';
+import type { JournalChunk } from './journal';
 
 export const STEP_MAILS: TableLayout = {
   sheetName: 'Outreach follow-ups',

@@ -7,11 +7,10 @@ import { ApiError, isForLater, runEffect } from '../../api/errors';
 import { timeUpInit } from '../../api/error-texts';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import type { PersonalizedEmail, SendPersonalizedResponse } from '../../api/outreach/email-schemas';
-import { closeEntry, JournalChunk, JournalEntry, journalChunks, openEntries } from './send-journal';
-import { taskSubject } from './mail-template';
+import { closeEntry, JournalChunk, JournalEntry, journalChunks, openEntries } from './journal';
+import { taskSubject } from '../mail/mail-template';
 import { ownershipOf } from '../../platform/owner';
 import { UserError } from '../inputs';
-import { writeStepMails } from '../sequence/step-mails';
 
 /** Posts of one chunk at most (a refunded 502 is tried again after settling). */
 export const MAX_ATTEMPTS = 3;
@@ -150,12 +149,7 @@ export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalC
     const who = ownershipOf(entry.chunks[0].owner || {}, 'outreach');
     if (who === 'other') continue;
     if (who === 'my-other-key') throw new UserError(OTHER_KEY_DOUBT);
-    // A follow-up step's chunk goes to the follow-up mails, whoever settles it (send, compose or the step).
-    for (const chunk of entry.chunks) {
-      if (!settleChunk(client, chunk)) continue;
-      if (chunk.step) writeStepMails(chunk);
-      else write(chunk);
-    }
+    for (const chunk of entry.chunks) if (settleChunk(client, chunk)) write(chunk);
     closeEntry(entry);
   }
 }

@@ -1,0 +1,196 @@
+// The outbox's record: what the paying user confirmed and what their runs posted, kept in their own user
+// properties (platform/outbox-store.ts), one value per document. It decides who is mailed; every sheet is a
+// view. Per list (a sheet they sent from): the mark of the mail confirmed (first mail and steps), the columns
+// bound into each row's mark, and one 26-character record per person: the address's mark, the row's content
+// mark, how many of its mails were posted, why it stopped, which confirmation added it, and when its last
+// mail went. Per document: the addresses that stopped everywhere (replied, opted out) and the companies that
+// replied. It holds people of running sends and sequences only (a list leaves when nothing is left to send),
+// so it never grows with what was ever sent; what does not fit is refused before anything is sent.
+import { changeOutbox, OUTBOX_BUDGET_CHARS, otherStoredChars, readOutbox } from '../../platform/outbox-store';
+import { ADDRESS_CHARS, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
+
+/** Why a person gets no more steps (or, for `firstOnly`, none at all: a first mail only). */
+export type StopCode =
+  'replied' | 'company' | 'optedOut' | 'menu' | 'failed' | 'opened' | 'gaveUp' | 'firstOnly';
+const STOPS: Array<StopCode | ''> = [
+  '',
+  'replied',
+  'company',
+  'optedOut',
+  'menu',
+  'failed',
+  'opened',
+  'gaveUp',
+  'firstOnly',
+];
+/** Posted counts per state character: the first mail and up to 5 steps, 0 to 6. */
+const POSTED_VALUES = 7;
+
+export interface Person {
+  addr: string;
+  content: string;
+  /** 0: nothing posted yet; n: the first mail and n − 1 steps posted. */
+  posted: number;
+  stop: StopCode | '';
+  /** The confirmation that added it (LedgerList.serial when it was made). */
+  serial: number;
+  /** When its last mail was posted (ms), 0 when none. */
+  at: number;
+}
+
+export interface LedgerList {
+  sheetId: number;
+  keyFp: string;
+  /** Mark of the mail confirmed (marks.ts mailMark). */
+  mail: string;
+  steps: number;
+  /** The columns bound into each row's content mark. */
+  fields: string[];
+  /** The latest confirmation's number (0 to 63, then again). */
+  serial: number;
+  people: Map<string, Person>;
+  /** Last change (ms). */
+  at: number;
+}
+
+interface StoredList extends Omit<LedgerList, 'people'> {
+  people: string;
+}
+
+interface StoredLedger {
+  v: 1;
+  secret: string;
+  lists: StoredList[];
+  /** Addresses stopped everywhere: mark (8) + state character (its StopCode). */
+  stops: string;
+  /** Companies where someone replied: marks (8). */
+  companies: string;
+}
+
+const TIME_CHARS = 5;
+const PERSON_CHARS = ADDRESS_CHARS + CONTENT_CHARS + 1 + 1 + TIME_CHARS;
+const EPOCH = Date.UTC(2024, 0, 1);
+const SECOND = 1000;
+/** Stops kept per document: the oldest go first (the sheets still show Replied and Do not contact). */
+const MAX_STOPS = 4000;
+
+export class Ledger {
+  private constructor(
+    readonly secret: string,
+    readonly lists: Map<number, LedgerList>,
+    readonly stops: Map<string, StopCode>,
+    readonly companies: Set<string>,
+  ) {}
+
+  /** The record as this user's runs last wrote it (read once; change it with Ledger.change). */
+  static read(): Ledger {
+    return Ledger.from(readOutbox<StoredLedger>());
+  }
+
+  /** Changes the record on a fresh read under the user's lock, and saves it; answers it as saved. */
+  static change(edit: (ledger: Ledger) => void): Ledger {
+    let result: Ledger | undefined;
+    changeOutbox<StoredLedger>((stored) => {
+      const ledger = Ledger.from(stored);
+      edit(ledger);
+      result = ledger;
+      return ledger.isEmpty() ? null : ledger.stored();
+    });
+    return result!;
+  }
+
+  /** Characters the record would take with `people` more people on a list: refuse what does not fit. */
+  static roomFor(people: number): { fits: boolean; most: number } {
+    const now = JSON.stringify(readOutbox<StoredLedger>() || {}).length;
+    const free = OUTBOX_BUDGET_CHARS - otherStoredChars() - now;
+    const most = Math.max(0, Math.floor(free / PERSON_CHARS));
+    return { fits: people <= most, most };
+  }
+
+  private static from(stored: StoredLedger | null): Ledger {
+    if (!stored || stored.v !== 1)
+      return new Ledger(Utilities.getUuid() + Utilities.getUuid(), new Map(), new Map(), new Set());
+    const lists = new Map<number, LedgerList>();
+    for (const list of stored.lists) lists.set(list.sheetId, { ...list, people: unpackPeople(list.people) });
+    const stops = new Map<string, StopCode>();
+    for (let i = 0; i < stored.stops.length; i += ADDRESS_CHARS + 1) {
+      const code = STOPS[DIGITS.indexOf(stored.stops[i + ADDRESS_CHARS])];
+      if (code) stops.set(stored.stops.slice(i, i + ADDRESS_CHARS), code);
+    }
+    const companies = new Set<string>();
+    for (let i = 0; i < stored.companies.length; i += ADDRESS_CHARS)
+      companies.add(stored.companies.slice(i, i + ADDRESS_CHARS));
+    return new Ledger(stored.secret, lists, stops, companies);
+  }
+
+  list(sheetId: number): LedgerList | undefined {
+    return this.lists.get(sheetId);
+  }
+
+  /** The list's record for a new confirmation with the current key: a new one, or the same user's earlier one. */
+  openList(sheetId: number, mail: string, steps: number, fields: string[], keyFp: string): LedgerList {
+    const earlier = this.lists.get(sheetId);
+    const list: LedgerList =
+      earlier && earlier.keyFp === keyFp
+        ? earlier
+        : { sheetId, keyFp, mail, steps, fields, serial: 0, people: new Map(), at: Date.now() };
+    list.serial = earlier ? (earlier.serial + 1) % 64 : 0;
+    Object.assign(list, { mail, steps, fields, at: Date.now() });
+    this.lists.set(sheetId, list);
+    return list;
+  }
+
+  dropList(sheetId: number): void {
+    this.lists.delete(sheetId);
+  }
+
+  /** A stop that holds on every list of the document (replied, opted out). */
+  stopEverywhere(addr: string, code: StopCode): void {
+    if (this.stops.has(addr)) return;
+    this.stops.set(addr, code);
+    while (this.stops.size > MAX_STOPS) this.stops.delete(this.stops.keys().next().value!);
+  }
+
+  private isEmpty(): boolean {
+    return this.lists.size === 0 && this.stops.size === 0 && this.companies.size === 0;
+  }
+
+  private stored(): StoredLedger {
+    const lists = [...this.lists.values()].map((list) => ({ ...list, people: packPeople(list.people) }));
+    let stops = '';
+    for (const [addr, code] of this.stops) stops += addr + DIGITS[STOPS.indexOf(code)];
+    const companies = [...this.companies].slice(-MAX_STOPS).join('');
+    return { v: 1, secret: this.secret, lists, stops, companies };
+  }
+}
+
+function packPeople(people: Map<string, Person>): string {
+  let text = '';
+  for (const p of people.values()) {
+    const state = DIGITS[p.posted + POSTED_VALUES * STOPS.indexOf(p.stop)];
+    const at = p.at ? Math.ceil((p.at - EPOCH) / SECOND) : 0;
+    text += p.addr + p.content + state + DIGITS[p.serial % 64] + encodeNumber(at, TIME_CHARS);
+  }
+  return text;
+}
+
+function unpackPeople(text: string): Map<string, Person> {
+  const people = new Map<string, Person>();
+  for (let i = 0; i + PERSON_CHARS <= text.length; i += PERSON_CHARS) {
+    const addr = text.slice(i, i + ADDRESS_CHARS);
+    let at = i + ADDRESS_CHARS;
+    const content = text.slice(at, (at += CONTENT_CHARS));
+    const state = DIGITS.indexOf(text[at++]);
+    const serial = DIGITS.indexOf(text[at++]);
+    const seconds = decodeNumber(text.slice(at, at + TIME_CHARS));
+    people.set(addr, {
+      addr,
+      content,
+      posted: state % POSTED_VALUES,
+      stop: STOPS[Math.floor(state / POSTED_VALUES)] || '',
+      serial,
+      at: seconds ? EPOCH + seconds * SECOND : 0,
+    });
+  }
+  return people;
+}

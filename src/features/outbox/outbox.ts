@@ -1,0 +1,141 @@
+// The one sending core: every mail the add-on sends — a first mail, a follow-up step, a scheduled or waiting
+// send, a test — goes through here. A batch of rows is rendered, cut into chunks of 100, journaled, posted
+// together and settled (post.ts, journal.ts); what the service took is recorded in the payer's record
+// (ledger.ts) before its journal entry closes, so a kill anywhere is settled by tag and never posted twice.
+// The views (the list's cells, the follow-ups sheet) are written by the caller between post and close.
+import type { OutreachClient } from '../../api/outreach/outreach-client';
+import { type ListRow, MailingList } from '../../sheets/mailing-list';
+import { splitEvery } from '../jobs/job-runner';
+import type { StoredTemplate } from '../mail/mail-templates';
+import { stepCampaign, stepTemplate } from '../sequence/sequence-steps';
+import { batchMails } from './batch-mails';
+import { closeEntry, type JournalChunk, newTag } from './journal';
+import { Ledger } from './ledger';
+import { writeIds } from './list-view';
+import { addressMark } from './marks';
+import { type Posted, postChunks, settleOpenChunks } from './post';
+import { writeStepMails } from './step-mails';
+
+export const SEND_CHUNK = 100;
+/** The lease every sending run takes (a send's steps, a sequence's run): one at a time per document. */
+export const SEND_LEASE = 'send';
+/**
+ * Chunks posted together (one journal write, one fetchAll, one read of the list, one write of the results):
+ * a minute of the service's rate limit, so the first minute's requests go at once.
+ */
+export const BATCH_CHUNKS = 60;
+
+/** Rows of one list to get mail `step` (0: the first mail) of `template`. */
+export interface Batch {
+  list: MailingList;
+  template: StoredTemplate;
+  step: number;
+  rows: ListRow[];
+  unsubscribe: string;
+}
+
+export interface PostHooks {
+  /** Called as answers come (how many chunks answered so far). */
+  onAnswered?: (answered: number) => void;
+  /** Stop pressed: asked before each request and during rate waits. */
+  cancelled?: () => boolean;
+}
+
+/**
+ * Posts a batch exactly once: its chunks journaled, posted together, each answer settled, and what went
+ * recorded in the payer's record. The caller writes the views, then calls closeBatch.
+ */
+export function postBatch(client: OutreachClient, batch: Batch, hooks: PostHooks = {}): Posted {
+  const { list, template, step, rows, unsubscribe } = batch;
+  const mail = step ? stepTemplate(template, template.followUps || [], step) : template;
+  const candidates = splitEvery(rows, SEND_CHUNK);
+  const emails = batchMails(candidates, mail, unsubscribe);
+  const postedAt = Date.now();
+  const chunks = candidates.slice(0, emails.length).map((chunkRows): JournalChunk => ({
+    tag: newTag(),
+    campaign: step ? stepCampaign(template.campaign, step) : template.campaign,
+    sheetId: list.sheet.getSheetId(),
+    sheetName: list.sheet.getName(),
+    recipients: chunkRows.map((row) => ({ email: row.key })),
+    postedAt,
+    ...(step ? { step } : {}),
+  }));
+  const posted = postChunks(client, chunks, emails, hooks.onAnswered, hooks.cancelled);
+  recordPosted(posted.outcomes.flatMap((o) => (o.sent ? [o.chunk] : [])));
+  return posted;
+}
+
+/** The batch's views are written: its journal entry closes, unless a chunk is in doubt (settled later). */
+export function closeBatch(posted: Posted): boolean {
+  if (posted.outcomes.some((o) => !o.sent && 'doubt' in o)) return false;
+  closeEntry(posted.entry);
+  return true;
+}
+
+/**
+ * The payer's record takes what the service took: each recipient's mail of the chunk's step, at its time.
+ * Taking the same chunk twice (a settle after a kill) changes nothing.
+ */
+export function recordPosted(chunks: JournalChunk[]): void {
+  const sent = chunks.filter((c) => !c.test && c.ids && Object.keys(c.ids).length > 0);
+  if (sent.length === 0) return;
+  Ledger.change((ledger) => {
+    for (const chunk of sent) {
+      const list = ledger.list(chunk.sheetId);
+      if (!list) continue;
+      for (const { email } of chunk.recipients) {
+        const person = chunk.ids![email] && list.people.get(addressMark(ledger.secret, email));
+        if (!person || person.posted > (chunk.step || 0)) continue;
+        person.posted = (chunk.step || 0) + 1;
+        person.at = chunk.postedAt;
+      }
+    }
+  });
+}
+
+/**
+ * Chunks this user left in doubt are settled before anything else is posted: one found by its tag is
+ * recorded and shown (a first mail on `list` when given, a step on the follow-ups sheet); one surely not
+ * sent stays for its run to post again.
+ */
+export function settleOpen(client: OutreachClient, list?: MailingList): void {
+  settleOpenChunks(client, (chunk) => {
+    recordPosted([chunk]);
+    if (chunk.step) writeStepMails(chunk);
+    else if (!chunk.test) {
+      const view = list && list.sheet.getSheetId() === chunk.sheetId ? list : listOf(chunk.sheetId);
+      if (view) writeIds(view, chunk);
+    }
+  });
+}
+
+function listOf(sheetId: number): MailingList | null {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet()
+    .getSheets()
+    .find((s) => s.getSheetId() === sheetId);
+  try {
+    return sheet ? MailingList.open(sheet, false) : null;
+  } catch {
+    return null; // its recipient column is gone: the record has it, the view cannot show it
+  }
+}
+
+/** A test of a row's mail to an address the user typed: journaled like any chunk, on no row, in no record. */
+export function postTestMail(
+  client: OutreachClient,
+  list: MailingList,
+  campaign: string,
+  to: string,
+  email: Parameters<typeof postChunks>[2][number][number],
+): Posted {
+  const chunk: JournalChunk = {
+    tag: newTag(),
+    campaign: `${campaign} (test)`,
+    sheetId: list.sheet.getSheetId(),
+    sheetName: list.sheet.getName(),
+    recipients: [{ email: to.toLowerCase() }],
+    postedAt: Date.now(),
+    test: true,
+  };
+  return postChunks(client, [chunk], [[email]]);
+}

@@ -1,0 +1,38 @@
+// Who replied, read from every list of the document (a sheet with a Replied column): a person who replied on
+// one list gets no step of another, and nobody at their company does. What a run sees here goes into the
+// payer's record (a stop lasts); the sheets are read again at each run.
+import { type ListRow, MailingList } from '../../sheets/mailing-list';
+import { normalizeHeader } from '../../sheets/table';
+import { companyOf, type Replies } from './sequence-eligibility';
+import { hasReplied, REPLIED_HEADER } from './sequence-column';
+
+type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+
+/** The replies of every list; `known` are rows already read (a list the run has in hand). */
+export function readReplies(spreadsheet: Spreadsheet, known?: { sheetId: number; rows: ListRow[] }): Replies {
+  const replies: Replies = { emails: new Set(), companies: new Map() };
+  const replied = normalizeHeader(REPLIED_HEADER);
+  for (const sheet of spreadsheet.getSheets()) {
+    let rows: ListRow[];
+    if (known && sheet.getSheetId() === known.sheetId) rows = known.rows;
+    else {
+      const width = sheet.getLastColumn();
+      if (width < 1 || sheet.getLastRow() < 2) continue;
+      const headers = sheet.getRange(1, 1, 1, width).getDisplayValues()[0].map(normalizeHeader);
+      if (!headers.includes(replied)) continue;
+      try {
+        rows = MailingList.open(sheet, false).readRows();
+      } catch {
+        continue; // no recipient column: not a list
+      }
+    }
+    for (const row of rows) {
+      if (!row.key || !hasReplied(row)) continue;
+      replies.emails.add(row.key);
+      const company = companyOf(row);
+      if (company && !replies.companies.has(company.key))
+        replies.companies.set(company.key, { label: company.label, email: row.email });
+    }
+  }
+  return replies;
+}

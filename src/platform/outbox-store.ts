@@ -1,0 +1,60 @@
+// Where the outbox's record lives: the paying user's own properties, one value per document (split in parts
+// by large-property.ts). No other editor's execution can read or write it, and a copy of the spreadsheet (another
+// id) starts without one. Changes are made under the user's lock, on a fresh read, so that two executions of the
+// same user (a send and the hourly run) never lose each other's writes.
+import { deleteLarge, readLarge, writeLarge } from './large-property';
+
+const PREFIX = 'outbox.';
+/** What the add-on lets its records take of the user's 500 KB store; the rest stays for settings and others. */
+export const OUTBOX_BUDGET_CHARS = 420_000;
+
+function store(): GoogleAppsScript.Properties.Properties {
+  return PropertiesService.getUserProperties();
+}
+
+/** The record's key: a digest of the document's id (the id itself need not be kept). */
+function keyOf(documentId: string): string {
+  const bytes = Utilities.computeDigest(
+    Utilities.DigestAlgorithm.SHA_256,
+    documentId,
+    Utilities.Charset.UTF_8,
+  );
+  return PREFIX + Utilities.base64EncodeWebSafe(bytes.slice(0, 9));
+}
+
+function documentId(): string {
+  return SpreadsheetApp.getActiveSpreadsheet().getId();
+}
+
+/** The document's record as this user's runs last wrote it, or null. */
+export function readOutbox<T>(all = store().getProperties()): T | null {
+  return readLarge<T>(all, keyOf(documentId()));
+}
+
+/** Characters the user's store holds besides this document's record (other documents, settings…). */
+export function otherStoredChars(all = store().getProperties()): number {
+  const own = keyOf(documentId());
+  let n = 0;
+  for (const [key, value] of Object.entries(all))
+    if (key !== own && !key.startsWith(`${own}.part`)) n += key.length + value.length;
+  return n;
+}
+
+/**
+ * Reads the record afresh under the user's lock, lets `change` alter it, and writes what it answers (null
+ * deletes the record). Answers what was written.
+ */
+export function changeOutbox<T>(change: (current: T | null) => T | null): T | null {
+  const lock = LockService.getUserLock();
+  lock.waitLock(30_000);
+  try {
+    const all = store().getProperties();
+    const key = keyOf(documentId());
+    const next = change(readLarge<T>(all, key));
+    if (next === null) deleteLarge(store(), key, all);
+    else writeLarge(store(), key, next, all);
+    return next;
+  } finally {
+    lock.releaseLock();
+  }
+}
