@@ -2,7 +2,7 @@
 // from any sheet leaves them out, or asks first when the user selected them. Nothing about them is kept in
 // properties (that would grow with every mail ever sent): the sheets are the record (sheets/mail-record.ts),
 // read when a send is planned. An address mailed successfully after its failure is not held back.
-import { readMailRecord } from '../../sheets/mail-record';
+import { readMailRecord, type SheetRecord } from '../../sheets/mail-record';
 import { MailState } from '../../sheets/mail-state';
 import { ListRow } from '../../sheets/mailing-list';
 import { SEND_TEXTS } from './send-texts';
@@ -25,6 +25,7 @@ interface Outcome {
 export function earlierFailures(
   spreadsheet: Spreadsheet,
   current: { sheetId: number; rows: ListRow[] },
+  others: SheetRecord[] = readMailRecord(spreadsheet, current.sheetId),
 ): Map<string, EarlierFailure> {
   const latest = new Map<string, Outcome>();
   const note = (address: string, state: MailState, at: Date | null, failureReason = '') => {
@@ -36,7 +37,7 @@ export function earlierFailures(
     }
   };
   for (const row of current.rows) note(row.key, row.state, row.sentAt);
-  for (const sheet of readMailRecord(spreadsheet, current.sheetId))
+  for (const sheet of others)
     for (const row of sheet.rows)
       note(row.key, row.state, row.sentAt || row.refreshedAt || null, row.failureReason);
   const failures = new Map<string, EarlierFailure>();

@@ -195,6 +195,9 @@ const REASON_TEXT: Partial<Record<SkipCode, string>> = {
   'failed-before': 'whose address failed in an earlier mail',
   subject: 'with a subject too long or empty',
   body: 'with a body too long',
+  'replied-elsewhere': 'who replied on a list of this document',
+  'company-replied': 'at a company that replied on a list of this document',
+  'in-sequence': "in another list's running follow-ups",
 };
 
 /** The sheet as a mailing list; a sheet without an e-mail column is the user's to fix (said in a dialog). */

@@ -20,7 +20,21 @@ import { showComposeDialog } from './compose';
 import { UserError } from '../inputs';
 import { endJob, JobState, newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { keyChangedText } from '../jobs/job-owner';
-import { type ConfirmedRef, confirmSend, tooManyToConfirm } from '../outbox/confirm';
+import {
+  type ConfirmedRef,
+  confirmSend,
+  sequenceReach,
+  STEPS_CHANGED,
+  stepsToCome,
+  tooManyToConfirm,
+} from '../outbox/confirm';
+import { Ledger } from '../outbox/ledger';
+import { mailMark } from '../outbox/marks';
+import { ownerStamp } from '../../platform/owner';
+import { readMailRecord } from '../../sheets/mail-record';
+import { skipped } from '../../sheets/mail-state';
+import { type Elsewhere, mailedRecently, peopleElsewhere } from '../sequence/people';
+import { SEND_TEXTS } from './send-texts';
 import { otherSendOnSheet } from './send-owners';
 import { templateProblems } from './mail-template';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
@@ -40,7 +54,7 @@ import { ensureKey } from '../settings';
 import { userToken } from '../schedule/timer-store';
 import { count, formatCount } from '../words';
 import { startFollowUps } from '../sequence/sequence-control';
-import { sequenceCostLine } from '../sequence/sequence-texts';
+import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../sequence/sequence-store';
 import { stepProblems } from '../sequence/sequence-steps';
 
@@ -94,6 +108,18 @@ export interface PreparedSend {
   plan: SendPlan;
   client: OutreachClient;
   hiddenCount: number;
+  /** Rows held back by another list (left out unless the user includes them). */
+  elsewhere: HeldElsewhere[];
+  /** Addresses the user chose to include although another list holds them: a first mail, no steps. */
+  firstOnly: Set<string>;
+  /** Rows of the plan this document mailed in the last 30 days. */
+  recent: number;
+}
+
+interface HeldElsewhere {
+  row: ListRow;
+  why: Elsewhere;
+  state: MailState;
 }
 
 /**
@@ -116,19 +142,73 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   ];
   if (problems.length) throw new UserError(`Fix the mail first (Compose e-mail…): ${problems.join(' ')}`);
   settleOpen(client, list);
+  const changed = stepsChangedSince(sheet.getSheetId(), template);
+  if (changed) throw new UserError(changed);
   const hidden = hiddenRows(sheet);
   const only = scope === 'selected' ? selectedRows(spreadsheet, sheet) : undefined;
   if (only && only.size === 0) throw new UserError('Select the rows to send to (row 1 holds the headers).');
   const rows = list.readRows();
   const candidates = rows.filter((row) => (!only || only.has(row.rowNumber)) && !hidden.has(row.rowNumber));
   const hiddenCount = only ? [...only].filter((r) => hidden.has(r)).length : hidden.size;
+  const others = readMailRecord(spreadsheet, sheet.getSheetId());
   const plan = planSend(template, candidates, rows, scope === 'selected', {
     doNotContact: readDoNotContact(spreadsheet),
-    failures: earlierFailures(spreadsheet, { sheetId: sheet.getSheetId(), rows }),
+    failures: earlierFailures(spreadsheet, { sheetId: sheet.getSheetId(), rows }, others),
     zone: spreadsheet.getSpreadsheetTimeZone(),
     unsubscribeAddress,
   });
-  return { sheet, list, template, plan, client, hiddenCount };
+  const elsewhere = leaveOutElsewhere(
+    plan,
+    peopleElsewhere(spreadsheet, { sheetId: sheet.getSheetId(), rows }, plan.rows),
+  );
+  const recent = mailedRecently(plan.rows, others, rows);
+  return { sheet, list, template, plan, client, hiddenCount, elsewhere, recent, firstOnly: new Set() };
+}
+
+/**
+ * Rows another list holds back (a reply there, at their company, or its running follow-ups) leave the plan with
+ * their reason; the user may send them the first mail on purpose (includeElsewhere).
+ */
+function leaveOutElsewhere(plan: SendPlan, found: Map<string, Elsewhere>): HeldElsewhere[] {
+  const held: HeldElsewhere[] = [];
+  plan.rows = plan.rows.filter((row) => {
+    const why = found.get(row.key);
+    if (!why) return true;
+    const state = skipped(why.code, elsewhereText(why));
+    held.push({ row, why, state });
+    plan.skipped.set(row.rowNumber, state);
+    plan.reasons.set(why.code, (plan.reasons.get(why.code) || 0) + 1);
+    return false;
+  });
+  return held;
+}
+
+function elsewhereText(why: Elsewhere): string {
+  if (why.code === 'in-sequence') return SEND_TEXTS.inSequence(why.detail);
+  if (why.code === 'company-replied') return SEND_TEXTS.companyReplied(why.detail);
+  return SEND_TEXTS.repliedElsewhere;
+}
+
+/** The user chose to send the held rows their first mail anyway: they get it, and no follow-up. */
+function includeElsewhere(prepared: PreparedSend): void {
+  const { plan, elsewhere } = prepared;
+  for (const { row, why } of elsewhere) {
+    plan.skipped.delete(row.rowNumber);
+    plan.reasons.set(why.code, (plan.reasons.get(why.code) || 1) - 1);
+    if (!plan.reasons.get(why.code)) plan.reasons.delete(why.code);
+    plan.rows.push(row);
+    prepared.firstOnly.add(row.key);
+  }
+  plan.rows.sort((a, b) => a.rowNumber - b.rowNumber);
+  prepared.elsewhere = [];
+}
+
+/** A list whose steps differ from those its payer confirmed, with people still to get one: said, not sent. */
+function stepsChangedSince(sheetId: number, template: StoredTemplate): string | null {
+  const ledger = Ledger.read();
+  const list = ledger.list(sheetId);
+  if (!list || list.keyFp !== ownerStamp('outreach').keyFp || !stepsToCome(list)) return null;
+  return mailMark(ledger.secret, template) === list.mail ? null : STEPS_CHANGED;
 }
 
 /** The confirmation's lines: what is sent, what is skipped and why, the cost and the usable EDM. */
@@ -143,8 +223,15 @@ export function costLines(prepared: PreparedSend): { lines: string[]; usable: nu
     `Cost: ${count(n, 'e-mail credit')} (EDM, 1 per e-mail).`,
     `Usable e-mail credits (EDM): ${edmText(balance)}.`,
   );
-  const steps = (template.followUps || []).length;
-  if (steps && n) lines.push(sequenceCostLine(n, steps, usable));
+  if (prepared.recent)
+    lines.push(
+      `${count(prepared.recent, 'of them was', 'of them were')} mailed by this document in the last 30 days.`,
+    );
+  const steps = template.followUps || [];
+  if (steps.length && n) {
+    lines.push(sequenceCostLine(n, steps.length, usable));
+    lines.push(...stepLines(steps, template.subject, sequenceReach(sheet.getSheetId()) + n));
+  }
   return { lines, usable };
 }
 
@@ -165,6 +252,7 @@ function planAndSend(scope: Scope, reporter: Reporter): void {
   }
   const { plan, list } = prepared;
   if (plan.failedBefore.length) askAboutFailedBefore(plan);
+  if (prepared.elsewhere.length) askAboutElsewhere(prepared);
   writeStatuses(list, plan.skipped);
   if (plan.rows.length === 0) {
     const lines = skippedLines(plan, prepared.hiddenCount);
@@ -205,6 +293,20 @@ function askAboutFailedBefore(plan: SendPlan): void {
   else skipFailedBefore(plan);
 }
 
+/** The question about rows another list holds back: Yes sends them this first mail (no steps), No leaves them out. */
+function askAboutElsewhere(prepared: PreparedSend): void {
+  const held = prepared.elsewhere;
+  const shown = held
+    .slice(0, 10)
+    .map(({ row, why }) => `Row ${row.rowNumber}: ${row.email} (${elsewhereText(why)})`);
+  if (held.length > shown.length) shown.push(`… and ${formatCount(held.length - shown.length)} more.`);
+  const question =
+    `${count(held.length, 'row is', 'rows are')} held back by another list of this document:\n${shown.join('\n')}\n\n` +
+    `Send ${held.length === 1 ? 'it' : 'them'} this first mail anyway? No follow-up goes to ${held.length === 1 ? 'it' : 'them'} from this list.\n\n` +
+    `No: left out, with the reason in "Mail status".`;
+  if (confirm('People on another list', question)) includeElsewhere(prepared);
+}
+
 /**
  * Queues the plan's rows and starts the send job (its first step runs now). What the user confirmed (the
  * mail and these rows) is kept first, in their own properties, unless it was kept when they scheduled it.
@@ -216,7 +318,7 @@ export function launchSend(
   deadline = Deadline.forExecution(),
 ): void {
   const { plan, list, sheet, template, client } = prepared;
-  const kept = confirmed || confirmSend(sheet.getSheetId(), template, plan.rows);
+  const kept = confirmed || confirmSend(sheet.getSheetId(), template, plan.rows, prepared.firstOnly);
   queue(list, plan.rows);
   startFollowUps(sheet, template, plan.rows); // the rows join its follow-up sequence, if the mail has one
   const data: SendData = {

@@ -174,3 +174,12 @@ export function reconfirmMail(sheet: GoogleAppsScript.Spreadsheet.Sheet, mail: C
     entry.fields = fields;
   });
 }
+
+/** People this user's sequence on the sheet still holds (steps to come, or a first mail on its way). */
+export function sequenceReach(sheetId: number): number {
+  const list = Ledger.read().list(sheetId);
+  if (!list || list.steps === 0) return 0;
+  let n = 0;
+  for (const p of list.people.values()) if (!p.stop && p.posted <= list.steps) n++;
+  return n;
+}
