@@ -32,7 +32,7 @@ describe('Settings', () => {
   });
 
   test('saving a key tries it with one free request: a refused key is never left at "Saved."', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { outreachKey: '' });
     const view = webapp('saveSettings', { outreachApiKey: DEMO_KEYS.revoked });
     expect(view.check).toEqual(['outreach']); // only what changed
     expect(emu.fetchLog).toHaveLength(0); // saving itself asks nothing
@@ -57,6 +57,26 @@ describe('Settings', () => {
     });
     // The same values again: nothing changed, nothing to try.
     expect(webapp('saveSettings', { outreachApiKey: DEMO_KEYS.paid }).check).toEqual([]);
+  });
+
+  test('a key the service refuses does not replace the working one: the dialog says which key stays', () => {
+    emu = newAddon(services); // a working key of each service is saved
+    const view = webapp('saveSettings', { outreachApiKey: DEMO_KEYS.revoked, phoneApiKey: 'not-a-phone-key' });
+    expect(view.check).toEqual(['outreach', 'phone']);
+    const report = webapp('checkSavedKeys', view.check, view.previous);
+    expect(report.ok).toBe(false);
+    expect(report.message).toBe(
+      'Not all saved:\n' +
+        'Outreach: The Outreach service refused the API key (missing, invalid or revoked): the key you entered was not saved, and the key saved before (••••paid) stays. Check the new key and paste it again.\n' +
+        'Phone: The phone-check service refused the API key (missing or invalid): the key you entered was not saved, and the key saved before (••••hone) stays. Check the new key and paste it again.',
+    );
+    const settings = webapp('getSettings');
+    expect(settings.outreachApiKey).toBe('••••paid');
+    expect(settings.phoneApiKey).toBe('••••hone');
+    // The working keys are in use again: both services answer.
+    expect(webapp('testConnection').ok).toBe(true);
+    // Nothing of the refused keys is left to put back later.
+    expect(Object.keys(emu.properties.user.getProperties()).filter((k) => k.includes('replaced'))).toEqual([]);
   });
 
   test('a new address where nothing answers is not saved: the dialog says which, and keeps the one before', () => {
