@@ -21,7 +21,7 @@ import {
 import { UserError } from '../inputs';
 import { splitEvery, JobState, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { keyChangedText } from '../jobs/job-owner';
-import { count, formatCount } from '../words';
+import { count, formatCount, plural } from '../words';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { CONTACT_CHUNK, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
@@ -51,7 +51,7 @@ function unlockSelection(): void {
   if (left.length) {
     plan.toUnlock = plan.toUnlock.filter((id) => !theirs.has(id));
     toast(
-      `${count(left.length, 'selected company', 'selected companies')} ${left.length === 1 ? 'is' : 'are'} in another editor's unfinished unlock: left to it (their key pays for ${left.length === 1 ? 'it' : 'them'}).`,
+      `${count(left.length, 'selected company', 'selected companies')} ${plural(left.length, 'is', 'are')} in another editor's unfinished unlock: left to it (their key pays for ${plural(left.length, 'it', 'them')}).`,
       'Unlock companies',
       10,
     );
@@ -255,5 +255,5 @@ function classify(row: TableRow, index: CompanyIndex, plan: UnlockPlan): void {
 
 function unknownRowsText(rows: number[]): string {
   const list = rows.slice(0, 5).join(', ') + (rows.length > 5 ? '…' : '');
-  return `${count(rows.length, 'row')} (${list}) ${rows.length === 1 ? 'has' : 'have'} no search data to unlock with: run the search again to restore them.`;
+  return `${count(rows.length, 'row')} (${list}) ${plural(rows.length, 'has', 'have')} no search data to unlock with: run the search again to restore them.`;
 }
