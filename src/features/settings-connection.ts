@@ -4,7 +4,14 @@
 // not "in Extensions › Outreach › Settings", which is where the user already is.
 import { ApiError } from '../api/errors';
 import type { Balance } from '../api/outreach/outreach-schemas';
-import { keyOf, maskKey, readSettings, saveSettings, type Settings, takeReplacedKey } from '../platform/settings';
+import {
+  keyOf,
+  maskKey,
+  readSettings,
+  saveSettings,
+  type Settings,
+  takeReplacedKey,
+} from '../platform/settings';
 import { outreachClient, phoneClient } from './clients';
 import { describe, type Service } from './settings';
 import { count, formatCount, whenText } from './words';

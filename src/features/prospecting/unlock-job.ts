@@ -264,9 +264,11 @@ function unlockSummary(state: UnlockState, finished: boolean): string {
     const text = `${rows} already unlocked: ${c.contactsAdded ? `nothing charged, ${added} added` : 'nothing to do'}.`;
     return isAllRoles(c.roles) || !c.contactsFound ? text : `${text} ${rolesText(c)}`;
   }
-  const parts = [`Unlocked ${c.unlocked} (${c.charged} charged, ${c.free} free)`];
-  if (c.notFound) parts.push(`${c.notFound} not found (not charged)`);
-  if (c.unknown) parts.push(`${c.unknown} with unknown outcome (run Unlock again)`);
+  const parts = [
+    `Unlocked ${formatCount(c.unlocked)} (${formatCount(c.charged)} charged, ${formatCount(c.free)} free)`,
+  ];
+  if (c.notFound) parts.push(`${formatCount(c.notFound)} not found (not charged)`);
+  if (c.unknown) parts.push(`${formatCount(c.unknown)} with unknown outcome (run Unlock again)`);
   parts.push(
     `contacts for ${count(c.companiesFilled, 'company', 'companies')} (${formatCount(c.contactsAdded)} new)`,
   );

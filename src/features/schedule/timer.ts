@@ -91,7 +91,11 @@ export function timedWorkLeft(): string | null {
   const work = myPendingWork();
   const left: string[] = [];
   if (work.scheduled > 0)
-    left.push(work.scheduled === 1 ? 'a send scheduled for later' : `${count(work.scheduled, 'send')} scheduled for later`);
+    left.push(
+      work.scheduled === 1
+        ? 'a send scheduled for later'
+        : `${count(work.scheduled, 'send')} scheduled for later`,
+    );
   if (work.waitingSend) left.push('a send waiting for the sending quota');
   if (work.refreshAfterSend) left.push('the mails of a timed send to refresh');
   if (work.waitingPhone) left.push("a phone check waiting for Google's daily limit");
