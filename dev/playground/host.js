@@ -175,7 +175,7 @@ function runningName(message, state) {
   if (message.op !== 'run') return null;
   const label = menuLabel((state && state.menus) || [], message.name);
   if (label) return `"${label}"`;
-  if (PAGE_ACTIONS[message.name]) return PAGE_ACTIONS[message.name];
+  if (Object.hasOwn(PAGE_ACTIONS, message.name)) return PAGE_ACTIONS[message.name];
   if (/^[A-Z_]+$/.test(message.name)) return `=${message.name}`;
   return 'an add-on action';
 }
