@@ -18,7 +18,9 @@ const OUT = path.join(__dirname, '..', 'docs', 'images');
 
 async function main() {
   fs.mkdirSync(OUT, { recursive: true });
-  const env = await openPlayground({ viewport: { width: 1366, height: 768 } });
+  // The docs show a 1366×768 laptop; the Marketplace listing takes 1280×800 (SCREENSHOT_SIZE=1280x800).
+  const [width, height] = (process.env.SCREENSHOT_SIZE || '1366x768').split('x').map(Number);
+  const env = await openPlayground({ viewport: { width, height } });
   const page = env.page;
   const shot = (name) => page.screenshot({ path: path.join(OUT, `${name}.png`) });
   try {

@@ -90,7 +90,7 @@ class EmulatorHost extends EventEmitter {
   }
 
   get running() {
-    return this.current ? runningName(this.current.message) : null;
+    return this.current ? runningName(this.current.message, this.state) : null;
   }
 
   async stop() {
@@ -112,7 +112,7 @@ class EmulatorHost extends EventEmitter {
   _pump() {
     if (this.current || this.stopped || !this.queue.length) return;
     this.current = this.queue.shift();
-    const running = runningName(this.current.message);
+    const running = runningName(this.current.message, this.state);
     if (running) this.emit('busy', { running });
     this.worker.postMessage(this.current.message);
   }
@@ -132,7 +132,7 @@ class EmulatorHost extends EventEmitter {
       const item = this.current;
       this.current = null;
       this._publish(msg);
-      if (item && runningName(item.message)) this.emit('busy', { running: null });
+      if (item && runningName(item.message, null)) this.emit('busy', { running: null });
       if (item) item.resolve(msg);
       // A call sent to run beside an execution that ended without waiting again: the worker runs it now.
       if (this.alongside.size && !this.queue.some((q) => q.message.op === 'side'))
@@ -165,10 +165,53 @@ class EmulatorHost extends EventEmitter {
   }
 }
 
-/** What the busy line names: an execution, or the clock moving on (due triggers run meanwhile). */
-function runningName(message) {
-  if (message.op === 'run') return message.name;
-  return message.op === 'advance' ? 'the clock (triggers that come due run)' : null;
+/**
+ * What the busy line names: the action in the menu's words (the item's label, or what a sidebar or dialog
+ * does: "Settings: Test connection"), or the clock moving on (due triggers run meanwhile); never a function's
+ * name, which the user never sees anywhere else.
+ */
+function runningName(message, state) {
+  if (message.op === 'advance') return 'the clock (triggers that come due run)';
+  if (message.op !== 'run') return null;
+  const label = menuLabel((state && state.menus) || [], message.name);
+  if (label) return `"${label}"`;
+  if (Object.hasOwn(PAGE_ACTIONS, message.name)) return PAGE_ACTIONS[message.name];
+  if (/^[A-Z_]+$/.test(message.name)) return `=${message.name}`;
+  return 'an add-on action';
 }
 
-module.exports = { EmulatorHost };
+/** The label of the menu item that runs `fn`, looked for in sub-menus too; '' when none does. */
+function menuLabel(items, fn) {
+  for (const item of items) {
+    if (item.fn === fn) return item.label;
+    const inner = item.items ? menuLabel(item.items, fn) : '';
+    if (inner) return inner;
+  }
+  return '';
+}
+
+/** What the add-on's sidebars, dialogs and trigger calls do, in the words those pages show. */
+const PAGE_ACTIONS = {
+  onOpen: 'the add-on menu (opening the spreadsheet)',
+  onInstall: 'the add-on menu (installing)',
+  onHourlyTimer: 'the hourly run (tracking, scheduled sends, follow-ups)',
+  getSettings: 'Settings',
+  saveSettings: 'Settings: Save',
+  restoreDefaultAddresses: 'Settings: Restore default addresses',
+  testConnection: 'Settings: Test connection',
+  checkSavedKeys: 'Settings: checking the saved key with the service',
+  searchCompanies: 'Search companies: Search',
+  getComposeState: 'Compose e-mail',
+  saveTemplate: 'Compose e-mail: Save',
+  previewMail: 'Compose e-mail: Preview',
+  sendTestMail: 'Compose e-mail: Send test mail',
+  scheduleSend: 'Compose e-mail: Send later (Schedule)',
+  cancelScheduledSend: 'Compose e-mail: Cancel the scheduled send',
+  continueJob: 'the progress dialog (working on the next part)',
+  getJobProgress: 'the progress dialog',
+  jobEndShown: 'the progress dialog (closing)',
+  stopJob: 'the progress dialog: Stop',
+  setAutoRefresh: 'Auto-refresh tracking',
+};
+
+module.exports = { EmulatorHost, runningName, PAGE_ACTIONS };

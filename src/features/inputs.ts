@@ -1,5 +1,6 @@
 // User input from sidebars and custom-function arguments: a keyword list may be comma-separated text, a
 // range (2-D array) or an array; numbers and flags may be blank.
+import { plural } from './words';
 
 export class UserError extends Error {
   constructor(
@@ -61,7 +62,7 @@ export function countryCodesProblem(bad: readonly string[]): string {
     }
   }
   if (unknownAt >= 0) {
-    const are = unknown.length === 1 ? 'is not an ISO country code' : 'are not ISO country codes';
+    const are = plural(unknown.length, 'is not an ISO country code', 'are not ISO country codes');
     sentences[unknownAt] = `"${unknown.join('", "')}" ${are} (two letters, e.g. DE, US).`;
   }
   return sentences.join(' ');

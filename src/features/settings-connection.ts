@@ -1,10 +1,17 @@
 // What the Settings dialog asks the services: Test connection (both balances, or what to change) and the
 // check of a key just saved (one free request per service whose key or address changed), so a key the
-// service refuses is never left at "Saved.". Errors are said in the dialog's own place: "the key above",
+// service refuses is never left at "Saved." and never replaces the key saved before. Errors are said in the dialog's own place: "the key above",
 // not "in Extensions › Outreach › Settings", which is where the user already is.
 import { ApiError } from '../api/errors';
 import type { Balance } from '../api/outreach/outreach-schemas';
-import { keyOf, readSettings, saveSettings, type Settings } from '../platform/settings';
+import {
+  keyOf,
+  maskKey,
+  readSettings,
+  saveSettings,
+  type Settings,
+  takeReplacedKey,
+} from '../platform/settings';
 import { outreachClient, phoneClient } from './clients';
 import { describe, type Service } from './settings';
 import { count, formatCount, whenText } from './words';
@@ -51,15 +58,18 @@ export function testConnection(): ConnectionReport {
  * After a save: asks each service in `services` (those whose key or address the save changed) one free
  * question with the saved settings — the outreach balance, the phone credits — and says what it answered.
  * A changed address where nothing answers is not kept: `previous` (the addresses before the save) is put
- * back, and the answer says which address could not be reached.
+ * back, and the answer says which address could not be reached. A new key the service refuses is not kept
+ * either: the key it replaced is put back.
  */
 export function checkSavedKeys(services: unknown, previous?: unknown): ConnectionReport {
   const settings = readSettings();
+  const replaced = { outreach: takeReplacedKey('outreach'), phone: takeReplacedKey('phone') };
   const asked = (Array.isArray(services) ? services : []).filter(
     (s): s is Service => (s === 'outreach' || s === 'phone') && keyOf(settings, s) !== '',
   );
   const results = asked.map((service) => {
     const result = checkKey(settings, service);
+    if (result.refusal) return keepReplacedKey(service, replaced[service], result);
     return result.unreachable ? keepPrevious(settings, service, previous, result) : result;
   });
   const ok = results.every((r) => r.ok);
@@ -74,7 +84,24 @@ interface KeyCheck {
   text: string;
   /** Nothing answered at the address. */
   unreachable?: boolean;
+  /** The service refused the key (401): its words. */
+  refusal?: string;
   reverted?: boolean;
+}
+
+/** Puts back the key a save replaced when the service refuses the new one; the text says which key stays. */
+function keepReplacedKey(service: Service, replaced: string, result: KeyCheck): KeyCheck {
+  if (!replaced || !result.refusal) return result;
+  try {
+    saveSettings(service === 'outreach' ? { outreachApiKey: replaced } : { phoneApiKey: replaced });
+  } catch {
+    return result; // the key before cannot be saved any more: the new one stays, as said
+  }
+  return {
+    ...result,
+    reverted: true,
+    text: `${result.refusal.replace(/\.$/, '')}: the key you entered was not saved, and the key saved before (${maskKey(replaced)}) stays. Check the new key and paste it again.`,
+  };
 }
 
 /** Puts back the address before the save when it differs; the text names the address not reached. */
@@ -110,8 +137,10 @@ function checkKey(settings: Settings, service: Service): KeyCheck {
   } catch (error) {
     // Nothing answered at all (something else answering is said, and the address kept to be corrected).
     const unreachable = error instanceof ApiError && error.kind === 'network';
+    const refusal = error instanceof ApiError && error.kind === 'auth' ? error.userMessage : undefined;
     const address = service === 'outreach' ? settings.outreachBaseUrl : settings.phoneBaseUrl;
-    return { service, ok: false, unreachable, text: describeInSettings(error, address) };
+    const text = describeInSettings(error, address);
+    return { service, ok: false, unreachable, refusal, text };
   }
 }
 

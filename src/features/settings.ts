@@ -8,6 +8,7 @@ import { redact } from '../api/transport/redact';
 import { ensureInstallId } from '../platform/attribution';
 import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-consent';
 import {
+  keepReplacedKeys,
   keyOf,
   readSettings,
   restoreDefaultAddresses,
@@ -71,6 +72,7 @@ export function saveSettingsFromDialog(patch: SettingsDialogPatch): SavedSetting
   // Made here, where user properties may be written, so the owner's formulas send it too.
   ensureInstallId();
   const after = readSettings();
+  keepReplacedKeys(before, after); // a new key the service refuses is put back to this one (checkSavedKeys)
   const previous = { outreachBaseUrl: before.outreachBaseUrl, phoneBaseUrl: before.phoneBaseUrl };
   return { ...getSettingsView(), check: changedServices(before, after), previous };
 }

@@ -1,18 +1,9 @@
 // Small wordings shared by the features' messages.
 import type { ApiError } from '../api/errors';
+import { formatCount, plural } from '../platform/plural';
 
-/** "1 number", "2 numbers", "25,000 numbers". */
-export function count(n: number, noun: string, plural = `${noun}s`): string {
-  return `${formatCount(n)} ${n === 1 ? noun : plural}`;
-}
-
-/** A whole number with thousands separators: 25000 → "25,000" (decimals are kept as they are). */
-export function formatCount(n: number): string {
-  if (!Number.isFinite(n)) return String(n);
-  const [whole, fraction] = String(Math.abs(n)).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${n < 0 ? '-' : ''}${grouped}${fraction ? `.${fraction}` : ''}`;
-}
+// count, formatCount and plural live in platform/, where the API layer's messages reach them too.
+export { count, formatCount, plural } from '../platform/plural';
 
 /** The one date-and-time format of messages: "2026-11-25 14:30", in the spreadsheet's time zone. */
 export function whenText(ms: number, zone = spreadsheetZone()): string {
@@ -30,6 +21,6 @@ export function spreadsheetZone(): string {
 /** " It needs 3 EDM and 1 is available." from a 402's amounts; "" when the service did not state them. */
 export function neededText(error: ApiError, unit = ''): string {
   if (error.required === undefined || error.available === undefined) return '';
-  const needs = unit ? `${error.required} ${unit}` : String(error.required);
-  return ` It needs ${needs} and ${error.available} ${error.available === 1 ? 'is' : 'are'} available.`;
+  const needs = unit ? `${formatCount(error.required)} ${unit}` : formatCount(error.required);
+  return ` It needs ${needs} and ${formatCount(error.available)} ${plural(error.available, 'is', 'are')} available.`;
 }

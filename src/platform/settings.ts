@@ -117,6 +117,32 @@ export function saveSettings(patch: SettingsPatch): SettingsView {
   return viewSettings();
 }
 
+// The key a save replaced, kept until the new one is tried (settings-connection.ts checkSavedKeys): a key the
+// service refuses is put back to this one, so a mistyped key never replaces a working one.
+const REPLACED_KEY: Record<Service, string> = {
+  outreach: 'settings.replaced.outreachApiKey',
+  phone: 'settings.replaced.phoneApiKey',
+};
+
+/** Keeps, for each service whose key differs between the two settings, the key before; forgets the others. */
+export function keepReplacedKeys(before: Settings, after: Settings): void {
+  const store = PropertiesService.getUserProperties();
+  for (const service of ['outreach', 'phone'] as const) {
+    const old = keyOf(before, service);
+    const now = keyOf(after, service);
+    if (old !== '' && now !== '' && old !== now) store.setProperty(REPLACED_KEY[service], old);
+    else store.deleteProperty(REPLACED_KEY[service]);
+  }
+}
+
+/** The key the last save replaced for `service` ('' when none), forgotten once read. */
+export function takeReplacedKey(service: Service): string {
+  const store = PropertiesService.getUserProperties();
+  const key = store.getProperty(REPLACED_KEY[service]) || '';
+  if (key) store.deleteProperty(REPLACED_KEY[service]);
+  return key;
+}
+
 /** Both service addresses back to the add-on's defaults (the keys are kept). */
 export function restoreDefaultAddresses(): SettingsView {
   const store = PropertiesService.getUserProperties();

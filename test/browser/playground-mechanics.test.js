@@ -49,7 +49,7 @@ test('a prompt waits for the answer: typed text and OK (Enter), then Escape clos
   await expect(page.locator('#alert-message').textContent()).resolves.toBe('Who is there?');
   const labels = await page.locator('#alert-buttons button').allTextContents();
   expect(labels).toEqual(['Cancel', 'OK']);
-  await expect(page.locator('#busy').textContent()).resolves.toMatch(/askName/);
+  await expect(page.locator('#busy').textContent()).resolves.toMatch(/"Ask a name"/);
   await page.locator('#alert-input').fill('Ada <b>');
   await screenshot(page, 'mechanics-01-prompt');
   await page.keyboard.press('Enter');

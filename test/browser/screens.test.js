@@ -52,7 +52,7 @@ async function closeDialog(dialog) {
 async function saveSettings(dialog, fields) {
   for (const [id, value] of Object.entries(fields)) await dialog.locator(`#${id}`).fill(value);
   await dialog.locator('#save').click();
-  await dialog.locator('#message.ok, #message.error', { hasText: /^Saved/ }).waitFor();
+  await dialog.locator('#message.ok, #message.error', { hasText: /^(Saved|Not all saved)/ }).waitFor();
   return shown(dialog, 'message');
 }
 
@@ -70,6 +70,10 @@ async function openSidebar() {
   return sidebar;
 }
 
+/** Saves settings as the dialog's Save does, without the check that puts back a refused key. */
+const saveDirectly = (settings) =>
+  env.playground.emulator.call({ op: 'run', name: 'saveSettings', kind: 'webapp', args: [settings] });
+
 const shown = async (frame, id) => ((await frame.locator(`#${id}`).textContent()) || '').trim();
 
 test('the status line shows the addresses and keys Settings saved, not the ones the playground started with', async () => {
@@ -86,6 +90,7 @@ test('the status line shows the addresses and keys Settings saved, not the ones 
   await screenshot(page, 'screens-01-status-line-after-settings');
 
   // A key of the user's own is never printed: only its last 4 characters.
+  await control(env.playground.phoneUrl, 'POST', '/accounts', { key: 'my-own-phone-key-9876', credits: 5 });
   const again = await openSettings();
   await saveSettings(again, {
     phoneBaseUrl: env.playground.phoneUrl,
@@ -104,8 +109,8 @@ test('Settings shows every line at the size Sheets gives it: on opening, after T
   expect(await waitUntilNothingClipped(dialog)).toEqual([]);
   await screenshot(page, 'screens-02-settings-balances');
 
-  // Both services failing: two error paragraphs.
-  await saveSettings(dialog, { outreachApiKey: DEMO_KEYS.revoked, phoneApiKey: 'not-a-real-phone-key' });
+  // Both services failing: two error paragraphs (keys saved past the dialog, which would not keep them).
+  await saveDirectly({ outreachApiKey: DEMO_KEYS.revoked, phoneApiKey: 'not-a-real-phone-key' });
   expect(await testConnection(dialog)).toMatch(/^Outreach: .+\nPhone: .+/s);
   expect(await waitUntilNothingClipped(dialog)).toEqual([]);
   await screenshot(page, 'screens-03-settings-two-errors');
@@ -133,17 +138,19 @@ test("a dialog whose content is taller in the user's fonts than the size Sheets 
   await screenshot(page, 'screens-02b-settings-larger-font');
 });
 
-test('saving a key the service refuses does not say "Saved." alone: the key is tried at once, free', async () => {
+test('saving a key the service refuses keeps the working one and says so: the key is tried at once, free', async () => {
   const dialog = await openSettings();
   const before = await control(env.playground.outreachUrl, 'GET', '/stats');
   const refused = await saveSettings(dialog, { outreachApiKey: DEMO_KEYS.revoked });
   expect(refused).toBe(
-    'Saved, but:\nThe Outreach service refused the API key (missing, invalid or revoked). Check the API key above.',
+    'Not all saved:\nThe Outreach service refused the API key (missing, invalid or revoked): the key you entered was not saved, and the key saved before (••••paid) stays. Check the new key and paste it again.',
   );
   await expect(dialog.locator('#message.error').count()).resolves.toBe(1);
+  await dialog.locator('#outreachApiKey[placeholder="Saved: ••••paid"]').waitFor();
+  expect(await waitUntilNothingClipped(dialog)).toEqual([]);
   await screenshot(page, 'screens-03b-settings-refused-key');
 
-  await expect(saveSettings(dialog, { outreachApiKey: DEMO_KEYS.paid })).resolves.toBe(
+  await expect(saveSettings(dialog, { outreachApiKey: DEMO_KEYS.low })).resolves.toBe(
     'Saved. The Outreach service accepted the key.',
   );
   const after = await control(env.playground.outreachUrl, 'GET', '/stats');
@@ -166,7 +173,7 @@ test('Settings: a new action clears the old error and the old balances', async (
 
   // A failed Test connection, then a save: the old red error and the balances of the old key go.
   await dialog.locator('#outreachBaseUrl').fill(env.playground.outreachUrl);
-  await saveSettings(dialog, { outreachApiKey: DEMO_KEYS.revoked });
+  await saveDirectly({ outreachApiKey: DEMO_KEYS.revoked });
   await expect(testConnection(dialog)).resolves.toMatch(/^Outreach: /);
   await saveSettings(dialog, { outreachApiKey: DEMO_KEYS.paid });
   await expect(dialog.locator('#message.error').count()).resolves.toBe(0);
@@ -226,8 +233,6 @@ test('the search sidebar checks country codes before sending, and each search cl
 });
 
 test('the search sidebar shows the words the dialogs use: a refused key, a wrong address, a used-up quota', async () => {
-  const saveDirectly = (settings) =>
-    env.playground.emulator.call({ op: 'run', name: 'saveSettings', kind: 'webapp', args: [settings] });
   const sidebar = await openSidebar();
   const searchFails = async () => {
     await sidebar.locator('#products').fill('solar');

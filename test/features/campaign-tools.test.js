@@ -122,7 +122,7 @@ describe('The unsubscribe line', () => {
     setUnsubscribe('stop@seller.example');
     let preview = emu.run('previewMail', [2], { kind: 'webapp' });
     expect(preview.body).toBe(
-      'Dear Person 1,\nTo unsubscribe, reply to stop@seller.example with the subject "Unsubscribe" (mailto:stop@seller.example?subject=Unsubscribe).',
+      'Dear Person 1,\nTo unsubscribe, reply to stop@seller.example with the subject "Unsubscribe".',
     );
     emu.run(
       'saveTemplate',

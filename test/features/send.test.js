@@ -167,7 +167,7 @@ describe.each(['per-request', 'per-mail'])('Sending (task shape: %s)', (taskShap
     const confirmation = emu.ui.alerts.find((a) => a.title === 'Send e-mails');
     expect(confirmation.message).toMatch(/Send 5 e-mails from "Outreach" \(campaign "Spring offer"\)/);
     expect(confirmation.message).toMatch(
-      /1 without an e-mail address, 1 with an invalid address, 1 duplicate recipients/,
+      /1 without an e-mail address, 1 with an invalid address, 1 duplicate recipient\./,
     );
     expect(confirmation.message).toMatch(/Cost: 5 e-mail credits \(EDM, 1 per e-mail\)/);
     expect(confirmation.message).toMatch(

@@ -114,8 +114,8 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     );
     expect(emu.ui.toasts.at(-1).message).toMatch(
       taskShape === 'per-mail'
-        ? /Tracking refreshed: 2 mails of 2 tasks read, 1 final mails not read again/
-        : /Tracking refreshed: 2 mails of 1 task read, 1 final mails not read again/,
+        ? /Tracking refreshed: 2 mails of 2 tasks read, 1 final mail not read again/
+        : /Tracking refreshed: 2 mails of 1 task read, 1 final mail not read again/,
     ); // the failed one was final at the last refresh
   });
 
@@ -560,7 +560,7 @@ describe('One task per mail at volume', () => {
     refresh();
     expect(emu.fetchLog).toHaveLength(0);
     expect(tracking()).toHaveLength(1200);
-    expect(emu.ui.toasts.at(-1).message).toMatch(/1200 final mails not read again/);
+    expect(emu.ui.toasts.at(-1).message).toMatch(/1,200 final mails not read again/);
   });
 });
 

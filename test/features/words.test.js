@@ -32,7 +32,7 @@ describe('Settings', () => {
   });
 
   test('saving a key tries it with one free request: a refused key is never left at "Saved."', () => {
-    emu = newAddon(services);
+    emu = newAddon(services, { outreachKey: '' });
     const view = webapp('saveSettings', { outreachApiKey: DEMO_KEYS.revoked });
     expect(view.check).toEqual(['outreach']); // only what changed
     expect(emu.fetchLog).toHaveLength(0); // saving itself asks nothing
@@ -57,6 +57,31 @@ describe('Settings', () => {
     });
     // The same values again: nothing changed, nothing to try.
     expect(webapp('saveSettings', { outreachApiKey: DEMO_KEYS.paid }).check).toEqual([]);
+  });
+
+  test('a key the service refuses does not replace the working one: the dialog says which key stays', () => {
+    emu = newAddon(services); // a working key of each service is saved
+    const view = webapp('saveSettings', {
+      outreachApiKey: DEMO_KEYS.revoked,
+      phoneApiKey: 'not-a-phone-key',
+    });
+    expect(view.check).toEqual(['outreach', 'phone']);
+    const report = webapp('checkSavedKeys', view.check, view.previous);
+    expect(report.ok).toBe(false);
+    expect(report.message).toBe(
+      'Not all saved:\n' +
+        'Outreach: The Outreach service refused the API key (missing, invalid or revoked): the key you entered was not saved, and the key saved before (••••paid) stays. Check the new key and paste it again.\n' +
+        'Phone: The phone-check service refused the API key (missing or invalid): the key you entered was not saved, and the key saved before (••••hone) stays. Check the new key and paste it again.',
+    );
+    const settings = webapp('getSettings');
+    expect(settings.outreachApiKey).toBe('••••paid');
+    expect(settings.phoneApiKey).toBe('••••hone');
+    // The working keys are in use again: both services answer.
+    expect(webapp('testConnection').ok).toBe(true);
+    // Nothing of the refused keys is left to put back later.
+    expect(Object.keys(emu.properties.user.getProperties()).filter((k) => k.includes('replaced'))).toEqual(
+      [],
+    );
   });
 
   test('a new address where nothing answers is not saved: the dialog says which, and keeps the one before', () => {
@@ -163,4 +188,116 @@ test('a date or TRUE in the e-mail column is named as the cell shows it', () => 
     'Skipped: "2024-01-05" is not a valid e-mail address',
     'Skipped: "TRUE" is not a valid e-mail address',
   ]);
+});
+
+describe('words and numbers (issue 35, item 7)', () => {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const root = path.join(__dirname, '..', '..');
+  const sourceFiles = (dir) =>
+    fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) return sourceFiles(full);
+      return /\.(ts|html)$/.test(e.name) ? [full] : [];
+    });
+  // The sending core is being rewritten in its own branch: its texts are listed for that rewrite.
+  const REWRITTEN =
+    /src\/features\/(sequence\/|mail\/(send-job|send-chunk|send-journal|confirmed-send|send-owners|send)\.ts$)|src\/platform\/confirmations\.ts$/;
+  const lines = sourceFiles(path.join(root, 'src'))
+    .filter((file) => !REWRITTEN.test(file.split(path.sep).join('/')))
+    .flatMap((file) =>
+      fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .map((text, i) => ({ where: `${path.relative(root, file)}:${i + 1}`, text }))
+        .filter(({ text }) => !/^\s*(\/\/|\*|\/\*)/.test(text)),
+    );
+  const offending = (pattern) =>
+    lines.filter(({ text }) => pattern.test(text)).map((l) => `${l.where}: ${l.text.trim()}`);
+
+  test('every plural goes through the one helper (plural / count), never a hand-made "s" or was/were', () => {
+    expect(
+      offending(
+        /[=!]== 1 \? ['"`](|s|es| was|s were|is|are|was|were|it|them|it is|they are|its|their|has|have)['"`]/,
+      ),
+    ).toEqual([]);
+    expect(offending(/> 1 \? ['"`]s['"`]/)).toEqual([]);
+    expect(offending(/\$\{[^}]*=== 1 \? '' : 'e?s'\}/)).toEqual([]);
+  });
+
+  test('a count of things is written with count() (thousands separators), not as a bare number', () => {
+    const nouns =
+      'rows?|mails?|e-mails?|compan(?:y|ies)|numbers?|contacts?|recipients?|address(?:es)?|credits?|tasks?|results?|records?|editors?|points?';
+    expect(offending(new RegExp(`\\$\\{[A-Za-z_.]+\\} (${nouns})\\b`))).toEqual([]);
+  });
+
+  test('no date the add-on writes or says shows seconds', () => {
+    expect(offending(/[hH]{2}:mm:ss/)).toEqual([]);
+  });
+
+  test("the playground names what runs in the menu's words, never a function name", () => {
+    const { runningName } = require('../../dev/playground/host');
+    const { menusOf } = require('../../dev/playground/emulator-state');
+    emu = newAddon(services);
+    const menus = menusOf(emu);
+    // Every name Apps Script can run: the exports of src/index.ts (menus, pages, triggers, custom functions).
+    const index = fs.readFileSync(path.join(root, 'src', 'index.ts'), 'utf8');
+    const names = [
+      ...index.matchAll(/^export (?:\{ \w+ as (\w+) \}|\{ (\w+) \}|(?:const|function) (\w+))/gm),
+    ].map((m) => m[1] || m[2] || m[3]);
+    expect(names).toEqual(expect.arrayContaining(['unlockSelectedCompanies', 'jobEndShown', 'saveSettings']));
+    for (const name of names) {
+      const words = runningName({ op: 'run', name }, { menus });
+      // A custom function is named as the user types it (=PROSPECT_TASK); every other name is the code's own.
+      if (/^[A-Z_]+$/.test(name)) expect(words).toBe(`=${name}`);
+      else expect(words).not.toContain(name);
+    }
+    expect(runningName({ op: 'run', name: 'unlockSelectedCompanies' }, { menus })).toBe(
+      '"Unlock selected companies"',
+    );
+    expect(runningName({ op: 'run', name: 'jobEndShown' }, { menus })).toBe('the progress dialog (closing)');
+  });
+
+  test('Unlock for selected rows that are not all companies to unlock says why the others are not counted', () => {
+    emu = newAddon(services);
+    emu.run('searchCompanies', [{ products: 'a', operator: 'OR', industries: 'e', size: 6 }], {
+      kind: 'webapp',
+    });
+    const companies = emu.spreadsheet.getSheetByName('Companies');
+    const headers = companies.getRange(1, 1, 1, companies.getLastColumn()).getValues()[0];
+    const idColumn = headers.indexOf('Search ID') + 1;
+    // Row 4 repeats the company of row 2; row 5 has a Search ID this document never saw.
+    companies.getRange(4, idColumn).setValue(companies.getRange(2, idColumn).getValue());
+    companies.getRange(5, idColumn).setValue('not-a-search-id');
+    emu.spreadsheet.setActiveSheet(companies);
+    companies.getRange('A2:C7').activate();
+    emu.ui.queue('CANCEL');
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const question = emu.ui.alerts[0].message;
+    expect(question).toMatch(
+      /^Unlock 4 companies of the 6 selected rows \(the other 2: see below\): at most 4 search points/,
+    );
+    expect(question).toContain('1 row repeats a company of a row above: unlocked once.');
+    expect(question).toContain('1 row (5) has no search data to unlock with');
+  });
+
+  test("a text mail's unsubscribe line has no raw mailto: address", () => {
+    emu = newAddon(services);
+    webapp('saveSettings', { unsubscribeAddress: 'stop@seller.example' });
+    const sheet = emu.spreadsheet.insertSheet('List');
+    sheet.getRange('A1:B2').setValues([
+      ['Name', 'Email'],
+      ['Ann', 'ann@example.com'],
+    ]);
+    emu.spreadsheet.setActiveSheet(sheet);
+    webapp('saveTemplate', {
+      campaign: 'C',
+      subject: 'Hi',
+      body: 'Hello\n{{Unsubscribe}}',
+      bodyFormat: 'text',
+    });
+    const body = webapp('previewMail', 2).body;
+    expect(body).toBe('Hello\nTo unsubscribe, reply to stop@seller.example with the subject "Unsubscribe".');
+    expect(body).not.toMatch(/mailto:|\?subject=/);
+  });
 });

@@ -19,6 +19,7 @@ import {
   text,
 } from './schema-parts';
 import { type InputOf, lazySchema, type OutputOf } from '../transport/schema-util';
+import { count } from '../../platform/plural';
 
 export const TASK_STATUSES = ['pending', 'requested', 'completed', 'partial', 'failed'] as const;
 export const MAIL_STATUSES = ['pending', 'requested', 'sent', 'failed'] as const;
@@ -189,7 +190,7 @@ export const SendPersonalizedRequestSchema = lazySchema(() =>
       .array(PersonalizedEmailSchema(), { error: 'emails must be a list' })
       .check(
         z.minLength(1, 'Add at least one e-mail'),
-        z.maxLength(LIMITS.recipientsMax, `At most ${LIMITS.recipientsMax} e-mails per send`),
+        z.maxLength(LIMITS.recipientsMax, `At most ${count(LIMITS.recipientsMax, 'e-mail')} per send`),
       ),
   }),
 );

@@ -4,6 +4,7 @@
 import type * as z from 'zod/mini';
 import { ApiError, type ApiService } from '../errors';
 import { badRequestInit } from '../error-texts';
+import { plural } from '../../platform/plural';
 import { redactInit } from './redact';
 import { formatPath, issueText, issuesOf, valueAt } from './schema-util';
 
@@ -38,7 +39,7 @@ export function checkRequest<S extends z.ZodMiniType>(
   let text = issueText(issue, data);
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((key) => `"${key}"`).join(', ');
-    text = `Unsupported field${issue.keys.length > 1 ? 's' : ''} ${keys}${
+    text = `Unsupported ${plural(issue.keys.length, 'field')} ${keys}${
       issue.message && issue.message !== 'Invalid input' ? `: ${issue.message}` : ''
     }`;
   }

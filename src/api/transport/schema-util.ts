@@ -1,6 +1,7 @@
 // Turns zod/mini issues into short messages that name the field path: `list[3].email_count: expected
 // integer, got string`. zod/mini ships no locale, so every message is written here or in the schemas.
 import * as z from 'zod/mini';
+import { plural } from '../../platform/plural';
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; path: string; message: string };
 
@@ -64,7 +65,7 @@ export function issueText(issue: Issue, data: unknown): string {
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}, got ${JSON.stringify(got) ?? 'nothing'}`;
     case 'unrecognized_keys':
-      return `unexpected field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}`;
+      return `unexpected ${plural(issue.keys.length, 'field')} ${issue.keys.join(', ')}`;
     case 'too_small':
       return `must be at least ${String(issue.minimum)}`;
     case 'too_big':

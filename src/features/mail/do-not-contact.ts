@@ -12,6 +12,7 @@ import { selectedRows } from '../../sheets/selection';
 import { Table } from '../../sheets/table';
 import { inform, toast } from '../../ui/dialogs';
 import { MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
+import { count, formatCount } from '../words';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -92,7 +93,7 @@ export function addSelectedToDoNotContact(): void {
   table.append(added.map((email) => ({ email, reason: `added from "${sheet.getName()}" on ${day}` })));
   const already = new Set(addresses.map((a) => a.toLowerCase())).size - added.length;
   toast(
-    `${added.length} address${added.length === 1 ? '' : 'es'} added to "Do not contact"${already ? `; ${already} already listed` : ''}. No send mails them any more.`,
+    `${count(added.length, 'address', 'addresses')} added to "Do not contact"${already ? `; ${formatCount(already)} already listed` : ''}. No send mails them any more.`,
     'Do not contact',
     10,
   );

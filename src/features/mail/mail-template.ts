@@ -36,7 +36,8 @@ const UNSUBSCRIBE = 'unsubscribe';
 export function unsubscribeLine(address: string, format: BodyFormat): string {
   const mailto = `mailto:${address}?subject=Unsubscribe`;
   if (format === 'html') return `<a href="${escapeHtml(mailto)}">Unsubscribe</a>`;
-  return `To unsubscribe, reply to ${address} with the subject "Unsubscribe" (${mailto}).`;
+  // A text mail shows its text as it is: a raw mailto: address with ?subject= would read as noise.
+  return `To unsubscribe, reply to ${address} with the subject "Unsubscribe".`;
 }
 
 function usesUnsubscribe(template: MailTemplate): boolean {

@@ -12,7 +12,7 @@ import { selectedRows } from '../../sheets/selection';
 import { normalizeHeader, Table, TableLayout } from '../../sheets/table';
 import { inform } from '../../ui/dialogs';
 import { UserError } from '../inputs';
-import { count } from '../words';
+import { count, plural } from '../words';
 import { listedReason, readDoNotContact } from './do-not-contact';
 import { earlierFailures } from './earlier-failures';
 import { companyDomain } from './webmail';
@@ -176,7 +176,7 @@ function outcomeText(first: number, added: number, found: Replacement[], notFail
   }
   if (notFailed > 0)
     lines.push(
-      `${count(notFailed, 'selected row')} whose mail did not fail ${notFailed === 1 ? 'was' : 'were'} left as ${notFailed === 1 ? 'it is' : 'they are'}.`,
+      `${count(notFailed, 'selected row')} whose mail did not fail ${plural(notFailed, 'was', 'were')} left as ${plural(notFailed, 'it is', 'they are')}.`,
     );
   return lines.join('\n');
 }

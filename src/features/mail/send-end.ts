@@ -7,7 +7,7 @@ import { SEND_TEXTS } from './send-texts';
 import { JobPause, JobStop } from '../jobs/job-runner';
 import { ensureTimer } from '../schedule/timer';
 import { describe } from '../settings';
-import { neededText } from '../words';
+import { count, neededText, plural } from '../words';
 
 import { QUOTA_WAIT_DAYS, quotaWait } from '../outbox/quota-wait';
 /** The next try: just under an hour, so the next hourly run of the trigger makes it. */
@@ -53,7 +53,7 @@ export function quotaEnd(error: ApiError, data: EndData, left: number): RunEnd {
     retry = `The hourly retry could not be set up (${describe(timerError)}): run the send again later`;
   }
   const pause = new JobPause(
-    `The sending quota is used up (${detail}). ${sentText(data)} The ${left} e-mail${left === 1 ? '' : 's'} left wait for it: ${retry}, for ${QUOTA_WAIT_DAYS} days, and sends each of them once when it is back. Cancel from the menu: Cancel a waiting or scheduled send.`,
+    `The sending quota is used up (${detail}). ${sentText(data)} The ${count(left, 'e-mail')} left wait for it: ${retry}, for ${QUOTA_WAIT_DAYS} days, and sends each of them once when it is back. Cancel from the menu: Cancel a waiting or scheduled send.`,
     Date.now() + RETRY_MS,
   );
   return { state: { kind: 'waiting', detail }, error: pause };
@@ -68,11 +68,11 @@ export function stopEnd(error: ApiError, data: EndData): RunEnd {
 }
 
 function sentText(data: EndData): string {
-  return `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded.`;
+  return `${count(data.sent, 'e-mail')} ${plural(data.sent, 'was', 'were')} sent and recorded.`;
 }
 
 function stopText(error: ApiError, data: EndData): string {
-  const sent = `${data.sent} e-mail${data.sent === 1 ? ' was' : 's were'} sent and recorded; the rows not sent say why.`;
+  const sent = `${count(data.sent, 'e-mail')} ${plural(data.sent, 'was', 'were')} sent and recorded; the rows not sent say why.`;
   if (error.kind === 'funds') {
     return `Not enough e-mail credits (EDM).${neededText(error, 'e-mail credits')} Buy an add-on pack (2,000 e-mail credits) at ${data.pricing}. ${sent}`;
   }

@@ -12,6 +12,7 @@ import { DoNotContact, listedReason, listedStatus } from './do-not-contact';
 import { EarlierFailure, failureText } from './earlier-failures';
 import { mailProblem, MailTemplate, renderMail } from './mail-template';
 import { SEND_TEXTS } from './send-texts';
+import { count, formatCount } from '../words';
 
 /** What a plan checks rows against besides the rows themselves. */
 export interface PlanContext {
@@ -42,6 +43,8 @@ export interface SendPlan {
   failedEarlier: number;
   /** Selected rows whose address failed before: sent only if the user says so (see send.ts). */
   failedBefore: FailedBefore[];
+  /** The send retries failed rows (the selected rows): its own advice never points back to it. */
+  retryFailed: boolean;
 }
 
 /** A row whose mail is with the service (ids written) and did not fail: never sent again by "all unsent". */
@@ -66,7 +69,7 @@ export function planSend(
   retryFailed: boolean,
   context: PlanContext,
 ): SendPlan {
-  const plan = emptyPlan();
+  const plan = emptyPlan(retryFailed);
   const firstRowOf = new Map<string, number>();
   const sentTo = sentAddresses(rows);
   // A row whose own mail failed is counted with the reason, and keeps its own "Failed: <reason>".
@@ -116,7 +119,7 @@ export function planSend(
   return plan;
 }
 
-function emptyPlan(): SendPlan {
+function emptyPlan(retryFailed: boolean): SendPlan {
   return {
     rows: [],
     skipped: new Map(),
@@ -124,6 +127,7 @@ function emptyPlan(): SendPlan {
     alreadySent: 0,
     failedEarlier: 0,
     failedBefore: [],
+    retryFailed,
   };
 }
 
@@ -173,24 +177,32 @@ export function rowProblem(
 /** Lines of the confirmation about the rows left out. */
 export function skippedLines(plan: SendPlan, hidden: number): string[] {
   const lines: string[] = [];
-  const reasons = [...plan.reasons].map(([code, n]) => `${n} ${REASON_TEXT[code] || code}`);
+  const reasons = [...plan.reasons].map(([code, n]) => reasonText(code, n));
   if (reasons.length)
     lines.push(`Skipped (nothing charged; the reason is in "Mail status"): ${reasons.join(', ')}.`);
-  if (plan.alreadySent) lines.push(`${plan.alreadySent} already sent: not sent again.`);
+  if (plan.alreadySent) lines.push(`${formatCount(plan.alreadySent)} already sent: not sent again.`);
   if (plan.failedEarlier) {
+    // Sending the selected rows is the retry: after its No, pointing back to it would send the user in a circle.
+    const retry = plan.retryFailed
+      ? 'as you chose'
+      : 'select them and use "Send e-mails to selected rows" to retry';
     lines.push(
-      `${plan.failedEarlier} failed earlier (see "Mail status"): not sent again; select them and use "Send e-mails to selected rows" to retry.`,
+      `${formatCount(plan.failedEarlier)} failed earlier (see "Mail status"): not sent again; ${retry}.`,
     );
   }
-
-  if (hidden) lines.push(`${hidden} hidden by a filter: skipped.`);
+  if (hidden) lines.push(`${formatCount(hidden)} hidden by a filter: skipped.`);
   return lines;
+}
+
+/** "1 duplicate recipient", "2 without an e-mail address". */
+function reasonText(code: SkipCode, n: number): string {
+  if (code === 'duplicate') return count(n, 'duplicate recipient');
+  return `${formatCount(n)} ${REASON_TEXT[code] || code}`;
 }
 
 const REASON_TEXT: Partial<Record<SkipCode, string>> = {
   'no-address': 'without an e-mail address',
   'invalid-address': 'with an invalid address',
-  duplicate: 'duplicate recipients',
   'do-not-contact': 'on the do-not-contact list',
   'failed-before': 'whose address failed in an earlier mail',
   subject: 'with a subject too long or empty',

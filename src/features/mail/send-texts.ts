@@ -2,6 +2,8 @@
 // and the send job give (one place; behaviour reads the codes, never these words). A test changes every
 // text of the objects named *_TEXTS in the built bundle and runs the send again
 // (test/features/texts-swapped.test.js).
+import { formatCount, plural } from '../words';
+
 export const SEND_TEXTS = {
   failed: 'failed',
   failedBefore: (why: string) => `an earlier mail to this address failed (${why})`,
@@ -36,5 +38,5 @@ export const SEND_TEXTS = {
   scheduleChanged: 'the mail was changed after you scheduled the send; schedule it again',
   scheduleAdded: 'added or changed after the send was scheduled; schedule it again to include it',
   scheduleEdm: (needed: number, usable: number) =>
-    `the scheduled send needed ${needed} EDM and ${usable} were usable`,
+    `the scheduled send needed ${formatCount(needed)} EDM and ${formatCount(usable)} ${plural(usable, 'was', 'were')} usable`,
 };

@@ -24,7 +24,7 @@ import {
 } from './phone-texts';
 import { dailyQuotaPause } from './phone-quota';
 import { describe } from '../settings';
-import { count } from '../words';
+import { count, plural } from '../words';
 
 export type PhoneUnit = string[];
 
@@ -72,7 +72,7 @@ export const PHONE_JOB: JobDefinition<PhoneUnit, PhoneData, Checked> = {
     const left = state.units.flat();
     if (left.length === 0) return '';
     writeResults(state.data, new Map(left.map((phone) => [phone, STOPPED_TEXT])));
-    return `${count(left.length, 'number')} ${left.length === 1 ? 'was' : 'were'} not checked, nothing charged for them: their cells say "Stopped". Run the check again to check them.`;
+    return `${count(left.length, 'number')} ${plural(left.length, 'was', 'were')} not checked, nothing charged for them: their cells say "Stopped". Run the check again to check them.`;
   },
   workDone: (before, after) => {
     const checked = after.done - before.done;

@@ -8,7 +8,7 @@ import { fetchQuotaInit } from '../../api/error-texts';
 import { JobPause } from '../jobs/job-runner';
 import { ensureTimer } from '../schedule/timer';
 import { describe } from '../settings';
-import { formatCount, whenText } from '../words';
+import { count, whenText } from '../words';
 import type { PhoneTarget } from './phone-plan';
 import { writeResults } from './phone-sheet';
 
@@ -36,7 +36,7 @@ export function dailyQuotaPause(
     how = `Run "Check phone numbers in selection" again on the same cells after ${latest} (the hourly retry could not be set up: ${describe(timerError)}).`;
   }
   const text =
-    `${error.userMessage} ${formatCount(left.length)} number${left.length === 1 ? '' : 's'} ` +
+    `${error.userMessage} ${count(left.length, 'number')} ` +
     `not checked yet say "Waiting" in their cells. ${how}`;
   return new JobPause(text, Date.now() + HOUR_MS);
 }

@@ -119,7 +119,7 @@ export interface RunCounts {
 }
 
 export function progressText(counts: RunCounts): string {
-  return `Checked ${counts.done} of ${count(counts.total, 'number')}…`;
+  return `Checked ${formatCount(counts.done)} of ${count(counts.total, 'number')}…`;
 }
 
 export function summaryText(counts: RunCounts): string {
@@ -127,7 +127,7 @@ export function summaryText(counts: RunCounts): string {
     const all = counts.known === 1 ? 'The number was' : `All ${count(counts.known, 'number')} were`;
     return `${all} already checked (no credits used).`;
   }
-  const text = `${counts.done} of ${count(counts.total, 'number')} checked (${count(counts.charged, 'credit')} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
+  const text = `${formatCount(counts.done)} of ${count(counts.total, 'number')} checked (${count(counts.charged, 'credit')} used; results are kept for ${RECHECK_AFTER_DAYS} days).`;
   if (counts.leftOut === 0) return text;
   return `${text} ${count(counts.leftOut, 'number')} not checked: the credits were used up (add credits and run the check again).`;
 }

@@ -8,6 +8,7 @@ import { cellText, CellValue, numberCell, textCell } from '../../sheets/cells';
 import { CONTACTS, PROFILES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { describe } from '../settings';
+import { count } from '../words';
 import { chosenRole, type RoleChoice } from './role-choice';
 import { splitName } from '../../sheets/person-name';
 
@@ -164,7 +165,7 @@ export function tradeSummary(trade: Trade[]): string {
     byDirection.set(direction, entry);
     if (t.hsCode) byHs.set(t.hsCode, (byHs.get(t.hsCode) ?? 0) + (typeof t.value === 'number' ? t.value : 0));
   }
-  const parts = [`${trade.length} record${trade.length === 1 ? '' : 's'}`];
+  const parts = [count(trade.length, 'record')];
   if (dates.length) parts[0] += `, ${dates[0].slice(0, 10)} to ${dates[dates.length - 1].slice(0, 10)}`;
   const flows = [...byDirection]
     .map(([direction, e]) => `${direction} ${compact(e.value)} (${e.count})`)

@@ -5,7 +5,7 @@ import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../../api
 import { CompanyIndex } from './company-index';
 import { type FilterName, hasFilters, leftOutText, parseFilters } from './filters';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
-import { count } from '../words';
+import { count, formatCount } from '../words';
 import { Deadline } from '../../platform/deadline';
 import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
@@ -162,16 +162,17 @@ function pageMessage(run: PageRun): string {
   if (run.total === 0) return 'No company matches these keywords.';
   return (
     `Added ${count(added, 'company', 'companies')}` +
-    (run.alreadyPresent ? ` (${run.alreadyPresent} already on the sheet).` : '.')
+    (run.alreadyPresent ? ` (${formatCount(run.alreadyPresent)} already on the sheet).` : '.')
   );
 }
 
 function pagedMessage(run: PageRun, limit: number): string {
   if (run.total === 0) return 'No company matches these keywords.';
-  const parts = [`Added ${run.kept.length} of ${count(limit, 'company', 'companies')}`];
-  if (run.alreadyPresent) parts.push(`${run.alreadyPresent} already on the sheet`);
-  if (run.leftOut) parts.push(`${run.leftOut} left out by the filters (${leftOutText(run.leftOutBy)})`);
-  parts.push(`read ${Math.min(run.loaded, run.total)} of ${run.total} results`);
+  const parts = [`Added ${formatCount(run.kept.length)} of ${count(limit, 'company', 'companies')}`];
+  if (run.alreadyPresent) parts.push(`${formatCount(run.alreadyPresent)} already on the sheet`);
+  if (run.leftOut)
+    parts.push(`${formatCount(run.leftOut)} left out by the filters (${leftOutText(run.leftOutBy)})`);
+  parts.push(`read ${formatCount(Math.min(run.loaded, run.total))} of ${count(run.total, 'result')}`);
   let message = `${parts.join('; ')}.`;
   if (run.paused === 'rate')
     message += ' Paused for the rate limit (60 requests a minute): Load more goes on from here.';

@@ -13,7 +13,7 @@ import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from '../settings';
-import { count, formatCount, neededText } from '../words';
+import { count, formatCount, neededText, plural } from '../words';
 import { isAllRoles, type RoleChoice, roleChoiceText } from './role-choice';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
@@ -118,7 +118,7 @@ function markUnlocksStopped(state: UnlockState): string {
   }
   if (ids.length) {
     parts.push(
-      `${companies(ids.length)} ${ids.length === 1 ? 'was' : 'were'} not unlocked, nothing charged for them: their Unlock status says "Stopped".`,
+      `${companies(ids.length)} ${plural(ids.length, 'was', 'were')} not unlocked, nothing charged for them: their Unlock status says "Stopped".`,
     );
   }
   if (hashes.length) {
@@ -135,7 +135,7 @@ export const CONTACTS_STOPPED =
 const UNLOCK_STOPPED = 'Stopped: not unlocked, nothing charged. Select the row and run Unlock to unlock it.';
 
 function companies(n: number): string {
-  return n === 1 ? '1 company' : `${n} companies`;
+  return count(n, 'company', 'companies');
 }
 
 function client(context: StepContext): OutreachClient {
@@ -259,14 +259,16 @@ function fundsText(error: ApiError, pricingUrl: string): string {
 function unlockSummary(state: UnlockState, finished: boolean): string {
   const c = state.data;
   if (finished && c.alreadyUnlocked > 0 && c.unlocked + c.notFound + c.unknown === 0 && !state.stopped) {
-    const rows = c.alreadyUnlocked === 1 ? '1 row was' : `${c.alreadyUnlocked} rows were`;
-    const added = c.contactsAdded === 1 ? '1 new contact' : `${c.contactsAdded} new contacts`;
+    const rows = `${count(c.alreadyUnlocked, 'row')} ${plural(c.alreadyUnlocked, 'was', 'were')}`;
+    const added = count(c.contactsAdded, 'new contact');
     const text = `${rows} already unlocked: ${c.contactsAdded ? `nothing charged, ${added} added` : 'nothing to do'}.`;
     return isAllRoles(c.roles) || !c.contactsFound ? text : `${text} ${rolesText(c)}`;
   }
-  const parts = [`Unlocked ${c.unlocked} (${c.charged} charged, ${c.free} free)`];
-  if (c.notFound) parts.push(`${c.notFound} not found (not charged)`);
-  if (c.unknown) parts.push(`${c.unknown} with unknown outcome (run Unlock again)`);
+  const parts = [
+    `Unlocked ${formatCount(c.unlocked)} (${formatCount(c.charged)} charged, ${formatCount(c.free)} free)`,
+  ];
+  if (c.notFound) parts.push(`${formatCount(c.notFound)} not found (not charged)`);
+  if (c.unknown) parts.push(`${formatCount(c.unknown)} with unknown outcome (run Unlock again)`);
   parts.push(
     `contacts for ${count(c.companiesFilled, 'company', 'companies')} (${formatCount(c.contactsAdded)} new)`,
   );

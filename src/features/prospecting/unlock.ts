@@ -21,7 +21,7 @@ import {
 import { UserError } from '../inputs';
 import { splitEvery, JobState, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { keyChangedText } from '../jobs/job-owner';
-import { count, formatCount } from '../words';
+import { count, formatCount, plural } from '../words';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { CONTACT_CHUNK, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
@@ -32,6 +32,12 @@ export interface UnlockPlan {
   alreadyUnlocked: string[];
   unknownRows: number[];
   hiddenRows: number;
+  /** Rows of the Companies table in the selection; of them, blank ones and repeats of a company above. */
+  selectedRows: number;
+  blankRows: number;
+  repeatedRows: number;
+  /** Companies left to another editor's unfinished unlock. */
+  theirs: number;
   /** Contacts to expect: the E-mails column of the rows to unlock or refresh. */
   expectedContacts: number;
 }
@@ -50,8 +56,9 @@ function unlockSelection(): void {
   const left = plan.toUnlock.filter((id) => theirs.has(id));
   if (left.length) {
     plan.toUnlock = plan.toUnlock.filter((id) => !theirs.has(id));
+    plan.theirs = left.length;
     toast(
-      `${count(left.length, 'selected company', 'selected companies')} ${left.length === 1 ? 'is' : 'are'} in another editor's unfinished unlock: left to it (their key pays for ${left.length === 1 ? 'it' : 'them'}).`,
+      `${count(left.length, 'selected company', 'selected companies')} ${plural(left.length, 'is', 'are')} in another editor's unfinished unlock: left to it (their key pays for ${plural(left.length, 'it', 'them')}).`,
       'Unlock companies',
       10,
     );
@@ -136,21 +143,16 @@ function confirmCost(plan: UnlockPlan): { ids: string[]; roles: RoleChoice } | n
   const client = outreachClient();
   const balance = client.balance();
   const usable = balance.monthlyPoints + balance.addonPoints;
+  const others = plan.selectedRows - toUnlock.length;
+  const of =
+    others > 0
+      ? ` of the ${count(plan.selectedRows, 'selected row')} (the other ${formatCount(others)}: see below)`
+      : '';
   const lines = [
-    `Unlock ${count(toUnlock.length, 'company', 'companies')}: at most ${count(toUnlock.length, 'search point')} (search points pay for unlocks, 1 per company; a company unlocked in the last 30 days is free).`,
+    `Unlock ${count(toUnlock.length, 'company', 'companies')}${of}: at most ${count(toUnlock.length, 'search point')} (search points pay for unlocks, 1 per company; a company unlocked in the last 30 days is free).`,
     `Usable balance: ${count(usable, 'point')} (${formatCount(balance.monthlyPoints)} monthly + ${formatCount(balance.addonPoints)} add-on).`,
+    ...otherRowsLines(plan),
   ];
-  if (plan.alreadyUnlocked.length) {
-    lines.push(
-      `${count(plan.alreadyUnlocked.length, 'selected row is', 'selected rows are')} already unlocked: not charged, contacts refreshed.`,
-    );
-  }
-  if (plan.unknownRows.length) lines.push(unknownRowsText(plan.unknownRows));
-  if (plan.hiddenRows) {
-    lines.push(
-      `${count(plan.hiddenRows, 'row hidden by a filter is', 'rows hidden by a filter are')} skipped.`,
-    );
-  }
   if (usable === 0) {
     inform(
       'No search points left',
@@ -230,10 +232,15 @@ export function planFromSelection(): UnlockPlan {
     alreadyUnlocked: [],
     unknownRows: [],
     hiddenRows: 0,
+    selectedRows: 0,
+    blankRows: 0,
+    repeatedRows: 0,
+    theirs: 0,
     expectedContacts: 0,
   };
   for (const row of Table.open(spreadsheet, COMPANIES).readAll()) {
     if (!selected.has(row.rowNumber)) continue;
+    plan.selectedRows++;
     if (hidden.has(row.rowNumber)) plan.hiddenRows++;
     else classify(row, index, plan);
   }
@@ -248,12 +255,43 @@ function classify(row: TableRow, index: CompanyIndex, plan: UnlockPlan): void {
     plan.expectedContacts += emails;
   if (hash) {
     if (!plan.alreadyUnlocked.includes(hash)) plan.alreadyUnlocked.push(hash);
+    else plan.repeatedRows++;
   } else if (id && index.get(id)) {
     if (!plan.toUnlock.includes(id)) plan.toUnlock.push(id);
+    else plan.repeatedRows++;
   } else if (id || cellText(row.values.name)) plan.unknownRows.push(row.rowNumber);
+  else plan.blankRows++;
+}
+
+/** Why some selected rows are not among the companies to unlock: one line per reason. */
+function otherRowsLines(plan: UnlockPlan): string[] {
+  const lines: string[] = [];
+  if (plan.alreadyUnlocked.length) {
+    lines.push(
+      `${count(plan.alreadyUnlocked.length, 'selected row is', 'selected rows are')} already unlocked: not charged, contacts refreshed.`,
+    );
+  }
+  if (plan.repeatedRows) {
+    lines.push(
+      `${count(plan.repeatedRows, 'row repeats a company', 'rows repeat companies')} of a row above: unlocked once.`,
+    );
+  }
+  if (plan.unknownRows.length) lines.push(unknownRowsText(plan.unknownRows));
+  if (plan.theirs) {
+    lines.push(
+      `${count(plan.theirs, 'company is', 'companies are')} in another editor's unfinished unlock: left to it.`,
+    );
+  }
+  if (plan.blankRows) lines.push(`${count(plan.blankRows, 'selected row is', 'selected rows are')} blank.`);
+  if (plan.hiddenRows) {
+    lines.push(
+      `${count(plan.hiddenRows, 'row hidden by a filter is', 'rows hidden by a filter are')} skipped.`,
+    );
+  }
+  return lines;
 }
 
 function unknownRowsText(rows: number[]): string {
   const list = rows.slice(0, 5).join(', ') + (rows.length > 5 ? '…' : '');
-  return `${count(rows.length, 'row')} (${list}) ${rows.length === 1 ? 'has' : 'have'} no search data to unlock with: run the search again to restore them.`;
+  return `${count(rows.length, 'row')} (${list}) ${plural(rows.length, 'has', 'have')} no search data to unlock with: run the search again to restore them.`;
 }

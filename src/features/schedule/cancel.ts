@@ -13,7 +13,7 @@ import { confirm, inform, toast } from '../../ui/dialogs';
 import { allSchedules, deleteSchedule, mySchedules } from './schedules';
 import { startWindowText } from './send-later-time';
 import { releaseTimerIfIdle } from './timer';
-import { count } from '../words';
+import { count, formatCount, plural } from '../words';
 
 const TITLE = 'Cancel a waiting or scheduled send';
 
@@ -32,7 +32,7 @@ export function cancelTimedSend(): void {
   const others = allSchedules().length - mine.length;
   if (!asked) {
     const theirs = others
-      ? ` Another editor scheduled ${count(others, 'send')}: only they can cancel ${others === 1 ? 'it' : 'them'}.`
+      ? ` Another editor scheduled ${count(others, 'send')}: only they can cancel ${plural(others, 'it', 'them')}.`
       : '';
     inform(
       TITLE,
@@ -51,8 +51,8 @@ function cancelWaitingSend(): boolean {
       if (!job || job.stopped || !job.data.waiting) return false;
       const left = rowsLeft(job.units);
       const question =
-        `The send from "${job.data.sheetName}" waits for the sending quota (${job.data.waiting.detail}) with ${left} e-mail${left === 1 ? '' : 's'} left; ` +
-        `${job.data.sent} were sent. Cancel it? The rows left are not sent and can be sent again later.`;
+        `The send from "${job.data.sheetName}" waits for the sending quota (${job.data.waiting.detail}) with ${count(left, 'e-mail')} left; ` +
+        `${formatCount(job.data.sent)} ${plural(job.data.sent, 'was', 'were')} sent. Cancel it? The rows left are not sent and can be sent again later.`;
       if (!confirm(TITLE, question)) return true;
       const released = dropSend(job, notSent('cancelled', SEND_TEXTS.cancelled));
       toast(`The waiting send was cancelled: ${count(released, 'row')} not sent.`, TITLE, 10);

@@ -28,7 +28,7 @@ import { parseWhen, startWindowText } from './send-later-time';
 import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../outbox/confirm';
 import { otherSendOnSheet } from '../mail/send-owners';
 import { ownershipOf, ownerStamp } from '../../platform/owner';
-import { count, formatCount } from '../words';
+import { count, formatCount, plural } from '../words';
 import { ensureTimer, releaseTimerIfIdle } from './timer';
 import { userToken } from './timer-store';
 
@@ -192,7 +192,7 @@ function startScheduled(schedule: ScheduledSend): boolean {
         );
       }
       const unconfirmed = kept
-        ? ` ${count(kept, 'row')} added or changed after it was scheduled ${kept === 1 ? 'was' : 'were'} not sent (${kept === 1 ? 'its' : 'their'} Mail status says so).`
+        ? ` ${count(kept, 'row')} added or changed after it was scheduled ${plural(kept, 'was', 'were')} not sent (${plural(kept, 'its', 'their')} Mail status says so).`
         : '';
       if (plan.rows.length === 0) {
         const lines = skippedLines(plan, prepared.hiddenCount);

@@ -9,7 +9,7 @@ import { lastRun } from '../jobs/reporters';
 import { allSchedules } from './schedules';
 import { startWindowText } from './send-later-time';
 import { allTimers } from './timer-store';
-import { whenText } from '../words';
+import { count, whenText } from '../words';
 import { allSequences } from '../sequence/sequence-store';
 import { sequenceSummary } from '../sequence/sequence-texts';
 
@@ -40,7 +40,7 @@ function autoRefreshText(properties: Record<string, string>, time: (ms: number) 
   if (on.length) {
     const since = Math.min(...on.map((r) => (r.auto ? r.auto.since : Date.now())));
     text =
-      `On for ${on.length === 1 ? '1 editor' : `${on.length} editors`} of this document (each editor's own switch), ` +
+      `On for ${count(on.length, 'editor')} of this document (each editor's own switch), ` +
       `since ${time(since)}: about every hour; it turns itself off when every mail is final and 14 days have passed since the last send (opens are counted until then), after 30 days, or if the API key is refused; never while that editor has a send scheduled or waiting.`;
   } else {
     const off = records
@@ -74,7 +74,7 @@ function timedSendsText(
     if (!job || !job.data || !job.data.waiting) continue;
     const left = (job.units || []).reduce((n, u) => n + u.n, 0);
     parts.push(
-      `"${job.data.sheetName}": ${left} e-mail${left === 1 ? '' : 's'} wait for the sending quota since ${time(job.data.waiting.since)} (${job.data.waiting.detail}); tried every hour for 7 days.`,
+      `"${job.data.sheetName}": ${count(left, 'e-mail')} wait for the sending quota since ${time(job.data.waiting.since)} (${job.data.waiting.detail}); tried every hour for 7 days.`,
     );
   }
   const run = lastRun('send');

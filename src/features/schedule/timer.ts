@@ -14,6 +14,7 @@ import {
 import { mySchedules } from './schedules';
 import { mySequences } from '../sequence/sequence-store';
 import { myTimer, saveMyTimer, userToken } from './timer-store';
+import { count } from '../words';
 
 type Trigger = GoogleAppsScript.Script.Trigger;
 
@@ -91,13 +92,15 @@ export function timedWorkLeft(): string | null {
   const left: string[] = [];
   if (work.scheduled > 0)
     left.push(
-      work.scheduled === 1 ? 'a send scheduled for later' : `${work.scheduled} sends scheduled for later`,
+      work.scheduled === 1
+        ? 'a send scheduled for later'
+        : `${count(work.scheduled, 'send')} scheduled for later`,
     );
   if (work.waitingSend) left.push('a send waiting for the sending quota');
   if (work.refreshAfterSend) left.push('the mails of a timed send to refresh');
   if (work.waitingPhone) left.push("a phone check waiting for Google's daily limit");
   if (work.sequences > 0)
-    left.push(work.sequences === 1 ? 'a follow-up sequence' : `${work.sequences} follow-up sequences`);
+    left.push(work.sequences === 1 ? 'a follow-up sequence' : count(work.sequences, 'follow-up sequence'));
   return left.length ? left.join(' and ') : null;
 }
 

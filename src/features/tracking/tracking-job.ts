@@ -37,6 +37,7 @@ import {
 import { readListStates, writeStatesByMailId } from '../../sheets/mail-record';
 import { MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
+import { count } from '../words';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -264,19 +265,18 @@ function stop(error: ApiError, origin: RefreshOrigin): never {
 
 function trackingSummary(state: TrackingState, finished: boolean): string {
   const d = state.data;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const parts = [`${plural(d.mailsRead, 'mail')} of ${plural(d.tasksRead, 'task')} read`];
-  if (d.finalSkipped) parts.push(`${d.finalSkipped} final mails not read again`);
-  if (d.opensRead) parts.push(`opens of ${plural(d.opensRead, 'task')} sent in the last 14 days read again`);
-  parts.push(`${plural(d.rowsUpdated, 'sent row')} updated`);
+  const parts = [`${count(d.mailsRead, 'mail')} of ${count(d.tasksRead, 'task')} read`];
+  if (d.finalSkipped) parts.push(`${count(d.finalSkipped, 'final mail')} not read again`);
+  if (d.opensRead) parts.push(`opens of ${count(d.opensRead, 'task')} sent in the last 14 days read again`);
+  parts.push(`${count(d.rowsUpdated, 'sent row')} updated`);
   if (d.notThisDocument) {
     parts.push(
-      `${plural(d.notThisDocument, 'Mail ID')} not of a mail this document sent (typed or copied into a cell): not read`,
+      `${count(d.notThisDocument, 'Mail ID')} not of a mail this document sent (typed or copied into a cell): not read`,
     );
   }
   if (d.otherKey) {
     parts.push(
-      `${plural(d.otherKey, 'mail')} sent with another API key (a colleague's or an earlier key): shown as they were; refresh with that key to update them`,
+      `${count(d.otherKey, 'mail')} sent with another API key (a colleague's or an earlier key): shown as they were; refresh with that key to update them`,
     );
   }
   return `${finished ? 'Tracking refreshed' : 'Refreshing tracking'}: ${parts.join(', ')}.`;
