@@ -18,10 +18,16 @@ const {
   advanceClock,
 } = require('./emulator-state');
 
-const { clockBuffer, codePath, htmlDir, signal, answerPort, sidePort } = workerData;
+const { clockBuffer, codePath, htmlDir, emulatorOptions, signal, answerPort, sidePort } = workerData;
 const flag = new Int32Array(signal);
 const clock = new Clock(clockBuffer);
-const emu = new AppsScriptEmulator({ codePath, htmlDir, clock, addonName: 'Outreach' });
+const emu = new AppsScriptEmulator({
+  ...emulatorOptions,
+  codePath,
+  htmlDir,
+  clock,
+  addonName: 'Outreach',
+});
 const tracker = { seen: null, uiSeq: 0, version: 0, selectSeq: 0 };
 let promptSeq = 0;
 

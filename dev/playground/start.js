@@ -25,7 +25,8 @@ function entryPointNames(codePath) {
 
 /**
  * Starts the sandbox, the emulator (settings prefilled with the demo keys, onOpen run) and the page server.
- * @param {{ port?: number, host?: string, codePath?: string, htmlDir?: string }} [options]
+ * @param {{ port?: number, host?: string, codePath?: string, htmlDir?: string, emulatorOptions?: object }} [options]
+ *   emulatorOptions: more AppsScriptEmulator options (tests: a short realTimeoutMs)
  * @returns {Promise<{ url: string, outreachUrl: string, phoneUrl: string, stop(): Promise<void> }>}
  */
 async function startPlayground({
@@ -34,6 +35,7 @@ async function startPlayground({
   // The local build: dist/ with the loopback sandbox in its URL allowlist (rollup.config.mjs).
   codePath = path.join(ROOT, 'dist-local', 'Code.js'),
   htmlDir = path.join(ROOT, 'dist-local'),
+  emulatorOptions = {},
 } = {}) {
   if (!fs.existsSync(codePath)) {
     throw new Error(
@@ -50,7 +52,7 @@ async function startPlayground({
     await sandbox.stop();
   };
   try {
-    emulator = new EmulatorHost({ clock, codePath, htmlDir });
+    emulator = new EmulatorHost({ clock, codePath, htmlDir, emulatorOptions });
     const settings = {
       outreachApiKey: DEMO_KEYS.paid,
       outreachBaseUrl: sandbox.outreachUrl,
