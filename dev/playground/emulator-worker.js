@@ -13,6 +13,7 @@ const {
   newUiEvents,
   selectRange,
   editRange,
+  toggleCheckboxes,
   pasteValues,
   recalculate,
   advanceClock,
@@ -153,6 +154,12 @@ function handle(message) {
       try {
         editRange(emu, message.sheet, message.range, message.input);
         return { ok: true };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
+      }
+    case 'toggle':
+      try {
+        return { ok: true, result: toggleCheckboxes(emu, message.sheet, message.range) };
       } catch (e) {
         return { ok: false, error: errorOf(e) };
       }

@@ -85,13 +85,15 @@
   }
 
   // ── Server ────────────────────────────────────────────────────────────────────────────────────────────
-  function post(path, body) {
+  /** POSTs to the server; `onReply` runs before the state the reply carries is drawn. */
+  function post(path, body, onReply) {
     return fetch(path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body || {}),
     }).then(function (res) {
       return res.json().then(function (data) {
+        if (onReply) onReply();
         if (data && data.state) applyState(data.state);
         if (!res.ok && !data.error) throw new Error('HTTP ' + res.status);
         return data;
@@ -109,6 +111,21 @@
         };
       });
     });
+  }
+
+  /** A function's menu item as the user knows it ("Unlock selected companies"), else its name. */
+  function menuLabel(fn) {
+    var found = null;
+    var look = function (items) {
+      (items || []).forEach(function (item) {
+        if (item.fn === fn && !found) found = item.label;
+        if (item.items) look(item.items);
+      });
+    };
+    (info.menus || []).forEach(function (menu) {
+      look(menu.items);
+    });
+    return found || fn;
   }
 
   function connectEvents() {
@@ -146,7 +163,7 @@
       $('busy').textContent = busy.failed
         ? 'The emulator stopped: ' + busy.failed + ' (restart npm start)'
         : busy.running
-          ? 'Running ' + busy.running + '…'
+          ? 'Running ' + menuLabel(busy.running) + '…'
           : '';
       document.body.dataset.busy = busy.running ? 'true' : 'false';
     });
@@ -368,6 +385,8 @@
           td.classList.add('filter-head');
           td.title = (td.title ? td.title + '\n\n' : '') + 'Filter on ' + sheet.filter;
         }
+        var typed = activeSheet + '!' + r + ',' + c;
+        if (Object.prototype.hasOwnProperty.call(pendingEdits, typed)) showPending(td, pendingEdits[typed]);
         cellEls[r + ',' + c] = td;
         tr.appendChild(td);
       }
@@ -404,6 +423,15 @@
   function decorate(td, cell) {
     if (cell.k === 'number' || cell.k === 'date') td.classList.add('num');
     if (cell.k === 'boolean') td.classList.add('bool');
+    if (cell.x) {
+      // A checkbox, as Sheets draws one: a click on the box toggles it.
+      td.classList.add('checkbox');
+      td.textContent = '';
+      var box = el('span', 'checkbox-box', cell.t);
+      box.setAttribute('role', 'checkbox');
+      box.setAttribute('aria-checked', cell.t === '☑' ? 'true' : 'false');
+      td.appendChild(box);
+    }
     if (cell.k === 'error') td.classList.add('err');
     if (cell.k === 'unevaluated') td.classList.add('unevaluated');
     var tip = [];
@@ -521,6 +549,12 @@
     if (td && td.dataset.r) {
       var r = Number(td.dataset.r);
       var c = Number(td.dataset.c);
+      if (!e.shiftKey && target.closest('.checkbox-box')) {
+        setSelection({ r1: r, c1: c, r2: r, c2: c, cr: r, cc: c }, true);
+        toggleCheckboxes(a1(r, c));
+        e.preventDefault();
+        return;
+      }
       if (e.shiftKey && sel)
         setSelection({ r1: sel.cr, c1: sel.cc, r2: r, c2: c, cr: sel.cr, cc: sel.cc }, false);
       else setSelection({ r1: r, c1: c, r2: r, c2: c, cr: r, cc: c }, false);
@@ -591,6 +625,9 @@
     } else if (k === 'Delete' || k === 'Backspace') {
       e.preventDefault();
       clearSelection();
+    } else if (k === ' ' && selectionHasCheckbox()) {
+      e.preventDefault();
+      toggleCheckboxes(rangeA1(sel));
     } else if (k.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       openEditor(k);
@@ -623,16 +660,16 @@
     input.focus();
     input.setSelectionRange(input.value.length, input.value.length);
     input.addEventListener('keydown', function (e) {
+      // The selection moves at once, as in Sheets: what the user types next goes to the next cell while
+      // this edit is still on its way to the emulator.
       if (e.key === 'Enter') {
         e.preventDefault();
-        commitEditor(true).then(function () {
-          moveSelection(1, 0, false);
-        });
+        commitEditor(true);
+        moveSelection(1, 0, false);
       } else if (e.key === 'Tab') {
         e.preventDefault();
-        commitEditor(true).then(function () {
-          moveSelection(0, e.shiftKey ? -1 : 1, false);
-        });
+        commitEditor(true);
+        moveSelection(0, e.shiftKey ? -1 : 1, false);
       } else if (e.key === 'Escape') {
         e.preventDefault();
         cancelEditor();
@@ -660,19 +697,36 @@
     editor = null;
     var text = e.input.value;
     e.td.classList.remove('editing');
-    e.td.classList.add('pending'); // shown as typed until the emulator's state redraws it
-    e.td.textContent = text;
+    var key = e.sheet + '!' + e.r + ',' + e.c;
+    pendingEdits[key] = text; // shown as typed until a state that has it is drawn
     drawnKey = ''; // the next state redraws the grid even if the edit changed nothing
     if (refocus) $('grid-wrap').focus({ preventScroll: true });
     if (gridStale) renderGrid();
-    return editCells(e.sheet, a1(e.r, e.c), text);
+    else showPending(e.td, text);
+    return editCells(e.sheet, a1(e.r, e.c), text, function () {
+      if (pendingEdits[key] === text) delete pendingEdits[key];
+    });
   }
 
-  function editCells(sheet, range, text) {
-    return selectionSent
+  var pendingEdits = {}; // "sheet!r,c" -> the text typed there, its edit not answered yet
+  function showPending(td, text) {
+    td.classList.add('pending');
+    td.textContent = text;
+  }
+
+  // Edits reach the emulator in the order they were made (two requests in flight may arrive swapped).
+  var editsSent = Promise.resolve();
+  function editCells(sheet, range, text, onReply) {
+    return sendInOrder(function () {
+      return post('/api/edit', { sheet: sheet, range: range, input: text }, onReply);
+    });
+  }
+  function sendInOrder(send) {
+    var done = editsSent
       .then(function () {
-        return post('/api/edit', { sheet: sheet, range: range, input: text });
+        return selectionSent;
       })
+      .then(send)
       .then(function (res) {
         if (!res.ok)
           showToast({ title: 'Edit failed', message: res.error ? res.error.message : 'Unknown error' });
@@ -680,6 +734,28 @@
       .catch(function (err) {
         showToast({ title: 'Edit failed', message: err.message });
       });
+    editsSent = done;
+    return done;
+  }
+
+  /** Whether a checkbox lies in the selection (Space toggles them there, as in Sheets). */
+  function selectionHasCheckbox() {
+    var sheet = currentSheet();
+    if (!sel || !sheet) return false;
+    for (var r = Math.min(sel.r1, sel.r2); r <= Math.max(sel.r1, sel.r2); r++) {
+      for (var c = Math.min(sel.c1, sel.c2); c <= Math.max(sel.c1, sel.c2); c++) {
+        var cell = cellAt(sheet, r, c);
+        if (cell && cell.x) return true;
+      }
+    }
+    return false;
+  }
+
+  function toggleCheckboxes(range) {
+    var sheet = activeSheet;
+    return sendInOrder(function () {
+      return post('/api/toggle', { sheet: sheet, range: range });
+    });
   }
 
   function clearSelection() {
