@@ -94,7 +94,9 @@ function toMainError(e, exec) {
     // On a real clock the guard waits for the execution's own limit: past it, this is Apps Script's error.
     const pastLimit = exec && exec.emu.clock.now() > exec.deadline;
     const err = new Error(
-      pastLimit ? TIME_LIMIT_MESSAGE : `${TIME_LIMIT_MESSAGE} (the emulator's real-time limit stopped a busy loop)`,
+      pastLimit
+        ? TIME_LIMIT_MESSAGE
+        : `${TIME_LIMIT_MESSAGE} (the emulator's real-time limit stopped a busy loop)`,
     );
     err.name = 'Exception';
     err.timedOut = true;

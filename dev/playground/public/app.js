@@ -494,11 +494,13 @@
     var cell = cellAt(currentSheet(), sel.cr, sel.cc);
     if (document.activeElement !== $('formula-input')) {
       $('formula-input').value = cell
-        ? cell.f != null
-          ? cell.f
-          : cell.e != null
-            ? cell.e
-            : cell.t || ''
+        ? cell.x
+          ? String(cell.t === '☑').toUpperCase() // a checkbox holds TRUE or FALSE
+          : cell.f != null
+            ? cell.f
+            : cell.e != null
+              ? cell.e
+              : cell.t || ''
         : '';
     }
     $('grid-wrap').setAttribute('aria-activedescendant', '');
@@ -704,7 +706,9 @@
     if (gridStale) renderGrid();
     else showPending(e.td, text);
     return editCells(e.sheet, a1(e.r, e.c), text, function () {
-      if (pendingEdits[key] === text) delete pendingEdits[key];
+      if (pendingEdits[key] !== text) return;
+      delete pendingEdits[key];
+      drawnKey = ''; // the same state may have been drawn already (events stream), with the cell pending
     });
   }
 
