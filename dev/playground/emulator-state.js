@@ -108,6 +108,18 @@ function sheetState(sheet) {
       title: String((chart.options && chart.options.title) || ''),
       ranges: (chart.ranges || []).map(String),
       colors: Array.isArray(chart.options && chart.options.colors) ? chart.options.colors.map(String) : [],
+      // Where Sheets draws it: over the grid from its anchor cell, at its size (600 × 371 unless set).
+      anchor: chart.position
+        ? {
+            row: Number(chart.position.anchorRowPos) || 1,
+            col: Number(chart.position.anchorColPos) || 1,
+            x: Number(chart.position.offsetX) || 0,
+            y: Number(chart.position.offsetY) || 0,
+          }
+        : { row: 1, col: 1, x: 0, y: 0 },
+      width: Number(chart.options && chart.options.width) || 600,
+      height: Number(chart.options && chart.options.height) || 371,
+      percent: Boolean(chart.options && chart.options.isStacked === 'percent'),
     })),
   };
 }

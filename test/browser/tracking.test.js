@@ -16,7 +16,7 @@ const {
 
 let page;
 
-const env = usePlayground();
+const env = usePlayground({ viewport: { width: 1366, height: 768 } });
 beforeAll(() => (page = env.page));
 
 async function answerAlert(button, expected) {

@@ -266,8 +266,9 @@ function trackingSummary(state: TrackingState, finished: boolean): string {
   const d = state.data;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const parts = [`${plural(d.mailsRead, 'mail')} of ${plural(d.tasksRead, 'task')} read`];
-  if (d.finalSkipped) parts.push(`${d.finalSkipped} final mails not read again`);
-  if (d.opensRead) parts.push(`opens of ${plural(d.opensRead, 'task')} sent in the last 14 days read again`);
+  if (d.finalSkipped)
+    parts.push(`${plural(d.finalSkipped, 'delivered or failed mail')} not read again (they no longer change)`);
+  if (d.opensRead) parts.push('opens of the mails sent in the last 14 days brought up to date');
   parts.push(`${plural(d.rowsUpdated, 'sent row')} updated`);
   if (d.notThisDocument) {
     parts.push(
