@@ -107,6 +107,9 @@ const TASK_OPENS_NOTE =
 const OPENED_RATE_NOTE =
   'Opened of the mails that reached the service (sent or delivered). Where the service counts opens per task of several mails, one open counts once for the task.';
 
+const OPENS_COUNTED_NOTE =
+  "per mail: each of the campaign's tasks holds one mail, so its opens are that mail's. per task of several mails: the e-mail service counts the opens of a task as a whole; which of its mails was opened is not known.";
+
 const TRACKING_STATE_NOTE = [
   'Pending / Requested: the e-mail service has the mail and has not sent it yet; Sent: it left; Delivered: delivery confirmed; Failed: see Failure reason.',
   OTHER_KEY_NOTE,
@@ -161,6 +164,6 @@ export const TRACKING_SUMMARY: TableLayout = {
     { key: 'tasks', header: 'Tasks', format: '#,##0', note: TASK_NOTE },
     { key: 'firstSent', header: 'First sent', format: 'yyyy-mm-dd hh:mm:ss' },
     { key: 'lastSent', header: 'Last sent', format: 'yyyy-mm-dd hh:mm:ss' },
-    { key: 'opensCounted', header: 'Opens counted' },
+    { key: 'opensCounted', header: 'Opens counted', note: OPENS_COUNTED_NOTE },
   ],
 };

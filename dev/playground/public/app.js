@@ -297,8 +297,7 @@
     cellEls = {};
     rowHeads = {};
     colHeads = {};
-    renderCharts(sheet);
-    if (!sheet) return;
+    if (!sheet) return renderCharts(sheet);
     var rows = Math.max(sheet.rows + 30, MIN_ROWS, sel ? Math.max(sel.r1, sel.r2) + 5 : 0);
     var cols = Math.max(sheet.cols + 2, MIN_COLS, sel ? Math.max(sel.c1, sel.c2) + 1 : 0);
     var widths = columnWidths(sheet, cols);
@@ -399,6 +398,7 @@
       tbody.appendChild(tr);
     }
     table.appendChild(tbody);
+    renderCharts(sheet); // over the grid from their anchor cells, which are drawn now
     var more = $('grid-more');
     more.hidden = shownRows >= rows;
     more.textContent = '';
@@ -1313,7 +1313,8 @@
     });
     return { labels: labels, series: series };
   }
-  function barChartBody(data, colors) {
+  /** Bars of equal length (each label's total is 100 %) when `percent`, else scaled to the longest. */
+  function barChartBody(data, colors, percent) {
     var body = el('div', 'chart-body chart-bars');
     var legend = el('ul', 'chart-legend');
     data.series.forEach(function (s, i) {
@@ -1338,12 +1339,19 @@
       var line = el('div', 'chart-bar-row');
       line.appendChild(el('span', 'chart-bar-label', label));
       var bar = el('span', 'chart-bar');
+      var sum = data.series.reduce(function (n, s) {
+        return n + (s.values[k] || 0);
+      }, 0);
       data.series.forEach(function (s, i) {
         if (!s.values[k]) return;
         var part = el('span', 'chart-bar-part');
         part.style.background = colors[i % colors.length];
-        part.style.width = (100 * s.values[k]) / most + '%';
-        part.title = s.name + ': ' + s.values[k];
+        part.style.width = (100 * s.values[k]) / (percent ? sum : most) + '%';
+        part.title =
+          s.name +
+          ': ' +
+          s.values[k] +
+          (percent ? ' (' + ((100 * s.values[k]) / sum).toFixed(1) + ' %)' : '');
         part.setAttribute('data-series', s.name);
         bar.appendChild(part);
       });
@@ -1354,6 +1362,20 @@
     body.appendChild(legend);
     return body;
   }
+  /** Places a chart as Sheets does: its top-left corner at its anchor cell plus offsets, at its width. */
+  function placeChart(figure, chart) {
+    var anchor = chart.anchor || { row: 1, col: 1, x: 0, y: 0 };
+    var td = cellEls[anchor.row + ',' + anchor.col];
+    if (!td) return false; // its anchor row is hidden or not drawn: Sheets would show it there
+    var wrap = $('grid-wrap');
+    var box = td.getBoundingClientRect();
+    var origin = wrap.getBoundingClientRect();
+    figure.style.left = box.left - origin.left + wrap.scrollLeft + anchor.x + 'px';
+    figure.style.top = box.top - origin.top + wrap.scrollTop + anchor.y + 'px';
+    if (chart.width) figure.style.width = chart.width + 'px';
+    if (chart.height) figure.style.minHeight = chart.height + 'px';
+    return true;
+  }
   function renderCharts(sheet) {
     var holder = $('charts');
     holder.textContent = '';
@@ -1363,8 +1385,8 @@
         bars.setAttribute('data-type', chart.type);
         bars.appendChild(el('figcaption', null, chart.title || 'Chart'));
         var colors = chart.colors && chart.colors.length ? chart.colors : CHART_COLORS;
-        bars.appendChild(barChartBody(seriesOf(sheet, chart.ranges), colors));
-        holder.appendChild(bars);
+        bars.appendChild(barChartBody(seriesOf(sheet, chart.ranges), colors, chart.percent));
+        if (placeChart(bars, chart)) holder.appendChild(bars);
         return;
       }
       var rows = chartRows(sheet, chart.ranges[0] || '');
@@ -1384,7 +1406,7 @@
       });
       body.appendChild(legend);
       figure.appendChild(body);
-      holder.appendChild(figure);
+      if (placeChart(figure, chart)) holder.appendChild(figure);
     });
   }
 

@@ -191,9 +191,7 @@ function rates(c: CampaignRow, opened: number): Record<string, CellValue> {
     deliveredRate: c.mails ? c.delivered / c.mails : '',
     failedRate: c.mails ? c.failed / c.mails : '',
     openedRate: reached ? Math.min(1, opened / reached) : '',
-    opensCounted: perMail
-      ? 'per mail'
-      : 'per task (the service counts opens per task of several mails: which mail was opened is not known)',
+    opensCounted: perMail ? 'per mail' : 'per task of several mails', // the header's note says what it means
   };
 }
 
@@ -241,7 +239,10 @@ function writeChart(read: SummaryRead, campaigns: number, total: number): void {
     .setOption('legend', { position: 'top' })
     .setOption('width', CHART_SIZE.width)
     .setOption('height', Math.min(CHART_SIZE.maxHeight, CHART_SIZE.frame + CHART_SIZE.bar * rows))
-    .setOption('title', `Share of each campaign's mails: waiting, sent, delivered, failed (${formatCount(total)} mails)`)
+    .setOption(
+      'title',
+      `Share of each campaign's mails: waiting, sent, delivered, failed (${formatCount(total)} mails)`,
+    )
     .build();
   if (existing) sheet.updateChart(chart);
   else sheet.insertChart(chart);
