@@ -57,7 +57,10 @@ function sheetState(sheet) {
       const value = raw && typeof raw === 'object' && raw.date ? new Date(raw.date) : raw;
       const error = sheet.errors[r][c];
       let text = sheet.displayValues[r][c];
-      if (sheet.checkboxes[r][c]) text = value === true ? '☑' : '☐';
+      if (sheet.checkboxes[r][c]) {
+        text = value === true ? '☑' : '☐';
+        out.x = true; // a checkbox: a click on it or Space toggles it
+      }
       if (text !== '') out.t = text;
       const kind = sheet.checkboxes[r][c] ? 'boolean' : cellKind(value, error);
       if (kind) out.k = kind;
@@ -105,6 +108,18 @@ function sheetState(sheet) {
       title: String((chart.options && chart.options.title) || ''),
       ranges: (chart.ranges || []).map(String),
       colors: Array.isArray(chart.options && chart.options.colors) ? chart.options.colors.map(String) : [],
+      // Where Sheets draws it: over the grid from its anchor cell, at its size (600 × 371 unless set).
+      anchor: chart.position
+        ? {
+            row: Number(chart.position.anchorRowPos) || 1,
+            col: Number(chart.position.anchorColPos) || 1,
+            x: Number(chart.position.offsetX) || 0,
+            y: Number(chart.position.offsetY) || 0,
+          }
+        : { row: 1, col: 1, x: 0, y: 0 },
+      width: Number(chart.options && chart.options.width) || 600,
+      height: Number(chart.options && chart.options.height) || 371,
+      percent: Boolean(chart.options && chart.options.isStacked === 'percent'),
     })),
   };
 }
@@ -260,6 +275,26 @@ function editRange(emu, sheetName, a1, input) {
   recalculate(emu);
 }
 
+/**
+ * Space on a selection, or a click on a checkbox, as in Sheets: the checkboxes of the range are all checked
+ * when one of them is not, else all unchecked. Other cells of the range are left as they are.
+ */
+function toggleCheckboxes(emu, sheetName, a1) {
+  const { sheet, row, col, numRows, numCols } = resolve(emu, sheetName, a1);
+  const target = emu.sheet(sheet.name);
+  const boxes = [];
+  for (let r = row; r < row + numRows; r++) {
+    for (let c = col; c < col + numCols; c++) {
+      const cell = sheet.cell(r, c);
+      if (cell && cell.validation === 'checkbox') boxes.push({ r, c, on: cell.v === true });
+    }
+  }
+  const value = boxes.some((box) => !box.on);
+  for (const box of boxes) target.getRange(box.r, box.c).setValue(value);
+  recalculate(emu);
+  return boxes.length;
+}
+
 /** Pasted text (rows of cells) from the given cell on, coerced as typed input; the sheet grows to fit. */
 function pasteValues(emu, sheetName, a1, values) {
   if (!Array.isArray(values) || values.length === 0) return;
@@ -288,6 +323,7 @@ module.exports = {
   newUiEvents,
   selectRange,
   editRange,
+  toggleCheckboxes,
   pasteValues,
   recalculate,
   styleOf,

@@ -13,15 +13,22 @@ const {
   newUiEvents,
   selectRange,
   editRange,
+  toggleCheckboxes,
   pasteValues,
   recalculate,
   advanceClock,
 } = require('./emulator-state');
 
-const { clockBuffer, codePath, htmlDir, signal, answerPort, sidePort } = workerData;
+const { clockBuffer, codePath, htmlDir, emulatorOptions, signal, answerPort, sidePort } = workerData;
 const flag = new Int32Array(signal);
 const clock = new Clock(clockBuffer);
-const emu = new AppsScriptEmulator({ codePath, htmlDir, clock, addonName: 'Outreach' });
+const emu = new AppsScriptEmulator({
+  ...emulatorOptions,
+  codePath,
+  htmlDir,
+  clock,
+  addonName: 'Outreach',
+});
 const tracker = { seen: null, uiSeq: 0, version: 0, selectSeq: 0 };
 let promptSeq = 0;
 
@@ -147,6 +154,12 @@ function handle(message) {
       try {
         editRange(emu, message.sheet, message.range, message.input);
         return { ok: true };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
+      }
+    case 'toggle':
+      try {
+        return { ok: true, result: toggleCheckboxes(emu, message.sheet, message.range) };
       } catch (e) {
         return { ok: false, error: errorOf(e) };
       }

@@ -16,9 +16,10 @@ const ANSWERED = 1;
 
 class EmulatorHost extends EventEmitter {
   /**
-   * @param {{ clock: import('../clock').Clock, codePath: string, htmlDir: string }} options
+   * @param {{ clock: import('../clock').Clock, codePath: string, htmlDir: string, emulatorOptions?: object }}
+   *   options emulatorOptions: more AppsScriptEmulator options (tests: realTimeoutMs)
    */
-  constructor({ clock, codePath, htmlDir }) {
+  constructor({ clock, codePath, htmlDir, emulatorOptions = {} }) {
     super();
     this.clock = clock;
     this.codePath = codePath;
@@ -41,6 +42,7 @@ class EmulatorHost extends EventEmitter {
         clockBuffer: clock.buffer,
         codePath,
         htmlDir,
+        emulatorOptions,
         signal: this.signal.buffer,
         answerPort: channel.port2,
         sidePort: side.port2,
@@ -132,6 +134,11 @@ class EmulatorHost extends EventEmitter {
       const item = this.current;
       this.current = null;
       this._publish(msg);
+      // An alert still shown belongs to an execution that ended without its answer (Apps Script's limit).
+      for (const id of [...this.prompts.keys()]) {
+        this.prompts.delete(id);
+        this.emit('prompt-done', { id });
+      }
       if (item && runningName(item.message, null)) this.emit('busy', { running: null });
       if (item) item.resolve(msg);
       // A call sent to run beside an execution that ended without waiting again: the worker runs it now.

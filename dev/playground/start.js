@@ -25,7 +25,8 @@ function entryPointNames(codePath) {
 
 /**
  * Starts the sandbox, the emulator (settings prefilled with the demo keys, onOpen run) and the page server.
- * @param {{ port?: number, host?: string, codePath?: string, htmlDir?: string }} [options]
+ * @param {{ port?: number, host?: string, codePath?: string, htmlDir?: string, emulatorOptions?: object }} [options]
+ *   emulatorOptions: more AppsScriptEmulator options (tests: a short realTimeoutMs)
  * @returns {Promise<{ url: string, outreachUrl: string, phoneUrl: string, stop(): Promise<void> }>}
  */
 async function startPlayground({
@@ -34,6 +35,7 @@ async function startPlayground({
   // The local build: dist/ with the loopback sandbox in its URL allowlist (rollup.config.mjs).
   codePath = path.join(ROOT, 'dist-local', 'Code.js'),
   htmlDir = path.join(ROOT, 'dist-local'),
+  emulatorOptions = {},
 } = {}) {
   if (!fs.existsSync(codePath)) {
     throw new Error(
@@ -50,7 +52,7 @@ async function startPlayground({
     await sandbox.stop();
   };
   try {
-    emulator = new EmulatorHost({ clock, codePath, htmlDir });
+    emulator = new EmulatorHost({ clock, codePath, htmlDir, emulatorOptions });
     const settings = {
       outreachApiKey: DEMO_KEYS.paid,
       outreachBaseUrl: sandbox.outreachUrl,
@@ -131,15 +133,34 @@ async function main() {
   console.log(`Phone sandbox:     ${playground.phoneUrl}  (key ${DEMO_KEYS.phone})`);
   for (const warning of playground.warnings) console.warn(`Note: ${warning}`);
   console.log('Open the page and use Extensions › Outreach. Ctrl+C stops.');
+  stopWithParent(playground);
+}
+
+/**
+ * Ctrl+C, SIGTERM (npm forwards it to the script it runs) and a closed terminal stop the page server, the
+ * emulator and the sandbox; so does the end of the process that started this one (`npm start` killed
+ * outright, or a shell in between that did not pass the signal on), which a poll of the parent's pid sees.
+ */
+function stopWithParent(playground, { pollMs = 1000 } = {}) {
+  const parent = process.ppid;
+  let stopping = false;
   const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    clearInterval(watch);
     console.log('\nStopping…');
+    // Whatever hangs (a browser holding a connection), the process ends within a few seconds.
+    setTimeout(() => process.exit(1), 5000).unref();
     playground.stop().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  const watch = setInterval(() => {
+    if (process.ppid !== parent) shutdown();
+  }, pollMs);
+  watch.unref();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, shutdown);
 }
 
 if (require.main === module) {

@@ -8,6 +8,11 @@ export const CUSTOM_FUNCTION_LIMIT_MS = 30 * 1000;
 // clock started: the time a user spends in a confirmation dialog counts against the limit too.
 const EXECUTION_STARTED_AT = Date.now();
 
+/** When Apps Script ends this execution at the latest (a menu, trigger or sidebar execution). */
+export function executionEnd(): number {
+  return EXECUTION_STARTED_AT + EXECUTION_LIMIT_MS;
+}
+
 export class Deadline {
   readonly at: number;
 

@@ -5,6 +5,7 @@
 // kind (`job.<kind>.<user token>`, with its progress, stop and report beside it): a job spends its owner's
 // key, so only its owner loads, continues or stops it; another editor only learns that it exists
 // (otherJobs). The lease stays one per kind and document: one step of a kind works at a time.
+import { executionEnd } from './deadline';
 import { deleteLarge, readLarge, writeLarge } from './large-property';
 import { withDocumentLock } from './locks';
 import { userToken } from './owner';
@@ -122,8 +123,12 @@ export function readProgress(kind: string): JobProgress | null {
   }
 }
 
-/** How long a step may hold its job: an execution's limit plus a margin (a killed step's lease runs out). */
-const LEASE_MS = 6.5 * 60 * 1000;
+/**
+ * A lease ends when the execution that took it ends at the latest (Apps Script stops it 6 minutes after it
+ * started, a confirmation's wait included), plus a margin for the clocks of Apps Script's machines: an
+ * execution that died without releasing it blocks the next one for that margin, not for minutes.
+ */
+const LEASE_MARGIN_MS = 30 * 1000;
 
 /**
  * Runs one step of a job unless another execution is running one (the progress dialog and the menu action
@@ -135,7 +140,7 @@ export function withJobLease<T>(kind: string, work: () => T, busy: () => T): T {
   const key = `${PREFIX}${kind}.lease`;
   const takeLease = () => {
     if (Number(properties.getProperty(key) || 0) > Date.now()) return false;
-    properties.setProperty(key, String(Date.now() + LEASE_MS));
+    properties.setProperty(key, String(executionEnd() + LEASE_MARGIN_MS));
     return true;
   };
   if (!withDocumentLock(10000, takeLease, () => false, { flush: false })) return busy();

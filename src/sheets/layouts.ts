@@ -97,6 +97,19 @@ export const DO_NOT_CONTACT: TableLayout = {
 const OTHER_KEY_NOTE =
   "Sent with another key: this document sent the mail with an API key other than the one saved in your Settings (another editor's, or a key since replaced). Your key cannot read it: whoever holds that key refreshes it.";
 
+/** What a task is, said on the headers that name one (Tracking and its summary). */
+const TASK_NOTE =
+  'A task is a batch of mails the e-mail service received together (one send request holds up to 100). Its status: waiting at the service, handed to the mail provider, all mails sent, some mails failed, all mails failed.';
+
+const TASK_OPENS_NOTE =
+  "How often the mails of this row's task were opened, as the e-mail service counts them: for a task of one mail, that mail's opens; for a task of several, all of theirs (which mail was opened is not known).";
+
+const OPENED_RATE_NOTE =
+  'Opened of the mails that reached the service (sent or delivered). Where the service counts opens per task of several mails, one open counts once for the task.';
+
+const OPENS_COUNTED_NOTE =
+  "per mail: each of the campaign's tasks holds one mail, so its opens are that mail's. per task of several mails: the e-mail service counts the opens of a task as a whole; which of its mails was opened is not known.";
+
 const TRACKING_STATE_NOTE = [
   'Pending / Requested: the e-mail service has the mail and has not sent it yet; Sent: it left; Delivered: delivery confirmed; Failed: see Failure reason.',
   OTHER_KEY_NOTE,
@@ -110,16 +123,16 @@ const TRACKING_STATE_NOTE = [
 export const TRACKING: TableLayout = {
   sheetName: 'Tracking',
   columns: [
-    { key: 'taskId', header: 'Task ID', format: '0' },
+    { key: 'taskId', header: 'Task ID', format: '0', note: TASK_NOTE },
     { key: 'campaign', header: 'Campaign' },
-    { key: 'taskStatus', header: 'Task status' },
+    { key: 'taskStatus', header: 'Task status', note: TASK_NOTE },
     { key: 'mailId', header: 'Mail ID', format: '0' },
     { key: 'recipient', header: 'Recipient' },
     { key: 'nickname', header: 'Nickname' },
     { key: 'subject', header: 'Subject' },
     { key: 'mailStatus', header: 'Mail status', note: TRACKING_STATE_NOTE },
     { key: 'opened', header: 'Opened' },
-    { key: 'taskOpens', header: 'Task opens', format: '0' },
+    { key: 'taskOpens', header: 'Task opens', format: '0', note: TASK_OPENS_NOTE },
     { key: 'sentAt', header: 'Sent at', format: 'yyyy-mm-dd hh:mm' },
     { key: 'confirmedAt', header: 'Delivery confirmed at', format: 'yyyy-mm-dd hh:mm' },
     { key: 'failureReason', header: 'Failure reason' },
@@ -136,20 +149,21 @@ export const TRACKING_SUMMARY: TableLayout = {
   sheetName: 'Tracking summary',
   headerRow: 8,
   columns: [
+    // The rates first, beside the campaign's size: a campaign of 50 mails and one of 7,000 read alike.
     { key: 'campaign', header: 'Campaign' },
-    { key: 'tasks', header: 'Tasks', format: '0' },
-    { key: 'mails', header: 'Mails', format: '0' },
-    { key: 'waiting', header: 'Waiting', format: '0' },
-    { key: 'sent', header: 'Sent', format: '0' },
-    { key: 'delivered', header: 'Delivered', format: '0' },
-    { key: 'failed', header: 'Failed', format: '0' },
-    { key: 'otherKey', header: 'Sent with another key', format: '0', note: OTHER_KEY_NOTE },
-    { key: 'opened', header: 'Opened', format: '0' },
-    { key: 'firstSent', header: 'First sent', format: 'yyyy-mm-dd hh:mm' },
-    { key: 'lastSent', header: 'Last sent', format: 'yyyy-mm-dd hh:mm' },
+    { key: 'mails', header: 'Mails', format: '#,##0' },
     { key: 'deliveredRate', header: 'Delivered %', format: '0.0%' },
     { key: 'failedRate', header: 'Failed %', format: '0.0%' },
-    { key: 'openedRate', header: 'Opened %', format: '0.0%' },
-    { key: 'opensCounted', header: 'Opens counted' },
+    { key: 'openedRate', header: 'Opened %', format: '0.0%', note: OPENED_RATE_NOTE },
+    { key: 'waiting', header: 'Waiting', format: '#,##0' },
+    { key: 'sent', header: 'Sent', format: '#,##0' },
+    { key: 'delivered', header: 'Delivered', format: '#,##0' },
+    { key: 'failed', header: 'Failed', format: '#,##0' },
+    { key: 'otherKey', header: 'Sent with another key', format: '#,##0', note: OTHER_KEY_NOTE },
+    { key: 'opened', header: 'Opened', format: '#,##0' },
+    { key: 'tasks', header: 'Tasks', format: '#,##0', note: TASK_NOTE },
+    { key: 'firstSent', header: 'First sent', format: 'yyyy-mm-dd hh:mm' },
+    { key: 'lastSent', header: 'Last sent', format: 'yyyy-mm-dd hh:mm' },
+    { key: 'opensCounted', header: 'Opens counted', note: OPENS_COUNTED_NOTE },
   ],
 };

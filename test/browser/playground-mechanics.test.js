@@ -3,8 +3,9 @@
 // The playground's own mechanics, with a tiny fixture project instead of the add-on (test/browser/fixtures):
 // prompts and alerts that block the execution until clicked, the selection as the active range, the
 // google.script.run bridge, and how sheets are drawn (display values, notes, frozen and hidden rows, text
-// that looks like markup or a formula). Without saveSettings in the fixture, the settings are written to the
-// user properties directly.
+// that looks like markup or a formula), typing at a typist's speed, checkboxes. Without saveSettings in the
+// fixture, the settings are written to the user properties directly. The window is a laptop's, 1366×768.
+// The emulator's busy-loop guard is set to 1.5 s here: a dialog left open longer must still get its answer.
 const path = require('node:path');
 const {
   usePlayground,
@@ -22,7 +23,16 @@ const FIXTURES = path.join(__dirname, 'fixtures');
 
 let page;
 
-const env = usePlayground({ codePath: path.join(FIXTURES, 'Code.js'), htmlDir: FIXTURES }, 30000);
+const GUARD_MS = 1500;
+const env = usePlayground(
+  {
+    codePath: path.join(FIXTURES, 'Code.js'),
+    htmlDir: FIXTURES,
+    viewport: { width: 1366, height: 768 },
+    emulatorOptions: { realTimeoutMs: GUARD_MS },
+  },
+  30000,
+);
 beforeAll(() => (page = env.page));
 
 afterEach(() => {
@@ -49,6 +59,7 @@ test('a prompt waits for the answer: typed text and OK (Enter), then Escape clos
   await expect(page.locator('#alert-message').textContent()).resolves.toBe('Who is there?');
   const labels = await page.locator('#alert-buttons button').allTextContents();
   expect(labels).toEqual(['Cancel', 'OK']);
+  // The busy line names the menu item, not the function behind it.
   await expect(page.locator('#busy').textContent()).resolves.toMatch(/"Ask a name"/);
   await page.locator('#alert-input').fill('Ada <b>');
   await screenshot(page, 'mechanics-01-prompt');
@@ -60,6 +71,17 @@ test('a prompt waits for the answer: typed text and OK (Enter), then Escape clos
   await page.keyboard.press('Escape');
   await waitForCell(page, 'A1', 'CLOSE:');
   await waitIdle(page);
+});
+
+test('a prompt left open longer than the busy-loop guard still gets its answer (waiting is not looping)', async () => {
+  await clickMenuItem(page, 'Ask a name');
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  await page.waitForTimeout(2 * GUARD_MS); // the user reads, thinks, answers
+  await page.locator('#alert-input').fill('Grace');
+  await page.keyboard.press('Enter');
+  await waitForCell(page, 'A1', 'OK:Grace');
+  await waitIdle(page);
+  await expect(page.locator('#toasts').textContent()).resolves.not.toMatch(/Exceeded|busy loop/);
 });
 
 test('a three-button alert returns the clicked button', async () => {
@@ -174,6 +196,59 @@ test('typing in cells: Enter commits, a leading apostrophe keeps text, Delete cl
   await page.locator('#formula-input').press('Enter');
   await waitForCell(page, 'G2', 'typed in the bar');
   expect(await page.evaluate(() => document.activeElement.id)).toBe('grid-wrap');
+});
+
+test("typing then Tab at a typist's speed keeps every value, each in its cell", async () => {
+  const rows = [
+    ['Ann', 'Lee', 'ann@acme.com', 'Acme'],
+    ['Bob', 'Ray', 'bob@acme.com', '42'],
+  ];
+  await cell(page, 'A30').click();
+  for (const row of rows) {
+    for (const [i, value] of row.entries()) {
+      // No wait for the page between keys: a real keyboard's pace, the edit before still on its way.
+      await page.keyboard.type(value, { delay: 40 });
+      await page.keyboard.press(i < row.length - 1 ? 'Tab' : 'Enter', { delay: 20 });
+    }
+    // Enter went down from the last cell; back to column A of the new row, as a user does with Home.
+    for (let i = 1; i < row.length; i++) await page.keyboard.press('ArrowLeft', { delay: 20 });
+  }
+  for (const [r, row] of rows.entries()) {
+    for (const [c, value] of row.entries()) await waitForCell(page, `${'ABCD'[c]}${30 + r}`, value);
+  }
+  await expect(cell(page, 'D31').getAttribute('class')).resolves.toContain('num');
+  await screenshot(page, 'mechanics-05b-typed-rows');
+});
+
+test('checkboxes toggle by a click on the box and by Space on a selection, as in Sheets', async () => {
+  await openTab(page, 'Sheet1');
+  await clickMenuItem(page, 'Add checkboxes');
+  await waitIdle(page);
+  await waitForCell(page, 'H2', '☐');
+  await waitForCell(page, 'H3', '☑');
+  await cell(page, 'H2').locator('.checkbox-box').click();
+  await waitForCell(page, 'H2', '☑');
+  await expect(page.locator('#formula-input').inputValue()).resolves.toBe('TRUE');
+  // A click beside a box selects, as on any cell; the header cell is text.
+  await cell(page, 'H1').click();
+  await waitForCell(page, 'H1', 'Replied');
+
+  await cell(page, 'H2').click({ position: { x: 5, y: 5 } }); // the cell, not its box
+  await waitForCell(page, 'H2', '☑');
+  await cell(page, 'H4').click({ modifiers: ['Shift'], position: { x: 5, y: 5 } });
+  await page.keyboard.press('Space'); // one of them is unchecked: all get checked
+  await waitForCell(page, 'H4', '☑');
+  expect([await cellText(page, 'H2'), await cellText(page, 'H3')]).toEqual(['☑', '☑']);
+  await page.keyboard.press('Space'); // all checked: all get unchecked
+  await waitForCell(page, 'H2', '☐');
+  await waitForCell(page, 'H3', '☐');
+  await waitForCell(page, 'H4', '☐');
+  await cell(page, 'H3').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Space');
+  await waitForCell(page, 'H3', '☑');
+  await expect(page.locator('#formula-input').inputValue()).resolves.toBe('TRUE');
+  expect(await cellText(page, 'H2')).toBe('☐');
+  await screenshot(page, 'mechanics-05c-checkboxes');
 });
 
 test('the frozen header keeps its own row number when scrolled, and each tab keeps its own scroll', async () => {

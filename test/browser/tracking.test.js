@@ -1,4 +1,5 @@
 'use strict';
+/* global document */ // inside page.evaluate callbacks, which run in the browser
 // Tracking in a real browser: a send of three mails, Refresh tracking, the service clock moved on (the
 // sandbox's clock: mails get sent, delivered or bounced), the statuses moving on Tracking and on the list,
 // the summary's chart, Show mail, and auto-refresh running from the hourly trigger when an hour passes.
@@ -16,7 +17,7 @@ const {
 
 let page;
 
-const env = usePlayground();
+const env = usePlayground({ viewport: { width: 1366, height: 768 } });
 beforeAll(() => (page = env.page));
 
 async function answerAlert(button, expected) {
@@ -84,17 +85,32 @@ async function steps() {
   await openTab(page, 'Tracking summary');
   const chart = page.locator('#charts figure.chart');
   await chart.waitFor();
-  // One bar per campaign, its parts waiting / sent / delivered / failed (issue 29: not a pie of one colour).
+  // One bar per campaign, 100 % of its mails: the shares waiting / sent / delivered / failed (a campaign of
+  // 50 mails reads like one of 7,000).
   expect(await chart.locator('figcaption').textContent()).toBe(
-    'Mails per campaign: waiting, sent, delivered, failed (3)',
+    "Share of each campaign's mails: waiting, sent, delivered, failed (3 mails)",
   );
   expect(await chart.locator('.chart-legend').textContent()).toMatch(/Waiting.*Sent.*Delivered.*Failed/);
   expect(await chart.locator('.chart-bar-row').count()).toBe(1);
   expect(await chart.locator('.chart-bar-part').evaluateAll((parts) => parts.map((p) => p.title))).toEqual([
-    'Delivered: 2',
-    'Failed: 1',
+    'Delivered: 2 (66.7 %)',
+    'Failed: 1 (33.3 %)',
   ]);
   expect(await page.locator('#charts figure.chart').count()).toBe(1);
+  // The chart covers no cell of the table (header row 8, the campaign in row 9), and is in view.
+  const chartBox = await chart.boundingBox();
+  const lastTableRow = await page.locator('#grid tr[data-r="9"]').boundingBox();
+  expect(chartBox.y).toBeGreaterThanOrEqual(lastTableRow.y + lastTableRow.height);
+  expect(chartBox.y + chartBox.height).toBeLessThanOrEqual(768);
+  // The rates beside the campaign, in view at 1366 px; no label cut off (chart, headers, status texts).
+  await waitForCell(page, 'C9', '66.7%');
+  await waitForCell(page, 'D9', '33.3%');
+  const cut = await page.evaluate(() =>
+    [...document.querySelectorAll('#grid td, #charts .chart-bar-label, #charts figcaption')]
+      .filter((node) => node.textContent.trim() && node.scrollWidth > node.clientWidth + 1)
+      .map((node) => node.textContent.trim().slice(0, 40)),
+  );
+  expect(cut).toEqual([]);
   await screenshot(page, 'tracking-04-summary-chart');
 
   // Show mail on a Tracking row: the body in the dialog.
@@ -116,7 +132,11 @@ async function steps() {
   await advanceServiceClock(page, '+1 hour');
   await page.locator('#toasts .toast', { hasText: 'onHourlyTimer: completed' }).waitFor();
   await openTab(page, 'Tracking summary');
-  await waitForCell(page, 'B6', /Tracking refreshed: .*opens of 1 task sent in the last 14 days read again/);
+  await waitForCell(
+    page,
+    'B6',
+    /Tracking refreshed: .*opens of the mails sent in the last 14 days brought up to date/,
+  );
   await waitForCell(page, 'B5', /^On for 1 editor .*14 days have passed since the last send/);
   await page.locator('#clock-next', { hasText: 'onHourlyTimer' }).waitFor();
   await screenshot(page, 'tracking-06-auto-refresh');

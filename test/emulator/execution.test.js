@@ -144,6 +144,26 @@ describe('time limits (virtual time)', () => {
     const emu = make('function spin() { for (;;) {} }', { realTimeoutMs: 100 });
     expect(() => emu.run('spin')).toThrow(/Exceeded maximum execution time/);
   });
+
+  test('on a real clock, a dialog waiting for the user is not stopped by the guard, only by the limit', () => {
+    const code = `function ask() {
+      var button = SpreadsheetApp.getUi().alert('Go on?', SpreadsheetApp.getUi().ButtonSet.YES_NO);
+      PropertiesService.getUserProperties().setProperty('answer', String(button));
+      return String(button);
+    }`;
+    const clock = Clock.real();
+    const emu = make(code, { clock, realTimeoutMs: 200 });
+    const waitReally = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+    // The user reads the dialog for 3 × the guard's time, then answers.
+    emu.ui.respond(() => (waitReally(600), 'YES'));
+    expect(emu.run('ask')).toBe('YES');
+    expect(emu.executions.at(-1).status).toBe('completed');
+
+    // Left open past Apps Script's 6 minutes (the clock moved on while it waited): Apps Script's own error.
+    emu.ui.respond(() => (clock.advance(361000), 'YES'));
+    expect(() => emu.run('ask')).toThrow(/^Exceeded maximum execution time$/);
+    expect(emu.executions.at(-1).status).toBe('timed out');
+  });
 });
 
 describe('authorization modes', () => {

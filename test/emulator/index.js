@@ -47,6 +47,9 @@ const SERVICE_GROUPS = [
   'logger',
 ];
 
+/** How long past an execution's own limit the real-time guard waits on a real clock. */
+const GUARD_MARGIN_MS = 5000;
+
 function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
@@ -88,7 +91,13 @@ function toMainError(e, exec) {
     return err;
   }
   if (e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-    const err = new Error(`${TIME_LIMIT_MESSAGE} (the emulator's real-time limit stopped a busy loop)`);
+    // On a real clock the guard waits for the execution's own limit: past it, this is Apps Script's error.
+    const pastLimit = exec && exec.emu.clock.now() > exec.deadline;
+    const err = new Error(
+      pastLimit
+        ? TIME_LIMIT_MESSAGE
+        : `${TIME_LIMIT_MESSAGE} (the emulator's real-time limit stopped a busy loop)`,
+    );
     err.name = 'Exception';
     err.timedOut = true;
     return err;
@@ -357,9 +366,20 @@ class AppsScriptEmulator {
     };
   }
 
+  /**
+   * The real-time guard of one execution. On a virtual clock a loop that calls no service never reaches the
+   * limit, so the guard stops it after realTimeoutMs. On a real clock (the playground) real time is the
+   * execution's own time: Apps Script's limit ends it (a dialog waiting for the user counts, as in Sheets,
+   * but is not a busy loop), so the guard gives the execution its whole limit first.
+   */
+  _guardMs(exec) {
+    if (this.clock.isVirtual) return this.realTimeoutMs;
+    return Math.max(this.realTimeoutMs, exec.limitMs + GUARD_MARGIN_MS);
+  }
+
   /** Creates a fresh context with the Apps Script globals and evaluates the script's top level in it. */
   _prepare(exec) {
-    const realm = new Realm(() => this.clock.now(), { realTimeoutMs: this.realTimeoutMs });
+    const realm = new Realm(() => this.clock.now(), { realTimeoutMs: this._guardMs(exec) });
     exec.realm = realm;
     const env = { emu: this, exec };
     const globals = this._globals(env);

@@ -1379,6 +1379,16 @@ class EmbeddedChart {
     const options = this._data.options;
     return { get: (k) => (k in options ? options[k] : null) };
   }
+  /** Where the chart's top-left corner is: its anchor cell and offsets (Sheets' default: A1, 0, 0). */
+  getContainerInfo() {
+    const p = this._data.position || { anchorRowPos: 1, anchorColPos: 1, offsetX: 0, offsetY: 0 };
+    return {
+      getAnchorRow: () => p.anchorRowPos,
+      getAnchorColumn: () => p.anchorColPos,
+      getOffsetX: () => p.offsetX,
+      getOffsetY: () => p.offsetY,
+    };
+  }
   getType() {
     return this._data.chartType;
   }

@@ -495,6 +495,29 @@ test('time spent in the confirmation counts against the 6-minute limit', () => {
   expect(emu.ui.dialogs.at(-1).title).toBe('Unlocking companies');
 });
 
+test('a run that died with its confirmation open leaves no "already running" behind', () => {
+  emu = newAddon(services);
+  search({ products: 'a', operator: 'OR', industries: 'e', size: 3 });
+  selectRows('Companies', 2, 4);
+  let lease = null;
+  emu.ui.respond(() => {
+    lease = Number(emu.properties.document.getProperty('job.unlock.lease'));
+    emu.clock.advance(7 * 60 * 1000); // the user left the confirmation open: Apps Script ends the run
+    return 'YES';
+  });
+  expect(() => emu.run('unlockSelectedCompanies', [], { kind: 'menu' })).toThrow(
+    /Exceeded maximum execution time/,
+  );
+  const died = emu.executions.at(-1);
+  // The lease ends with the execution that took it (6 minutes after it started), plus 30 s for the clocks.
+  expect(lease).toBe(died.startMs + 6 * 60 * 1000 + 30 * 1000);
+  expect(emu.properties.document.getProperty('job.unlock.lease')).not.toBeNull();
+  emu.ui.respond(null);
+  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  expect(emu.ui.alerts.at(-1).message).not.toMatch(/already running/);
+  expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(3);
+});
+
 describe('Custom functions', () => {
   test('PROSPECT_SEARCH returns a header and rows without any domain, cached on recalculation', () => {
     emu = newAddon(services);

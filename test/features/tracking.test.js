@@ -24,6 +24,16 @@ const summaryCell = (label) => {
     .find((r) => r[0] === label);
   return row ? row[1] : undefined;
 };
+/** The summary's chart starts below its table (header row 8, `campaigns` rows), in column A. */
+function expectChartBelowTable(campaigns) {
+  const summary = sheet('Tracking summary');
+  const table = summary.getRange(8, 1, campaigns + 1, summary.getLastColumn());
+  const info = summary.getCharts()[0].getContainerInfo();
+  expect(info.getAnchorRow()).toBeGreaterThan(table.getLastRow());
+  expect(info.getAnchorRow()).toBe(8 + campaigns + 2); // one blank row between
+  expect(info.getAnchorColumn()).toBe(1);
+  expect(summary.getLastRow()).toBe(table.getLastRow()); // nothing of the table below it
+}
 const clockTriggers = () => emu.triggers.filter((t) => t.eventType === 'CLOCK');
 /** The current user's timer record in this document (their own switch, trigger id and last run). */
 const myTimerKey = () => `timer.user.${emu.properties.user.getProperty('timer.userToken')}`;
@@ -55,7 +65,7 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     expect(rows['jane@example.com']).toMatchObject({
       'Task ID': send.mails[0].taskId,
       Campaign: 'Spring launch',
-      'Task status': 'Pending',
+      'Task status': 'Waiting at the service',
       'Mail ID': send.mails[0].mailId,
       Nickname: 'Jane',
       Subject: 'Hello Jane',
@@ -101,7 +111,7 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     rows = byRecipient(tracking());
     expect(rows['jane@example.com']).toMatchObject({
       'Mail status': 'Delivered',
-      'Task status': taskShape === 'per-mail' ? 'Completed' : 'Partial',
+      'Task status': taskShape === 'per-mail' ? 'All mails sent' : 'Some mails failed',
     });
     expect(rows['jane@example.com']['Delivery confirmed at']).toBeInstanceOf(Date);
     expect(rows['jane@example.com']['Delivery confirmed at'].getTime()).toBe(
@@ -114,8 +124,8 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     );
     expect(emu.ui.toasts.at(-1).message).toMatch(
       taskShape === 'per-mail'
-        ? /Tracking refreshed: 2 mails of 2 tasks read, 1 final mail not read again/
-        : /Tracking refreshed: 2 mails of 1 task read, 1 final mail not read again/,
+        ? /Tracking refreshed: 2 mails of 2 tasks read, 1 delivered or failed mail not read again/
+        : /Tracking refreshed: 2 mails of 1 task read, 1 delivered or failed mail not read again/,
     ); // the failed one was final at the last refresh
   });
 
@@ -141,7 +151,7 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
         'Delivered %': 2 / 3,
         'Failed %': 1 / 3,
         'Opened %': 0.5, // of the 2 mails that reached the service
-        'Opens counted': taskShape === 'per-mail' ? 'per mail' : expect.stringMatching(/^per task \(/),
+        'Opens counted': taskShape === 'per-mail' ? 'per mail' : 'per task of several mails',
       },
     ]);
     // Opens per mail where a task holds one mail; "per campaign only" where it holds many.
@@ -163,16 +173,31 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
       ['Failed', 1],
       ['Sent with another key', 0],
     ]);
-    // One chart that can be read: a stacked bar per campaign (waiting, sent, delivered, failed), in colours.
+    // One chart that can be read: a bar per campaign, 100 % of its mails (waiting, sent, delivered, failed),
+    // in colours, below the table: its top-left cell is under the last campaign row, never inside the table.
     const charts = sheet('Tracking summary').getCharts();
     expect(charts).toHaveLength(1);
-    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['A8:A9', 'D8:G9']);
+    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['A8:A9', 'F8:I9']);
+    expect(rowsOf('Tracking summary', 8)[0]).toMatchObject({ Waiting: 0, Sent: 0, Delivered: 2, Failed: 1 });
     expect(String(charts[0].modify().getChartType())).toBe('BAR');
-    expect(charts[0].getOptions().get('isStacked')).toBe(true);
+    expect(charts[0].getOptions().get('isStacked')).toBe('percent');
     expect(new Set(charts[0].getOptions().get('colors')).size).toBe(4);
     expect(charts[0].getOptions().get('title')).toBe(
-      'Mails per campaign: waiting, sent, delivered, failed (3)',
+      "Share of each campaign's mails: waiting, sent, delivered, failed (3 mails)",
     );
+    expectChartBelowTable(1);
+    // The rates come first, beside the campaign's size; the status texts wrap instead of being cut off.
+    const summary = sheet('Tracking summary');
+    expect(summary.getRange('A8:E8').getValues()[0]).toEqual([
+      'Campaign',
+      'Mails',
+      'Delivered %',
+      'Failed %',
+      'Opened %',
+    ]);
+    expect(summary.getRange('B3').getWrap()).toBe(true);
+    expect(summary.getRange('A8').getWrap()).toBe(true);
+    expect(summary.getRange('L8').getNote()).toMatch(/A task is a batch of mails/);
     expect(summaryCell('Result')).toMatch(/Tracking refreshed: 3 mails of/);
     expect(summaryCell('Auto-refresh')).toMatch(/^Off/);
     // The Tracking sheet has only its own columns (a new sheet has 26).
@@ -202,7 +227,7 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     const campaign = rowsOf('Tracking summary', 8)[0];
     expect(campaign.Opened).toBe(1);
     expect(campaign['Opened %']).toBe(0.5);
-    expect(summaryCell('Result')).toMatch(/opens of \d tasks? sent in the last 14 days read again/);
+    expect(summaryCell('Result')).toMatch(/opens of the mails sent in the last 14 days brought up to date/);
 
     // A task whose every mail not failed was opened cannot change any more: it is not asked again.
     emu.fetchLog.length = 0;
@@ -232,7 +257,7 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     const added = tracking().filter((r) => r['Mail status'] === 'Sent with another key');
     expect(added).toHaveLength(2);
     expect(sheet('Tracking summary').getRange('E2:E6').getValues().flat()).toEqual([3, 0, 0, 0, 2]);
-    expect(sheet('Tracking summary').getCharts()[0].getOptions().get('title')).toMatch(/\(5\)$/);
+    expect(sheet('Tracking summary').getCharts()[0].getOptions().get('title')).toMatch(/\(5 mails\)$/);
     expect(summaryCell('Result')).toMatch(/5 mails sent with another API key/);
     expect(summaryCell('Result')).not.toMatch(/not found/);
     // Back with the key that sent them: everything moves on.
@@ -283,8 +308,10 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     refresh(); // all final: only the tasks are read again, for their opens (14 days after the send)
     expect(requests('/api/v1/emails/mails')).toBe(0);
     expect(requests('/api/v1/emails/tasks')).toBe(1);
-    expect(emu.ui.toasts.at(-1).message).toMatch(/2 final mails not read again/);
-    expect(emu.ui.toasts.at(-1).message).toMatch(/opens of \d tasks? sent in the last 14 days read again/);
+    expect(emu.ui.toasts.at(-1).message).toMatch(/2 delivered or failed mails not read again/);
+    expect(emu.ui.toasts.at(-1).message).toMatch(
+      /opens of the mails sent in the last 14 days brought up to date/,
+    );
 
     services.clock.advance(15 * 24 * HOUR); // no open can come any more: nothing is asked
     emu.fetchLog.length = 0;
@@ -477,8 +504,8 @@ describe.each(['per-request', 'per-mail'])('Show mail and PROSPECT_TASK (task sh
     ]);
     expect(result[1].slice(0, 7)).toEqual(
       taskShape === 'per-mail'
-        ? [send.taskId, 'Spring launch', 'Completed', 1, 1, 0, 0] // jane's own task
-        : [send.taskId, 'Spring launch', 'Partial', 2, 1, 1, 0],
+        ? [send.taskId, 'Spring launch', 'All mails sent', 1, 1, 0, 0] // jane's own task
+        : [send.taskId, 'Spring launch', 'Some mails failed', 2, 1, 1, 0],
     );
     expect(result[1][7]).toBeInstanceOf(Date);
     expect(emu.runCustomFunction('PROSPECT_TASK', [String(send.taskId)])).toEqual(result); // from the cache
@@ -550,6 +577,7 @@ describe('One task per mail at volume', () => {
       ['Кампания Second', 400, 400, 392, 8],
       ['Кампания Third', 400, 400, 392, 8],
     ]);
+    expectChartBelowTable(3);
 
     emu.fetchLog.length = 0;
     refresh(); // everything is final: no mail is read; the 1,200 tasks are, for their opens (100 a request)
@@ -560,7 +588,7 @@ describe('One task per mail at volume', () => {
     refresh();
     expect(emu.fetchLog).toHaveLength(0);
     expect(tracking()).toHaveLength(1200);
-    expect(emu.ui.toasts.at(-1).message).toMatch(/1,200 final mails not read again/);
+    expect(emu.ui.toasts.at(-1).message).toMatch(/1,200 delivered or failed mails not read again/);
   });
 });
 

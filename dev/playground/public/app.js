@@ -85,13 +85,15 @@
   }
 
   // ── Server ────────────────────────────────────────────────────────────────────────────────────────────
-  function post(path, body) {
+  /** POSTs to the server; `onReply` runs before the state the reply carries is drawn. */
+  function post(path, body, onReply) {
     return fetch(path, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body || {}),
     }).then(function (res) {
       return res.json().then(function (data) {
+        if (onReply) onReply();
         if (data && data.state) applyState(data.state);
         if (!res.ok && !data.error) throw new Error('HTTP ' + res.status);
         return data;
@@ -109,6 +111,21 @@
         };
       });
     });
+  }
+
+  /** A function's menu item as the user knows it ("Unlock selected companies"), else its name. */
+  function menuLabel(fn) {
+    var found = null;
+    var look = function (items) {
+      (items || []).forEach(function (item) {
+        if (item.fn === fn && !found) found = item.label;
+        if (item.items) look(item.items);
+      });
+    };
+    (info.menus || []).forEach(function (menu) {
+      look(menu.items);
+    });
+    return found || fn;
   }
 
   function connectEvents() {
@@ -146,7 +163,7 @@
       $('busy').textContent = busy.failed
         ? 'The emulator stopped: ' + busy.failed + ' (restart npm start)'
         : busy.running
-          ? 'Running ' + busy.running + '…'
+          ? 'Running ' + menuLabel(busy.running) + '…'
           : '';
       document.body.dataset.busy = busy.running ? 'true' : 'false';
     });
@@ -280,8 +297,7 @@
     cellEls = {};
     rowHeads = {};
     colHeads = {};
-    renderCharts(sheet);
-    if (!sheet) return;
+    if (!sheet) return renderCharts(sheet);
     var rows = Math.max(sheet.rows + 30, MIN_ROWS, sel ? Math.max(sel.r1, sel.r2) + 5 : 0);
     var cols = Math.max(sheet.cols + 2, MIN_COLS, sel ? Math.max(sel.c1, sel.c2) + 1 : 0);
     var widths = columnWidths(sheet, cols);
@@ -368,6 +384,8 @@
           td.classList.add('filter-head');
           td.title = (td.title ? td.title + '\n\n' : '') + 'Filter on ' + sheet.filter;
         }
+        var typed = activeSheet + '!' + r + ',' + c;
+        if (Object.prototype.hasOwnProperty.call(pendingEdits, typed)) showPending(td, pendingEdits[typed]);
         cellEls[r + ',' + c] = td;
         tr.appendChild(td);
       }
@@ -380,6 +398,7 @@
       tbody.appendChild(tr);
     }
     table.appendChild(tbody);
+    renderCharts(sheet); // over the grid from their anchor cells, which are drawn now
     var more = $('grid-more');
     more.hidden = shownRows >= rows;
     more.textContent = '';
@@ -404,6 +423,15 @@
   function decorate(td, cell) {
     if (cell.k === 'number' || cell.k === 'date') td.classList.add('num');
     if (cell.k === 'boolean') td.classList.add('bool');
+    if (cell.x) {
+      // A checkbox, as Sheets draws one: a click on the box toggles it.
+      td.classList.add('checkbox');
+      td.textContent = '';
+      var box = el('span', 'checkbox-box', cell.t);
+      box.setAttribute('role', 'checkbox');
+      box.setAttribute('aria-checked', cell.t === '☑' ? 'true' : 'false');
+      td.appendChild(box);
+    }
     if (cell.k === 'error') td.classList.add('err');
     if (cell.k === 'unevaluated') td.classList.add('unevaluated');
     var tip = [];
@@ -466,11 +494,13 @@
     var cell = cellAt(currentSheet(), sel.cr, sel.cc);
     if (document.activeElement !== $('formula-input')) {
       $('formula-input').value = cell
-        ? cell.f != null
-          ? cell.f
-          : cell.e != null
-            ? cell.e
-            : cell.t || ''
+        ? cell.x
+          ? String(cell.t === '☑').toUpperCase() // a checkbox holds TRUE or FALSE
+          : cell.f != null
+            ? cell.f
+            : cell.e != null
+              ? cell.e
+              : cell.t || ''
         : '';
     }
     $('grid-wrap').setAttribute('aria-activedescendant', '');
@@ -521,6 +551,12 @@
     if (td && td.dataset.r) {
       var r = Number(td.dataset.r);
       var c = Number(td.dataset.c);
+      if (!e.shiftKey && target.closest('.checkbox-box')) {
+        setSelection({ r1: r, c1: c, r2: r, c2: c, cr: r, cc: c }, true);
+        toggleCheckboxes(a1(r, c));
+        e.preventDefault();
+        return;
+      }
       if (e.shiftKey && sel)
         setSelection({ r1: sel.cr, c1: sel.cc, r2: r, c2: c, cr: sel.cr, cc: sel.cc }, false);
       else setSelection({ r1: r, c1: c, r2: r, c2: c, cr: r, cc: c }, false);
@@ -591,6 +627,9 @@
     } else if (k === 'Delete' || k === 'Backspace') {
       e.preventDefault();
       clearSelection();
+    } else if (k === ' ' && selectionHasCheckbox()) {
+      e.preventDefault();
+      toggleCheckboxes(rangeA1(sel));
     } else if (k.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       openEditor(k);
@@ -623,16 +662,16 @@
     input.focus();
     input.setSelectionRange(input.value.length, input.value.length);
     input.addEventListener('keydown', function (e) {
+      // The selection moves at once, as in Sheets: what the user types next goes to the next cell while
+      // this edit is still on its way to the emulator.
       if (e.key === 'Enter') {
         e.preventDefault();
-        commitEditor(true).then(function () {
-          moveSelection(1, 0, false);
-        });
+        commitEditor(true);
+        moveSelection(1, 0, false);
       } else if (e.key === 'Tab') {
         e.preventDefault();
-        commitEditor(true).then(function () {
-          moveSelection(0, e.shiftKey ? -1 : 1, false);
-        });
+        commitEditor(true);
+        moveSelection(0, e.shiftKey ? -1 : 1, false);
       } else if (e.key === 'Escape') {
         e.preventDefault();
         cancelEditor();
@@ -660,19 +699,38 @@
     editor = null;
     var text = e.input.value;
     e.td.classList.remove('editing');
-    e.td.classList.add('pending'); // shown as typed until the emulator's state redraws it
-    e.td.textContent = text;
+    var key = e.sheet + '!' + e.r + ',' + e.c;
+    pendingEdits[key] = text; // shown as typed until a state that has it is drawn
     drawnKey = ''; // the next state redraws the grid even if the edit changed nothing
     if (refocus) $('grid-wrap').focus({ preventScroll: true });
     if (gridStale) renderGrid();
-    return editCells(e.sheet, a1(e.r, e.c), text);
+    else showPending(e.td, text);
+    return editCells(e.sheet, a1(e.r, e.c), text, function () {
+      if (pendingEdits[key] !== text) return;
+      delete pendingEdits[key];
+      drawnKey = ''; // the same state may have been drawn already (events stream), with the cell pending
+    });
   }
 
-  function editCells(sheet, range, text) {
-    return selectionSent
+  var pendingEdits = {}; // "sheet!r,c" -> the text typed there, its edit not answered yet
+  function showPending(td, text) {
+    td.classList.add('pending');
+    td.textContent = text;
+  }
+
+  // Edits reach the emulator in the order they were made (two requests in flight may arrive swapped).
+  var editsSent = Promise.resolve();
+  function editCells(sheet, range, text, onReply) {
+    return sendInOrder(function () {
+      return post('/api/edit', { sheet: sheet, range: range, input: text }, onReply);
+    });
+  }
+  function sendInOrder(send) {
+    var done = editsSent
       .then(function () {
-        return post('/api/edit', { sheet: sheet, range: range, input: text });
+        return selectionSent;
       })
+      .then(send)
       .then(function (res) {
         if (!res.ok)
           showToast({ title: 'Edit failed', message: res.error ? res.error.message : 'Unknown error' });
@@ -680,6 +738,28 @@
       .catch(function (err) {
         showToast({ title: 'Edit failed', message: err.message });
       });
+    editsSent = done;
+    return done;
+  }
+
+  /** Whether a checkbox lies in the selection (Space toggles them there, as in Sheets). */
+  function selectionHasCheckbox() {
+    var sheet = currentSheet();
+    if (!sel || !sheet) return false;
+    for (var r = Math.min(sel.r1, sel.r2); r <= Math.max(sel.r1, sel.r2); r++) {
+      for (var c = Math.min(sel.c1, sel.c2); c <= Math.max(sel.c1, sel.c2); c++) {
+        var cell = cellAt(sheet, r, c);
+        if (cell && cell.x) return true;
+      }
+    }
+    return false;
+  }
+
+  function toggleCheckboxes(range) {
+    var sheet = activeSheet;
+    return sendInOrder(function () {
+      return post('/api/toggle', { sheet: sheet, range: range });
+    });
   }
 
   function clearSelection() {
@@ -1233,7 +1313,8 @@
     });
     return { labels: labels, series: series };
   }
-  function barChartBody(data, colors) {
+  /** Bars of equal length (each label's total is 100 %) when `percent`, else scaled to the longest. */
+  function barChartBody(data, colors, percent) {
     var body = el('div', 'chart-body chart-bars');
     var legend = el('ul', 'chart-legend');
     data.series.forEach(function (s, i) {
@@ -1258,12 +1339,19 @@
       var line = el('div', 'chart-bar-row');
       line.appendChild(el('span', 'chart-bar-label', label));
       var bar = el('span', 'chart-bar');
+      var sum = data.series.reduce(function (n, s) {
+        return n + (s.values[k] || 0);
+      }, 0);
       data.series.forEach(function (s, i) {
         if (!s.values[k]) return;
         var part = el('span', 'chart-bar-part');
         part.style.background = colors[i % colors.length];
-        part.style.width = (100 * s.values[k]) / most + '%';
-        part.title = s.name + ': ' + s.values[k];
+        part.style.width = (100 * s.values[k]) / (percent ? sum : most) + '%';
+        part.title =
+          s.name +
+          ': ' +
+          s.values[k] +
+          (percent ? ' (' + ((100 * s.values[k]) / sum).toFixed(1) + ' %)' : '');
         part.setAttribute('data-series', s.name);
         bar.appendChild(part);
       });
@@ -1274,6 +1362,20 @@
     body.appendChild(legend);
     return body;
   }
+  /** Places a chart as Sheets does: its top-left corner at its anchor cell plus offsets, at its width. */
+  function placeChart(figure, chart) {
+    var anchor = chart.anchor || { row: 1, col: 1, x: 0, y: 0 };
+    var td = cellEls[anchor.row + ',' + anchor.col];
+    if (!td) return false; // its anchor row is hidden or not drawn: Sheets would show it there
+    var wrap = $('grid-wrap');
+    var box = td.getBoundingClientRect();
+    var origin = wrap.getBoundingClientRect();
+    figure.style.left = box.left - origin.left + wrap.scrollLeft + anchor.x + 'px';
+    figure.style.top = box.top - origin.top + wrap.scrollTop + anchor.y + 'px';
+    if (chart.width) figure.style.width = chart.width + 'px';
+    if (chart.height) figure.style.minHeight = chart.height + 'px';
+    return true;
+  }
   function renderCharts(sheet) {
     var holder = $('charts');
     holder.textContent = '';
@@ -1283,8 +1385,8 @@
         bars.setAttribute('data-type', chart.type);
         bars.appendChild(el('figcaption', null, chart.title || 'Chart'));
         var colors = chart.colors && chart.colors.length ? chart.colors : CHART_COLORS;
-        bars.appendChild(barChartBody(seriesOf(sheet, chart.ranges), colors));
-        holder.appendChild(bars);
+        bars.appendChild(barChartBody(seriesOf(sheet, chart.ranges), colors, chart.percent));
+        if (placeChart(bars, chart)) holder.appendChild(bars);
         return;
       }
       var rows = chartRows(sheet, chart.ranges[0] || '');
@@ -1304,7 +1406,7 @@
       });
       body.appendChild(legend);
       figure.appendChild(body);
-      holder.appendChild(figure);
+      if (placeChart(figure, chart)) holder.appendChild(figure);
     });
   }
 

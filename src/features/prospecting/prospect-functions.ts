@@ -14,7 +14,7 @@ import { roleOf } from './roles';
 import { parseWholeNumber, UserError } from '../inputs';
 import { buildSearchRequest, companyName, withoutDomain } from './search';
 import { describe } from '../settings';
-import { campaignOf, capitalized } from '../tracking/tracking-rows';
+import { campaignOf, capitalized, TASK_STATUS_WORDS } from '../tracking/tracking-rows';
 
 type Cell = string | number | boolean | Date;
 
@@ -263,7 +263,7 @@ export function prospectTask(taskId: unknown): Cell[][] {
       [
         task.taskId,
         campaignOf(task),
-        capitalized(task.status),
+        TASK_STATUS_WORDS[task.status] || capitalized(task.status),
         task.totalCount,
         task.sentCount,
         task.failedCount,

@@ -266,8 +266,9 @@ function stop(error: ApiError, origin: RefreshOrigin): never {
 function trackingSummary(state: TrackingState, finished: boolean): string {
   const d = state.data;
   const parts = [`${count(d.mailsRead, 'mail')} of ${count(d.tasksRead, 'task')} read`];
-  if (d.finalSkipped) parts.push(`${count(d.finalSkipped, 'final mail')} not read again`);
-  if (d.opensRead) parts.push(`opens of ${count(d.opensRead, 'task')} sent in the last 14 days read again`);
+  if (d.finalSkipped)
+    parts.push(`${count(d.finalSkipped, 'delivered or failed mail')} not read again (they no longer change)`);
+  if (d.opensRead) parts.push('opens of the mails sent in the last 14 days brought up to date');
   parts.push(`${count(d.rowsUpdated, 'sent row')} updated`);
   if (d.notThisDocument) {
     parts.push(

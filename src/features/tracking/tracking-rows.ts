@@ -32,6 +32,15 @@ export function capitalized(text: string): string {
   return text ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
+/** A task's status in words (the service's `partial` says nothing to a user; the header's note explains). */
+export const TASK_STATUS_WORDS: Record<Task['status'], string> = {
+  pending: 'Waiting at the service',
+  requested: 'Handed to the mail provider',
+  completed: 'All mails sent',
+  partial: 'Some mails failed',
+  failed: 'All mails failed',
+};
+
 /** "<campaign> · #tag" (how the sender names a chunk) → "<campaign>". */
 export function campaignOf(task: Pick<Task, 'taskSubject'>): string {
   const subject = (task.taskSubject || '').trim();
@@ -101,7 +110,7 @@ export function otherKeyRecord(mailId: number, taskId: number | null, now: Date)
 function taskCells(task: Task): Record<string, CellValue> {
   return {
     campaign: textCell(campaignOf(task)),
-    taskStatus: capitalized(task.status),
+    taskStatus: TASK_STATUS_WORDS[task.status] || capitalized(task.status),
     opened: openedText(task),
     taskOpens: task.openedCount,
   };

@@ -1,9 +1,9 @@
 // The "Tracking summary" sheet: a status block (last refresh, its result, the last error, the auto-refresh
 // switch and its last run: what a trigger could not say in a dialog), the mails per status, and one row per
-// campaign from row 9 with its rates (delivered %, failed %, opened %: per mail where each task holds one
-// mail, per task where the service counts a task's opens only, said in "Opens counted"), and a stacked bar
-// chart of the campaign rows: waiting, sent, delivered and failed per campaign (one chart, updated on each
-// refresh, never a second one).
+// campaign from row 9 with its rates first (delivered %, failed %, opened %: per mail where each task holds one
+// mail, per task where the service counts a task's opens only, said in "Opens counted"), and below the table a
+// bar per campaign of the shares of its mails waiting, sent, delivered and failed (100 % each: a campaign of
+// 50 mails reads like one of 7,000); one chart, moved below the last campaign on each refresh, never a second.
 // Every count comes from every mail on the Tracking sheet, not from what one refresh read: a refresh with
 // another key, or one that reads nothing, leaves them as they are. Rows that are not a mail of this document
 // (ids an editor typed: never read) are not counted.
@@ -15,18 +15,19 @@ import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
 import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
 import { isFinal, MailState, parseState } from '../../sheets/mail-state';
-import { whenText } from '../words';
+import { formatCount, whenText } from '../words';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 /** Where the mails-per-status block is. */
 const COUNTS_A1 = 'D1:E6';
-/** The chart's top-left cell: row 1, right of the campaign table. */
-const CHART_ROW = 1;
-const CHART_COLUMN = 17;
-/** The chart's series: the campaign rows' Waiting, Sent, Delivered and Failed columns (D:G), in colours. */
+/** The chart's series: the campaign rows' Waiting, Sent, Delivered and Failed columns, in colours. */
 const CHART_SERIES = { first: 'waiting', last: 'failed' };
 const CHART_COLOURS = ['#9e9e9e', '#fbc02d', '#43a047', '#e53935'];
+/** The chart's size in pixels: a bar per campaign, up to a height that still fits a laptop's window. */
+const CHART_SIZE = { width: 640, frame: 120, bar: 32, maxHeight: 520 };
+/** Widths a new summary gets: campaign names and the status labels (A), the status texts, wrapped (B). */
+const COLUMN_WIDTHS = { A: 200, B: 340, D: 220 };
 
 export interface MailCounts {
   waiting: number;
@@ -56,8 +57,8 @@ function countOf(state: MailState): keyof MailCounts {
     : 'waiting';
 }
 
-/** The ranges of this summary's chart: the campaign table's (A8:…, D8:G…). */
-const CHART_RANGE = /^(A8:A\d+|D8:G\d+)$/;
+/** This summary's chart: its first range is the campaign names (A8:A…). */
+const CHART_RANGE = /^A8:A\d+$/;
 
 /** The summary sheet as read before a refresh's writes: where its rows end, its chart, the time zone. */
 export interface SummaryRead {
@@ -148,6 +149,8 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
   const columns = TRACKING_SUMMARY.columns;
   const header = sheet.getRange(headerRow, 1, 1, columns.length);
   header.setValues([columns.map((c) => c.header)]);
+  // Headers and notes of the columns (what "Tasks" or "Opened %" count), each header whole on its lines.
+  header.setNotes([columns.map((c) => c.note || '')]).setWrap(true);
   if (read.created) header.setFontWeight('bold');
   const grid: CellValue[][] = [...campaigns].map(([name, c]) => {
     const opened = [...c.opens.values()].reduce((n, v) => n + v, 0);
@@ -188,14 +191,17 @@ function rates(c: CampaignRow, opened: number): Record<string, CellValue> {
     deliveredRate: c.mails ? c.delivered / c.mails : '',
     failedRate: c.mails ? c.failed / c.mails : '',
     openedRate: reached ? Math.min(1, opened / reached) : '',
-    opensCounted: perMail
-      ? 'per mail'
-      : 'per task (the service counts opens per task of several mails: which mail was opened is not known)',
+    opensCounted: perMail ? 'per mail' : 'per task of several mails', // the header's note says what it means
   };
 }
 
 function writeCountsAndChart(read: SummaryRead, counts: MailCounts, campaigns: number): void {
   const sheet = read.sheet;
+  if (read.created) {
+    sheet.setColumnWidth(1, COLUMN_WIDTHS.A);
+    sheet.setColumnWidth(2, COLUMN_WIDTHS.B);
+    sheet.setColumnWidth(4, COLUMN_WIDTHS.D);
+  }
   const range = sheet.getRange(COUNTS_A1);
   range.setValues([
     ['Mail status', 'Mails'],
@@ -209,26 +215,34 @@ function writeCountsAndChart(read: SummaryRead, counts: MailCounts, campaigns: n
   writeChart(read, campaigns, total);
 }
 
-/** The stacked bar chart of the campaign rows (names, then Waiting, Sent, Delivered, Failed). */
+/**
+ * The chart of the campaign rows (names, then Waiting, Sent, Delivered, Failed), each bar 100 % of its
+ * campaign's mails, anchored one row below the last campaign so that it never covers the table.
+ */
 function writeChart(read: SummaryRead, campaigns: number, total: number): void {
   const sheet = read.sheet;
   const headerRow = TRACKING_SUMMARY.headerRow || 1;
   const columns = TRACKING_SUMMARY.columns.map((c) => c.key);
   const first = columns.indexOf(CHART_SERIES.first) + 1;
   const last = columns.indexOf(CHART_SERIES.last) + 1;
-  const height = Math.max(1, campaigns) + 1;
+  const rows = Math.max(1, campaigns);
   const existing = read.chart;
   const chart = (existing ? existing.modify() : sheet.newChart())
     .setChartType(Charts.ChartType.BAR)
     .clearRanges()
-    .addRange(sheet.getRange(headerRow, 1, height, 1))
-    .addRange(sheet.getRange(headerRow, first, height, last - first + 1))
+    .addRange(sheet.getRange(headerRow, 1, rows + 1, 1))
+    .addRange(sheet.getRange(headerRow, first, rows + 1, last - first + 1))
     .setNumHeaders(1)
-    .setPosition(CHART_ROW, CHART_COLUMN, 0, 0)
-    .setOption('isStacked', true)
+    .setPosition(headerRow + rows + 2, 1, 0, 0)
+    .setOption('isStacked', 'percent')
     .setOption('colors', CHART_COLOURS)
     .setOption('legend', { position: 'top' })
-    .setOption('title', `Mails per campaign: waiting, sent, delivered, failed (${total})`)
+    .setOption('width', CHART_SIZE.width)
+    .setOption('height', Math.min(CHART_SIZE.maxHeight, CHART_SIZE.frame + CHART_SIZE.bar * rows))
+    .setOption(
+      'title',
+      `Share of each campaign's mails: waiting, sent, delivered, failed (${formatCount(total)} mails)`,
+    )
     .build();
   if (existing) sheet.updateChart(chart);
   else sheet.insertChart(chart);
@@ -272,5 +286,9 @@ function writeStatusRows(
     ],
     ['Timed sends', timed.timedSends],
   ];
-  sheet.getRange(1, 1, rows.length, 2).setValues(rows.map(([label, value]) => [label, textCell(value)]));
+  // The texts wrap in their column: the mails-per-status block beside them would cut them off.
+  sheet
+    .getRange(1, 1, rows.length, 2)
+    .setValues(rows.map(([label, value]) => [label, textCell(value)]))
+    .setWrap(true);
 }
