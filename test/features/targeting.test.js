@@ -157,6 +157,54 @@ describe('Search filters', () => {
   });
 });
 
+describe('PROSPECT_SEARCH with the filters of the sidebar', () => {
+  // products, industries, companyTypes, include, exclude, withEmails, size, from, then the sidebar's filters:
+  // employees, founded, minEmails, withWhatsApp, limit.
+  const formula = (...filters) =>
+    emu.runCustomFunction('PROSPECT_SEARCH', ['a', '', '', '', '', false, '', 0, ...filters]);
+
+  test('the same companies as the sidebar, with a header; the filters never reach the service', () => {
+    emu = newAddon(services);
+    const answer = formula('11-200', '1990-2010', 2, '', 25);
+    expect(answer[0][0]).toBe('Search ID');
+    expect(answer).toHaveLength(26);
+    const ids = answer.slice(1).map((row) => row[0]);
+    for (const id of ids) {
+      const company = byId.get(id);
+      expect(['11-50', '51-200']).toContain(company.employees_count);
+      expect(Number(company.founding_time)).toBeGreaterThanOrEqual(1990);
+      expect(Number(company.founding_time)).toBeLessThanOrEqual(2010);
+      expect(company.email_count).toBeGreaterThanOrEqual(2);
+    }
+    for (const body of searchBodies()) {
+      for (const key of Object.keys(body)) expect(SPEC_FIELDS).toContain(key);
+      expect(body.size).toBe(50);
+    }
+    const formulaRequests = searchBodies().length;
+    search({ products: 'a', employees: '11-200', founded: '1990-2010', minEmails: 2, limit: 25 });
+    expect(rowsOf('Companies').map((row) => row['Search ID'])).toEqual(ids);
+    // Recalculation is answered from the cache; WhatsApp and a limit alone are read too.
+    expect(formula('11-200', '1990-2010', 2, '', 25)).toEqual(answer);
+    expect(searchBodies()).toHaveLength(2 * formulaRequests);
+    const whatsApp = formula('', '', '', true, 5);
+    expect(whatsApp).toHaveLength(6);
+    for (const row of whatsApp.slice(1)) expect(byId.get(row[0]).whatsapp_count).toBeGreaterThanOrEqual(1);
+    expect(formula('', '', '', '', 3)).toHaveLength(4);
+  });
+
+  test('fewer matches than the limit in ten pages: a last row says where to go on', () => {
+    emu = newAddon(services);
+    const answer = formula('10001+', '', 3, '', 1000);
+    const note = answer.at(-1);
+    expect(note[0]).toMatch(
+      /^Found \d+ of 1,000 companies in results 1 to 500 of [\d,]+: give from 500 to read on\.$/,
+    );
+    expect(note.slice(1).every((cell) => cell === '')).toBe(true);
+    expect(answer.length - 2).toBe(Number(/^Found (\d+)/.exec(note[0])[1]));
+    expect(() => formula('lots')).toThrow(/^Employees: "lots" is not a range of employees/);
+  });
+});
+
 test('a run the rate budget cannot serve before the execution deadline pauses with what it added; the next call goes on', () => {
   emu = newAddon(services);
   let done = false;

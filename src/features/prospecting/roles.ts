@@ -180,7 +180,8 @@ function seniorityOf(text: string): Seniority {
 /** Import and export together is the shipping desk, not buying or selling. */
 const IMPORT_EXPORT = /import\W*(?:and\W+)?export|xuat nhap khau|进出口/u;
 /** Sales and marketing in one title ("Sales & Marketing Director") is a sales role: it carries the number. */
-const SALES_AND_MARKETING = /(?<![\p{L}])sales\W+(?:and\W+)?marketing|marketing\W+(?:and\W+)?sales(?![\p{L}])/u;
+const SALES_AND_MARKETING =
+  /(?<![\p{L}])sales\W+(?:and\W+)?marketing|marketing\W+(?:and\W+)?sales(?![\p{L}])/u;
 
 function departmentOf(text: string, seniority: Seniority): Department {
   if (any(TOP, text) || any(COUNTRY_HEAD, text)) return 'Management';

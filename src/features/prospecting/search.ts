@@ -3,7 +3,7 @@
 import { outreachClient } from '../clients';
 import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../../api/outreach/outreach-schemas';
 import { CompanyIndex } from './company-index';
-import { type FilterName, hasFilters, leftOutText, parseFilters } from './filters';
+import { type FilterName, hasFilters, leftOutText, parseFilters, type SearchFilters } from './filters';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
 import { count } from '../words';
 import { Deadline } from '../../platform/deadline';
@@ -109,14 +109,7 @@ export function buildSearchRequest(form: SearchForm): SearchRequest {
  * of 50 from `from` until `limit` rows pass the filters (see search-pages.ts).
  */
 export function searchCompanies(form: SearchForm): SearchSummary {
-  const request = buildSearchRequest(form);
-  const filters = parseFilters(form as Record<string, unknown>);
-  // At least one e-mail is the service's own filter (withEmails): fewer pages to read for the same rows.
-  if (filters.minEmails) request.withEmails = 1;
-  const paged = hasFilters(filters) || !isBlank(form.limit);
-  const limit = paged
-    ? parseWholeNumber(form.limit, 'How many companies', 1, MAX_LIMIT, request.size ?? 10)
-    : 0;
+  const { request, filters, paged, limit } = searchPlan(form);
   const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
   // Paged: no wait for a rate-budget slot past the execution's deadline (the run pauses, the sidebar goes on).
   const client = outreachClient(paged ? { deadlineMs: Deadline.forExecution().at } : {});
@@ -153,6 +146,27 @@ export function searchCompanies(form: SearchForm): SearchSummary {
     done: added >= limit || !hasMore,
     ...(run.paused ? { paused: run.paused } : {}),
   };
+}
+
+export interface SearchPlan {
+  request: SearchRequest;
+  filters: SearchFilters;
+  /** Filters or a limit: pages of 50 until `limit` rows pass (search-pages.ts); else one page of `size`. */
+  paged: boolean;
+  limit: number;
+}
+
+/** The request, the filters and how many to add: the sidebar's form and PROSPECT_SEARCH read it alike. */
+export function searchPlan(form: SearchForm): SearchPlan {
+  const request = buildSearchRequest(form);
+  const filters = parseFilters(form as Record<string, unknown>);
+  // At least one e-mail is the service's own filter (withEmails): fewer pages to read for the same rows.
+  if (filters.minEmails) request.withEmails = 1;
+  const paged = hasFilters(filters) || !isBlank(form.limit);
+  const limit = paged
+    ? parseWholeNumber(form.limit, 'How many companies', 1, MAX_LIMIT, request.size ?? 10)
+    : 0;
+  return { request, filters, paged, limit };
 }
 
 const isBlank = (value: unknown) => value === undefined || value === null || String(value).trim() === '';
