@@ -102,6 +102,12 @@ export { checkSavedKeysForPage as checkSavedKeys } from './features/entry-points
 /** Search sidebar: one page of results appended to the Companies sheet. */
 export { searchCompaniesForPage as searchCompanies } from './features/entry-points';
 
+/**
+ * Unlock dialog: Unlock (or Refresh the contacts) with the roles ticked; the selection must still be what the
+ * dialog stated. Starts the unlock (its first step runs in this call).
+ */
+export { confirmUnlockForPage as confirmUnlock } from './features/entry-points';
+
 /** Progress dialog: runs the next step of a long job ('unlock', 'phone', 'tracking') and reports progress. */
 export { continueJobForPage as continueJob } from './features/entry-points';
 

@@ -2,7 +2,7 @@
 // row id); the domain each row carries goes to the company index only, never to the sheet.
 import { outreachClient } from '../clients';
 import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../../api/outreach/outreach-schemas';
-import { CompanyIndex } from './company-index';
+import { CompanyIndex, nameMark } from './company-index';
 import { type FilterName, hasFilters, leftOutText, parseFilters, type SearchFilters } from './filters';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
 import { count } from '../words';
@@ -120,7 +120,12 @@ export function searchCompanies(form: SearchForm): SearchSummary {
     present: existingIds(table),
   });
   const index = CompanyIndex.load();
-  for (const row of run.kept) index.put(row.id, { domain: row.domain, countryCode: row.country_code });
+  for (const row of run.kept)
+    index.put(row.id, {
+      domain: row.domain,
+      countryCode: row.country_code,
+      nameMark: nameMark(companyName(row)),
+    });
   index.save();
   table.append(run.kept.map(companyRecord));
   table.sheet.activate();
