@@ -3,6 +3,7 @@
 // (employees, founded, e-mails, WhatsApp, how many), decision roles from job titles (PROSPECT_ROLE, Contacts),
 // and the unlock's roles choice.
 const { useServices, newAddon, control, DEMO_KEYS, dataset } = require('../support/harness');
+const { unlock } = require('../support/unlock');
 const sheets = require('../support/sheets');
 
 const services = useServices();
@@ -399,7 +400,7 @@ describe('Roles in the unlock', () => {
       { button: 'OK', text: 'Purchasing, management' },
       'YES',
     );
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const [first, last] = [emu.ui.alerts[0], emu.ui.alerts[1]];
     expect(first.buttons).toBe('YES_NO_CANCEL');
     expect(first.message).toContain(
@@ -428,7 +429,7 @@ describe('Roles in the unlock', () => {
     // of the contacts added, nothing charged.
     emu.ui.reset();
     emu.ui.queue('NO', { button: 'OK', text: 'all' }, 'YES');
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(emu.ui.alerts[0].message).toMatch(
       /^6 selected rows are already unlocked: nothing is charged, their contacts are refreshed\.\nContacts to expect: about \d+ \(the E-mails column\)\. Added to Contacts: Management, Purchasing; all seniorities;/,
     );
@@ -441,7 +442,7 @@ describe('Roles in the unlock', () => {
   test('the Contacts rows carry Department and Seniority as written text, never a formula', () => {
     emu = newAddon(services);
     searchAndSelect(4);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const sheet = emu.spreadsheet.getSheetByName('Contacts');
     const header = sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0];
     expect(header.slice(0, 8)).toEqual([
