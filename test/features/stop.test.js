@@ -110,8 +110,8 @@ describe('Unlock', () => {
     emu.onFetch = null;
     expect(continueJob('unlock')).toMatchObject({ finished: true, message: 'Nothing left to do.' });
     emu.ui.reset();
-    unlock(emu);
-    expect(emu.ui.alerts[0].message).toMatch(/^Unlock 40 companies: at most 40 search points/);
+    const { question } = unlock(emu);
+    expect(question.text).toMatch(/^Unlock 40 companies: at most 40 search points/);
     expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(60);
   });
 

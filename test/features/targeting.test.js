@@ -3,7 +3,7 @@
 // (employees, founded, e-mails, WhatsApp, how many), decision roles from job titles (PROSPECT_ROLE, Contacts),
 // and the unlock's roles choice.
 const { useServices, newAddon, control, DEMO_KEYS, dataset } = require('../support/harness');
-const { unlock } = require('../support/unlock');
+const { unlock, unlockQuestion } = require('../support/unlock');
 const sheets = require('../support/sheets');
 
 const services = useServices();
@@ -391,25 +391,37 @@ describe('Roles in the unlock', () => {
     return rowsOf('Companies').reduce((sum, r) => sum + r['E-mails'], 0);
   }
 
-  test('the confirmation states the contacts to expect; the chosen roles go to Contacts, the others are counted; the charge is per company', async () => {
+  test('the dialog states the contacts to expect; the roles ticked go to Contacts, the others are counted; the charge is per company', async () => {
     emu = newAddon(services);
     const expected = searchAndSelect(6);
-    emu.ui.queue(
-      'NO',
-      { button: 'OK', text: 'purchasing; Sales, nobody' },
-      { button: 'OK', text: 'Purchasing, management' },
-      'YES',
-    );
-    unlock(emu);
-    const [first, last] = [emu.ui.alerts[0], emu.ui.alerts[1]];
-    expect(first.buttons).toBe('YES_NO_CANCEL');
-    expect(first.message).toContain(
-      `Contacts to expect: about ${expected} (the E-mails column). Added to Contacts: all departments and seniorities;`,
-    );
-    expect(emu.ui.prompts[1].message).toMatch(
-      /^Roles: "nobody" is not a department or a seniority\. .*For example: /,
-    );
-    expect(last.message).toContain('Added to Contacts: Management, Purchasing; all seniorities;');
+    // Cancel (or closing the dialog) does nothing: no job, nothing charged.
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const shown = unlockQuestion(emu);
+    expect(shown.text).toContain(`Contacts to expect: about ${expected} (the E-mails column).`);
+    expect(shown.departments).toEqual([
+      'Management',
+      'Sales',
+      'Purchasing',
+      'Marketing',
+      'Engineering',
+      'Operations',
+      'Finance',
+      'HR',
+      'Other',
+    ]);
+    expect(shown.seniorities).toEqual(['Owner / C-level', 'Director', 'Manager', 'Staff']);
+    expect(shown.roles).toEqual({ departments: [], seniorities: [] }); // every box ticked
+    expect(emu.ui.alerts).toEqual([]);
+    expect(emu.ui.prompts).toEqual([]);
+    expect(emu.fetchLog.filter((r) => r.url.includes('/companies/unlock'))).toHaveLength(0);
+    // A group with no box ticked cannot be sent.
+    expect(() =>
+      emu.run('confirmUnlock', [{ ...shown.answer, roles: { departments: [], seniorities: ['Staff'] } }], {
+        kind: 'webapp',
+      }),
+    ).toThrow('Tick at least one department to add to Contacts.');
+
+    unlock(emu, { roles: { departments: ['Purchasing', 'Management'] } });
     const contacts = rowsOf('Contacts');
     expect(contacts.length).toBeGreaterThan(0);
     for (const c of contacts) expect(['Management', 'Purchasing']).toContain(c.Department);
@@ -419,21 +431,23 @@ describe('Roles in the unlock', () => {
     );
     const { unlocks } = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
     expect(unlocks.filter((u) => u.charged)).toHaveLength(6);
-    // Remembered for this user: the next unlock states it and uses it.
+    // Remembered for this user: the next dialog ticks them.
     expect(JSON.parse(emu.properties.user.getProperty('pref.unlockRoles'))).toEqual({
       departments: ['Management', 'Purchasing'],
       seniorities: [],
     });
 
-    // The same rows again, now for every role: asked (the remembered choice leaves contacts out), the rest
-    // of the contacts added, nothing charged.
+    // The same rows again, now with every box: asked (the remembered choice leaves contacts out), the rest of
+    // the contacts added, nothing charged.
     emu.ui.reset();
-    emu.ui.queue('NO', { button: 'OK', text: 'all' }, 'YES');
-    unlock(emu);
-    expect(emu.ui.alerts[0].message).toMatch(
-      /^6 selected rows are already unlocked: nothing is charged, their contacts are refreshed\.\nContacts to expect: about \d+ \(the E-mails column\)\. Added to Contacts: Management, Purchasing; all seniorities;/,
+    const { question } = unlock(emu, {
+      roles: { departments: shown.departments, seniorities: shown.seniorities },
+    });
+    expect(question.text).toMatch(
+      /^6 selected rows are already unlocked: nothing is charged, their contacts are refreshed\.\nContacts to expect: about \d+ \(the E-mails column\)\./,
     );
-    expect(emu.ui.alerts[1].message).toContain('Added to Contacts: all departments and seniorities;');
+    expect(question.button).toBe('Refresh the contacts');
+    expect(question.roles).toEqual({ departments: ['Management', 'Purchasing'], seniorities: [] });
     expect(rowsOf('Contacts')).toHaveLength(all.length);
     const again = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
     expect(again.unlocks.filter((u) => u.charged)).toHaveLength(6);
