@@ -7,6 +7,7 @@ import { type FilterName, hasFilters, leftOutText, parseFilters, type SearchFilt
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
 import { count } from '../words';
 import { Deadline } from '../../platform/deadline';
+import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
 import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
@@ -68,7 +69,10 @@ export function openSearchSidebar(): void {
   // The sidebar checks country codes against the same list before it sends the form.
   const countries = { codes: [...ISO_COUNTRY_CODES].sort(), aliases: COUNTRY_ALIASES };
   if (ensureKey('outreach'))
-    showSidebarFile('search', 'Search companies', { countries: scriptJson(countries) });
+    showSidebarFile('search', 'Search companies', {
+      countries: scriptJson(countries),
+      last: scriptJson(lastSearch()),
+    });
 }
 
 /** Checks the form and builds the request; nothing is sent for a form that breaks a rule. */
@@ -127,11 +131,14 @@ export function searchCompanies(form: SearchForm): SearchSummary {
       nameMark: nameMark(companyName(row)),
     });
   index.save();
-  table.append(run.kept.map(companyRecord));
-  table.sheet.activate();
+  const first = table.append(run.kept.map(companyRecord));
   const added = run.kept.length;
+  // The rows just added are shown and selected (ready for Unlock selected companies).
+  if (added) table.sheet.getRange(first, 1, added, 3).activate();
+  else table.sheet.activate();
   const loaded = Math.min(run.loaded, run.total);
   const hasMore = !run.ended && loaded < run.total;
+  rememberSearch(form, loaded, run.total, hasMore);
   const summary: SearchSummary = {
     added,
     alreadyPresent: run.alreadyPresent,
@@ -172,6 +179,45 @@ export function searchPlan(form: SearchForm): SearchPlan {
     ? parseWholeNumber(form.limit, 'How many companies', 1, MAX_LIMIT, request.size ?? 10)
     : 0;
   return { request, filters, paged, limit };
+}
+
+/** The sidebar's last search in this document, so that Load more goes on after the sidebar was closed. */
+export interface LastSearch {
+  form: Record<string, string | boolean>;
+  loaded: number;
+  total: number;
+  hasMore: boolean;
+}
+
+const LAST_SEARCH = 'lastSearch';
+const FORM_FIELDS = [
+  'products',
+  'industries',
+  'companyTypes',
+  'includeCountries',
+  'excludeCountries',
+  'withEmails',
+  'operator',
+  'size',
+  'employees',
+  'founded',
+  'minEmails',
+  'withWhatsApp',
+  'limit',
+] as const;
+
+function rememberSearch(form: SearchForm, loaded: number, total: number, hasMore: boolean): void {
+  const kept: LastSearch['form'] = {};
+  for (const field of FORM_FIELDS) {
+    const value = form[field];
+    if (typeof value === 'boolean') kept[field] = value;
+    else if (value !== undefined && value !== null) kept[field] = String(value).slice(0, 300);
+  }
+  saveDocumentPreference(LAST_SEARCH, { form: kept, loaded, total, hasMore });
+}
+
+export function lastSearch(): LastSearch | null {
+  return readDocumentPreference<LastSearch>(LAST_SEARCH) ?? null;
 }
 
 const isBlank = (value: unknown) => value === undefined || value === null || String(value).trim() === '';
