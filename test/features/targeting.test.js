@@ -158,6 +158,24 @@ describe('Search filters', () => {
   });
 });
 
+test('the rows just added are shown and selected; the sidebar opened again goes on from the last search', () => {
+  emu = newAddon(services);
+  const first = search({ ...BROAD, size: 5 });
+  expect(emu.spreadsheet.getActiveSheet().getName()).toBe('Companies');
+  expect(emu.spreadsheet.getActiveRange().getA1Notation()).toBe('A2:C6');
+  const filtered = search({ ...BROAD, employees: '11-200', limit: 4, from: first.loaded });
+  expect(emu.spreadsheet.getActiveRange().getA1Notation()).toBe('A7:C10');
+  // Closed and opened again: the fields of the last search and where it stopped.
+  emu.run('showSearchSidebar', [], { kind: 'menu' });
+  const last = JSON.parse(/var LAST = (.*);\n/.exec(emu.ui.sidebar.html)[1]);
+  expect(last).toEqual({
+    form: { ...BROAD, employees: '11-200', limit: '4' },
+    loaded: filtered.loaded,
+    total: filtered.total,
+    hasMore: true,
+  });
+});
+
 describe('PROSPECT_SEARCH with the filters of the sidebar', () => {
   // products, industries, companyTypes, include, exclude, withEmails, size, from, then the sidebar's filters:
   // employees, founded, minEmails, withWhatsApp, limit.
