@@ -10,7 +10,7 @@ const {
   dataset,
   driveToEnd,
 } = require('../support/harness');
-const { unlock, unlockQuestion, nameMark, editCompanyIndex } = require('../support/unlock');
+const { unlock, nameMark, editCompanyIndex } = require('../support/unlock');
 const sheets = require('../support/sheets');
 const { companyHashIdFor } = require('../../dev/sandbox');
 
