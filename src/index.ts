@@ -102,6 +102,12 @@ export { checkSavedKeysForPage as checkSavedKeys } from './features/entry-points
 /** Search sidebar: one page of results appended to the Companies sheet. */
 export { searchCompaniesForPage as searchCompanies } from './features/entry-points';
 
+/**
+ * Unlock dialog: Unlock (or Refresh the contacts) with the roles ticked; the selection must still be what the
+ * dialog stated. Starts the unlock (its first step runs in this call).
+ */
+export { confirmUnlockForPage as confirmUnlock } from './features/entry-points';
+
 /** Progress dialog: runs the next step of a long job ('unlock', 'phone', 'tracking') and reports progress. */
 export { continueJobForPage as continueJob } from './features/entry-points';
 
@@ -152,7 +158,14 @@ export { PROSPECT_BALANCE } from './features/entry-points';
  * @param {string|Array<Array<string>>} excludeCountries [optional] ISO country codes to leave out.
  * @param {boolean} withEmails [optional] TRUE for companies with contact e-mails only.
  * @param {number} size [optional] Rows per page, 1 to 50 (default 10).
- * @param {number} from [optional] Offset of the first row (default 0).
+ * @param {number} from [optional] Offset of the first result to read (default 0).
+ * @param {string} employees [optional] Employees, as in the search sidebar: "11-200", "50+", "<10".
+ * @param {string|number} founded [optional] Founding year: 2005, "1990-2010", "before 2000", "after 2010".
+ * @param {number} minEmails [optional] At least this many contact e-mails.
+ * @param {boolean} withWhatsApp [optional] TRUE for companies with a WhatsApp number only.
+ * @param {number} limit [optional] How many companies to return, 1 to 1000 (default: size). With a filter or
+ *     a limit, results are read 50 at a time until this many pass (10 pages at most; a last row says where
+ *     to go on).
  * @return {Array<Array<string|number>>} A header row and one row per company.
  * @customfunction
  */
@@ -215,7 +228,7 @@ export { PHONE_CHECK } from './features/entry-points';
 export { PHONE_CREDITS } from './features/entry-points';
 
 /**
- * The status and counts of an e-mail task this account sent (refreshed at most every minute).
+ * The status and counts of an e-mail task this spreadsheet sent (refreshed at most every minute).
  *
  * @param {number} taskId The Task ID, from the Tracking sheet or the Task ID column of a mailing list.
  * @return {Array<Array<string|number|Date>>} A header row and one row: status, total, sent, failed, opened,

@@ -105,6 +105,14 @@ function runJob(emu, menuAction, kind) {
     }
   };
   step(menuAction, [], 'menu');
+  if (menuAction === 'unlockSelectedCompanies') {
+    // The unlock dialog's Unlock button, with the boxes as it ticked them.
+    const dialog = emu.ui.dialogs.findLast((d) => d.title === 'Unlock companies');
+    const question = JSON.parse(/var QUESTION = (.*);\n/.exec(dialog.html)[1]);
+    const all = (group) => (question.roles[group].length ? question.roles[group] : question[group]);
+    const roles = { departments: all('departments'), seniorities: all('seniorities') };
+    step('confirmUnlock', [{ ...question.answer, roles }], 'webapp');
+  }
   let progress = null;
   let steps = 0;
   while (emu.properties.document.getProperty(jobKey(emu, kind)) && steps < MAX_STEPS) {
@@ -221,7 +229,7 @@ const unlockContacts = {
   id: 'unlock',
   name: 'Unlock + contacts',
   unit: 'companies',
-  requires: ['searchCompanies', 'unlockSelectedCompanies', 'continueJob'],
+  requires: ['searchCompanies', 'unlockSelectedCompanies', 'confirmUnlock', 'continueJob'],
   sizes: { full: [10, 100], quick: [10] },
   async run(ctx, count) {
     const emu = await freshAddon(ctx);

@@ -19,6 +19,7 @@ import { refreshTracking } from './tracking/tracking';
 import { setAutoRefresh, toggleAutoRefresh } from './tracking/tracking-auto';
 import { showMailDetail } from './tracking/tracking-mail';
 import { unlockSelectedCompanies } from './prospecting/unlock';
+import { confirmUnlock } from './prospecting/unlock-question';
 import { addSelectedToDoNotContact } from './mail/do-not-contact';
 import { addNextContacts } from './mail/next-contact';
 import { cancelScheduledSend, scheduleSend } from './schedule/send-later';
@@ -74,6 +75,7 @@ export const restoreDefaultAddressesForPage = pageEndpoint(
 export const testConnectionForPage = pageEndpoint('Test connection', FETCH, testConnection);
 export const checkSavedKeysForPage = pageEndpoint('Checking the keys', FETCH, checkSavedKeys);
 export const searchCompaniesForPage = pageEndpoint('Search', FETCH, searchCompanies);
+export const confirmUnlockForPage = pageEndpoint('Unlock companies', FETCH, confirmUnlock);
 export const continueJobForPage = pageEndpoint('The progress dialog', FETCH, continueJob);
 export const getComposeStateForPage = pageEndpoint('Compose e-mail', NONE, getComposeState);
 export const saveTemplateForPage = pageEndpoint('Compose e-mail', NONE, saveTemplate);

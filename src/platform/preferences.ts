@@ -1,5 +1,9 @@
-// Small per-user choices the add-on remembers (the unlock's roles choice): JSON in the user's own
-// properties, one short value each. Nothing kept here grows with the rows or mails of a document.
+// Small per-user choices the add-on remembers: JSON, one short value each. The unlock's roles choice is the
+// user's (user properties); the last search of the sidebar is the user's in one document (document
+// properties under the user's token, so Load more goes on in the right document). Nothing kept here grows
+// with the rows or mails of a document.
+import { userToken } from './owner';
+
 const PREFIX = 'pref.';
 
 /** The remembered value, or undefined (never set, or unreadable). */
@@ -15,4 +19,22 @@ export function readPreference<T>(name: string): T | undefined {
 
 export function savePreference(name: string, value: unknown): void {
   PropertiesService.getUserProperties().setProperty(PREFIX + name, JSON.stringify(value));
+}
+
+/** This user's remembered value in this document (document properties, under the user's own token). */
+export function readDocumentPreference<T>(name: string): T | undefined {
+  const text = PropertiesService.getDocumentProperties().getProperty(`${PREFIX}${name}.${userToken()}`);
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+export function saveDocumentPreference(name: string, value: unknown): void {
+  PropertiesService.getDocumentProperties().setProperty(
+    `${PREFIX}${name}.${userToken()}`,
+    JSON.stringify(value),
+  );
 }

@@ -15,6 +15,7 @@ const {
   pasteAtA1,
   openTab,
   screenshotOnFailure,
+  answerUnlockDialog,
 } = require('./helpers');
 
 let page;
@@ -153,8 +154,7 @@ test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, el
     await page.locator('#name-box').fill('A2:A301');
     await page.locator('#name-box').press('Enter');
     await clickMenuItem(page, 'Unlock selected companies');
-    await page.locator('#alert-message', { hasText: /^Unlock 300 companies/ }).waitFor({ timeout: 60000 });
-    await page.locator('#alert-buttons button[data-button="YES"]').click();
+    expect(await answerUnlockDialog(page)).toMatch(/^Unlock 300 companies/);
     const confirmed = Date.now();
     await page.locator('#html-dialog-title', { hasText: 'Unlocking companies' }).waitFor({ timeout: 120000 });
     const dialog = page.frameLocator(FRAME);

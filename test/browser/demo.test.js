@@ -8,6 +8,7 @@ const {
   waitForCell,
   openTab,
   screenshotOnFailure,
+  answerUnlockDialog,
 } = require('./helpers');
 
 let page;
@@ -72,8 +73,7 @@ async function steps() {
   await page.locator('#name-box').fill('A2:A301');
   await page.locator('#name-box').press('Enter');
   await clickMenuItem(page, 'Unlock selected companies');
-  await page.locator('#alert-message', { hasText: /^Unlock 300 companies/ }).waitFor({ timeout: 60000 });
-  await page.locator('#alert-buttons button[data-button="YES"]').click();
+  expect(await answerUnlockDialog(page)).toMatch(/^Unlock 300 companies/);
   await page.locator('#html-dialog-title', { hasText: 'Unlocking companies' }).waitFor({ timeout: 120000 });
   await dialog.locator('#stop').click();
   await dialog.locator('#message', { hasText: /^Stopped, as you asked\./ }).waitFor({ timeout: 120000 });

@@ -243,7 +243,20 @@ async function pasteAtA1(page, text) {
   }, text);
 }
 
+/**
+ * Menu: Unlock selected companies opens the unlock dialog: waits for it and returns its text (the cost lines),
+ * then answers Unlock with the boxes as it ticked them (features/prospecting/unlock-question.ts).
+ */
+async function answerUnlockDialog(page, { timeout = 60000 } = {}) {
+  await page.locator('#html-dialog-title', { hasText: /^Unlock companies$/ }).waitFor({ timeout });
+  const dialog = page.frameLocator('#html-dialog-frame');
+  const text = await dialog.locator('#lines').textContent();
+  await dialog.locator('#unlock:not([disabled])').click();
+  return text;
+}
+
 module.exports = {
+  answerUnlockDialog,
   advanceServiceClock,
   screenshotOnFailure,
   pasteAtA1,

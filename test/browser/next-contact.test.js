@@ -14,6 +14,7 @@ const {
   pasteAtA1,
   advanceServiceClock,
   screenshotOnFailure,
+  answerUnlockDialog,
 } = require('./helpers');
 
 let page;
@@ -57,7 +58,7 @@ async function steps() {
   await openTab(page, 'Companies');
   await cell(page, 'B2').click();
   await clickMenuItem(page, 'Unlock selected companies');
-  await answerYes();
+  await answerUnlockDialog(page);
   await finished(/Unlock finished/);
   await openTab(page, 'Contacts');
   await waitForCell(page, 'I2', /@/);

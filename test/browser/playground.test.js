@@ -16,6 +16,7 @@ const {
   typeInCell,
   sheetTabs,
   openTab,
+  answerUnlockDialog,
 } = require('./helpers');
 
 const built = builtEntryPoints();
@@ -154,14 +155,9 @@ step(
     await cell(page, 'B4').click({ modifiers: ['Shift'] });
     await expect(page.locator('#name-box').inputValue()).resolves.toBe('B2:B4');
     await clickMenuItem(page, MENU.unlock);
-    await page.locator('#alert-layer').waitFor({ state: 'visible' });
-    const question = await page.locator('#alert-message').textContent();
-    expect(question).toMatch(/3/); // three companies, their cost
     await screenshot(page, '04-unlock-confirm');
-    await page
-      .locator('#alert-buttons button[data-button="YES"], #alert-buttons button[data-button="OK"]')
-      .click();
-    await page.locator('#alert-layer').waitFor({ state: 'hidden' });
+    const question = await answerUnlockDialog(page);
+    expect(question).toMatch(/^Unlock 3 companies/); // three companies, their cost
     // A selection the first execution cannot finish continues in the progress dialog (one execution per
     // step); a small one finishes in the menu execution and says so in a toast.
     const finished = await waitForProgressOrToast(page, /Unlock finished/);

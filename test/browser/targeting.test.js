@@ -1,7 +1,8 @@
 'use strict';
 // Targeting (issue 27) in a real browser: the search sidebar's filters (a range it cannot read is named under
 // its field, nothing sent; a long run shows its progress and ends with the counts), then the unlock's roles
-// choice (No → the roles prompt → the confirmation states the choice → Yes) and the Contacts it writes.
+// choice (the unlock dialog's Department and Seniority boxes, at a laptop's 1366×657) and the Contacts it
+// writes.
 const {
   usePlayground,
   screenshot,
@@ -11,12 +12,13 @@ const {
   openTab,
   cellText,
   screenshotOnFailure,
+  outOfView,
 } = require('./helpers');
 const { dataset } = require('../support/harness');
 
 let page;
 
-const env = usePlayground();
+const env = usePlayground({ viewport: { width: 1366, height: 657 } });
 beforeAll(() => (page = env.page));
 
 const byName = new Map(dataset().companies.map((c) => [c.id, c]));
@@ -32,6 +34,8 @@ async function steps() {
   await sidebar.locator('#products').fill('a');
   await sidebar.locator('#industries').fill('e');
   await sidebar.locator('#operator').selectOption('OR');
+  // On a laptop the Search button is in view without scrolling, the filters filled in or not.
+  expect(await outOfView(page, '#sidebar-frame', ['#search'])).toEqual([]);
 
   // A range the add-on cannot read: said under the field, with an example; nothing is added.
   await sidebar.locator('#employees').fill('lots');
@@ -53,6 +57,8 @@ async function steps() {
   await waitIdle(page);
   await openTab(page, 'Companies');
   await waitForCell(page, 'B9', /\S/);
+  // The rows just added are selected (ready for Unlock).
+  await expect(page.locator('#name-box').inputValue()).resolves.toBe('A2:C9');
   for (let row = 2; row <= 9; row++) {
     const id = await cellText(page, `A${row}`);
     expect(byName.get(id).employees_count).toBe('10001+');
@@ -79,26 +85,37 @@ async function steps() {
     /^Added 0 of 20 companies; \d+ already on the sheet; \d+ left out by the filters \(employees \d+\); read 599 of 599 results\./,
   );
   await page.locator('#sidebar-close').click();
+  // Opened again, the sidebar has the last search and Load more goes on from where it stopped.
+  await clickMenuItem(page, 'Search companies…');
+  await sidebar.locator('#progress', { hasText: /^Your last search: loaded 599 of 599\./ }).waitFor();
+  await expect(sidebar.locator('#employees').inputValue()).resolves.toBe('10001+');
+  await page.locator('#sidebar-close').click();
 
-  // Unlock the eight: No chooses the roles, the confirmation states them, Yes unlocks.
+  // Unlock the eight: the dialog states the cost and ticks every role; untick all but two departments.
   await page.locator('#name-box').fill('A2:C9');
   await page.locator('#name-box').press('Enter');
   await clickMenuItem(page, 'Unlock selected companies');
-  await page.locator('#alert-layer').waitFor({ state: 'visible' });
-  await expect(page.locator('#alert-message').textContent()).resolves.toMatch(
-    /Contacts to expect: about \d+ \(the E-mails column\)\. Added to Contacts: all departments and seniorities;/,
+  await page.locator('#html-dialog-title', { hasText: /^Unlock companies$/ }).waitFor({ timeout: 30000 });
+  const dialog = page.frameLocator('#html-dialog-frame');
+  await expect(dialog.locator('#lines').textContent()).resolves.toMatch(/^Unlock 8 companies: at most 8/);
+  await expect(dialog.locator('#contacts').textContent()).resolves.toMatch(
+    /^Contacts to expect: about \d+ \(the E-mails column\)\./,
   );
-  await screenshot(page, 'targeting-03-unlock-confirmation');
-  await page.locator('#alert-buttons button[data-button="NO"]').click();
-  await page.locator('#alert-input').waitFor({ state: 'visible' });
-  await expect(page.locator('#alert-message').textContent()).resolves.toMatch(
-    /Departments: Management, Sales/,
+  await expect(dialog.locator('#choice').textContent()).resolves.toBe(
+    'Added to Contacts: all departments and seniorities.',
   );
-  await page.locator('#alert-input').fill('Purchasing, Management');
-  await screenshot(page, 'targeting-04-roles-prompt');
-  await page.locator('#alert-buttons button[data-button="OK"]').click();
-  await page.locator('#alert-message', { hasText: 'Added to Contacts: Management, Purchasing' }).waitFor();
-  await page.locator('#alert-buttons button[data-button="YES"]').click();
+  await screenshot(page, 'targeting-03-unlock-dialog');
+  await dialog.locator('input[data-all="departments"]').uncheck();
+  await expect(dialog.locator('#unlock').isDisabled()).resolves.toBe(true);
+  await dialog.locator('#roles-error', { hasText: 'Tick at least a department.' }).waitFor();
+  await dialog.locator('input[value="Purchasing"]').check();
+  await dialog.locator('label', { hasText: 'Management' }).click();
+  await expect(dialog.locator('#choice').textContent()).resolves.toBe(
+    'Added to Contacts: Management, Purchasing; all seniorities.',
+  );
+  expect(await outOfView(page, '#html-dialog-frame', ['#unlock', '#cancel', '#choice'])).toEqual([]);
+  await screenshot(page, 'targeting-04-roles-ticked');
+  await dialog.locator('#unlock').click();
   await waitIdle(page, 60000);
   await openTab(page, 'Contacts');
   await waitForCell(page, 'G1', 'Department'); // after Name, First name, Last name and Title

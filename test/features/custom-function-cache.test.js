@@ -3,6 +3,7 @@
 // cache as fresh (Dates stay Dates), and the cache's 100 KB per value is counted in UTF-8 bytes: a large
 // non-ASCII answer is returned uncached, never turned into #ERROR! by a refused cache put.
 const { useServices, newAddon } = require('../support/harness');
+const { unlock } = require('../support/unlock');
 const { startTestServer } = require('../emulator/test-server');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 
@@ -28,7 +29,7 @@ test('every custom function answers the same from the cache as fresh, Dates incl
     },
   );
   emu.select('Companies!A2:C2');
-  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  unlock(emu);
   const hash = emu.range('Companies!L2').getValue();
   expect(hash).toMatch(/\S/);
 

@@ -6,6 +6,7 @@
 // then the check pauses, its rows say so, and the user's hourly trigger goes on with it the next day.
 // Every number is paid once (counted at the sandbox).
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const { unlock } = require('../support/unlock');
 const { listWithMail } = require('../support/sent-mail');
 const {
   registeredPhoneNumber,
@@ -165,7 +166,7 @@ describe('the daily URL Fetch quota', () => {
     const companies = threeCompaniesSelected();
     emu.setFetchQuotaUsed(19999); // the confirmation's balance is the day's last call
     emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const said = JSON.stringify(emu.ui.alerts) + JSON.stringify(emu.ui.dialogs);
     expect(said).toMatch(/Google's daily limit of calls from add-ons to other services is used up/);
     expect(said).toMatch(
@@ -178,7 +179,7 @@ describe('the daily URL Fetch quota', () => {
     for (const row of statuses.slice(1)) expect(row[column]).toMatch(/^Waiting: Google's daily limit/);
     // The next day the same action goes on with it: each company unlocked once.
     emu.clock.advance(24 * HOUR);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const unlocks = (await control(services.sandbox.outreachUrl, 'GET', '/unlocks')).unlocks;
     expect(unlocks).toHaveLength(3);
     expect(new Set(unlocks.map((u) => u.domain)).size).toBe(3);
@@ -188,7 +189,7 @@ describe('the daily URL Fetch quota', () => {
     threeCompaniesSelected();
     emu.setFetchQuotaUsed(20000 - 4); // the confirmation's balance and the three unlocks: then no call is left
     emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const said = JSON.stringify(emu.ui.alerts) + JSON.stringify(emu.ui.dialogs);
     expect(said).toMatch(/Google's daily limit of calls from add-ons to other services is used up/);
     expect((await control(services.sandbox.outreachUrl, 'GET', '/unlocks')).unlocks).toHaveLength(3);
@@ -197,7 +198,7 @@ describe('the daily URL Fetch quota', () => {
     expect(profiles() ? profiles().getLastRow() : 1).toBeLessThanOrEqual(1);
     // The next day the same action fills their profiles and contacts, nothing charged again.
     emu.clock.advance(24 * HOUR);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(profiles().getLastRow()).toBe(4);
     expect(emu.spreadsheet.getSheetByName('Contacts').getLastRow()).toBeGreaterThan(1);
     const unlocks = (await control(services.sandbox.outreachUrl, 'GET', '/unlocks')).unlocks;

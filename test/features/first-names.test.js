@@ -3,6 +3,7 @@
 // {{First name}} on any list with a Name column, an unknown placeholder named once, and a preview that says
 // it cannot render instead of showing "Hi ,".
 const { useServices, newAddon } = require('../support/harness');
+const { unlock } = require('../support/unlock');
 const sheets = require('../support/sheets');
 
 const services = useServices();
@@ -33,7 +34,7 @@ describe('First name and Last name', () => {
     emu.spreadsheet.setActiveSheet(companies);
     companies.getRange('A2:C4').activate();
     emu.ui.queue('YES');
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const header = sheet('Contacts').getRange('A1:H1').getValues()[0];
     expect(header.slice(0, 5)).toEqual(['Company', 'Company hash ID', 'Name', 'First name', 'Last name']);
     const contacts = rowsOf('Contacts');

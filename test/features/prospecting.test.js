@@ -10,6 +10,7 @@ const {
   dataset,
   driveToEnd,
 } = require('../support/harness');
+const { unlock, nameMark, editCompanyIndex } = require('../support/unlock');
 const sheets = require('../support/sheets');
 const { companyHashIdFor } = require('../../dev/sandbox');
 
@@ -246,12 +247,13 @@ describe('Unlock', () => {
 
   test('states cost and balance, unlocks, fills Profiles and Contacts; a re-run charges nothing and adds no duplicate', async () => {
     searchAndSelect(5);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
-    const question = emu.ui.alerts[0];
-    expect(question.message).toMatch(
-      /Unlock 5 companies: at most 5 search points \(search points pay for unlocks, 1 per company;/,
+    const { question } = unlock(emu);
+    expect(question.text).toMatch(
+      /^Unlock 5 companies: at most 5 search points \(search points pay for unlocks, 1 per company;/,
     );
-    expect(question.message).toMatch(/Usable balance: [\d,]+ points \([\d,]+ monthly \+ [\d,]+ add-on\)/);
+    expect(question.text).toMatch(/Usable balance: [\d,]+ points \([\d,]+ monthly \+ [\d,]+ add-on\)/);
+    expect(question.button).toBe('Unlock 5 companies');
+    expect(emu.ui.alerts).toEqual([]);
     const companies = rowsOf('Companies').slice(0, 5);
     for (const row of companies) {
       expect(row['Company hash ID']).toMatch(/\S/);
@@ -273,7 +275,7 @@ describe('Unlock', () => {
       expect(companiesSheet).not.toContain(data.companies.find((c) => c.id === row['Search ID']).domain);
 
     const unlockCalls = requests('/companies/unlock');
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(requests('/companies/unlock')).toBe(unlockCalls);
     expect(emu.ui.toasts.at(-1).message).toBe('5 rows were already unlocked: nothing to do.');
     expect(rowsOf('Contacts')).toHaveLength(expected);
@@ -294,11 +296,15 @@ describe('Unlock', () => {
     const otherName = rows[other - 2].Company;
     // As a search row whose name is its domain shows it (the sandbox has one such company).
     sheet('Companies').getRange(other, 2).setValue('(name shown after unlock)');
+    const otherId = rows[other - 2]['Search ID'];
+    editCompanyIndex(emu, (id, entry) =>
+      id === otherId ? [...entry.slice(0, 3), nameMark('(name shown after unlock)')] : entry,
+    );
     emu.spreadsheet.setActiveSheet(sheet('Companies'));
     sheet('Companies')
       .getRangeList([`A${hiddenRow}`, `A${other}`])
       .activate();
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const after = rowsOf('Companies');
     expect(after[other - 2].Company).toBe(otherName);
     expect(after[hiddenRow - 2].Company).toBe('(its name is its website: see Profiles)');
@@ -315,7 +321,7 @@ describe('Unlock', () => {
     target.getRange(2, 1, 6, 1).setValues([['x'], ['y'], ['z'], ['u'], ['v'], ['w']]);
     target.getRange(2, 1, 6, target.getLastColumn()).sort({ column: 3, ascending: false });
     selectRows('Companies', 2, 3);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const rows = rowsOf('Companies');
     expect(rows.filter((r) => r['Company hash ID'])).toHaveLength(2);
     expect(rows.slice(0, 2).every((r) => r['Company hash ID'])).toBe(true);
@@ -333,7 +339,7 @@ describe('Unlock', () => {
         target.getRange(2, 1, 6, target.getLastColumn()).sort({ column: 2, ascending: false });
       }
     };
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(sorted).toBe(true);
     const rows = rowsOf('Companies');
     expect(rows.map((r) => r['Search ID'])).not.toEqual(before);
@@ -345,12 +351,9 @@ describe('Unlock', () => {
 
   test('404 says no matching company on the row and charges nothing', async () => {
     searchAndSelect(2);
-    const props = emu.properties.document.getProperties();
-    for (const [key, value] of Object.entries(props)) {
-      if (key.startsWith('companyIndex.'))
-        emu.properties.document.setProperty(key, value.replace(/"[A-Z]{2}",(\d+)\]/g, '"AQ",$1]'));
-    }
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    // The service no longer knows these websites.
+    editCompanyIndex(emu, (id, [domain, ...rest]) => [`gone.${domain}`, ...rest]);
+    unlock(emu);
     const rows = rowsOf('Companies').slice(0, 2);
     expect(rows.map((r) => r['Unlock status'])).toEqual([
       'No matching company: nothing charged.',
@@ -362,8 +365,9 @@ describe('Unlock', () => {
 
   test('a balance that covers fewer rows than selected unlocks only what it covers', async () => {
     searchAndSelect(3, DEMO_KEYS.low);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
-    expect(emu.ui.alerts[0].message).toMatch(/Your balance covers 2: only the first 2 rows will be unlocked/);
+    const { question } = unlock(emu);
+    expect(question.text).toMatch(/Your balance covers 2: only the first 2 rows will be unlocked/);
+    expect(question.button).toBe('Unlock 2 companies');
     expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(2);
     const accounts = await control(services.sandbox.outreachUrl, 'GET', '/accounts');
     const low = JSON.stringify(accounts);
@@ -372,18 +376,15 @@ describe('Unlock', () => {
 
   test('402 stops the run, states needed and available, points to pricing, keeps what was done', () => {
     searchAndSelect(4);
-    emu.ui.respond((alert) => {
-      if (/Unlock companies/.test(alert.title)) {
-        // Another device spends the balance right after the confirmation.
+    unlock(emu, {
+      // Another device spends the balance while the dialog is open.
+      beforeAnswer: () =>
         controlSync(services.sandbox.outreachUrl, 'POST', '/accounts', {
           key: DEMO_KEYS.paid,
           monthlyPoints: 0,
           addonPoints: 2,
-        });
-      }
-      return undefined; // the default button: YES, or OK
+        }),
     });
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
     const stop = emu.ui.alerts.find((a) => /Unlock stopped/.test(a.title));
     expect(stop.message).toMatch(/Not enough search points\. It needs 1 and 0 are available/);
     expect(stop.message).toContain(`${services.sandbox.outreachUrl}/pricing`);
@@ -404,7 +405,7 @@ describe('Unlock', () => {
           dailyQuotaExhausted: true,
         });
     };
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const stop = emu.ui.alerts.find((a) => /Unlock stopped/.test(a.title));
     const said =
       /The Outreach service's quota is used up: Daily quota exceeded; it resets at 00:00 UTC\. Try again after \d{4}-\d\d-\d\d 00:00 UTC\./;
@@ -424,13 +425,13 @@ describe('Unlock', () => {
       count: 1,
       kind: 'lost-response',
     });
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const first = rowsOf('Companies').slice(0, 2);
     expect(first[0]['Unlock status']).toMatch(
       /Outcome unknown.*run Unlock again, a repeat within 30 days is free/,
     );
     expect(first[1]['Company hash ID']).toMatch(/\S/);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const second = rowsOf('Companies').slice(0, 2);
     expect(second[0]['Company hash ID']).toMatch(/\S/);
     expect(second[0].Charged).toBe(false);
@@ -444,7 +445,7 @@ describe('Unlock', () => {
     for (let from = 0; from < 200; from += 50)
       search({ products: 'a', operator: 'OR', industries: 'e', size: 50, from });
     selectRows('Companies', 2, 201);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(emu.ui.dialogs.at(-1).title).toBe('Unlocking companies');
     const { progress, steps } = driveToEnd(emu, 'unlock', 20);
     expect(progress.finished).toBe(true);
@@ -465,7 +466,7 @@ test("one run of a job at a time: a second window waits, a dead run's lease expi
   selectRows('Companies', 2, 4);
   // Another execution (the progress dialog, another editor) holds the unlock job right now.
   emu.properties.document.setProperty('job.unlock.lease', String(emu.clock.now() + 60_000));
-  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  unlock(emu);
   expect(emu.ui.alerts.at(-1).message).toMatch(/already running/);
   expect(emu.run('continueJob', ['unlock'], { kind: 'webapp' })).toMatchObject({
     busy: true,
@@ -474,48 +475,119 @@ test("one run of a job at a time: a second window waits, a dead run's lease expi
   expect(requests('/companies/unlock')).toBe(0);
 
   emu.clock.advance(61_000); // that execution died without releasing: its lease runs out
-  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  unlock(emu);
   expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(3);
   expect(emu.properties.document.getProperty('job.unlock.lease')).toBeNull();
 });
 
-test('time spent in the confirmation counts against the 6-minute limit', () => {
+test('minutes spent reading the unlock dialog do not count: the unlock runs in the execution of its answer', () => {
   emu = newAddon(services);
   for (let from = 0; from < 100; from += 50)
     search({ products: 'a', operator: 'OR', industries: 'e', size: 50, from });
   selectRows('Companies', 2, 101);
-  emu.ui.respond(() => {
-    emu.clock.advance(3 * 60 * 1000); // the user reads the cost for three minutes
-    return undefined;
-  });
-  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
-  const execution = emu.executions.at(-1);
-  expect(execution.status).not.toBe('error');
-  expect(execution.endMs - execution.startMs).toBeLessThan(6 * 60 * 1000);
+  const { question } = unlock(emu, { beforeAnswer: () => emu.clock.advance(5 * 60 * 1000) });
+  expect(question.button).toBe('Unlock 100 companies');
+  const [menu, answer] = emu.executions.slice(-2);
+  expect(menu.name).toBe('unlockSelectedCompanies');
+  expect(answer.name).toBe('confirmUnlock');
+  expect(answer.status).not.toBe('error');
+  expect(answer.endMs - answer.startMs).toBeLessThan(6 * 60 * 1000);
+  expect(rowsOf('Companies').filter((r) => r['Company hash ID']).length).toBeGreaterThan(0);
   expect(emu.ui.dialogs.at(-1).title).toBe('Unlocking companies');
 });
 
 test('a run that died with its confirmation open leaves no "already running" behind', () => {
   emu = newAddon(services);
-  search({ products: 'a', operator: 'OR', industries: 'e', size: 3 });
-  selectRows('Companies', 2, 4);
+  sheets.writeList(emu, 'Outreach', sheets.peopleRows(sheets.people(3)));
+  emu.run('saveTemplate', [{ campaign: 'C', subject: 'Hi {{Name}}', body: 'Hello', bodyFormat: 'text' }], {
+    kind: 'webapp',
+  });
   let lease = null;
   emu.ui.respond(() => {
-    lease = Number(emu.properties.document.getProperty('job.unlock.lease'));
+    lease = Number(emu.properties.document.getProperty('job.send.lease'));
     emu.clock.advance(7 * 60 * 1000); // the user left the confirmation open: Apps Script ends the run
     return 'YES';
   });
-  expect(() => emu.run('unlockSelectedCompanies', [], { kind: 'menu' })).toThrow(
-    /Exceeded maximum execution time/,
-  );
+  expect(() => emu.run('sendAllUnsentRows', [], { kind: 'menu' })).toThrow(/Exceeded maximum execution time/);
   const died = emu.executions.at(-1);
   // The lease ends with the execution that took it (6 minutes after it started), plus 30 s for the clocks.
   expect(lease).toBe(died.startMs + 6 * 60 * 1000 + 30 * 1000);
-  expect(emu.properties.document.getProperty('job.unlock.lease')).not.toBeNull();
+  expect(emu.properties.document.getProperty('job.send.lease')).not.toBeNull();
   emu.ui.respond(null);
-  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  emu.ui.queue('YES');
+  emu.run('sendAllUnsentRows', [], { kind: 'menu' });
   expect(emu.ui.alerts.at(-1).message).not.toMatch(/already running/);
-  expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(3);
+  expect(Object.values(sheets.statusOf(emu, 'Outreach'))).toEqual(['Accepted', 'Accepted', 'Accepted']);
+});
+
+describe('Search IDs changed by another editor (issue 34)', () => {
+  function twelveSelected() {
+    emu = newAddon(services);
+    search({ products: 'a', operator: 'OR', industries: 'e', size: 20 });
+    selectRows('Companies', 2, 13);
+    return rowsOf('Companies');
+  }
+  const charged = async () =>
+    (await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`)).unlocks;
+
+  test('a row that shows one company with the Search ID of another is named in the dialog, says so, costs nothing', async () => {
+    const rows = twelveSelected();
+    // Rows 3 and 4 get the Search IDs of rows 20 and 21 (companies the payer never selected).
+    sheet('Companies')
+      .getRange('A3:A4')
+      .setValues([[rows[18]['Search ID']], [rows[19]['Search ID']]]);
+    const { question } = unlock(emu);
+    expect(question.text).toContain(
+      '2 rows (3, 4) show another company than their Search ID was found for: not unlocked, nothing charged (their Unlock status says so).',
+    );
+    expect(question.button).toBe('Unlock 10 companies');
+    const after = rowsOf('Companies');
+    for (const row of [after[1], after[2]]) {
+      expect(row['Company hash ID']).toBe('');
+      expect(row['Unlock status']).toMatch(
+        /^Not unlocked, nothing charged: this Search ID was found for another company/,
+      );
+    }
+    const unlocks = await charged();
+    expect(unlocks).toHaveLength(10);
+    const domains = new Set(unlocks.map((u) => u.domain));
+    for (const row of [rows[18], rows[19]])
+      expect(domains.has(data.companies.find((c) => c.id === row['Search ID']).domain)).toBe(false);
+    // Every row selected that shows its own company was unlocked.
+    expect(after.slice(0, 12).filter((r) => r['Company hash ID'])).toHaveLength(10);
+  });
+
+  test('rows changed while the dialog is open: its Unlock refuses, nothing charged', async () => {
+    const rows = twelveSelected();
+    const answer = () =>
+      unlock(emu, {
+        beforeAnswer: () => {
+          sheet('Companies').getRange('A5').setValue(rows[18]['Search ID']);
+          sheet('Companies').getRange('B5').setValue(rows[18].Company); // the row shows that company now
+        },
+      });
+    expect(answer).toThrow(
+      /^The selected rows changed since this dialog opened \(another editor, a sort, or new rows\): nothing was unlocked\. Select the rows and run Unlock selected companies again\.$/,
+    );
+    expect(await charged()).toHaveLength(0);
+  });
+
+  test('a row renamed while the unlock runs: its company is not paid for, the row says why', async () => {
+    twelveSelected(); // two units: 10 unlocks, then 2
+    let renamed = false;
+    emu.onFetch = (requests) => {
+      if (renamed || !requests.some((r) => r.url.includes('/companies/unlock'))) return;
+      renamed = true;
+      sheet('Companies').getRange('B13').setValue('Another Company Ltd');
+    };
+    unlock(emu);
+    const row13 = rowsOf('Companies')[11];
+    expect(row13['Company hash ID']).toBe('');
+    expect(row13['Unlock status']).toMatch(
+      /^Not unlocked, nothing charged: this Search ID was found for another company/,
+    );
+    expect(await charged()).toHaveLength(11);
+  });
 });
 
 describe('Custom functions', () => {
@@ -582,7 +654,7 @@ describe('Custom functions', () => {
     emu = newAddon(services);
     search({ products: 'a', operator: 'OR', industries: 'e', size: 1, withEmails: true });
     selectRows('Companies', 2, 2);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
   }
 
   test('without a key the custom functions point to Settings', () => {

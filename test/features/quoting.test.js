@@ -4,6 +4,7 @@
 // prefix is used only where Sheets would parse the string, never with the plain-text format '@', and
 // numbers stay numbers.
 const { useServices, newAddon, dataset } = require('../support/harness');
+const { unlock, editCompanyIndex } = require('../support/unlock');
 const sheets = require('../support/sheets');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 
@@ -62,18 +63,14 @@ test('rows rewritten three times (search again, unlock, contacts refresh, phone 
 
   // Three companies unlocked (rows 8-10): Profiles rows 2-4. The user notes something in rows between.
   emu.select('Companies!A8:C10');
-  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  unlock(emu);
   expect(rowsOf('Profiles')).toHaveLength(3);
   for (const [a1, text] of Object.entries(USER_TEXT)) typeAsText(a1, text);
   typeAsText('Profiles!H3', '2015-01');
   const profileRow3 = rowsOf('Profiles')[1];
   // Rows 2 and 6 cannot be found by the service (404, nothing charged): each run writes their status,
   // and rows 3-5 between them are written back as read.
-  const index = emu.properties.document.getProperties();
-  for (const [key, value] of Object.entries(index)) {
-    if (key.startsWith('companyIndex.'))
-      emu.properties.document.setProperty(key, value.replace(/"[A-Z]{2}",(\d+)\]/g, '"AQ",$1]'));
-  }
+  editCompanyIndex(emu, (id, [domain, ...rest]) => [`gone.${domain}`, ...rest]);
   // The phone check rewrites its results column over the rows between its changes too.
   const leads = emu.spreadsheet.insertSheet('Leads');
   leads.getRange('A1:B1').setValues([['Phone', 'Phone check']]);
@@ -83,7 +80,7 @@ test('rows rewritten three times (search again, unlock, contacts refresh, phone 
     search();
     // Rows 8 and 10 are unlocked already: their profiles (Profiles rows 2 and 4) are refreshed.
     emu.select('Companies!A2:C2', 'Companies!A6:C6', 'Companies!A8:C8', 'Companies!A10:C10');
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(cell('Companies!O2')).toBe('No matching company: nothing charged.');
 
     const [a2, a4] =
@@ -117,7 +114,7 @@ test('contacts and profiles keep API text exactly, formula-like names included',
   );
   const row = rowsOf('Companies').findIndex((r) => r['Search ID'] === company.id) + 2;
   emu.select(`Companies!A${row}:C${row}`);
-  emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+  unlock(emu);
   const contacts = rowsOf('Contacts').filter((c) => c['Company hash ID'] === company.companyHashId);
   const sent = company.contacts.map((c) => [c.name, c.title]);
   expect(contacts.map((c) => [c.Name, c.Title])).toEqual(expect.arrayContaining(sent.slice(0, 4)));

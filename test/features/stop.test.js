@@ -4,6 +4,7 @@
 // job after the unit under way: no request that costs money afterwards, and the rows left say "Stopped".
 // Close leaves the step under way going on in the background; the next menu action says what it did.
 const { useServices, control, controlSync, newAddon, DEMO_KEYS } = require('../support/harness');
+const { unlock } = require('../support/unlock');
 const sheets = require('../support/sheets');
 const { people, peopleRows } = sheets;
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
@@ -69,7 +70,7 @@ describe('Unlock', () => {
     emu = newAddon(services);
     searchAndSelect(60);
     slow('/companies/unlock', 20_000); // 10 unlocks take 200 s: one unit per step
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(emu.ui.dialogs.at(-1).title).toBe('Unlocking companies');
     const afterMenu = requestsTo('/companies/unlock');
     expect(afterMenu).toBe(10);
@@ -109,8 +110,8 @@ describe('Unlock', () => {
     emu.onFetch = null;
     expect(continueJob('unlock')).toMatchObject({ finished: true, message: 'Nothing left to do.' });
     emu.ui.reset();
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
-    expect(emu.ui.alerts[0].message).toMatch(/^Unlock 40 companies: at most 40 search points/);
+    const { question } = unlock(emu);
+    expect(question.text).toMatch(/^Unlock 40 companies: at most 40 search points/);
     expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(60);
   });
 
@@ -119,7 +120,7 @@ describe('Unlock', () => {
     searchAndSelect(30);
     const start = services.clock.now();
     slow('/companies/unlock', 20_000); // 10 unlocks take 200 s: one unit per step
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const first = emu.ui.dialogs.at(-1);
     expect(first.title).toBe('Unlocking companies');
     // What the dialog polls while the next step works, after each unlock of its unit.
@@ -148,7 +149,7 @@ describe('Unlock', () => {
     emu = newAddon(services);
     searchAndSelect(30);
     slow('/companies/unlock', 20_000);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     emu.onFetch = null;
     const before = emu.fetchLog.length;
     const answer = emu.run('stopJob', ['unlock'], { kind: 'webapp' });
@@ -164,7 +165,7 @@ describe('Unlock', () => {
     emu = newAddon(services);
     searchAndSelect(40);
     slow('/companies/unlock', 10_000); // 10 unlocks take 100 s
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(emu.ui.dialogs.at(-1).title).toBe('Unlocking companies');
     const inMenuStep = rowsOf('Companies').filter((r) => r['Company hash ID']).length;
     expect(inMenuStep).toBeLessThan(40);
@@ -181,7 +182,7 @@ describe('Unlock', () => {
 
     emu.ui.reset();
     declineQuestions(); // the user then declines the next question (nothing is done)
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const report = emu.ui.alerts[0];
     expect(report.title).toBe('Unlock: what happened after the dialog closed');
     expect(report.message).toBe(
@@ -189,7 +190,7 @@ describe('Unlock', () => {
     );
     // Said once.
     emu.ui.reset();
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(emu.ui.alerts.some((a) => /after the dialog closed/.test(a.title))).toBe(false);
   });
 
@@ -197,13 +198,13 @@ describe('Unlock', () => {
     emu = newAddon(services);
     searchAndSelect(30);
     slow('/companies/unlock', 10_000);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     emu.onFetch = null;
     expect(continueJob('unlock').finished).toBe(true);
     emu.run('jobEndShown', ['unlock'], { kind: 'webapp' });
     emu.ui.reset();
     declineQuestions();
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(emu.ui.alerts.some((a) => /after the dialog closed/.test(a.title))).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
 // (employees, founded, e-mails, WhatsApp, how many), decision roles from job titles (PROSPECT_ROLE, Contacts),
 // and the unlock's roles choice.
 const { useServices, newAddon, control, DEMO_KEYS, dataset } = require('../support/harness');
+const { unlock, unlockQuestion } = require('../support/unlock');
 const sheets = require('../support/sheets');
 
 const services = useServices();
@@ -157,6 +158,72 @@ describe('Search filters', () => {
   });
 });
 
+test('the rows just added are shown and selected; the sidebar opened again goes on from the last search', () => {
+  emu = newAddon(services);
+  const first = search({ ...BROAD, size: 5 });
+  expect(emu.spreadsheet.getActiveSheet().getName()).toBe('Companies');
+  expect(emu.spreadsheet.getActiveRange().getA1Notation()).toBe('A2:C6');
+  const filtered = search({ ...BROAD, employees: '11-200', limit: 4, from: first.loaded });
+  expect(emu.spreadsheet.getActiveRange().getA1Notation()).toBe('A7:C10');
+  // Closed and opened again: the fields of the last search and where it stopped.
+  emu.run('showSearchSidebar', [], { kind: 'menu' });
+  const last = JSON.parse(/var LAST = (.*);\n/.exec(emu.ui.sidebar.html)[1]);
+  expect(last).toEqual({
+    form: { ...BROAD, employees: '11-200', limit: '4' },
+    loaded: filtered.loaded,
+    total: filtered.total,
+    hasMore: true,
+  });
+});
+
+describe('PROSPECT_SEARCH with the filters of the sidebar', () => {
+  // products, industries, companyTypes, include, exclude, withEmails, size, from, then the sidebar's filters:
+  // employees, founded, minEmails, withWhatsApp, limit.
+  const formula = (...filters) =>
+    emu.runCustomFunction('PROSPECT_SEARCH', ['a', '', '', '', '', false, '', 0, ...filters]);
+
+  test('the same companies as the sidebar, with a header; the filters never reach the service', () => {
+    emu = newAddon(services);
+    const answer = formula('11-200', '1990-2010', 2, '', 25);
+    expect(answer[0][0]).toBe('Search ID');
+    expect(answer).toHaveLength(26);
+    const ids = answer.slice(1).map((row) => row[0]);
+    for (const id of ids) {
+      const company = byId.get(id);
+      expect(['11-50', '51-200']).toContain(company.employees_count);
+      expect(Number(company.founding_time)).toBeGreaterThanOrEqual(1990);
+      expect(Number(company.founding_time)).toBeLessThanOrEqual(2010);
+      expect(company.email_count).toBeGreaterThanOrEqual(2);
+    }
+    for (const body of searchBodies()) {
+      for (const key of Object.keys(body)) expect(SPEC_FIELDS).toContain(key);
+      expect(body.size).toBe(50);
+    }
+    const formulaRequests = searchBodies().length;
+    search({ products: 'a', employees: '11-200', founded: '1990-2010', minEmails: 2, limit: 25 });
+    expect(rowsOf('Companies').map((row) => row['Search ID'])).toEqual(ids);
+    // Recalculation is answered from the cache; WhatsApp and a limit alone are read too.
+    expect(formula('11-200', '1990-2010', 2, '', 25)).toEqual(answer);
+    expect(searchBodies()).toHaveLength(2 * formulaRequests);
+    const whatsApp = formula('', '', '', true, 5);
+    expect(whatsApp).toHaveLength(6);
+    for (const row of whatsApp.slice(1)) expect(byId.get(row[0]).whatsapp_count).toBeGreaterThanOrEqual(1);
+    expect(formula('', '', '', '', 3)).toHaveLength(4);
+  });
+
+  test('fewer matches than the limit in ten pages: a last row says where to go on', () => {
+    emu = newAddon(services);
+    const answer = formula('10001+', '', 3, '', 1000);
+    const note = answer.at(-1);
+    expect(note[0]).toMatch(
+      /^Found \d+ of 1,000 companies in results 1 to 500 of [\d,]+: give from 500 to read on\.$/,
+    );
+    expect(note.slice(1).every((cell) => cell === '')).toBe(true);
+    expect(answer.length - 2).toBe(Number(/^Found (\d+)/.exec(note[0])[1]));
+    expect(() => formula('lots')).toThrow(/^Employees: "lots" is not a range of employees/);
+  });
+});
+
 test('a run the rate budget cannot serve before the execution deadline pauses with what it added; the next call goes on', () => {
   emu = newAddon(services);
   let done = false;
@@ -210,6 +277,20 @@ const TITLES = {
     ['Logistics Coordinator', 'Operations', 'Staff'],
     ['Director', 'Management', 'Director'],
     ['Lead Generation Specialist', 'Marketing', 'Staff'],
+    // Issue 35: titles a new user saw sorted wrongly.
+    ['Partner', 'Management', 'Owner / C-level'],
+    ['Senior Partner', 'Management', 'Owner / C-level'],
+    ['Board Member', 'Management', 'Owner / C-level'],
+    ['Country Manager', 'Management', 'Director'],
+    ['Category Manager', 'Purchasing', 'Manager'],
+    ['Supply Manager', 'Purchasing', 'Manager'],
+    ['Sales & Marketing Director', 'Sales', 'Director'],
+    ['Marketing and Sales Manager', 'Sales', 'Manager'],
+    ['CRO', 'Sales', 'Owner / C-level'],
+    ['Chief Revenue Officer', 'Sales', 'Owner / C-level'],
+    ['HR Business Partner', 'HR', 'Staff'],
+    ['Partner Manager', 'Other', 'Manager'],
+    ['Supply Chain Manager', 'Operations', 'Manager'],
   ],
   German: [
     ['Geschäftsführer', 'Management', 'Owner / C-level'],
@@ -328,25 +409,37 @@ describe('Roles in the unlock', () => {
     return rowsOf('Companies').reduce((sum, r) => sum + r['E-mails'], 0);
   }
 
-  test('the confirmation states the contacts to expect; the chosen roles go to Contacts, the others are counted; the charge is per company', async () => {
+  test('the dialog states the contacts to expect; the roles ticked go to Contacts, the others are counted; the charge is per company', async () => {
     emu = newAddon(services);
     const expected = searchAndSelect(6);
-    emu.ui.queue(
-      'NO',
-      { button: 'OK', text: 'purchasing; Sales, nobody' },
-      { button: 'OK', text: 'Purchasing, management' },
-      'YES',
-    );
+    // Cancel (or closing the dialog) does nothing: no job, nothing charged.
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
-    const [first, last] = [emu.ui.alerts[0], emu.ui.alerts[1]];
-    expect(first.buttons).toBe('YES_NO_CANCEL');
-    expect(first.message).toContain(
-      `Contacts to expect: about ${expected} (the E-mails column). Added to Contacts: all departments and seniorities;`,
-    );
-    expect(emu.ui.prompts[1].message).toMatch(
-      /^Roles: "nobody" is not a department or a seniority\. .*For example: /,
-    );
-    expect(last.message).toContain('Added to Contacts: Management, Purchasing; all seniorities;');
+    const shown = unlockQuestion(emu);
+    expect(shown.text).toContain(`Contacts to expect: about ${expected} (the E-mails column).`);
+    expect(shown.departments).toEqual([
+      'Management',
+      'Sales',
+      'Purchasing',
+      'Marketing',
+      'Engineering',
+      'Operations',
+      'Finance',
+      'HR',
+      'Other',
+    ]);
+    expect(shown.seniorities).toEqual(['Owner / C-level', 'Director', 'Manager', 'Staff']);
+    expect(shown.roles).toEqual({ departments: [], seniorities: [] }); // every box ticked
+    expect(emu.ui.alerts).toEqual([]);
+    expect(emu.ui.prompts).toEqual([]);
+    expect(emu.fetchLog.filter((r) => r.url.includes('/companies/unlock'))).toHaveLength(0);
+    // A group with no box ticked cannot be sent.
+    expect(() =>
+      emu.run('confirmUnlock', [{ ...shown.answer, roles: { departments: [], seniorities: ['Staff'] } }], {
+        kind: 'webapp',
+      }),
+    ).toThrow('Tick at least one department to add to Contacts.');
+
+    unlock(emu, { roles: { departments: ['Purchasing', 'Management'] } });
     const contacts = rowsOf('Contacts');
     expect(contacts.length).toBeGreaterThan(0);
     for (const c of contacts) expect(['Management', 'Purchasing']).toContain(c.Department);
@@ -356,21 +449,23 @@ describe('Roles in the unlock', () => {
     );
     const { unlocks } = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
     expect(unlocks.filter((u) => u.charged)).toHaveLength(6);
-    // Remembered for this user: the next unlock states it and uses it.
+    // Remembered for this user: the next dialog ticks them.
     expect(JSON.parse(emu.properties.user.getProperty('pref.unlockRoles'))).toEqual({
       departments: ['Management', 'Purchasing'],
       seniorities: [],
     });
 
-    // The same rows again, now for every role: asked (the remembered choice leaves contacts out), the rest
-    // of the contacts added, nothing charged.
+    // The same rows again, now with every box: asked (the remembered choice leaves contacts out), the rest of
+    // the contacts added, nothing charged.
     emu.ui.reset();
-    emu.ui.queue('NO', { button: 'OK', text: 'all' }, 'YES');
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
-    expect(emu.ui.alerts[0].message).toMatch(
-      /^6 selected rows are already unlocked: nothing is charged, their contacts are refreshed\.\nContacts to expect: about \d+ \(the E-mails column\)\. Added to Contacts: Management, Purchasing; all seniorities;/,
+    const { question } = unlock(emu, {
+      roles: { departments: shown.departments, seniorities: shown.seniorities },
+    });
+    expect(question.text).toMatch(
+      /^6 selected rows are already unlocked: nothing is charged, their contacts are refreshed\.\nContacts to expect: about \d+ \(the E-mails column\)\./,
     );
-    expect(emu.ui.alerts[1].message).toContain('Added to Contacts: all departments and seniorities;');
+    expect(question.button).toBe('Refresh the contacts');
+    expect(question.roles).toEqual({ departments: ['Management', 'Purchasing'], seniorities: [] });
     expect(rowsOf('Contacts')).toHaveLength(all.length);
     const again = await control(services.sandbox.outreachUrl, 'GET', `/unlocks?key=${DEMO_KEYS.paid}`);
     expect(again.unlocks.filter((u) => u.charged)).toHaveLength(6);
@@ -379,7 +474,7 @@ describe('Roles in the unlock', () => {
   test('the Contacts rows carry Department and Seniority as written text, never a formula', () => {
     emu = newAddon(services);
     searchAndSelect(4);
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const sheet = emu.spreadsheet.getSheetByName('Contacts');
     const header = sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0];
     expect(header.slice(0, 8)).toEqual([

@@ -4,6 +4,7 @@
 // and the document properties; each has their own user properties, caches and triggers. Every attack of
 // the issue fails, the user is told what happened, and nothing is paid twice.
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const { unlock } = require('../support/unlock');
 const sheets = require('../support/sheets');
 const { people, peopleRows } = sheets;
 const { listWithMail } = require('../support/sent-mail');
@@ -247,7 +248,7 @@ describe('journals and jobs have an owner', () => {
     };
     emu.select('Companies!A2:A7');
     emu.ui.queue('YES');
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     emu.onFetch = null;
     const annJob = JSON.parse(emu.properties.document.getProperty(jobKey(emu, 'unlock')) || 'null');
     const left = annJob ? annJob.units.flatMap((u) => u.unlock || []) : [];
@@ -257,7 +258,7 @@ describe('journals and jobs have an owner', () => {
     emu.ui.reset();
     emu.select('Companies!A2:A7');
     emu.ui.queue('YES');
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     expect(emu.ui.alerts.map((a) => a.title)).not.toContain('Unfinished unlock');
     expect(emu.ui.toasts.map((t) => t.message).join('\n')).toMatch(
       /in another editor's unfinished unlock: left to it/,

@@ -12,7 +12,9 @@ import { wholeNumberOf } from '../../sheets/cells';
 import { tradeSummary } from './contacts';
 import { roleOf } from './roles';
 import { parseWholeNumber, UserError } from '../inputs';
-import { buildSearchRequest, companyName, withoutDomain } from './search';
+import { companyName, MAX_PAGE_SIZE, searchPlan, withoutDomain } from './search';
+import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
+import { count, formatCount } from '../words';
 import { describe } from '../settings';
 import { campaignOf, capitalized, TASK_STATUS_WORDS } from '../tracking/tracking-rows';
 
@@ -70,23 +72,50 @@ export function prospectSearch(
   withEmails: unknown,
   size: unknown,
   from: unknown,
+  employees?: unknown,
+  founded?: unknown,
+  minEmails?: unknown,
+  withWhatsApp?: unknown,
+  limit?: unknown,
 ): Cell[][] {
-  const request = buildSearchRequest({
-    products,
-    industries,
-    companyTypes,
-    includeCountries,
-    excludeCountries,
-    withEmails,
-    size,
-    from,
+  const form = { products, industries, companyTypes, includeCountries, excludeCountries, withEmails, size };
+  const filters = { employees, founded, minEmails, withWhatsApp, limit };
+  const plan = searchPlan({ ...form, from, ...filters });
+  const { request, paged } = plan;
+  return run('search', [request, plan.filters, plan.limit], CACHE_SECONDS.search, (client) => {
+    if (!paged) {
+      const response = client.search(request);
+      if (response.list.length === 0) return [SEARCH_HEADER, noteRow('No company matches.')];
+      return [SEARCH_HEADER, ...response.list.map(searchRowCells)];
+    }
+    // The sidebar's filters: pages of 50 from `from` until `limit` companies pass, as many pages as one
+    // sidebar call reads (a custom function has 30 seconds).
+    const pages = readPages(
+      client,
+      { ...request, size: MAX_PAGE_SIZE },
+      {
+        limit: plan.limit,
+        maxPages: PAGES_PER_CALL,
+        filters: plan.filters,
+        present: new Set(),
+      },
+    );
+    if (pages.total === 0) return [SEARCH_HEADER, noteRow('No company matches.')];
+    const rows = [SEARCH_HEADER, ...pages.kept.map(searchRowCells)];
+    if (pages.kept.length < plan.limit) rows.push(noteRow(pagesNote(pages, plan.limit)));
+    return rows;
   });
-  return run('search', [request], CACHE_SECONDS.search, (client) => {
-    const response = client.search(request);
-    if (response.list.length === 0)
-      return [SEARCH_HEADER, ['No company matches.', '', '', '', '', '', '', '', '', '', '']];
-    return [SEARCH_HEADER, ...response.list.map(searchRowCells)];
-  });
+}
+
+/** Why fewer companies than the limit came back, and where the next formula starts. */
+function pagesNote(pages: PageRun, limit: number): string {
+  const found = `Found ${formatCount(pages.kept.length)} of ${count(limit, 'company', 'companies')} in results ${formatCount(pages.loaded - pages.read + 1)} to ${formatCount(pages.loaded)} of ${formatCount(pages.total)}`;
+  if (pages.ended || pages.loaded >= pages.total) return `${found}: no more results.`;
+  return `${found}: give from ${pages.loaded} to read on.`;
+}
+
+function noteRow(text: string): Cell[] {
+  return [text, ...SEARCH_HEADER.slice(1).map(() => '')];
 }
 
 export function prospectProfile(companyHashId: unknown): Cell[][] {
@@ -241,21 +270,18 @@ export const TASK_HEADER = [
   'Completed',
 ];
 
-/** PROSPECT_TASK(taskId): a header row and the task's status and counts; a specific error for a 404. */
+/** PROSPECT_TASK(taskId): a header row and the task's status and counts, for a task this spreadsheet sent. */
 export function prospectTask(taskId: unknown): Cell[][] {
   const id = requireTaskId(taskId);
   return run('task', [id], TASK_CACHE_SECONDS, (client) => {
     // The list answer has no mails; a task of another document (an id typed in by any editor) is refused
     // before anything of it reaches a cell that every editor and viewer reads.
     const task = client.listTasks({ task_ids: [id], page_size: 1 }).data.find((t) => t.taskId === id);
-    if (!task) {
+    // One answer for a task that does not exist and for another document's: a formula cannot tell which
+    // task ids exist.
+    if (!task || !carriesMark(task.taskSubject, existingMark())) {
       throw new UserError(
-        `Task ${id} was not found: it does not exist, or it was sent with another API key (formulas use the key of the spreadsheet's owner).`,
-      );
-    }
-    if (!carriesMark(task.taskSubject, existingMark())) {
-      throw new UserError(
-        `Task ${id} is not a task of this spreadsheet: PROSPECT_TASK shows only the tasks this spreadsheet sent.`,
+        `Task ${id} is not one of the tasks this spreadsheet sent (formulas use the key of the spreadsheet's owner): use a Task ID from the Tracking sheet or the Task ID column.`,
       );
     }
     return [

@@ -1,5 +1,5 @@
 // Which departments and seniorities an unlock writes to Contacts (the others are counted, not written).
-// Chosen in the unlock confirmation, remembered per user; it never changes what is charged (an unlock is
+// Ticked in the unlock dialog, remembered per user; it never changes what is charged (an unlock is
 // per company).
 import { readPreference, savePreference } from '../../platform/preferences';
 import { UserError } from '../inputs';
@@ -13,16 +13,6 @@ export interface RoleChoice {
 
 export const ALL_ROLES: RoleChoice = { departments: [], seniorities: [] };
 const PREFERENCE = 'unlockRoles';
-export const ROLES_EXAMPLE = 'Purchasing, Management, Director, Owner / C-level';
-
-const ALIASES: Record<string, Department | Seniority> = {
-  owner: 'Owner / C-level',
-  'c-level': 'Owner / C-level',
-  'c level': 'Owner / C-level',
-  'c-suite': 'Owner / C-level',
-  procurement: 'Purchasing',
-  'human resources': 'HR',
-};
 
 export function readRoleChoice(): RoleChoice {
   const saved = readPreference<Partial<RoleChoice>>(PREFERENCE);
@@ -51,32 +41,19 @@ export function roleChoiceText(choice: RoleChoice | undefined): string {
 }
 
 /**
- * Departments and seniorities typed as a list ("Purchasing, management; director"); blank or "all" is
- * every role. A word that is neither throws, naming it with the choices and an example.
+ * The choice the unlock dialog sends: known names only, in their order; a group with every name ticked is
+ * "all" (an empty list). A group with none ticked cannot be sent (the dialog says so), so it is refused.
  */
-export function parseRoleChoice(text: string): RoleChoice {
-  const choice: RoleChoice = { departments: [], seniorities: [] };
-  const items = text
-    .split(/[,;\n]+/)
-    .map((item) => item.trim())
-    .filter(Boolean);
-  if (items.length === 1 && /^all$/i.test(items[0])) return choice;
-  for (const item of items) {
-    const lower = item.toLowerCase().replace(/\s+/g, ' ');
-    const found =
-      [...DEPARTMENTS, ...SENIORITIES].find((name) => name.toLowerCase() === lower) ?? ALIASES[lower];
-    if (!found)
-      throw new UserError(
-        `Roles: "${item.slice(0, 40)}" is not a department or a seniority. Departments: ${DEPARTMENTS.join(', ')}. Seniorities: ${SENIORITIES.join(', ')}. For example: ${ROLES_EXAMPLE}.`,
-        'roles',
-      );
-    if ((DEPARTMENTS as readonly string[]).includes(found)) {
-      if (!choice.departments.includes(found as Department)) choice.departments.push(found as Department);
-    } else if (!choice.seniorities.includes(found as Seniority)) choice.seniorities.push(found as Seniority);
-  }
+export function roleChoiceOf(value: unknown): RoleChoice {
+  const given = (value ?? {}) as Partial<Record<keyof RoleChoice, unknown>>;
+  const pick = <T extends string>(list: unknown, allowed: readonly T[], noun: string): T[] => {
+    const names = Array.isArray(list) ? allowed.filter((name) => list.includes(name)) : [];
+    if (names.length === 0) throw new UserError(`Tick at least one ${noun} to add to Contacts.`, 'roles');
+    return names.length === allowed.length ? [] : names;
+  };
   return {
-    departments: DEPARTMENTS.filter((name) => choice.departments.includes(name)),
-    seniorities: SENIORITIES.filter((name) => choice.seniorities.includes(name)),
+    departments: pick(given.departments, DEPARTMENTS, 'department'),
+    seniorities: pick(given.seniorities, SENIORITIES, 'seniority'),
   };
 }
 

@@ -35,7 +35,10 @@ const part = (alternatives: string) => new RegExp(alternatives, 'u');
 const TOP = [
   words(
     'ceo|chief executive(?: officer)?|co-?founder|founder|(?<!product )owner|(?<!vice[ -])president|chairman|' +
-      'chairwoman|managing director|managing partner|general manager|general director|md|gm|proprietor',
+      'chairwoman|managing director|managing partner|general manager|general director|md|gm|proprietor|' +
+      'board member|member of the board|' +
+      '(?<!(?:business|channel|trade|strategic|hr|people|finance|learning|sales|account) )partner' +
+      '(?! (?:manager|management|account|marketing|success|sales|relations|program|development|enablement))',
   ),
   part('geschaftsfuhr|inhaber|grunder|vorstand'),
   words(
@@ -51,6 +54,9 @@ const TOP = [
   /^(?:pho )?giam doc$/u,
   part('总经理|董事长|总裁|创始人|老板|执行董事'),
 ];
+
+/** Runs a country's branch: Management, at Director level (not the head of the whole company). */
+const COUNTRY_HEAD = [words('country (?:manager|director|head|lead)|head of country|landesleiter(?:in)?')];
 
 /** Departments by function, in this order (the first that matches wins). */
 const FUNCTIONS: Array<[Department, RegExp[]]> = [
@@ -75,7 +81,7 @@ const FUNCTIONS: Array<[Department, RegExp[]]> = [
   [
     'Purchasing',
     [
-      words('buyer|buying|cpo|chief procurement officer'),
+      words('buyer|buying|cpo|chief procurement officer|category manag(?:er|ement)|supply manager'),
       part(
         'purchas|procure|sourcing|import(?![\\s/&-]*(?:and\\s+)?export)|einkauf|beschaffung|achat|acheteu',
       ),
@@ -95,7 +101,8 @@ const FUNCTIONS: Array<[Department, RegExp[]]> = [
   [
     'Sales',
     [
-      words('cso|chief sales officer|sales?|bd|account executive|account manager|key account|kam|satis'),
+      words('cso|chief sales officer|cro|chief revenue officer|revenue|sales?|bd|account executive'),
+      words('account manager|key account|kam|satis'),
       part('sales|export|business development|commercial|comercial|commercie|vertrieb|verkauf|verkoop'),
       part('aussendienst|innendienst|ventas|vendas|vended|vendite|vendeu|vendit|accountmanager|ihracat'),
       part('kinh doanh|ban hang|销售|业务|外贸|出口'),
@@ -163,6 +170,7 @@ function seniorityOf(text: string): Seniority {
   if (any(JUNIOR, text)) return 'Staff';
   const deputy = any(DEPUTY, text);
   if (any(TOP, text) || any(CHIEF, text)) return deputy ? 'Director' : 'Owner / C-level';
+  if (any(COUNTRY_HEAD, text)) return 'Director';
   if (any(TEAM_LEAD, text)) return 'Manager';
   if (any(DIRECTOR, text)) return 'Director';
   if (any(MANAGER, text)) return 'Manager';
@@ -171,10 +179,14 @@ function seniorityOf(text: string): Seniority {
 
 /** Import and export together is the shipping desk, not buying or selling. */
 const IMPORT_EXPORT = /import\W*(?:and\W+)?export|xuat nhap khau|进出口/u;
+/** Sales and marketing in one title ("Sales & Marketing Director") is a sales role: it carries the number. */
+const SALES_AND_MARKETING =
+  /(?<![\p{L}])sales\W+(?:and\W+)?marketing|marketing\W+(?:and\W+)?sales(?![\p{L}])/u;
 
 function departmentOf(text: string, seniority: Seniority): Department {
-  if (any(TOP, text)) return 'Management';
+  if (any(TOP, text) || any(COUNTRY_HEAD, text)) return 'Management';
   if (IMPORT_EXPORT.test(text)) return 'Operations';
+  if (SALES_AND_MARKETING.test(text)) return 'Sales';
   for (const [department, patterns] of FUNCTIONS) if (any(patterns, text)) return department;
   return seniority === 'Owner / C-level' || seniority === 'Director' ? 'Management' : 'Other';
 }

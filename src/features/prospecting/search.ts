@@ -2,11 +2,12 @@
 // row id); the domain each row carries goes to the company index only, never to the sheet.
 import { outreachClient } from '../clients';
 import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../../api/outreach/outreach-schemas';
-import { CompanyIndex } from './company-index';
-import { type FilterName, hasFilters, leftOutText, parseFilters } from './filters';
+import { CompanyIndex, nameMark } from './company-index';
+import { type FilterName, hasFilters, leftOutText, parseFilters, type SearchFilters } from './filters';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
 import { count, formatCount } from '../words';
 import { Deadline } from '../../platform/deadline';
+import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
 import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
@@ -68,7 +69,10 @@ export function openSearchSidebar(): void {
   // The sidebar checks country codes against the same list before it sends the form.
   const countries = { codes: [...ISO_COUNTRY_CODES].sort(), aliases: COUNTRY_ALIASES };
   if (ensureKey('outreach'))
-    showSidebarFile('search', 'Search companies', { countries: scriptJson(countries) });
+    showSidebarFile('search', 'Search companies', {
+      countries: scriptJson(countries),
+      last: scriptJson(lastSearch()),
+    });
 }
 
 /** Checks the form and builds the request; nothing is sent for a form that breaks a rule. */
@@ -109,14 +113,7 @@ export function buildSearchRequest(form: SearchForm): SearchRequest {
  * of 50 from `from` until `limit` rows pass the filters (see search-pages.ts).
  */
 export function searchCompanies(form: SearchForm): SearchSummary {
-  const request = buildSearchRequest(form);
-  const filters = parseFilters(form as Record<string, unknown>);
-  // At least one e-mail is the service's own filter (withEmails): fewer pages to read for the same rows.
-  if (filters.minEmails) request.withEmails = 1;
-  const paged = hasFilters(filters) || !isBlank(form.limit);
-  const limit = paged
-    ? parseWholeNumber(form.limit, 'How many companies', 1, MAX_LIMIT, request.size ?? 10)
-    : 0;
+  const { request, filters, paged, limit } = searchPlan(form);
   const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
   // Paged: no wait for a rate-budget slot past the execution's deadline (the run pauses, the sidebar goes on).
   const client = outreachClient(paged ? { deadlineMs: Deadline.forExecution().at } : {});
@@ -127,13 +124,21 @@ export function searchCompanies(form: SearchForm): SearchSummary {
     present: existingIds(table),
   });
   const index = CompanyIndex.load();
-  for (const row of run.kept) index.put(row.id, { domain: row.domain, countryCode: row.country_code });
+  for (const row of run.kept)
+    index.put(row.id, {
+      domain: row.domain,
+      countryCode: row.country_code,
+      nameMark: nameMark(companyName(row)),
+    });
   index.save();
-  table.append(run.kept.map(companyRecord));
-  table.sheet.activate();
+  const first = table.append(run.kept.map(companyRecord));
   const added = run.kept.length;
+  // The rows just added are shown and selected (ready for Unlock selected companies).
+  if (added) table.sheet.getRange(first, 1, added, 3).activate();
+  else table.sheet.activate();
   const loaded = Math.min(run.loaded, run.total);
   const hasMore = !run.ended && loaded < run.total;
+  rememberSearch(form, loaded, run.total, hasMore);
   const summary: SearchSummary = {
     added,
     alreadyPresent: run.alreadyPresent,
@@ -153,6 +158,66 @@ export function searchCompanies(form: SearchForm): SearchSummary {
     done: added >= limit || !hasMore,
     ...(run.paused ? { paused: run.paused } : {}),
   };
+}
+
+export interface SearchPlan {
+  request: SearchRequest;
+  filters: SearchFilters;
+  /** Filters or a limit: pages of 50 until `limit` rows pass (search-pages.ts); else one page of `size`. */
+  paged: boolean;
+  limit: number;
+}
+
+/** The request, the filters and how many to add: the sidebar's form and PROSPECT_SEARCH read it alike. */
+export function searchPlan(form: SearchForm): SearchPlan {
+  const request = buildSearchRequest(form);
+  const filters = parseFilters(form as Record<string, unknown>);
+  // At least one e-mail is the service's own filter (withEmails): fewer pages to read for the same rows.
+  if (filters.minEmails) request.withEmails = 1;
+  const paged = hasFilters(filters) || !isBlank(form.limit);
+  const limit = paged
+    ? parseWholeNumber(form.limit, 'How many companies', 1, MAX_LIMIT, request.size ?? 10)
+    : 0;
+  return { request, filters, paged, limit };
+}
+
+/** The sidebar's last search in this document, so that Load more goes on after the sidebar was closed. */
+export interface LastSearch {
+  form: Record<string, string | boolean>;
+  loaded: number;
+  total: number;
+  hasMore: boolean;
+}
+
+const LAST_SEARCH = 'lastSearch';
+const FORM_FIELDS = [
+  'products',
+  'industries',
+  'companyTypes',
+  'includeCountries',
+  'excludeCountries',
+  'withEmails',
+  'operator',
+  'size',
+  'employees',
+  'founded',
+  'minEmails',
+  'withWhatsApp',
+  'limit',
+] as const;
+
+function rememberSearch(form: SearchForm, loaded: number, total: number, hasMore: boolean): void {
+  const kept: LastSearch['form'] = {};
+  for (const field of FORM_FIELDS) {
+    const value = form[field];
+    if (typeof value === 'boolean') kept[field] = value;
+    else if (value !== undefined && value !== null) kept[field] = String(value).slice(0, 300);
+  }
+  saveDocumentPreference(LAST_SEARCH, { form: kept, loaded, total, hasMore });
+}
+
+export function lastSearch(): LastSearch | null {
+  return readDocumentPreference<LastSearch>(LAST_SEARCH) ?? null;
 }
 
 const isBlank = (value: unknown) => value === undefined || value === null || String(value).trim() === '';

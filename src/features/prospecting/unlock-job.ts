@@ -5,7 +5,7 @@
 import { ApiError, isForLater } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
-import { CompanyIndex } from './company-index';
+import { CompanyIndex, type CompanyKey, rowShowsCompany } from './company-index';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { Table, TableRow } from '../../sheets/table';
@@ -129,6 +129,10 @@ function markUnlocksStopped(state: UnlockState): string {
   return parts.join(' ');
 }
 
+/** The Unlock status of a row whose Search ID belongs to another company than the row shows. */
+export const MISMATCH_TEXT =
+  'Not unlocked, nothing charged: this Search ID was found for another company than the name and country this row shows (changed by hand?). Run the search again to restore the row.';
+
 /** The Unlock status of a row unlocked whose contacts Stop left unfetched. */
 export const CONTACTS_STOPPED =
   'Unlocked; contacts not fetched (stopped): select the row and run Unlock again, free.';
@@ -145,7 +149,9 @@ function client(context: StepContext): OutreachClient {
 /** Unlocks the ids one by one (each is a charge: never in parallel, never retried blindly). */
 function unlockIds(ids: string[], outreach: OutreachClient, context?: StepContext): UnlockOutcome {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const rowById = rowsById(Table.open(spreadsheet, COMPANIES).readAll());
+  const rows = Table.open(spreadsheet, COMPANIES).readAll();
+  const rowById = rowsById(rows);
+
   const index = CompanyIndex.load();
   const outcome: UnlockOutcome = { rows: new Map(), rest: [], hashes: [] };
   const status = (id: string, text: string) => outcome.rows.set(id, { status: textCell(text) });
@@ -163,6 +169,10 @@ function unlockIds(ids: string[], outreach: OutreachClient, context?: StepContex
     const key = index.get(id);
     if (!key) {
       status(id, 'Cannot unlock: search again to restore this row.');
+      continue;
+    }
+    if (!shownOnSheet(rows, id, key)) {
+      status(id, MISMATCH_TEXT);
       continue;
     }
     try {
@@ -201,6 +211,18 @@ function unlockIds(ids: string[], outreach: OutreachClient, context?: StepContex
     }
   }
   return outcome;
+}
+
+/**
+ * Another editor may have typed another Search ID into a row since the confirmation: only a company that a
+ * row carrying its id still shows (name and country) is paid for.
+ */
+function shownOnSheet(rows: TableRow[], id: string, key: CompanyKey): boolean {
+  return rows.some(
+    (r) =>
+      cellText(r.values.id) === id &&
+      rowShowsCompany(cellText(r.values.name), cellText(r.values.country), key),
+  );
 }
 
 function recordUnlocks(outcome: UnlockOutcome, state: UnlockState): UnlockUnit[] {
