@@ -22,9 +22,7 @@ const wallTime = (ms) => new Date(ms).toISOString().slice(0, 16);
 const asBob = { kind: 'webapp', user: BOB };
 const asAnn = { kind: 'webapp' };
 const scheduleProperty = () =>
-  emu.properties.document.getProperty(
-    `schedule.${emu.spreadsheet.getSheetByName('Later').getSheetId()}`,
-  );
+  emu.properties.document.getProperty(`schedule.${emu.spreadsheet.getSheetByName('Later').getSheetId()}`);
 
 async function mailsOf(key) {
   return (await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${key}`)).mails;
@@ -34,7 +32,11 @@ async function mailsOf(key) {
 async function bobSchedules(edm) {
   emu = newAddon(services, { users: { owner: ANN, active: ANN } });
   await control(services.sandbox.outreachUrl, 'POST', '/accounts', { key: BOB_KEY, addonEdm: edm });
-  emu.run('saveSettings', [{ outreachBaseUrl: services.sandbox.outreachUrl, outreachApiKey: BOB_KEY }], asBob);
+  emu.run(
+    'saveSettings',
+    [{ outreachBaseUrl: services.sandbox.outreachUrl, outreachApiKey: BOB_KEY }],
+    asBob,
+  );
   listWithMail(emu, 'Later', peopleRows(people(3)), MAIL);
   const at = services.clock.now() + 48 * HOUR;
   const answer = emu.run('scheduleSend', [wallTime(at)], asBob);
@@ -124,7 +126,9 @@ test('his runs stopped (his permission needed again): past due it expires, anyon
   emu.authorizationRequired = false; // he grants it; his next hourly run comes later
   const view = emu.run('getComposeState', [], asAnn).schedule;
   expect(view.cancellable).toBe(true);
-  expect(view.text).toMatch(/It cannot run: it was due at \d{4}-\d\d-\d\d \d\d:\d\d and has not started since/);
+  expect(view.text).toMatch(
+    /It cannot run: it was due at \d{4}-\d\d-\d\d \d\d:\d\d and has not started since/,
+  );
 
   emu.advanceTime(2 * HOUR);
   expect(await mailsOf(BOB_KEY)).toEqual([]);
