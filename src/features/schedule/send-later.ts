@@ -104,29 +104,27 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
  * Compose dialog: cancels the active sheet's scheduled send: its owner's, or another editor's that cannot
  * run (schedules.ts whyCannotRun).
  */
-export function cancelScheduledSend(): { message: string } {
+export function cancelScheduledSend(): { message: string; schedule: ScheduleView | null } {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  return { message: cancelOn(sheet), schedule: scheduleView(sheet) };
+}
+
+function cancelOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): string {
   const schedule = scheduleOf(sheet.getSheetId());
-  if (!schedule) return { message: `No send is scheduled for "${sheet.getName()}".` };
+  if (!schedule) return `No send is scheduled for "${sheet.getName()}".`;
   if (schedule.owner !== userToken()) {
     const why = whyCannotRun(schedule, sheet.getParent().getSpreadsheetTimeZone());
     if (!why) {
-      return {
-        message: `The send of "${sheet.getName()}" was scheduled by another editor: only they can cancel it while their key can pay for it (it is sent with their key).`,
-      };
+      return `The send of "${sheet.getName()}" was scheduled by another editor: only they can cancel it while their key can pay for it (it is sent with their key).`;
     }
     if (!dropUnrunnable(sheet.getSheetId(), sheet.getParent().getSpreadsheetTimeZone()))
-      return {
-        message: `The send of "${sheet.getName()}" was not cancelled: its editor's key can pay for it again, or another editor is changing it. Open Compose e-mail… again to see.`,
-      };
-    return {
-      message: `The send another editor scheduled for "${sheet.getName()}" was cancelled (it could not run: ${why}): nothing will be sent. You may schedule your own.`,
-    };
+      return `The send of "${sheet.getName()}" was not cancelled: its editor's key can pay for it again, or another editor is changing it.`;
+    return `The send another editor scheduled for "${sheet.getName()}" was cancelled (it could not run: ${why}): nothing will be sent. You may schedule your own.`;
   }
   deleteSchedule(sheet.getSheetId());
   forgetConfirmed(schedule.confirmed);
   releaseTimerIfIdle();
-  return { message: `The scheduled send of "${sheet.getName()}" was cancelled: nothing will be sent.` };
+  return `The scheduled send of "${sheet.getName()}" was cancelled: nothing will be sent.`;
 }
 
 /** The trigger's part: starts this user's scheduled sends that are due. */
