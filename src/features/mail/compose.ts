@@ -218,7 +218,9 @@ export function sendTestMail(rowNumber: number, address: string): string {
   if (mailProblems.length) throw new UserError(`The test was not sent: ${mailProblems.join(' ')}`);
   // The row's own problem is listed in the preview, right above: not said again.
   if (preview.problems.some((p) => p !== addressProblem))
-    throw new UserError("The test was not sent: this row's problem, listed above, stops it.");
+    throw new UserError(
+      `The test was not sent: the problem of row ${preview.rowNumber}, listed under its preview, stops it.`,
+    );
   const { sheet, template } = current();
   const client = outreachClient();
   const chunk: JournalChunk = {
