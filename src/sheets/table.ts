@@ -187,13 +187,18 @@ export class Table {
     return written;
   }
 
+  /** The row `append` writes its first record to now. */
+  nextRow(): number {
+    return (this.size ? this.size.lastRow : this.sheet.getLastRow()) + 1;
+  }
+
   /** Appends records below the last row: one setValues (plus one setNumberFormats when formats exist). */
   append(records: Array<Record<string, CellValue>>): number {
     this.writeNewHeaders();
     if (records.length === 0) return 0;
     const size = this.size;
     const width = Math.max(size ? size.lastColumn : this.sheet.getLastColumn(), ...this.columnOf.values());
-    const first = (size ? size.lastRow : this.sheet.getLastRow()) + 1;
+    const first = this.nextRow();
     const grid = records.map((record) => {
       const row: CellValue[] = new Array(width).fill('');
       for (const [key, column] of this.columnOf) if (key in record) row[column - 1] = record[key];

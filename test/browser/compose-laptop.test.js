@@ -1,5 +1,5 @@
 'use strict';
-/* global document */ // inside page.evaluate callbacks, which run in the browser
+/* global document, getComputedStyle */ // inside page.evaluate callbacks, which run in the browser
 // Compose and progress at 1366×768 (issue 29 item 7). The compose dialog keeps Save, Send and Close on one
 // row, answers every action right under them, in view, and lets the preview use the free height; a sheet
 // without an e-mail column opens the dialog with the explanation and the fix at the top. The unlock
@@ -126,6 +126,117 @@ test('compose at 1366×768: buttons on one row, every answer in view under them,
     await closeDialog();
   });
 }, 90000);
+
+/**
+ * The visible form fields of the frame (inputs, selects, text areas; not the hidden ones) that have no
+ * visible label with words: a <label for> or a <label> around them.
+ */
+function unlabelledFields() {
+  const visible = (el) =>
+    !!el && el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const fields = [...document.querySelectorAll('input, select, textarea')].filter(
+    (el) => el.type !== 'hidden' && visible(el),
+  );
+  return fields
+    .filter((el) => {
+      const labels = [...(el.labels || [])].filter((l) => visible(l) && l.textContent.trim());
+      return labels.length === 0;
+    })
+    .map((el) => el.id || el.className || el.outerHTML.slice(0, 60));
+}
+
+/** How many times `text` shows in the frame's visible text. */
+function timesShown(_body, text) {
+  return document.body.innerText.split(text).length - 1;
+}
+
+test('compose at 1366×768: every field has a visible label, the test answers beside its button, an error is said once', async () => {
+  await screenshotOnFailure(page, 'compose-laptop-labels', async () => {
+    // The list the test before sent, and a row 4 without an address.
+    await pasteAtA1(page, 'Name\tEmail\nJane\tjane@example.com\nJohn\tjohn@example.com\nKim\t');
+    await waitForCell(page, 'A4', 'Kim');
+    await clickMenuItem(page, 'Compose e-mail…');
+    const compose = page.frameLocator(FRAME);
+    await compose.locator('#headers button', { hasText: 'Name' }).waitFor();
+    await compose.locator('#campaign').fill('Labels');
+    await compose.locator('#subject').fill('Hello {{Name}}');
+    await compose.locator('#body').fill('Hi {{Nmae}},\nshall we meet?');
+    await compose.locator('#addStep').click();
+    await compose.locator('#addStep').click();
+    await compose.locator('#steps .step-body').first().fill('Any news, {{Name}}?');
+    await compose.locator('#steps .step-body').nth(1).fill('Last try, {{Name}}.');
+    await compose.locator('#save').click();
+    const problem = '{{Nmae}} matches no column of this sheet';
+    await compose.locator('#message.error', { hasText: problem }).waitFor();
+    await compose.locator('#textBody', { hasText: 'This mail cannot be shown' }).waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'compose-laptop-08-problem-said-once');
+    const body = compose.locator('body');
+    // Said once: under the buttons, not again in the preview.
+    expect(await body.evaluate(timesShown, problem)).toBe(1);
+    // Every field, the follow-ups' and the preview's mail picker included, has a visible label.
+    expect(await body.evaluate(unlabelledFields)).toEqual([]);
+    await expect(compose.getByLabel('Subject', { exact: true }).count()).resolves.toBe(1); // the first mail's
+    await expect(compose.locator('label[for="step2-body"]').textContent()).resolves.toBe('Body');
+    await expect(compose.locator('label[for="stepPick"]').isVisible()).resolves.toBe(true);
+
+    // The test refused for the same problem: its answer beside the button, the problem still said once.
+    await compose.locator('#testTo').fill('me@seller.example');
+    await compose.locator('#test').click();
+    await compose.locator('#testMessage.error', { hasText: `The test was not sent: ${problem}` }).waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'compose-laptop-09-test-refused');
+    expect(await body.evaluate(timesShown, problem)).toBe(1);
+    await expect(compose.locator('#message').textContent()).resolves.toBe('');
+
+    // Fixed and saved; the test of row 4 (no address of its own) goes to the typed address, and says so
+    // right under its button, in the preview's column, in view.
+    await compose.locator('#body').fill('Hi {{Name}},\nshall we meet?');
+    await compose.locator('#save').click();
+    await compose.locator('#message', { hasText: /^Saved\./ }).waitFor();
+    await compose.locator('#row').fill('4');
+    await compose.locator('#row').press('Tab');
+    await compose.locator('#problems li', { hasText: 'Row 4: no e-mail address.' }).waitFor();
+    await compose.locator('#test').click();
+    const done = compose.locator('#testMessage.ok', { hasText: /^Test of row 4 sent to me@seller\.example/ });
+    await done.waitFor({ timeout: 30000 });
+    await page.waitForTimeout(300);
+    await screenshot(page, 'compose-laptop-10-test-beside-button');
+    await expect(compose.locator('#message').textContent()).resolves.toBe('');
+    const [button, answer, preview] = await Promise.all(
+      ['#test', '#testMessage', '.preview'].map((sel) =>
+        compose.locator(sel).evaluate((el) => el.getBoundingClientRect().toJSON()),
+      ),
+    );
+    expect(answer.top - button.bottom).toBeGreaterThanOrEqual(0);
+    expect(answer.top - button.bottom).toBeLessThan(20);
+    expect(answer.left).toBeGreaterThanOrEqual(preview.left);
+    expect(answer.right).toBeLessThanOrEqual(preview.right);
+    expect(await outOfView(page, FRAME, ['#test', '#testMessage'])).toEqual([]);
+    await closeDialog();
+  });
+}, 90000);
+
+test('Show mail at 1366×768: the body takes the free height, Close ends the dialog with no empty area under it', async () => {
+  await screenshotOnFailure(page, 'compose-laptop-show-mail', async () => {
+    // Row 2 of the list sent two tests before.
+    await page.locator('#grid td[data-r="2"][data-c="1"]').click();
+    await clickMenuItem(page, 'Show mail');
+    const mail = page.frameLocator(FRAME);
+    await mail.locator('#body-text').waitFor();
+    await page.waitForTimeout(300);
+    await screenshot(page, 'compose-laptop-11-show-mail');
+    const frame = await page.locator(FRAME).boundingBox();
+    const close = await mail.locator('#close').boundingBox();
+    const text = await mail.locator('#body-text').boundingBox();
+    expect(frame.y + frame.height - (close.y + close.height)).toBeLessThan(30); // only the page's margin
+    expect(text.height).toBeGreaterThan(200); // the short mail's box fills what the fields leave
+    expect(await outOfView(page, FRAME, ['#close', '#body-text'])).toEqual([]);
+    await mail.locator('#close').click();
+    await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
+    await waitIdle(page);
+  });
+}, 60000);
 
 /** Extensions › Playground demo › item. */
 async function demo(label) {

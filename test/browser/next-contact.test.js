@@ -91,10 +91,22 @@ async function steps() {
   await cell(page, 'B2').click();
   await clickMenuItem(page, 'Add next contact for failed mails');
   await page.locator('#alert-layer').waitFor({ state: 'visible' });
-  const report = await page.locator('#alert-message').textContent();
-  expect(report).toMatch(/1 contact added \(row 3\), each replacing a failed mail of the same company/);
-  await screenshot(page, 'next-contact-01-added');
-  await page.locator('#alert-buttons button').first().click();
+  // Asked first, naming the new address and the row it takes.
+  const question = await page.locator('#alert-message').textContent();
+  expect(question).toMatch(
+    /^Add 1 contact to "Sheet1" as row 3, replacing a failed mail of the same company\?/,
+  );
+  expect(question).toMatch(
+    new RegExp(`• row 3: [^\\s]+@${domain.replace(/\./g, '\\.')}\\b.*, replacing bounce\\.xavier@`),
+  );
+  await screenshot(page, 'next-contact-01-question');
+  await page.locator('#alert-buttons button[data-button="YES"]').click();
+  await page
+    .locator('#toasts .toast', {
+      hasText: /1 contact added \(row 3\), replacing a failed mail of the same company/,
+    })
+    .waitFor();
+  await screenshot(page, 'next-contact-02-added');
   await waitForCell(page, 'B3', new RegExp(`@${domain.replace(/\./g, '\\.')}$`));
   const headers = await page.locator('#grid tbody tr[data-r="1"] td').allTextContents();
   expect(headers).toContain('Replaces');

@@ -103,8 +103,9 @@ describe('unknown placeholders', () => {
       '{{first name}} matches no column of this sheet: use one of the headers in row 1.',
     ]);
     const preview = webapp('previewMail', 2);
+    // The problem is said once, under the dialog's buttons (state.problems): the preview only says why it is blank.
     expect(preview.body).toBe(
-      'This mail cannot be shown: {{first name}} matches no column of this sheet: use one of the headers in row 1.',
+      'This mail cannot be shown: a {{placeholder}} in it names no column of this sheet (the message under the buttons says which).',
     );
     expect(preview.body).not.toMatch(/Hi ,/);
     expect(preview.problems.filter((p) => /no column/.test(p))).toEqual([]);

@@ -201,7 +201,8 @@ test('a send with every kind of skipped row, an earlier failure asked about, and
   expect(statuses('Second')).toEqual(['Accepted', 'Accepted']);
   expect(result.alerts.filter(([title]) => title === 'Addresses that failed before')).toHaveLength(2);
   expect(result.record[0]).toMatch(/me@example\.com/);
-  expect(result.record[1]).toMatch(/subject/);
+  // The row's problem is listed under its preview, right above the test's answer: not said twice.
+  expect(result.record[1]).toMatch(/^The test was not sent: the problem of row 8, listed under its preview/);
 });
 
 test('tracking moves the rows on and leaves final mails unread', async () => {
@@ -241,7 +242,8 @@ test("the compose dialog's preview: a row without an address, and a placeholder 
   const [ann, noAddress, unknown] = result.record;
   expect(ann.problems).toEqual([]);
   expect(noAddress.problems).toEqual(['Row 3: no e-mail address.']);
-  // The placeholder is said once, in the preview itself.
-  expect(unknown.body).toMatch(/^This mail cannot be shown: \{\{Nmae\}\} matches no column/);
+  // The placeholder is said once, under the dialog's buttons (the compose state's problems): the preview
+  // only says why it is blank.
+  expect(unknown.body).toMatch(/^This mail cannot be shown: a \{\{placeholder\}\} in it names no column/);
   expect(unknown.problems.filter((p) => p.includes('Nmae'))).toEqual([]);
 });

@@ -159,8 +159,14 @@ export function previewMail(rowNumber: number, step = 0): MailPreview {
   return previewWith(rowNumber, step).view;
 }
 
-/** The preview, and the problem with the row's own address (a test mail goes to another one). */
-function previewWith(rowNumber: number, step = 0): { view: MailPreview; addressProblem?: string } {
+/**
+ * The preview; the problems of the mail itself (said under the dialog's buttons, from ComposeState: the
+ * preview lists only the row's own); the problem with the row's own address (a test goes to another one).
+ */
+function previewWith(
+  rowNumber: number,
+  step = 0,
+): { view: MailPreview; mailProblems: string[]; addressProblem?: string } {
   const { sheet, template: first, list } = current();
   const steps = first.followUps || [];
   const n = Math.floor(Number(step)) || 0;
@@ -170,23 +176,18 @@ function previewWith(rowNumber: number, step = 0): { view: MailPreview; addressP
   const found = list.readRows(new Set([row]))[0];
   const unsubscribe = readSettings().unsubscribeAddress;
   const checks = templateChecks(template, list.headers, unsubscribe);
-  const problems = checks.map((problem) => problem.text);
+  const mailProblems = checks.map((problem) => problem.text);
   if (!found) {
-    const empty = {
-      ...emptyPreview(row, last, template.bodyFormat),
-      problems: [...problems, 'This row is empty.'],
-    };
-    return { view: empty };
+    const empty = { ...emptyPreview(row, last, template.bodyFormat), problems: ['This row is empty.'] };
+    return { view: empty, mailProblems };
   }
-  const unknown = checks.find((problem) => problem.code === 'placeholder')?.text || '';
-  // A placeholder naming no column would show as a gap ("Hi ,"): the preview says why it cannot render.
+  // A placeholder naming no column would show as a gap ("Hi ,"): the preview says it cannot render.
+  const unknown = checks.some((problem) => problem.code === 'placeholder');
   const mail = unknown
-    ? { subject: '', body: `This mail cannot be shown: ${unknown}` }
+    ? { subject: '', body: CANNOT_SHOW }
     : renderMail(template, found.display, unsubscribe);
-  if (unknown) problems.splice(problems.indexOf(unknown), 1); // said once, in the preview itself
   const problem = unknown ? null : rowProblem(template, found, unsubscribe);
   const said = problem ? `Row ${row}: ${problem.reason}.` : '';
-  if (said) problems.push(said);
   const address = problem && (problem.code === 'no-address' || problem.code === 'invalid-address');
   const view: MailPreview = {
     rowNumber: row,
@@ -197,11 +198,14 @@ function previewWith(rowNumber: number, step = 0): { view: MailPreview; addressP
     subject: mail.subject,
     body: mail.body,
     bodyFormat: unknown ? 'text' : template.bodyFormat,
-    problems,
+    problems: said ? [said] : [],
     status: stateText(found.state),
   };
-  return address ? { view, addressProblem: said } : { view };
+  return address ? { view, mailProblems, addressProblem: said } : { view, mailProblems };
 }
+
+const CANNOT_SHOW =
+  'This mail cannot be shown: a {{placeholder}} in it names no column of this sheet (the message under the buttons says which).';
 
 /** The row's mail to an address the user typed: 1 EDM, journaled like any chunk (never sent twice). */
 export function sendTestMail(rowNumber: number, address: string): string {
@@ -210,9 +214,13 @@ export function sendTestMail(rowNumber: number, address: string): string {
     throw new UserError(`"${to}" is not a valid e-mail address: type the address to send the test to.`);
   const listed = listedReason(readDoNotContact(SpreadsheetApp.getActiveSpreadsheet()), to);
   if (listed !== null) throw new UserError(`${to} is ${listedText(listed)}: the test was not sent.`);
-  const { view: preview, addressProblem } = previewWith(rowNumber);
-  const blocking = preview.problems.filter((p) => p !== addressProblem);
-  if (blocking.length) throw new UserError(blocking.join(' '));
+  const { view: preview, mailProblems, addressProblem } = previewWith(rowNumber);
+  if (mailProblems.length) throw new UserError(`The test was not sent: ${mailProblems.join(' ')}`);
+  // The row's own problem is listed in the preview, right above: not said again.
+  if (preview.problems.some((p) => p !== addressProblem))
+    throw new UserError(
+      `The test was not sent: the problem of row ${preview.rowNumber}, listed under its preview, stops it.`,
+    );
   const { template, list } = current();
   const email = {
     email: to,

@@ -1,6 +1,7 @@
 // Menu: "Add next contact for failed mails". For each selected row whose mail failed (a bounce), the next
 // contact of the same company from the Contacts sheet is appended to the list, with a "Replaces" cell naming
-// the failed address, ready for the next send. The company is the row's Company hash ID where the list has
+// the failed address, ready for the next send, once the user has seen each new address and its row and said
+// yes. The company is the row's Company hash ID where the list has
 // one, else the one Contacts gives the failed address, else its e-mail domain (never a webmail domain).
 // A contact of the same Department comes first; one already on the list, on Do not contact, or whose mail
 // from this document failed never does.
@@ -10,9 +11,9 @@ import { CONTACTS } from '../../sheets/layouts';
 import { isRecipientHeader, ListRow, MailingList } from '../../sheets/mailing-list';
 import { selectedRows } from '../../sheets/selection';
 import { normalizeHeader, Table, TableLayout } from '../../sheets/table';
-import { inform } from '../../ui/dialogs';
+import { confirm, inform, toast } from '../../ui/dialogs';
 import { UserError } from '../inputs';
-import { count, plural } from '../words';
+import { count, formatCount, plural } from '../words';
 import { listedReason, readDoNotContact } from './do-not-contact';
 import { earlierFailures } from './earlier-failures';
 import { companyDomain } from './webmail';
@@ -53,8 +54,17 @@ export function addNextContacts(): void {
   const failedBefore = earlierFailures(spreadsheet, { sheetId: sheet.getSheetId(), rows });
   const found = findReplacements(spreadsheet, rows, failed, contacts, failedBefore);
   const added = found.filter((r) => r.contact);
-  const first = appendContacts(sheet, list.headers, added);
-  inform(TITLE, outcomeText(first, added.length, found, chosen.size - failed.length));
+  const notFailed = chosen.size - failed.length;
+  if (added.length === 0) return inform(TITLE, missingLines(found, notFailed).join('\n'));
+  // The user sees who joins the list, and where, before anything is written.
+  const layout = contactLayout(sheet, list.headers);
+  const at = Table.find(spreadsheet, layout)!.nextRow();
+  if (!confirm(TITLE, questionText(sheet.getName(), at, added, found, notFailed))) {
+    toast('No contact was added.', TITLE);
+    return;
+  }
+  const first = Table.open(spreadsheet, layout).append(contactRecords(layout, added));
+  toast(addedText(first, added.length), TITLE, 10);
 }
 
 /** Contacts rows with an address, in the sheet's order. */
@@ -132,12 +142,11 @@ function replacedKey(row: ListRow): string {
 }
 
 /**
- * Appends the contacts below the list's last row: every column whose header matches one of Contacts gets
- * that cell (as text: it came from the service), the e-mail column the address, Replaces the failed one.
+ * The list's columns by header (the first of two alike), Replaces added at the right when missing: every
+ * column whose header matches one of Contacts gets that cell, the e-mail column the address, Replaces the
+ * failed one. The contacts go below the list's last row.
  */
-function appendContacts(sheet: Sheet, headers: string[], found: Replacement[]): number {
-  if (found.length === 0) return 0;
-  // The list's columns by header (the first of two alike), Replaces added at the right when missing.
+function contactLayout(sheet: Sheet, headers: string[]): TableLayout {
   const names = headers.map(normalizeHeader);
   const replaces = normalizeHeader(REPLACES_HEADER);
   const columns: TableLayout['columns'] = [];
@@ -146,8 +155,13 @@ function appendContacts(sheet: Sheet, headers: string[], found: Replacement[]): 
       columns.push({ key: `h${i}`, header: headers[i] });
   });
   columns.push({ key: 'replaces', header: REPLACES_HEADER });
-  const table = Table.open(sheet.getParent(), { sheetName: sheet.getName(), columns });
-  const records = found.map(({ row, contact }) => {
+  return { sheetName: sheet.getName(), columns };
+}
+
+/** The contacts' cells, as text (they came from the service). */
+function contactRecords(layout: TableLayout, found: Replacement[]): Array<Record<string, CellValue>> {
+  const columns = layout.columns;
+  return found.map(({ row, contact }) => {
     const record: Record<string, CellValue> = {};
     for (const { key, header } of columns.slice(0, -1)) {
       const value = isRecipientHeader(header) ? contact!.email : contact!.cells.get(normalizeHeader(header));
@@ -156,20 +170,50 @@ function appendContacts(sheet: Sheet, headers: string[], found: Replacement[]): 
     record.replaces = textCell(`${row.email} (row ${row.rowNumber}, failed)`);
     return record;
   });
-  return table.append(records);
 }
 
-function outcomeText(first: number, added: number, found: Replacement[], notFailed: number): string {
-  const lines: string[] = [];
-  if (added > 0) {
-    const rows = added === 1 ? `row ${first}` : `rows ${first}–${first + added - 1}`;
+const SHOWN = 15;
+
+/** The question before the contacts join: each new address, the row it will take and the one it replaces. */
+function questionText(
+  sheetName: string,
+  at: number,
+  added: Replacement[],
+  found: Replacement[],
+  notFailed: number,
+): string {
+  const n = added.length;
+  const lines = [
+    `Add ${count(n, 'contact')} to "${sheetName}" as ${rowsText(at, n)}, ${n === 1 ? '' : 'each '}replacing a failed mail of the same company?`,
+  ];
+  added.slice(0, SHOWN).forEach(({ row, contact }, i) => {
+    const name = contact!.cells.get(normalizeHeader('Name'));
+    const who = name ? `${contact!.email} (${cellText(name)})` : contact!.email;
     lines.push(
-      `${count(added, 'contact')} added (${rows}), each replacing a failed mail of the same company. Nothing was sent or charged: send them with "Send e-mails to selected rows" or "Send to all unsent rows".`,
+      `• row ${formatCount(at + i)}: ${who}, replacing ${row.email} (row ${formatCount(row.rowNumber)})`,
     );
-  }
+  });
+  if (n > SHOWN) lines.push(`• and ${formatCount(n - SHOWN)} more, in ${rowsText(at + SHOWN, n - SHOWN)}`);
+  lines.push('Nothing is sent or charged now: you send the new rows as any unsent row.');
+  const missing = missingLines(found, notFailed);
+  if (missing.length) lines.push('', ...missing);
+  return lines.join('\n');
+}
+
+function rowsText(first: number, n: number): string {
+  return n === 1 ? `row ${formatCount(first)}` : `rows ${formatCount(first)}–${formatCount(first + n - 1)}`;
+}
+
+function addedText(first: number, added: number): string {
+  return `${count(added, 'contact')} added (${rowsText(first, added)}), ${added === 1 ? '' : 'each '}replacing a failed mail of the same company. Nothing was sent or charged: send them with "Send e-mails to selected rows" or "Send to all unsent rows".`;
+}
+
+/** The failed rows no contact was found for, and the selected rows that had not failed. */
+function missingLines(found: Replacement[], notFailed: number): string[] {
+  const lines: string[] = [];
   const missing = found.filter((r) => !r.contact);
   if (missing.length > 0) {
-    lines.push(`No contact added for ${count(missing.length, 'row')}:`);
+    lines.push(`No contact found for ${count(missing.length, 'row')}:`);
     for (const r of missing.slice(0, 10)) lines.push(`• row ${r.row.rowNumber} (${r.row.email}): ${r.why}`);
     if (missing.length > 10) lines.push(`• and ${missing.length - 10} more`);
     lines.push('Unlock the company again, or search for more contacts, to find others (Search companies…).');
@@ -178,7 +222,7 @@ function outcomeText(first: number, added: number, found: Replacement[], notFail
     lines.push(
       `${count(notFailed, 'selected row')} whose mail did not fail ${plural(notFailed, 'was', 'were')} left as ${plural(notFailed, 'it is', 'they are')}.`,
     );
-  return lines.join('\n');
+  return lines;
 }
 
 const NO_CONTACTS =

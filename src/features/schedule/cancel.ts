@@ -1,7 +1,7 @@
 // Menu: "Cancel a waiting or scheduled send". A send waiting for the sending quota is dropped (its rows say
 // so and can be sent again later); sends scheduled for later are cancelled one by one after a question.
 // Only the user's own: another editor's waiting or scheduled send spends their key, and only they cancel
-// it (this user is told it exists). The hourly trigger is removed when nothing is left for it.
+// it (this user is told it exists), unless it is a scheduled send that cannot run (schedules.ts). The hourly trigger is removed when nothing is left for it.
 import { withJobLease } from '../../platform/jobs';
 import { savedJob } from '../jobs/job-runner';
 import { dropSend } from '../mail/send';
@@ -10,7 +10,8 @@ import { rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { notSent } from '../../sheets/mail-state';
 import { SEND_TEXTS } from '../mail/send-texts';
 import { confirm, inform, toast } from '../../ui/dialogs';
-import { allSchedules, deleteSchedule, mySchedules } from './schedules';
+import { allSchedules, deleteSchedule, dropUnrunnable, mySchedules, whyCannotRun } from './schedules';
+import { userToken } from './timer-store';
 import { startWindowText } from './send-later-time';
 import { releaseTimerIfIdle } from './timer';
 import { count, formatCount, plural } from '../words';
@@ -28,6 +29,15 @@ export function cancelTimedSend(): void {
     deleteSchedule(schedule.sheetId);
     forgetConfirmed(schedule.confirmed);
     toast(`The scheduled send of "${schedule.sheetName}" was cancelled.`, TITLE, 5);
+  }
+  // Another editor's that cannot run (schedules.ts whyCannotRun): anyone may cancel it.
+  for (const schedule of allSchedules().filter((s) => s.owner !== userToken())) {
+    const why = whyCannotRun(schedule, zone);
+    if (!why) continue;
+    asked = true;
+    const question = `Another editor scheduled a send of "${schedule.sheetName}" that cannot run: ${why}. Cancel it? Nothing of it is sent, and you may schedule your own.`;
+    if (!confirm(TITLE, question) || !dropUnrunnable(schedule.sheetId, zone)) continue;
+    toast(`The send another editor scheduled for "${schedule.sheetName}" was cancelled.`, TITLE, 5);
   }
   const others = allSchedules().length - mine.length;
   if (!asked) {

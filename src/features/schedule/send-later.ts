@@ -17,12 +17,15 @@ import { describe } from '../settings';
 import {
   claimSchedule,
   deleteSchedule,
+  dropUnrunnable,
+  EXPIRES_AFTER_MS,
   mySchedules,
   saveSchedule,
   ScheduledSend,
   scheduleOf,
   ScheduleView,
   scheduleView,
+  whyCannotRun,
 } from './schedules';
 import { parseWhen, startWindowText } from './send-later-time';
 import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../outbox/confirm';
@@ -56,31 +59,39 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
     throw new UserError(`The send could not be scheduled: ${describe(error)}`);
   }
   const earlier = scheduleOf(sheet.getSheetId());
-  if (earlier && earlier.owner !== userToken()) {
+  const theirs = earlier && earlier.owner !== userToken();
+  // Another editor's schedule that cannot run (schedules.ts) is replaced; one that can is theirs to change.
+  const replaced = theirs ? dropUnrunnable(sheet.getSheetId(), zone) : null;
+  if (theirs && !replaced) {
     throw new UserError(
-      `Another editor scheduled the send of "${sheet.getName()}": only they can change or cancel it. Send from another sheet, or ask them.`,
+      `Another editor scheduled the send of "${sheet.getName()}": only they can change or cancel it while their key can pay for it. Send now, send from another sheet, or ask them.`,
     );
   }
   const stamp = ownerStamp('outreach');
   // What goes out when it runs: this mail to these rows as they are now, and nothing else.
   const confirmed = confirmSend(prepared.sheet.getSheetId(), prepared.template, prepared.plan.rows);
-  if (earlier) forgetConfirmed(earlier.confirmed);
+  if (earlier && !theirs) forgetConfirmed(earlier.confirmed);
+  const now = Date.now();
   saveSchedule({
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),
     at,
     owner: stamp.owner,
     keyFp: stamp.keyFp,
-    savedAt: Date.now(),
+    savedAt: now,
     confirmed,
+    rows: n,
+    check: usable < n ? { at: now, cannot: 'no-edm', usable } : { at: now },
   });
   const notes = [
     `Scheduled: "Send to all unsent rows" of "${sheet.getName()}" will start ${startWindowText(at, zone)}; add-on triggers run about once an hour, so not at the minute.`,
     `As the rows are now: ${lines.join(' ')}`,
   ];
+  if (replaced)
+    notes.unshift(`This replaces the send another editor had scheduled, which could not run: ${replaced}.`);
   if (n > 0 && usable < n) {
     notes.push(
-      `The usable e-mail credits (EDM) are ${formatCount(n - usable)} short: add credits before then (${prepared.client.pricingUrl}), or nothing is sent.`,
+      `The usable e-mail credits (EDM) are ${formatCount(n - usable)} short: add credits before then (${prepared.client.pricingUrl}), or nothing is sent. Until your hourly run finds them, any editor may cancel this send or schedule their own instead.`,
     );
   }
   notes.push(
@@ -89,20 +100,31 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
   return { message: notes.join('\n'), schedule: scheduleView(sheet) };
 }
 
-/** Compose dialog: cancels the active sheet's scheduled send (only its owner may). */
-export function cancelScheduledSend(): { message: string } {
+/**
+ * Compose dialog: cancels the active sheet's scheduled send: its owner's, or another editor's that cannot
+ * run (schedules.ts whyCannotRun).
+ */
+export function cancelScheduledSend(): { message: string; schedule: ScheduleView | null } {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  return { message: cancelOn(sheet), schedule: scheduleView(sheet) };
+}
+
+function cancelOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): string {
   const schedule = scheduleOf(sheet.getSheetId());
-  if (!schedule) return { message: `No send is scheduled for "${sheet.getName()}".` };
+  if (!schedule) return `No send is scheduled for "${sheet.getName()}".`;
   if (schedule.owner !== userToken()) {
-    return {
-      message: `The send of "${sheet.getName()}" was scheduled by another editor: only they can cancel it (it is sent with their key).`,
-    };
+    const why = whyCannotRun(schedule, sheet.getParent().getSpreadsheetTimeZone());
+    if (!why) {
+      return `The send of "${sheet.getName()}" was scheduled by another editor: only they can cancel it while their key can pay for it (it is sent with their key).`;
+    }
+    if (!dropUnrunnable(sheet.getSheetId(), sheet.getParent().getSpreadsheetTimeZone()))
+      return `The send of "${sheet.getName()}" was not cancelled: its editor's key can pay for it again, or another editor is changing it.`;
+    return `The send another editor scheduled for "${sheet.getName()}" was cancelled (it could not run: ${why}): nothing will be sent. You may schedule your own.`;
   }
   deleteSchedule(sheet.getSheetId());
   forgetConfirmed(schedule.confirmed);
   releaseTimerIfIdle();
-  return { message: `The scheduled send of "${sheet.getName()}" was cancelled: nothing will be sent.` };
+  return `The scheduled send of "${sheet.getName()}" was cancelled: nothing will be sent.`;
 }
 
 /** The trigger's part: starts this user's scheduled sends that are due. */
@@ -112,6 +134,16 @@ export function runDueSchedules(): number {
   for (const schedule of due) {
     const claimed = claimSchedule(schedule.sheetId);
     if (!claimed) continue;
+    if (claimed.at + EXPIRES_AFTER_MS < Date.now()) {
+      // Run late (this user's runs stopped for hours): sent now, it would surprise everyone.
+      forgetConfirmed(claimed.confirmed);
+      const why = whyCannotRun(claimed, SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(), true);
+      recordLastRun('send', {
+        message: `The send scheduled for "${claimed.sheetName}" did not start: ${why}. Schedule it again.`,
+        finished: true,
+      });
+      continue;
+    }
     try {
       if (startScheduled(claimed)) started++;
     } catch (error) {

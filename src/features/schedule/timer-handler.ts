@@ -6,7 +6,8 @@
 // start, the auto-refresh runs (or, with it off, the refresh owed after a timed send: the first run after a
 // timed send refreshes what it sent, before it starts any other send, so a bounce is known before a later
 // send); the follow-up steps that are due go out (sequence/sequence-run.ts); the summary says what
-// happened; the trigger removes itself when nothing is left for it.
+// happened; whether this user's key can pay for their sends scheduled later is written where the other
+// editors see it (schedule-check.ts); the trigger removes itself when nothing is left for it.
 import { JobProgress } from '../../platform/jobs';
 import { missingScopes, type ScopeName } from '../../platform/consent';
 import { needsReauthorization } from '../../platform/triggers';
@@ -18,6 +19,7 @@ import { describe } from '../settings';
 import { refreshOnTimer } from '../tracking/tracking-auto';
 import { writeStatusBlock } from '../tracking/tracking-summary';
 import { runDueSchedules } from './send-later';
+import { checkMySchedules } from './schedule-check';
 import { runMySequences } from '../sequence/sequence-run';
 import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from './timer';
 import { myTimer, saveMyTimer, userToken } from './timer-store';
@@ -44,6 +46,8 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   if (refreshedFirst) refreshOnTimer();
   const continued = guarded('The waiting send could not go on.', continueMySend);
   const started = guarded('A scheduled send could not start.', runDueSchedules);
+  // Whether this user's key can pay for their later sends, where the other editors see it.
+  guarded('The scheduled sends could not be checked.', checkMySchedules);
   const followUps = guarded('The follow-ups could not go on.', () => runMySequences(), 'sequence');
   guarded('The paused phone check could not go on.', continueMyPhoneCheck, 'phone');
   if (!refreshedFirst) refreshOnTimer();

@@ -6,7 +6,7 @@ import type { ScopeName } from '../../platform/consent';
 import { loadJob, otherJobs } from '../../platform/jobs';
 import { consentText } from '../consent';
 import { lastRun } from '../jobs/reporters';
-import { allSchedules } from './schedules';
+import { allSchedules, whyCannotRun } from './schedules';
 import { startWindowText } from './send-later-time';
 import { allTimers } from './timer-store';
 import { count, whenText } from '../words';
@@ -65,9 +65,13 @@ function timedSendsText(
   zone: string,
   time: (ms: number) => string,
 ): string {
-  const parts = allSchedules(properties).map(
-    (s) => `"${s.sheetName}" is scheduled to start ${startWindowText(s.at, zone)}.`,
-  );
+  const parts = allSchedules(properties).map((s) => {
+    const why = whyCannotRun(s, zone);
+    const cannot = why
+      ? ` It cannot run: ${why}; any editor may cancel it (Cancel a waiting or scheduled send).`
+      : '';
+    return `"${s.sheetName}" is scheduled to start ${startWindowText(s.at, zone)}.${cannot}`;
+  });
   // Every editor's waiting send (each has their own): the summary is the document's.
   const jobs = [loadJob<WaitingJob>('send', properties), ...otherJobs<WaitingJob>('send', properties)];
   for (const job of jobs) {
