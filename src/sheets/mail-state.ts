@@ -14,6 +14,8 @@ export type SkipCode =
   | 'already-sent'
   | 'do-not-contact'
   | 'failed-before'
+  /** A placeholder inserts nothing in this row: the row is held, its state is "Not sent" (this code). */
+  | 'empty-placeholder'
   /** Read back from a cell: the words say why. */
   | 'as-written';
 
@@ -29,6 +31,8 @@ export type NotSentCode =
   | 'schedule-changed'
   | 'schedule-added'
   | 'schedule-edm'
+  /** Held before posting: a placeholder inserts nothing in this row (nothing charged). */
+  | 'empty-placeholder'
   | 'as-written';
 
 export type MailState =

@@ -179,12 +179,14 @@ function previewWith(rowNumber: number, step = 0): { view: MailPreview; addressP
     return { view: empty };
   }
   const unknown = checks.find((problem) => problem.code === 'placeholder')?.text || '';
-  // A placeholder naming no column would show as a gap ("Hi ,"): the preview says why it cannot render.
+  const problem = unknown ? null : rowProblem(template, found, unsubscribe);
+  // A placeholder naming no column would show as a gap ("Hi ,"): the preview says why it cannot render. One
+  // that is empty in this row stays as written in the preview, where the row's problem names it.
+  const gaps = !!problem && problem.code === 'empty-placeholder';
   const mail = unknown
     ? { subject: '', body: `This mail cannot be shown: ${unknown}` }
-    : renderMail(template, found.display, unsubscribe);
+    : renderMail(template, found.display, unsubscribe, gaps);
   if (unknown) problems.splice(problems.indexOf(unknown), 1); // said once, in the preview itself
-  const problem = unknown ? null : rowProblem(template, found, unsubscribe);
   const said = problem ? `Row ${row}: ${problem.reason}.` : '';
   if (said) problems.push(said);
   const address = problem && (problem.code === 'no-address' || problem.code === 'invalid-address');
