@@ -150,7 +150,7 @@ describe('no "Hi ,"', () => {
     return seen;
   }
 
-  test('an empty First name cell takes the Name\'s first word; a row with no name at all is held, counted before anything is sent, not charged', async () => {
+  test("an empty First name cell takes the Name's first word; a row with no name at all is held, counted before anything is sent, not charged", async () => {
     emu = newAddon(services);
     listWithEmptyFirstNames();
     const state = saveTemplate({ subject: 'Hello {{First name}}', body: 'Hi {{First name}},\nour offer.' });
@@ -177,7 +177,7 @@ describe('no "Hi ,"', () => {
     expect(before - (await usableEdm())).toBe(2); // the two mails sent, not the held row
   });
 
-  test('a fallback fills the gap and sends the row; an empty fallback ({{Title|}}) is the user\'s choice, not a gap', async () => {
+  test("a fallback fills the gap and sends the row; an empty fallback ({{Title|}}) is the user's choice, not a gap", async () => {
     emu = newAddon(services);
     listWithEmptyFirstNames().getRange('D1').setValue('Title'); // a column of empty cells
     saveTemplate({ subject: 'Hello', body: 'Hi {{First name|there}},{{Title|}} our offer.' });
