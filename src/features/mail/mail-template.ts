@@ -1,7 +1,8 @@
 // Mail templates: {{Header}} inserts the value of that column of the row, {{Header|fallback}} the fallback
 // when the cell is empty; a row where a placeholder without fallback would insert nothing is held (see
-// emptyPlaceholders), never sent with a gap. Headers match as the user sees them, ignoring case and extra spaces. In an HTML
-// body the inserted values are HTML-escaped: a contact name holding <script> is sent as text.
+// emptyPlaceholders), never sent with a gap. Headers match as the user sees them, ignoring case and extra
+// spaces. In an HTML body the inserted values are HTML-escaped: a contact name holding <script> is sent as
+// text.
 // {{Unsubscribe}} is the unsubscribe line: a mailto: link (HTML) or a line (text) to the address set in
 // Settings, subject "Unsubscribe" (the service has no unsubscribe endpoint: the user receives the replies
 // and adds the senders to the Do not contact sheet). Pure code: no service is called here.

@@ -2,9 +2,9 @@
 // with no charge: no or an invalid address, a subject or body too long after filling in, a recipient already
 // in an earlier row of the same send, an address on the do-not-contact list, an address whose earlier mail
 // from this document failed (the user who selected such rows is asked first). A row where a placeholder
-// without fallback would insert nothing ("Hi ,") is held: "Not sent: {{First name}} is empty; …". Rows already sent or in
-// flight are left as they are, and a row whose own mail failed keeps its "Failed: <reason>" whatever skips
-// it (only the other rows with its address say that an earlier mail to it failed).
+// without fallback would insert nothing ("Hi ,") is held: "Not sent: {{First name}} is empty; …". Rows
+// already sent or in flight are left as they are, and a row whose own mail failed keeps its "Failed:
+// <reason>" whatever skips it (only the other rows with its address say that an earlier mail to it failed).
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { MailState, notSent, SkipCode, skipped } from '../../sheets/mail-state';
 import { ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
