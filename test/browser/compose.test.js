@@ -157,11 +157,11 @@ test('a double click on Send to all unsent rows, or on Send test, posts once: th
 test('no "Hi ,": an empty First name takes the Name; a row with no name is previewed with the gap named and held by the send', async () => {
   // The list of the tests before (Jane, Bob, Nobody, Kim: sent) with a First name column far to the right,
   // empty, and two new rows: one with a Name, one with none.
-  await typeInCell(page, 'L1', 'First name');
-  await typeInCell(page, 'A6', 'Dr. Lee Park');
-  await typeInCell(page, 'B6', 'lee@example.com');
-  await typeInCell(page, 'B7', 'anon@example.com');
-  await waitForCell(page, 'B7', 'anon@example.com');
+  const cells = { L1: 'First name', A6: 'Dr. Lee Park', B6: 'lee@example.com', B7: 'anon@example.com' };
+  for (const [a1, text] of Object.entries(cells)) {
+    await typeInCell(page, a1, text);
+    await waitForCell(page, a1, text);
+  }
   await clickMenuItem(page, 'Compose e-mail…');
   const dialog = page.frameLocator('#html-dialog-frame');
   await dialog.locator('#campaign').fill('No gaps');
@@ -169,11 +169,14 @@ test('no "Hi ,": an empty First name takes the Name; a row with no name is previ
   await dialog.locator('#formatText').check();
   await dialog.locator('#body').fill('Hi {{First name}},');
   await dialog.locator('#save').click();
+  await dialog.locator('#textBody', { hasText: 'Hi Jane,' }).waitFor(); // saved: row 2 previewed
   await dialog.locator('#row').fill('6');
   await dialog.locator('#row').dispatchEvent('change');
   await dialog.locator('#textBody', { hasText: 'Hi Lee,' }).waitFor();
   await expect(dialog.locator('#problems li').count()).resolves.toBe(0);
-  await dialog.locator('#next').click();
+  // The row typed in the same field (a click elsewhere would blur it and preview row 6 again meanwhile).
+  await dialog.locator('#row').fill('7');
+  await dialog.locator('#row').dispatchEvent('change');
   await dialog.locator('#textBody', { hasText: 'Hi {{First name}},' }).waitFor();
   await expect(dialog.locator('#previewSubject').textContent()).resolves.toBe('Hello {{First name}}');
   await expect(dialog.locator('#problems li').allTextContents()).resolves.toEqual([
