@@ -18,6 +18,8 @@ export type SkipCode =
   | 'replied-elsewhere'
   | 'company-replied'
   | 'in-sequence'
+  /** A placeholder inserts nothing in this row: the row is held, its state is "Not sent" (this code). */
+  | 'empty-placeholder'
   /** Read back from a cell: the words say why. */
   | 'as-written';
 
@@ -39,6 +41,8 @@ export type NotSentCode =
   | 'schedule-changed'
   | 'schedule-added'
   | 'schedule-edm'
+  /** Held before posting: a placeholder inserts nothing in this row (nothing charged). */
+  | 'empty-placeholder'
   | 'as-written';
 
 export type MailState =

@@ -2,7 +2,8 @@
 // The compose dialog as a new user meets it (issue 21): the preview of an HTML mail loads nothing from
 // outside (a tracking pixel in the preview would count as an open); "Send to all unsent rows…" shows how the
 // send ended in the dialog, not in a toast behind it; a double click on a button that spends (Send, Send
-// test) posts once (issue 29).
+// test) posts once (issue 29); a row where {{First name}} would be empty is previewed with the gap named
+// and held by the send, counted in its confirmation (issue 35).
 const http = require('node:http');
 const {
   openPlayground,
@@ -13,6 +14,7 @@ const {
   waitIdle,
   pasteAtA1,
   typeInCell,
+  cellText,
 } = require('./helpers');
 
 let env;
@@ -151,4 +153,57 @@ test('a double click on Send to all unsent rows, or on Send test, posts once: th
   } finally {
     page.off('request', listen);
   }
+}, 60000);
+
+test('no "Hi ,": an empty First name takes the Name; a row with no name is previewed with the gap named and held by the send', async () => {
+  // The list of the tests before (Jane, Bob, Nobody, Kim: sent) with a First name column far to the right,
+  // empty, and two new rows: one with a Name, one with none.
+  const cells = { L1: 'First name', A6: 'Dr. Lee Park', B6: 'lee@example.com', B7: 'anon@example.com' };
+  for (const [a1, text] of Object.entries(cells)) {
+    await typeInCell(page, a1, text);
+    await waitForCell(page, a1, text);
+  }
+  await clickMenuItem(page, 'Compose e-mail…');
+  const dialog = page.frameLocator('#html-dialog-frame');
+  await dialog.locator('#campaign').fill('No gaps');
+  await dialog.locator('#subject').fill('Hello {{First name}}');
+  await dialog.locator('#formatText').check();
+  await dialog.locator('#body').fill('Hi {{First name}},');
+  await dialog.locator('#save').click();
+  await dialog.locator('#textBody', { hasText: 'Hi Jane,' }).waitFor(); // saved: row 2 previewed
+  await dialog.locator('#row').fill('6');
+  await dialog.locator('#row').dispatchEvent('change');
+  await dialog.locator('#textBody', { hasText: 'Hi Lee,' }).waitFor();
+  await expect(dialog.locator('#problems li').count()).resolves.toBe(0);
+  // The row typed in the same field (a click elsewhere would blur it and preview row 6 again meanwhile).
+  await dialog.locator('#row').fill('7');
+  await dialog.locator('#row').dispatchEvent('change');
+  await dialog.locator('#textBody', { hasText: 'Hi {{First name}},' }).waitFor();
+  await expect(dialog.locator('#previewSubject').textContent()).resolves.toBe('Hello {{First name}}');
+  await expect(dialog.locator('#problems li').allTextContents()).resolves.toEqual([
+    'Row 7: {{First name}} is empty; a fallback such as {{First name|there}} fills it.',
+  ]);
+  await screenshot(page, 'compose-04-empty-first-name-previewed');
+
+  await dialog.locator('#sendAll').click();
+  await page.locator('#alert-layer').waitFor({ state: 'visible' });
+  const confirmation = await page.locator('#alert-message').textContent();
+  expect(confirmation).toMatch(/^Send 1 e-mail from/);
+  expect(confirmation).toContain(
+    'Not sent (nothing charged; "Mail status" says so on each): 1 row where {{First name}} is empty.',
+  );
+  await screenshot(page, 'compose-05-held-row-counted');
+  await page.locator('#alert-buttons button[data-button="NO"]').click();
+  await waitIdle(page);
+  // The held row says why before anything is sent.
+  let status = '';
+  for (const column of 'CDEFGHIJK') {
+    if ((await cellText(page, `${column}1`)) !== 'Mail status') continue;
+    await waitForCell(page, `${column}7`, /^Not sent: /);
+    status = await cellText(page, `${column}7`);
+  }
+  expect(status).toBe('Not sent: {{First name}} is empty; a fallback such as {{First name|there}} fills it');
+  await dialog.locator('#close').click();
+  await waitIdle(page);
+  expect(env.consoleErrors).toEqual([]);
 }, 60000);

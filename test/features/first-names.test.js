@@ -2,7 +2,7 @@
 // Issue 29, item 6, through the built bundle: First name and Last name on Contacts (from the contact's name),
 // {{First name}} on any list with a Name column, an unknown placeholder named once, and a preview that says
 // it cannot render instead of showing "Hi ,".
-const { useServices, newAddon } = require('../support/harness');
+const { useServices, newAddon, control, driveToEnd, DEMO_KEYS } = require('../support/harness');
 const { unlock } = require('../support/unlock');
 const sheets = require('../support/sheets');
 
@@ -109,5 +109,146 @@ describe('unknown placeholders', () => {
     );
     expect(preview.body).not.toMatch(/Hi ,/);
     expect(preview.problems.filter((p) => /no column/.test(p))).toEqual([]);
+  });
+});
+
+// Issue 35, item 4: no "Hi ,". An empty First name cell takes the Name's first word; a placeholder that
+// would insert nothing (no value, no fallback) holds its row, counted in the confirmation before anything is
+// sent, never charged, and named in the row's Mail status and in the preview.
+describe('no "Hi ,"', () => {
+  const HELD = 'Not sent: {{First name}} is empty; a fallback such as {{First name|there}} fills it';
+  const mailsAtSandbox = async () =>
+    (await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`)).mails;
+  const usableEdm = async () => {
+    const { outreach } = await control(services.sandbox.outreachUrl, 'GET', '/accounts');
+    return outreach[DEMO_KEYS.paid].monthlyEdm + outreach[DEMO_KEYS.paid].addonEdm;
+  };
+  const sendRequests = () => emu.fetchLog.filter((r) => r.url.endsWith('/emails/send/personalized')).length;
+
+  /** Name, First name, Email: Anna has an empty First name, row 4 has no name at all. */
+  function listWithEmptyFirstNames() {
+    return sheets.writeList(emu, 'Outreach', [
+      ['Name', 'First name', 'Email'],
+      ['Dr. Anna Schmidt', '', 'anna@example.com'],
+      ['Bob Stone', 'Bobby', 'bob@example.com'],
+      ['', '', 'nobody@example.com'],
+    ]);
+  }
+
+  /** "Send to all unsent rows", recording what the confirmation said and how much had been posted by then. */
+  function sendAll() {
+    const seen = {};
+    emu.ui.respond((request) => {
+      if (request.title === 'Send e-mails')
+        Object.assign(seen, {
+          message: request.message,
+          posted: sendRequests(),
+          status: rowsOf('Outreach')[2]['Mail status'],
+        });
+      return request.buttons === 'YES_NO' ? 'YES' : undefined;
+    });
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    if (emu.ui.dialog && emu.ui.dialog.title === 'Sending e-mails') driveToEnd(emu, 'send');
+    return seen;
+  }
+
+  test("an empty First name cell takes the Name's first word; a row with no name at all is held, counted before anything is sent, not charged", async () => {
+    emu = newAddon(services);
+    listWithEmptyFirstNames();
+    const state = saveTemplate({ subject: 'Hello {{First name}}', body: 'Hi {{First name}},\nour offer.' });
+    expect(state.problems).toEqual([]);
+    const before = await usableEdm();
+    const seen = sendAll();
+    // The confirmation counted the held row before anything was posted; its row already said why.
+    expect(seen.posted).toBe(0);
+    expect(seen.message).toMatch(/^Send 2 e-mails from "Outreach"/);
+    expect(seen.message).toContain(
+      'Not sent (nothing charged; "Mail status" says so on each): 1 row where {{First name}} is empty. Fill the cells, or give the placeholder a fallback in Compose e-mail… such as {{First name|there}}.',
+    );
+    expect(seen.message).toMatch(/Cost: 2 e-mail credits/);
+    expect(seen.status).toBe(HELD);
+    const mails = await mailsAtSandbox();
+    expect(mails.map((m) => [m.recipientEmail, m.subject, m.content]).sort()).toEqual([
+      ['anna@example.com', 'Hello Anna', 'Hi Anna,\nour offer.'],
+      ['bob@example.com', 'Hello Bobby', 'Hi Bobby,\nour offer.'],
+    ]);
+    expect(mails.some((m) => /Hi ,|Hello $/.test(m.content + m.subject))).toBe(false);
+    const rows = rowsOf('Outreach');
+    expect(rows.map((r) => r['Mail status'])).toEqual(['Accepted', 'Accepted', HELD]);
+    expect(rows[2]['Mail ID']).toBe('');
+    expect(before - (await usableEdm())).toBe(2); // the two mails sent, not the held row
+  });
+
+  test("a fallback fills the gap and sends the row; an empty fallback ({{Title|}}) is the user's choice, not a gap", async () => {
+    emu = newAddon(services);
+    listWithEmptyFirstNames().getRange('D1').setValue('Title'); // a column of empty cells
+    saveTemplate({ subject: 'Hello', body: 'Hi {{First name|there}},{{Title|}} our offer.' });
+    const seen = sendAll();
+    expect(seen.message).not.toMatch(/Not sent/);
+    const mails = await mailsAtSandbox();
+    expect(mails.map((m) => [m.recipientEmail, m.content]).sort()).toEqual([
+      ['anna@example.com', 'Hi Anna, our offer.'],
+      ['bob@example.com', 'Hi Bobby, our offer.'],
+      ['nobody@example.com', 'Hi there, our offer.'],
+    ]);
+  });
+
+  test('every placeholder that would be empty is named: in the row, in the confirmation, and once the cell is filled the row goes', async () => {
+    emu = newAddon(services);
+    const target = sheets.writeList(emu, 'Outreach', [
+      ['Name', 'Email', 'Company'],
+      ['Anna Schmidt', 'anna@example.com', ''],
+      ['', 'nobody@example.com', ''],
+      ['Bob Stone', 'bob@example.com', 'ACME'],
+    ]);
+    saveTemplate({ subject: 'For {{company}}', body: 'Hi {{First name}}, about {{Company}}.' });
+    const seen = sendAll();
+    expect(seen.message).toContain(
+      'Not sent (nothing charged; "Mail status" says so on each): 2 rows where a placeholder is empty ({{company}}: 2 rows, {{First name}}: 1 row). Fill the cells, or give the placeholder a fallback in Compose e-mail… such as {{company|your company}}.',
+    );
+    expect(seen.message).toMatch(/Cost: 1 e-mail credit\b/);
+    const statuses = rowsOf('Outreach').map((r) => r['Mail status']);
+    expect(statuses).toEqual([
+      'Not sent: {{company}} is empty; a fallback such as {{company|your company}} fills it',
+      'Not sent: {{company}}, {{First name}} are empty; a fallback such as {{company|your company}} fills each',
+      'Accepted',
+    ]);
+    // Filled in, the row is sent by the next "Send to all unsent rows"; the other stays held.
+    target.getRange('C2').setValue('Schmidt GmbH');
+    const again = sendAll();
+    expect(again.message).toMatch(/^Send 1 e-mail from/);
+    expect((await mailsAtSandbox()).map((m) => m.subject).sort()).toEqual(['For ACME', 'For Schmidt GmbH']);
+    expect(rowsOf('Outreach')[0]['Mail status']).toBe('Accepted');
+  });
+
+  test('every row held: nothing to send, nothing posted', () => {
+    emu = newAddon(services);
+    sheets.writeList(emu, 'Outreach', [
+      ['Name', 'Email'],
+      ['', 'nobody@example.com'],
+    ]);
+    saveTemplate({ body: 'Hi {{Name}},' });
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    const alert = emu.ui.alerts.at(-1);
+    expect(alert.title).toBe('Nothing to send');
+    expect(alert.message).toMatch(/Not sent \(nothing charged.*\): 1 row where \{\{Name\}\} is empty/);
+    expect(sendRequests()).toBe(0);
+    expect(rowsOf('Outreach')[0]['Mail status']).toBe(
+      'Not sent: {{Name}} is empty; a fallback such as {{Name|there}} fills it',
+    );
+  });
+
+  test('the preview of a held row shows the placeholder where the gap would be, and says why; a test mail of it is refused', () => {
+    emu = newAddon(services);
+    listWithEmptyFirstNames();
+    saveTemplate({ subject: 'Hello {{First name}}', body: 'Hi {{First name}},' });
+    expect(webapp('previewMail', 2)).toMatchObject({ subject: 'Hello Anna', body: 'Hi Anna,', problems: [] });
+    const held = webapp('previewMail', 4);
+    expect(held).toMatchObject({ subject: 'Hello {{First name}}', body: 'Hi {{First name}},' });
+    expect(held.problems).toEqual([
+      'Row 4: {{First name}} is empty; a fallback such as {{First name|there}} fills it.',
+    ]);
+    expect(() => webapp('sendTestMail', 4, 'me@example.com')).toThrow(/\{\{First name\}\} is empty/);
+    expect(sendRequests()).toBe(0);
   });
 });

@@ -76,8 +76,12 @@ describe('Compose', () => {
     saveTemplate();
     const preview = emu.run('previewMail', [5], { kind: 'webapp' });
     expect(preview.recipient).toBe('someone@example.com');
-    expect(preview.subject).toBe('Hello  from us');
-    expect(preview.body).toBe('Dear ,\nour offer for your team.');
+    // An empty {{Name}} without a fallback is no gap in the mail: the row is held, the preview shows where.
+    expect(preview.subject).toBe('Hello {{Name}} from us');
+    expect(preview.body).toBe('Dear {{Name}},\nour offer for your team.');
+    expect(preview.problems).toEqual([
+      'Row 5: {{Name}} is empty; a fallback such as {{Name|there}} fills it.',
+    ]);
     const first = emu.run('previewMail', [2], { kind: 'webapp' });
     expect(first).toMatchObject({
       recipient: 'person1@example.com',

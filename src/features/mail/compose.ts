@@ -181,12 +181,14 @@ function previewWith(
     const empty = { ...emptyPreview(row, last, template.bodyFormat), problems: ['This row is empty.'] };
     return { view: empty, mailProblems };
   }
-  // A placeholder naming no column would show as a gap ("Hi ,"): the preview says it cannot render.
   const unknown = checks.some((problem) => problem.code === 'placeholder');
+  const problem = unknown ? null : rowProblem(template, found, unsubscribe);
+  // A placeholder naming no column would show as a gap ("Hi ,"): the preview says it cannot render. One that is
+  // empty in this row stays as written in the preview, where the row's problem names it.
+  const gaps = !!problem && problem.code === 'empty-placeholder';
   const mail = unknown
     ? { subject: '', body: CANNOT_SHOW }
-    : renderMail(template, found.display, unsubscribe);
-  const problem = unknown ? null : rowProblem(template, found, unsubscribe);
+    : renderMail(template, found.display, unsubscribe, gaps);
   const said = problem ? `Row ${row}: ${problem.reason}.` : '';
   const address = problem && (problem.code === 'no-address' || problem.code === 'invalid-address');
   const view: MailPreview = {

@@ -1,6 +1,8 @@
 // Mail templates: {{Header}} inserts the value of that column of the row, {{Header|fallback}} the fallback
-// when the cell is empty. Headers match as the user sees them, ignoring case and extra spaces. In an HTML
-// body the inserted values are HTML-escaped: a contact name holding <script> is sent as text.
+// when the cell is empty; a row where a placeholder without fallback would insert nothing is held (see
+// emptyPlaceholders), never sent with a gap. Headers match as the user sees them, ignoring case and extra
+// spaces. In an HTML body the inserted values are HTML-escaped: a contact name holding <script> is sent as
+// text.
 // {{Unsubscribe}} is the unsubscribe line: a mailto: link (HTML) or a line (text) to the address set in
 // Settings, subject "Unsubscribe" (the service has no unsubscribe endpoint: the user receives the replies
 // and adds the senders to the Do not contact sheet). Pure code: no service is called here.
@@ -126,29 +128,62 @@ const FIRST_NAME = 'first name';
 const LAST_NAME = 'last name';
 
 /**
- * A cell of the row by normalised header; {{First name}} and {{Last name}} on a list that has only a Name
- * column come from the name (sheets/person-name.ts).
+ * A cell of the row by normalised header. {{First name}} and {{Last name}} whose cell is empty or missing
+ * come from the Name column (sheets/person-name.ts): a list with a Name but an empty First name greets the
+ * person by name, never with a gap.
  */
 function valueOf(values: Map<string, string>, key: string): string {
-  const value = values.get(key);
-  if (value !== undefined || (key !== FIRST_NAME && key !== LAST_NAME)) return value || '';
+  const value = values.get(key) || '';
+  if (value.trim() !== '' || (key !== FIRST_NAME && key !== LAST_NAME)) return value;
   const parts = splitName(values.get(NAME) || '');
   return key === FIRST_NAME ? parts.first : parts.last;
 }
 
-/** The mail of one row: `values` maps each normalised header to the cell as displayed. */
+/** One placeholder of a row: what it inserts; `empty` when that is nothing and no fallback was written. */
+function placeholderValue(
+  name: string,
+  fallback: string | undefined,
+  values: Map<string, string>,
+): { text: string; empty: boolean } {
+  const value = valueOf(values, normalizeHeader(name));
+  if (value.trim() !== '') return { text: value, empty: false };
+  // A fallback written empty ({{Title|}}) is the user's choice of nothing: not a gap.
+  return fallback === undefined ? { text: '', empty: true } : { text: fallback, empty: false };
+}
+
+/**
+ * The placeholders that would insert nothing in this row (an empty cell and no fallback), each once as first
+ * written: such a row is held ("Hi ," is never sent). {{Unsubscribe}} is checked with the template.
+ */
+export function emptyPlaceholders(template: MailTemplate, values: Map<string, string>): string[] {
+  const empty = new Map<string, string>();
+  for (const text of [template.subject, template.body]) {
+    for (const match of text.matchAll(PLACEHOLDER)) {
+      const key = normalizeHeader(match[1]);
+      if (key === UNSUBSCRIBE || empty.has(key)) continue;
+      if (placeholderValue(match[1], match[2], values).empty) empty.set(key, match[1]);
+    }
+  }
+  return [...empty.values()];
+}
+
+/**
+ * The mail of one row: `values` maps each normalised header to the cell as displayed. With `showGaps` a
+ * placeholder that inserts nothing stays as written (the preview of a held row shows where the gap is).
+ */
 export function renderMail(
   template: MailTemplate,
   values: Map<string, string>,
   unsubscribeAddress = '',
+  showGaps = false,
 ): RenderedMail {
   const fill = (text: string, escape: boolean) =>
-    text.replace(PLACEHOLDER, (_all, name: string, fallback: string | undefined) => {
+    text.replace(PLACEHOLDER, (all: string, name: string, fallback: string | undefined) => {
       if (normalizeHeader(name) === UNSUBSCRIBE && unsubscribeAddress) {
         return unsubscribeLine(unsubscribeAddress, escape ? 'html' : 'text');
       }
-      const value = valueOf(values, normalizeHeader(name));
-      const shown = value.trim() === '' ? (fallback ?? '') : value;
+      const value = placeholderValue(name, fallback, values);
+      const shown = value.empty && showGaps ? all : value.text;
       return escape ? escapeHtml(shown) : shown;
     });
   return {

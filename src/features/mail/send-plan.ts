@@ -1,17 +1,18 @@
 // Before any request, every row of a send is checked; what cannot be sent gets its reason in "Mail status"
 // with no charge: no or an invalid address, a subject or body too long after filling in, a recipient already
 // in an earlier row of the same send, an address on the do-not-contact list, an address whose earlier mail
-// from this document failed (the user who selected such rows is asked first). Rows already sent or in
-// flight are left as they are, and a row whose own mail failed keeps its "Failed: <reason>" whatever skips
-// it (only the other rows with its address say that an earlier mail to it failed).
+// from this document failed (the user who selected such rows is asked first). A row where a placeholder
+// without fallback would insert nothing ("Hi ,") is held: "Not sent: {{First name}} is empty; …". Rows
+// already sent or in flight are left as they are, and a row whose own mail failed keeps its "Failed:
+// <reason>" whatever skips it (only the other rows with its address say that an earlier mail to it failed).
 import { isValidEmail } from '../../api/outreach/email-schemas';
-import { MailState, SkipCode, Skipped, skipped } from '../../sheets/mail-state';
+import { MailState, notSent, SkipCode, skipped } from '../../sheets/mail-state';
 import { ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
 import { UserError } from '../inputs';
 import { DoNotContact, listedReason, listedStatus } from './do-not-contact';
 import { EarlierFailure, failureText } from './earlier-failures';
-import { mailProblem, MailTemplate, renderMail } from './mail-template';
-import { SEND_TEXTS } from './send-texts';
+import { emptyPlaceholders, mailProblem, MailTemplate, renderMail } from './mail-template';
+import { SEND_TEXTS, withFallback } from './send-texts';
 import { count, formatCount } from '../words';
 
 /** What a plan checks rows against besides the rows themselves. */
@@ -38,6 +39,8 @@ export interface SendPlan {
   skipped: Map<number, MailState>;
   /** Reason → rows, for the confirmation. */
   reasons: Map<SkipCode, number>;
+  /** Held rows ('empty-placeholder'): each placeholder that inserts nothing (as written) → its rows. */
+  emptyPlaceholders: Map<string, number>;
   alreadySent: number;
   /** Rows whose own earlier mail failed (a bounce): "all unsent" leaves them as they are. */
   failedEarlier: number;
@@ -73,9 +76,9 @@ export function planSend(
   const firstRowOf = new Map<string, number>();
   const sentTo = sentAddresses(rows);
   // A row whose own mail failed is counted with the reason, and keeps its own "Failed: <reason>".
-  const skip = (row: ListRow, state: Skipped) => {
+  const skip = (row: ListRow, state: MailState, code: SkipCode) => {
     if (!ownFailure(row)) plan.skipped.set(row.rowNumber, state);
-    plan.reasons.set(state.code, (plan.reasons.get(state.code) || 0) + 1);
+    plan.reasons.set(code, (plan.reasons.get(code) || 0) + 1);
   };
   for (const row of candidates) {
     if (isSent(row)) {
@@ -84,7 +87,7 @@ export function planSend(
     }
     const listed = row.key ? listedReason(context.doNotContact, row.key) : null;
     if (listed !== null) {
-      skip(row, listedStatus(listed));
+      skip(row, listedStatus(listed), 'do-not-contact');
       continue;
     }
     if (!retryFailed && row.mailId !== '') {
@@ -93,17 +96,19 @@ export function planSend(
     }
     const problem = rowProblem(template, row, context.unsubscribeAddress);
     if (problem) {
-      skip(row, skipped(problem.code, problem.reason));
+      skip(row, problemState(problem), problem.code);
+      for (const name of problem.placeholders || [])
+        plan.emptyPlaceholders.set(name, (plan.emptyPlaceholders.get(name) || 0) + 1);
       continue;
     }
     const first = firstRowOf.get(row.key);
     if (first !== undefined) {
-      skip(row, skipped('duplicate', SEND_TEXTS.duplicateOf(first)));
+      skip(row, skipped('duplicate', SEND_TEXTS.duplicateOf(first)), 'duplicate');
       continue;
     }
     const sent = sentTo.get(row.key);
     if (sent !== undefined) {
-      skip(row, skipped('duplicate', SEND_TEXTS.alreadySentIn(sent)));
+      skip(row, skipped('duplicate', SEND_TEXTS.alreadySentIn(sent)), 'duplicate');
       continue;
     }
     firstRowOf.set(row.key, row.rowNumber);
@@ -111,7 +116,7 @@ export function planSend(
     if (failure) {
       const state = skipped('failed-before', failureText(failure, context.zone));
       if (retryFailed) plan.failedBefore.push({ row, failure, state, own: ownFailure(row) });
-      else skip(row, state);
+      else skip(row, state, 'failed-before');
       continue;
     }
     plan.rows.push(row);
@@ -124,6 +129,7 @@ function emptyPlan(retryFailed: boolean): SendPlan {
     rows: [],
     skipped: new Map(),
     reasons: new Map(),
+    emptyPlaceholders: new Map(),
     alreadySent: 0,
     failedEarlier: 0,
     failedBefore: [],
@@ -160,26 +166,48 @@ export function includeFailedBefore(plan: SendPlan): void {
   plan.failedBefore = [];
 }
 
+/** What is wrong with a row's mail: a typed code and its words (send-texts.ts). */
+export interface RowProblem {
+  code: SkipCode;
+  reason: string;
+  /** 'empty-placeholder': the placeholders that insert nothing in this row, as written. */
+  placeholders?: string[];
+}
+
 /** What is wrong with this row's mail, if anything (the same checks as the preview). */
-export function rowProblem(
-  template: MailTemplate,
-  row: ListRow,
-  unsubscribeAddress = '',
-): { code: SkipCode; reason: string } | null {
+export function rowProblem(template: MailTemplate, row: ListRow, unsubscribeAddress = ''): RowProblem | null {
   if (!row.email) return { code: 'no-address', reason: SEND_TEXTS.noAddress };
   if (!isValidEmail(row.email) || row.email.length > 254) {
     return { code: 'invalid-address', reason: SEND_TEXTS.invalidAddress(row.email) };
+  }
+  const empty = emptyPlaceholders(template, row.display);
+  if (empty.length) {
+    return { code: 'empty-placeholder', reason: SEND_TEXTS.emptyPlaceholders(empty), placeholders: empty };
   }
   const problem = mailProblem(renderMail(template, row.display, unsubscribeAddress));
   return problem ? { code: problem.part, reason: problem.text } : null;
 }
 
+/**
+ * The Mail status of a row left out for `problem`: "Not sent: …" for a row held by an empty placeholder
+ * (the user fills it or adds a fallback, and sends again), "Skipped: …" for the rest.
+ */
+export function problemState(problem: RowProblem): MailState {
+  return problem.code === 'empty-placeholder'
+    ? notSent('empty-placeholder', problem.reason)
+    : skipped(problem.code, problem.reason);
+}
+
 /** Lines of the confirmation about the rows left out. */
 export function skippedLines(plan: SendPlan, hidden: number): string[] {
   const lines: string[] = [];
-  const reasons = [...plan.reasons].map(([code, n]) => reasonText(code, n));
+  const reasons = [...plan.reasons]
+    .filter(([code]) => code !== 'empty-placeholder')
+    .map(([code, n]) => reasonText(code, n));
   if (reasons.length)
     lines.push(`Skipped (nothing charged; the reason is in "Mail status"): ${reasons.join(', ')}.`);
+  const held = heldLine(plan);
+  if (held) lines.push(held);
   if (plan.alreadySent) lines.push(`${formatCount(plan.alreadySent)} already sent: not sent again.`);
   if (plan.failedEarlier) {
     // Sending the selected rows is the retry: after its No, pointing back to it would send the user in a circle.
@@ -198,6 +226,21 @@ export function skippedLines(plan: SendPlan, hidden: number): string[] {
 function reasonText(code: SkipCode, n: number): string {
   if (code === 'duplicate') return count(n, 'duplicate recipient');
   return `${formatCount(n)} ${REASON_TEXT[code] || code}`;
+}
+
+/** The rows held by an empty placeholder, counted before anything is sent, with the fix. */
+function heldLine(plan: SendPlan): string {
+  const rows = plan.reasons.get('empty-placeholder') || 0;
+  const names = [...plan.emptyPlaceholders];
+  if (!rows || !names.length) return '';
+  const which =
+    names.length === 1
+      ? `{{${names[0][0]}}} is empty`
+      : `a placeholder is empty (${names.map(([name, n]) => `{{${name}}}: ${count(n, 'row')}`).join(', ')})`;
+  return (
+    `Not sent (nothing charged; "Mail status" says so on each): ${count(rows, 'row')} where ${which}. ` +
+    `Fill the cells, or give the placeholder a fallback in Compose e-mail… such as ${withFallback(names[0][0])}.`
+  );
 }
 
 const REASON_TEXT: Partial<Record<SkipCode, string>> = {

@@ -16,6 +16,10 @@ export const SEND_TEXTS = {
   subjectTooLong: (n: number, max: number) =>
     `the subject has ${n} characters after filling in (at most ${max})`,
   bodyTooLong: (n: number, max: number) => `the body has ${n} characters after filling in (at most ${max})`,
+  /** Placeholders that insert nothing in this row (no value, no fallback): the row is held. */
+  emptyPlaceholders: (names: string[]) =>
+    `${names.map((n) => `{{${n}}}`).join(', ')} ${names.length === 1 ? 'is' : 'are'} empty; a fallback such as ` +
+    `${withFallback(names[0])} fills ${names.length === 1 ? 'it' : 'each'}`,
   listed: (reason: string) => 'on the do-not-contact list' + (reason ? ' (' + reason + ')' : ''),
   stopped: 'not sent, nothing charged (the send was stopped)',
   notListed: 'the service did not list this address in its answer',
@@ -40,3 +44,13 @@ export const SEND_TEXTS = {
   scheduleEdm: (needed: number, usable: number) =>
     `the scheduled send needed ${formatCount(needed)} EDM and ${formatCount(usable)} ${plural(usable, 'was', 'were')} usable`,
 };
+
+/**
+ * The placeholder with an example fallback: one that reads well in a greeting for a name
+ * ({{First name|there}}: "Hi there,"), {{Company|your company}} for the others.
+ */
+export function withFallback(placeholder: string): string {
+  const name = placeholder.replace(/\s+/g, ' ').trim();
+  const example = /^(first name|name|nickname)$/i.test(name) ? 'there' : `your ${name.toLowerCase()}`;
+  return `{{${placeholder}|${example}}}`;
+}
