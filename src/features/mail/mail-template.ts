@@ -10,6 +10,7 @@ import { SEND_TEXTS } from './send-texts';
 import { charCount, cleanLine, LIMITS } from '../../api/outreach/schema-parts';
 import { splitName } from '../../sheets/person-name';
 import { normalizeHeader } from '../../sheets/table';
+import { plural } from '../words';
 
 export type BodyFormat = 'text' | 'html';
 
@@ -75,7 +76,7 @@ const TEMPLATE_TEXTS = {
   noUnsubscribeAddress: '{{Unsubscribe}} needs an unsubscribe address: set it in Settings.',
   unknownPlaceholders: (names: string[]) =>
     names.join(', ') +
-    (names.length === 1 ? ' matches no column' : ' match no column') +
+    ` ${plural(names.length, 'matches', 'match')} no column` +
     ' of this sheet: use one of the headers in row 1.',
 };
 

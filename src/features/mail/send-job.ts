@@ -25,13 +25,13 @@ import {
   forgetConfirmed,
   openConfirmed,
 } from '../outbox/confirm';
-import { openMailingList, rowProblem } from './send-plan';
+import { openMailingList, problemState, rowProblem } from './send-plan';
 import { SEND_TEXTS } from './send-texts';
 import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
 import { readSettings } from '../../platform/settings';
 import { stopRequested } from '../../platform/jobs';
 import { describe } from '../settings';
-import { count, formatCount } from '../words';
+import { count, formatCount, plural } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { UserError } from '../inputs';
 
@@ -82,7 +82,7 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, UnitResult> = {
   markStopped: (state) => {
     const left = releaseQueued(state.data, { kind: 'stopped', detail: SEND_TEXTS.stopped });
     if (left === 0) return '';
-    return `${count(left, 'e-mail')} ${left === 1 ? 'was' : 'were'} not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`;
+    return `${count(left, 'e-mail')} ${plural(left, 'was', 'were')} not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`;
   },
   ended: (state) => forgetConfirmed(state.data.confirmed),
   workDone: (before, after) => {
@@ -206,7 +206,7 @@ function queuedRows(
     const problem = rowProblem(template, row, unsubscribe);
     const listed = listedReason(doNotContact, row.key);
     if (listed !== null) skipped.set(row.key, listedStatus(listed));
-    else if (problem) skipped.set(row.key, skippedState(problem.code, problem.reason));
+    else if (problem) skipped.set(row.key, problemState(problem));
     else if (taken.has(row.key)) skipped.set(row.key, skippedState('duplicate', SEND_TEXTS.duplicate));
     else {
       rows.push(row);
@@ -324,7 +324,7 @@ function sendSummary(state: SendState, finished: boolean): string {
   const parts = [`Sent ${count(d.sent, 'e-mail')}`];
   if (d.notSent) parts.push(`${formatCount(d.notSent)} not sent`);
   if (d.skipped) parts.push(`${formatCount(d.skipped)} skipped`);
-  if (d.unconfirmed) parts.push(`${d.unconfirmed} not sent: not part of the send you confirmed`);
+  if (d.unconfirmed) parts.push(`${formatCount(d.unconfirmed)} not sent: not part of the send you confirmed`);
   const left = rowsLeft(state.units);
   if (!finished && left) parts.push(`${formatCount(left)} to go`);
   const cost = finished ? ` ${count(d.sent, 'e-mail credit')} (EDM) used.` : '';

@@ -52,7 +52,7 @@ import { readDoNotContact } from './do-not-contact';
 import { earlierFailures, failureWhy } from './earlier-failures';
 import { ensureKey } from '../settings';
 import { userToken } from '../schedule/timer-store';
-import { count, formatCount } from '../words';
+import { count, formatCount, plural } from '../words';
 import { startFollowUps } from '../sequence/sequence-control';
 import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../sequence/sequence-store';
@@ -286,9 +286,9 @@ function askAboutFailedBefore(plan: SendPlan): void {
   if (more > 0) shown.push(`… and ${more} more.`);
   const n = plan.failedBefore.length;
   const question =
-    `${n === 1 ? 'An earlier mail to this address' : `Earlier mails to these ${n} addresses`} from this document failed:\n` +
-    `${shown.join('\n')}\n\nSend to ${n === 1 ? 'it' : 'them'} anyway (1 EDM each; it will most likely fail again)?\n\n` +
-    `No: ${n === 1 ? 'it is' : 'they are'} skipped with that reason and the other rows are sent.`;
+    `${plural(n, 'An earlier mail to this address', `Earlier mails to these ${count(n, 'address', 'addresses')}`)} from this document failed:\n` +
+    `${shown.join('\n')}\n\nSend to ${plural(n, 'it', 'them')} anyway (1 EDM each; it will most likely fail again)?\n\n` +
+    `No: ${plural(n, 'it is', 'they are')} skipped with that reason and the other rows are sent.`;
   if (confirm('Addresses that failed before', question)) includeFailedBefore(plan);
   else skipFailedBefore(plan);
 }
@@ -302,7 +302,7 @@ function askAboutElsewhere(prepared: PreparedSend): void {
   if (held.length > shown.length) shown.push(`… and ${formatCount(held.length - shown.length)} more.`);
   const question =
     `${count(held.length, 'row is', 'rows are')} held back by another list of this document:\n${shown.join('\n')}\n\n` +
-    `Send ${held.length === 1 ? 'it' : 'them'} this first mail anyway? No follow-up goes to ${held.length === 1 ? 'it' : 'them'} from this list.\n\n` +
+    `Send ${plural(held.length, 'it', 'them')} this first mail anyway? No follow-up goes to ${plural(held.length, 'it', 'them')} from this list.\n\n` +
     `No: left out, with the reason in "Mail status".`;
   if (confirm('People on another list', question)) includeElsewhere(prepared);
 }

@@ -27,6 +27,10 @@ export type RowPlan =
   | { kind: 'later'; person: Person; step: number; at: number }
   | { kind: 'due'; person: Person; step: number; at: number };
 
+export type Due = { row: ListRow; plan: Extract<RowPlan, { kind: 'due' }> };
+/** Each address of a list (its first row) with its row and its plan. */
+export type Plans = Map<string, { row: ListRow; plan: RowPlan }>;
+
 /** Who replied anywhere in the document, as the sheets show it now. */
 export interface Replies {
   emails: Set<string>;

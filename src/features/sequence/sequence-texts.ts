@@ -135,10 +135,7 @@ export function sequenceNote(template: { followUps?: FollowUp[] } | null): strin
   const steps = (template && template.followUps) || [];
   if (steps.length === 0) return '';
   const when = steps
-    .map(
-      (s, i) =>
-        `${i + 1}: ${s.afterDays} ${s.workingDaysOnly ? 'working ' : ''}day${s.afterDays === 1 ? '' : 's'} later`,
-    )
+    .map((s, i) => `${i + 1}: ${count(s.afterDays, `${s.workingDaysOnly ? 'working ' : ''}day`)} later`)
     .join(', ');
   return `${count(steps.length, 'follow-up')} (${when}), sent by the hourly run to the rows that did not reply. Tick "Replied" on a row when its contact answers: nobody at that company gets a follow-up after that. Each follow-up costs 1 e-mail credit per row.`;
 }

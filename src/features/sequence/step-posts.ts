@@ -1,0 +1,136 @@
+// A sequence run's posts: the due rows' previous mails read from the service (a failure it knows stops the row
+// for good), the usable EDM read once, then each step's rows posted through the outbox in batches, each mail
+// taken written to the follow-ups sheet before its batch closes.
+import { ApiError } from '../../api/errors';
+import type { OutreachClient } from '../../api/outreach/outreach-client';
+import type { Deadline } from '../../platform/deadline';
+import { readSettings } from '../../platform/settings';
+import type { ListRow, MailingList } from '../../sheets/mailing-list';
+import { splitEvery } from '../jobs/job-runner';
+import type { StoredTemplate } from '../mail/mail-templates';
+import { rowProblem } from '../mail/send-plan';
+import { Ledger } from '../outbox/ledger';
+import { addressMark } from '../outbox/marks';
+import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK } from '../outbox/outbox';
+import { readStepMails, writeStepMails } from '../outbox/step-mails';
+import { describe } from '../settings';
+import { type Due, type Plans, recordStops } from './sequence-eligibility';
+import { previousMails } from './sequence-previous';
+import { stepTemplate } from './sequence-steps';
+import type { Wait } from './sequence-texts';
+
+/** Time kept free at the end of the execution for the sheet writes after the last batch. */
+export const MARGIN_MS = 45_000;
+
+/**
+ * The due rows' previous mails checked with the service, the usable EDM read, then each step's rows posted
+ * in batches until done, out of time, or a stop (the quota, too few credits: the rows wait).
+ */
+export function sendDue(
+  client: OutreachClient,
+  list: MailingList,
+  template: StoredTemplate,
+  due: Due[],
+  plans: Plans,
+  deadline: Deadline,
+): { posted: number; wait: Wait | null } {
+  const stopped = stopFailedPrevious(client, list, template, due, plans);
+  const unsubscribe = readSettings().unsubscribeAddress;
+  const sendable: Due[] = [];
+  for (const item of due.filter((d) => !stopped.has(d.row.key))) {
+    const mail = stepTemplate(template, template.followUps!, item.plan.step);
+    const problem = rowProblem(mail, item.row, unsubscribe);
+    if (!problem) sendable.push(item);
+    else
+      plans.get(item.row.key)!.plan = {
+        kind: 'stopped',
+        person: item.plan.person,
+        code: 'problem',
+        detail: problem.reason,
+      };
+  }
+  if (sendable.length === 0) return { posted: 0, wait: null };
+  const balance = client.balance();
+  const usable = balance.monthlyEdm + balance.addonEdm;
+  if (usable < sendable.length)
+    return {
+      posted: 0,
+      wait: {
+        code: 'credits',
+        detail: `needs ${sendable.length} EDM, ${usable} usable: buy more at ${client.pricingUrl}`,
+      },
+    };
+  let posted = 0;
+  for (const step of [...new Set(sendable.map((d) => d.plan.step))].sort()) {
+    const rows = sendable.filter((d) => d.plan.step === step).map((d) => d.row);
+    for (const batch of splitEvery(rows, SEND_CHUNK * BATCH_CHUNKS)) {
+      if (deadline.passed(MARGIN_MS)) return { posted, wait: null };
+      const result = postStep(client, list, template, step, batch, unsubscribe);
+      posted += result.posted;
+      if (result.wait) return { posted, wait: result.wait };
+    }
+  }
+  return { posted, wait: null };
+}
+
+/** Rows whose previous mail the service says failed (or was opened, where that stops them) stop, for good. */
+function stopFailedPrevious(
+  client: OutreachClient,
+  list: MailingList,
+  template: StoredTemplate,
+  due: Due[],
+  plans: Plans,
+): Map<string, 'failed' | 'opened'> {
+  const sheetId = list.sheet.getSheetId();
+  const steps = readStepMails(list.sheet.getParent(), sheetId);
+  const previous = due.map(({ row, plan }) => {
+    const mail = plan.step === 1 ? null : steps.get(row.key)?.get(plan.step - 1);
+    const mailId = plan.step === 1 ? Number(row.mailId) || 0 : mail ? mail.mailId : 0;
+    const taskId = plan.step === 1 ? Number(row.taskId) || 0 : mail ? mail.taskId : 0;
+    return { key: row.key, step: plan.step, mailId, taskId };
+  });
+  const stopped = previousMails(client, template.followUps || [], previous);
+  if (stopped.size === 0) return stopped;
+  Ledger.change((l) =>
+    recordStops(
+      l,
+      sheetId,
+      [...stopped].map(([key, code]) => ({ addr: addressMark(l.secret, key), code })),
+    ),
+  );
+  for (const [key, code] of stopped) {
+    const item = plans.get(key)!;
+    item.plan = { kind: 'stopped', person: (item.plan as Due['plan']).person, code };
+  }
+  return stopped;
+}
+
+/** One batch of a step through the outbox; the mails taken go to the follow-ups sheet before it closes. */
+function postStep(
+  client: OutreachClient,
+  list: MailingList,
+  template: StoredTemplate,
+  step: number,
+  rows: ListRow[],
+  unsubscribe: string,
+): { posted: number; wait: Wait | null } {
+  const posted = postBatch(client, { list, template, step, rows, unsubscribe });
+  let wait: Wait | null = null;
+  let doubt: ApiError | undefined;
+  const taken = posted.outcomes.flatMap((o) => (o.sent ? [o.chunk] : []));
+  for (const outcome of posted.outcomes) {
+    if (outcome.sent) continue;
+    if ('doubt' in outcome) doubt = outcome.error;
+    else if (!wait) wait = 'later' in outcome ? { code: 'later' } : waitFor(outcome.error);
+  }
+  const n = writeStepMails(...taken);
+  closeBatch(posted); // kept in the journal when a chunk is in doubt: the next run settles it by its tag
+  return { posted: n, wait: doubt ? { code: 'in-doubt', detail: describe(doubt) } : wait };
+}
+
+export function waitFor(error: ApiError): Wait {
+  if (error.kind === 'quota' || error.kind === 'fetch-quota')
+    return { code: 'quota', detail: (error.detail || error.userMessage).replace(/\.$/, '') };
+  if (error.kind === 'funds') return { code: 'credits', detail: 'the service refused for lack of EDM' };
+  return { code: 'error', detail: describe(error) };
+}
