@@ -3,7 +3,7 @@
 // (continueJobForPage, unlockSelectedCompaniesFromMenu) and index.ts re-exports it under the plain name: two
 // declarations of one name would make the bundler rename one of them (continueJob$1). test/bundle checks it.
 import { getComposeState, previewMail, saveTemplate, sendTestMail, showComposeDialog } from './mail/compose';
-import { continueJob, jobEndShown, jobProgress, stopJob } from './jobs/continuation';
+import { continueJob, jobEndShown, jobProgress, stopJob } from './job-registry';
 import { customFunction, menuAction, pageEndpoint } from './entry-guards';
 import { checkSelectedPhones } from './phone/phone-check';
 import { openSearchSidebar, searchCompanies } from './prospecting/search';
@@ -20,7 +20,7 @@ import { setAutoRefresh, toggleAutoRefresh } from './tracking/tracking-auto';
 import { showMailDetail } from './tracking/tracking-mail';
 import { unlockSelectedCompanies } from './prospecting/unlock';
 import { confirmUnlock } from './prospecting/unlock-question';
-import { addSelectedToDoNotContact } from './mail/do-not-contact';
+import { addSelectedToDoNotContact } from './outbox/do-not-contact';
 import { addNextContacts } from './mail/next-contact';
 import { cancelScheduledSend, scheduleSend } from './schedule/send-later';
 import { cancelTimedSend } from './schedule/cancel';

@@ -95,6 +95,28 @@ describe('the source tree', () => {
     expect(against).toEqual([]);
   });
 
+  test('has capability folders of features/ that depend one way: no folder reaches back to one that imports it', () => {
+    const folderOf = (file) => {
+      const parts = rel(file).split('/');
+      return parts[0] === 'features' && parts.length > 2 ? parts[1] : null;
+    };
+    const edges = new Set();
+    for (const [file, imports] of graph)
+      for (const target of imports) {
+        const [from, to] = [folderOf(file), folderOf(target)];
+        if (from && to && from !== to) edges.add(`${from} → ${to}`);
+      }
+    const next = (folder) =>
+      [...edges].filter((e) => e.startsWith(`${folder} → `)).map((e) => e.split(' → ')[1]);
+    const reaches = (from, to, seen = new Set()) =>
+      from === to || (!seen.has(from) && seen.add(from) && next(from).some((n) => reaches(n, to, seen)));
+    const back = [...edges].filter((edge) => {
+      const [from, to] = edge.split(' → ');
+      return reaches(to, from);
+    });
+    expect(back).toEqual([]);
+  });
+
   test('keeps every file of src/ at 350 lines or fewer', () => {
     const long = files
       .map((file) => [rel(file), fs.readFileSync(file, 'utf8').split('\n').length - 1])

@@ -63,11 +63,6 @@ export class JobPause extends Error {
 export const DIALOG_REPORTER: Reporter = { progress: () => undefined, end: () => undefined };
 
 /** Items in units of at most `size` (a job's plan: rows, ids or numbers per unit). */
-export function splitEvery<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 export function newJobState<U, D, R>(job: JobDefinition<U, D, R>, units: U[], data: D): JobState<U, D> {
   const size = job.size || (() => 1);

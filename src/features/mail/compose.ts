@@ -4,7 +4,7 @@
 import { outreachClient } from '../clients';
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { cleanNickname } from '../../api/outreach/schema-parts';
-import { loadTemplate, StoredTemplate, storeTemplate } from './mail-templates';
+import { loadTemplate, StoredTemplate, storeTemplate } from '../outbox/mail-templates';
 import { closeEntry, idsOf } from '../outbox/journal';
 import { isMailColumnHeader } from '../../sheets/mail-record';
 import { stateText } from '../../sheets/mail-state';
@@ -19,12 +19,12 @@ import {
   templateChecks,
   templateProblems,
   templateWarnings,
-} from './mail-template';
-import { listedReason, listedText, readDoNotContact } from './do-not-contact';
+} from '../outbox/mail-template';
+import { listedReason, listedText, readDoNotContact } from '../outbox/do-not-contact';
 import { readSettings } from '../../platform/settings';
-import { scheduleView, ScheduleView } from '../schedule/schedules';
+import { scheduleView, ScheduleView } from '../outbox/scheduled-sends';
 import { postTestMail } from '../outbox/outbox';
-import { openMailingList, rowProblem } from './send-plan';
+import { openMailingList, rowProblem } from '../outbox/row-check';
 import { describe, ensureKey } from '../settings';
 import {
   FollowUp,
@@ -33,7 +33,7 @@ import {
   stepCampaign,
   stepProblems,
   stepTemplate,
-} from '../sequence/sequence-steps';
+} from '../outbox/follow-ups';
 import { sequenceNote } from '../sequence/sequence-texts';
 import { reconfirmMail } from '../outbox/confirm';
 import { isSequenceHeader, opensNote } from '../sequence/sequence-column';

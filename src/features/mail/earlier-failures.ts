@@ -5,7 +5,7 @@
 import { readMailRecord, type SheetRecord } from '../../sheets/mail-record';
 import { MailState } from '../../sheets/mail-state';
 import { ListRow } from '../../sheets/mailing-list';
-import { SEND_TEXTS } from './send-texts';
+import { SEND_TEXTS } from '../outbox/send-texts';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -14,9 +14,9 @@ import { normalizeHeader, Table, TableLayout } from '../../sheets/table';
 import { confirm, inform, toast } from '../../ui/dialogs';
 import { UserError } from '../inputs';
 import { count, formatCount, plural } from '../words';
-import { listedReason, readDoNotContact } from './do-not-contact';
+import { listedReason, readDoNotContact } from '../outbox/do-not-contact';
 import { earlierFailures } from './earlier-failures';
-import { companyDomain } from './webmail';
+import { companyDomain } from '../outbox/webmail';
 
 const TITLE = 'Next contact after a bounce';
 export const REPLACES_HEADER = 'Replaces';

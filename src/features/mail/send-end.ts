@@ -3,9 +3,9 @@
 // run (no funds, a refused key…).
 import type { ApiError } from '../../api/errors';
 import { MailState, notSent } from '../../sheets/mail-state';
-import { SEND_TEXTS } from './send-texts';
+import { SEND_TEXTS } from '../outbox/send-texts';
 import { JobPause, JobStop } from '../jobs/job-runner';
-import { ensureTimer } from '../schedule/timer';
+import { ensureTimer } from '../jobs/timer';
 import { describe } from '../settings';
 import { count, neededText, plural } from '../words';
 

@@ -8,7 +8,7 @@
 import { ApiError, isForLater } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
-import { loadTemplate, StoredTemplate } from './mail-templates';
+import { loadTemplate, StoredTemplate } from '../outbox/mail-templates';
 import { idsOf, openChunks } from '../outbox/journal';
 import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
@@ -25,9 +25,9 @@ import {
   forgetConfirmed,
   openConfirmed,
 } from '../outbox/confirm';
-import { openMailingList, problemState, rowProblem } from './send-plan';
-import { SEND_TEXTS } from './send-texts';
-import { listedReason, listedStatus, readDoNotContact } from './do-not-contact';
+import { openMailingList, problemState, rowProblem } from '../outbox/row-check';
+import { SEND_TEXTS } from '../outbox/send-texts';
+import { listedReason, listedStatus, readDoNotContact } from '../outbox/do-not-contact';
 import { readSettings } from '../../platform/settings';
 import { stopRequested } from '../../platform/jobs';
 import { describe } from '../settings';

@@ -5,14 +5,13 @@
 // without fallback would insert nothing ("Hi ,") is held: "Not sent: {{First name}} is empty; …". Rows
 // already sent or in flight are left as they are, and a row whose own mail failed keeps its "Failed:
 // <reason>" whatever skips it (only the other rows with its address say that an earlier mail to it failed).
-import { isValidEmail } from '../../api/outreach/email-schemas';
-import { MailState, notSent, SkipCode, skipped } from '../../sheets/mail-state';
-import { ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
-import { UserError } from '../inputs';
-import { DoNotContact, listedReason, listedStatus } from './do-not-contact';
+import { MailState, SkipCode, skipped } from '../../sheets/mail-state';
+import { ListRow } from '../../sheets/mailing-list';
+import { DoNotContact, listedReason, listedStatus } from '../outbox/do-not-contact';
 import { EarlierFailure, failureText } from './earlier-failures';
-import { emptyPlaceholders, mailProblem, MailTemplate, renderMail } from './mail-template';
-import { SEND_TEXTS, withFallback } from './send-texts';
+import { MailTemplate } from '../outbox/mail-template';
+import { problemState, rowProblem } from '../outbox/row-check';
+import { SEND_TEXTS, withFallback } from '../outbox/send-texts';
 import { count, formatCount } from '../words';
 
 /** What a plan checks rows against besides the rows themselves. */
@@ -166,38 +165,6 @@ export function includeFailedBefore(plan: SendPlan): void {
   plan.failedBefore = [];
 }
 
-/** What is wrong with a row's mail: a typed code and its words (send-texts.ts). */
-export interface RowProblem {
-  code: SkipCode;
-  reason: string;
-  /** 'empty-placeholder': the placeholders that insert nothing in this row, as written. */
-  placeholders?: string[];
-}
-
-/** What is wrong with this row's mail, if anything (the same checks as the preview). */
-export function rowProblem(template: MailTemplate, row: ListRow, unsubscribeAddress = ''): RowProblem | null {
-  if (!row.email) return { code: 'no-address', reason: SEND_TEXTS.noAddress };
-  if (!isValidEmail(row.email) || row.email.length > 254) {
-    return { code: 'invalid-address', reason: SEND_TEXTS.invalidAddress(row.email) };
-  }
-  const empty = emptyPlaceholders(template, row.display);
-  if (empty.length) {
-    return { code: 'empty-placeholder', reason: SEND_TEXTS.emptyPlaceholders(empty), placeholders: empty };
-  }
-  const problem = mailProblem(renderMail(template, row.display, unsubscribeAddress));
-  return problem ? { code: problem.part, reason: problem.text } : null;
-}
-
-/**
- * The Mail status of a row left out for `problem`: "Not sent: …" for a row held by an empty placeholder
- * (the user fills it or adds a fallback, and sends again), "Skipped: …" for the rest.
- */
-export function problemState(problem: RowProblem): MailState {
-  return problem.code === 'empty-placeholder'
-    ? notSent('empty-placeholder', problem.reason)
-    : skipped(problem.code, problem.reason);
-}
-
 /** Lines of the confirmation about the rows left out. */
 export function skippedLines(plan: SendPlan, hidden: number): string[] {
   const lines: string[] = [];
@@ -254,13 +221,3 @@ const REASON_TEXT: Partial<Record<SkipCode, string>> = {
   'company-replied': 'at a company that replied on a list of this document',
   'in-sequence': "in another list's running follow-ups",
 };
-
-/** The sheet as a mailing list; a sheet without an e-mail column is the user's to fix (said in a dialog). */
-export function openMailingList(sheet: GoogleAppsScript.Spreadsheet.Sheet, addColumns = true): MailingList {
-  try {
-    return MailingList.open(sheet, addColumns);
-  } catch (error) {
-    if (error instanceof RecipientColumnMissing) throw new UserError(error.message);
-    throw error;
-  }
-}

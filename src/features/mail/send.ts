@@ -9,7 +9,7 @@ import { outreachClient } from '../clients';
 import { Deadline } from '../../platform/deadline';
 import { BUSY_MESSAGE, JobProgress, withJobLease } from '../../platform/jobs';
 import { readSettings } from '../../platform/settings';
-import { loadTemplate, StoredTemplate } from './mail-templates';
+import { loadTemplate, StoredTemplate } from '../outbox/mail-templates';
 import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import { MailState } from '../../sheets/mail-state';
@@ -20,43 +20,26 @@ import { showComposeDialog } from './compose';
 import { UserError } from '../inputs';
 import { endJob, JobState, newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { keyChangedText } from '../jobs/job-owner';
-import {
-  type ConfirmedRef,
-  confirmSend,
-  sequenceReach,
-  STEPS_CHANGED,
-  stepsToCome,
-  tooManyToConfirm,
-} from '../outbox/confirm';
-import { Ledger } from '../outbox/ledger';
-import { mailMark } from '../outbox/marks';
-import { ownerStamp } from '../../platform/owner';
+import { type ConfirmedRef, confirmSend, sequenceReach, tooManyToConfirm } from '../outbox/confirm';
 import { readMailRecord } from '../../sheets/mail-record';
-import { skipped } from '../../sheets/mail-state';
-import { type Elsewhere, mailedRecently, peopleElsewhere } from '../sequence/people';
-import { SEND_TEXTS } from './send-texts';
+import { mailedRecently, peopleElsewhere } from '../sequence/people';
+import { askAboutElsewhere, type HeldElsewhere, leaveOutElsewhere, stepsChangedSince } from './send-people';
 import { otherSendOnSheet } from './send-owners';
-import { templateProblems } from './mail-template';
+import { templateProblems } from '../outbox/mail-template';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { settleOpen } from '../outbox/outbox';
 import { releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit, sendUnits } from './send-job';
-import {
-  includeFailedBefore,
-  openMailingList,
-  planSend,
-  SendPlan,
-  skipFailedBefore,
-  skippedLines,
-} from './send-plan';
-import { readDoNotContact } from './do-not-contact';
+import { includeFailedBefore, planSend, SendPlan, skipFailedBefore, skippedLines } from './send-plan';
+import { openMailingList } from '../outbox/row-check';
+import { readDoNotContact } from '../outbox/do-not-contact';
 import { earlierFailures, failureWhy } from './earlier-failures';
 import { ensureKey } from '../settings';
-import { userToken } from '../schedule/timer-store';
+import { userToken } from '../../platform/owner';
 import { count, formatCount, plural } from '../words';
 import { startFollowUps } from '../sequence/sequence-control';
 import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
-import { otherSequenceOnSheet } from '../sequence/sequence-store';
-import { stepProblems } from '../sequence/sequence-steps';
+import { otherSequenceOnSheet } from '../outbox/sequence-records';
+import { stepProblems } from '../outbox/follow-ups';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -116,12 +99,6 @@ export interface PreparedSend {
   recent: number;
 }
 
-interface HeldElsewhere {
-  row: ListRow;
-  why: Elsewhere;
-  state: MailState;
-}
-
 /**
  * Reads and checks the rows of a send (the template, the do-not-contact list, earlier failures, filters);
  * settles chunks left in doubt first. Null when the sheet has no template yet.
@@ -165,52 +142,6 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   return { sheet, list, template, plan, client, hiddenCount, elsewhere, recent, firstOnly: new Set() };
 }
 
-/**
- * Rows another list holds back (a reply there, at their company, or its running follow-ups) leave the plan with
- * their reason; the user may send them the first mail on purpose (includeElsewhere).
- */
-function leaveOutElsewhere(plan: SendPlan, found: Map<string, Elsewhere>): HeldElsewhere[] {
-  const held: HeldElsewhere[] = [];
-  plan.rows = plan.rows.filter((row) => {
-    const why = found.get(row.key);
-    if (!why) return true;
-    const state = skipped(why.code, elsewhereText(why));
-    held.push({ row, why, state });
-    plan.skipped.set(row.rowNumber, state);
-    plan.reasons.set(why.code, (plan.reasons.get(why.code) || 0) + 1);
-    return false;
-  });
-  return held;
-}
-
-function elsewhereText(why: Elsewhere): string {
-  if (why.code === 'in-sequence') return SEND_TEXTS.inSequence(why.detail);
-  if (why.code === 'company-replied') return SEND_TEXTS.companyReplied(why.detail);
-  return SEND_TEXTS.repliedElsewhere;
-}
-
-/** The user chose to send the held rows their first mail anyway: they get it, and no follow-up. */
-function includeElsewhere(prepared: PreparedSend): void {
-  const { plan, elsewhere } = prepared;
-  for (const { row, why } of elsewhere) {
-    plan.skipped.delete(row.rowNumber);
-    plan.reasons.set(why.code, (plan.reasons.get(why.code) || 1) - 1);
-    if (!plan.reasons.get(why.code)) plan.reasons.delete(why.code);
-    plan.rows.push(row);
-    prepared.firstOnly.add(row.key);
-  }
-  plan.rows.sort((a, b) => a.rowNumber - b.rowNumber);
-  prepared.elsewhere = [];
-}
-
-/** A list whose steps differ from those its payer confirmed, with people still to get one: said, not sent. */
-function stepsChangedSince(sheetId: number, template: StoredTemplate): string | null {
-  const ledger = Ledger.read();
-  const list = ledger.list(sheetId);
-  if (!list || list.keyFp !== ownerStamp('outreach').keyFp || !stepsToCome(list)) return null;
-  return mailMark(ledger.secret, template) === list.mail ? null : STEPS_CHANGED;
-}
-
 /** The confirmation's lines: what is sent, what is skipped and why, the cost and the usable EDM. */
 export function costLines(prepared: PreparedSend): { lines: string[]; usable: number } {
   const { plan, sheet, template, client } = prepared;
@@ -252,7 +183,7 @@ function planAndSend(scope: Scope, reporter: Reporter): void {
   }
   const { plan, list } = prepared;
   if (plan.failedBefore.length) askAboutFailedBefore(plan);
-  if (prepared.elsewhere.length) askAboutElsewhere(prepared);
+  if (prepared.elsewhere.length) askAboutElsewhere(plan, prepared.elsewhere, prepared.firstOnly);
   writeStatuses(list, plan.skipped);
   if (plan.rows.length === 0) {
     const lines = skippedLines(plan, prepared.hiddenCount);
@@ -291,20 +222,6 @@ function askAboutFailedBefore(plan: SendPlan): void {
     `No: ${plural(n, 'it is', 'they are')} skipped with that reason and the other rows are sent.`;
   if (confirm('Addresses that failed before', question)) includeFailedBefore(plan);
   else skipFailedBefore(plan);
-}
-
-/** The question about rows another list holds back: Yes sends them this first mail (no steps), No leaves them out. */
-function askAboutElsewhere(prepared: PreparedSend): void {
-  const held = prepared.elsewhere;
-  const shown = held
-    .slice(0, 10)
-    .map(({ row, why }) => `Row ${row.rowNumber}: ${row.email} (${elsewhereText(why)})`);
-  if (held.length > shown.length) shown.push(`… and ${formatCount(held.length - shown.length)} more.`);
-  const question =
-    `${count(held.length, 'row is', 'rows are')} held back by another list of this document:\n${shown.join('\n')}\n\n` +
-    `Send ${plural(held.length, 'it', 'them')} this first mail anyway? No follow-up goes to ${plural(held.length, 'it', 'them')} from this list.\n\n` +
-    `No: left out, with the reason in "Mail status".`;
-  if (confirm('People on another list', question)) includeElsewhere(prepared);
 }
 
 /**

@@ -4,8 +4,8 @@ import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
 import { cleanNickname } from '../../api/outreach/schema-parts';
 import { utf8Bytes } from '../../platform/cache';
 import type { ListRow } from '../../sheets/mailing-list';
-import { renderMail } from '../mail/mail-template';
-import type { StoredTemplate } from '../mail/mail-templates';
+import { renderMail } from './mail-template';
+import type { StoredTemplate } from './mail-templates';
 
 /**
  * Most payload one batch posts (its mails' UTF-8 bytes): Apps Script takes 50 MB per UrlFetch call, and a

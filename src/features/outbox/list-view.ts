@@ -5,7 +5,7 @@ import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import { isQueued, notSent } from '../../sheets/mail-state';
 import type { MailingList } from '../../sheets/mailing-list';
-import { SEND_TEXTS } from '../mail/send-texts';
+import { SEND_TEXTS } from './send-texts';
 import { idsOf, type JournalChunk } from './journal';
 
 /** The cells of a row whose mail the service took (or did not list: then it says so). */

@@ -4,8 +4,8 @@
 // the row's record again (48 bits of a keyed hash: a collision costs a lookup, never a send, as the row's
 // content mark must match too).
 import type { ListRow } from '../../sheets/mailing-list';
-import { type MailTemplate, placeholderNames } from '../mail/mail-template';
-import type { FollowUp } from '../sequence/sequence-steps';
+import { type MailTemplate, placeholderNames } from './mail-template';
+import type { FollowUp } from './follow-ups';
 
 export const ADDRESS_CHARS = 8;
 export const CONTENT_CHARS = 11;

@@ -5,9 +5,9 @@
 // The views (the list's cells, the follow-ups sheet) are written by the caller between post and close.
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { type ListRow, MailingList } from '../../sheets/mailing-list';
-import { splitEvery } from '../jobs/job-runner';
-import type { StoredTemplate } from '../mail/mail-templates';
-import { stepCampaign, stepTemplate } from '../sequence/sequence-steps';
+import { splitEvery } from '../../platform/split-every';
+import type { StoredTemplate } from './mail-templates';
+import { stepCampaign, stepTemplate } from './follow-ups';
 import { batchMails } from './batch-mails';
 import { closeEntry, type JournalChunk, newTag } from './journal';
 import { Ledger } from './ledger';

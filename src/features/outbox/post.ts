@@ -8,7 +8,7 @@ import { timeUpInit } from '../../api/error-texts';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import type { PersonalizedEmail, SendPersonalizedResponse } from '../../api/outreach/email-schemas';
 import { closeEntry, JournalChunk, JournalEntry, journalChunks, openEntries } from './journal';
-import { taskSubject } from '../mail/mail-template';
+import { taskSubject } from './mail-template';
 import { ownershipOf } from '../../platform/owner';
 import { UserError } from '../inputs';
 

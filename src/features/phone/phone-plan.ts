@@ -9,7 +9,7 @@
 //     after each unit).
 import { normalizeHeader, TableRow } from '../../sheets/table';
 import { SelectedArea } from '../../sheets/selection';
-import { splitEvery } from '../jobs/job-runner';
+import { splitEvery } from '../../platform/split-every';
 import { cellPhone } from './phone-functions';
 import { RESULT_HEADER } from './phone-texts';
 

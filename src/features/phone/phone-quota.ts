@@ -6,7 +6,7 @@
 import { ApiError } from '../../api/errors';
 import { fetchQuotaInit } from '../../api/error-texts';
 import { JobPause } from '../jobs/job-runner';
-import { ensureTimer } from '../schedule/timer';
+import { ensureTimer } from '../jobs/timer';
 import { describe } from '../settings';
 import { count, whenText } from '../words';
 import type { PhoneTarget } from './phone-plan';

@@ -9,7 +9,8 @@ import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { Table, TableRow } from '../../sheets/table';
 import { isAllRoles, type RoleChoice } from './role-choice';
 import { UserError } from '../inputs';
-import { splitEvery, JobState, newJobState, savedJob, startJob } from '../jobs/job-runner';
+import { JobState, newJobState, savedJob, startJob } from '../jobs/job-runner';
+import { splitEvery } from '../../platform/split-every';
 import { count } from '../words';
 import { MENU_REPORTER } from '../jobs/reporters';
 import {

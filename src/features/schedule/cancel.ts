@@ -8,12 +8,18 @@ import { dropSend } from '../mail/send';
 import { forgetConfirmed } from '../outbox/confirm';
 import { rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { notSent } from '../../sheets/mail-state';
-import { SEND_TEXTS } from '../mail/send-texts';
+import { SEND_TEXTS } from '../outbox/send-texts';
 import { confirm, inform, toast } from '../../ui/dialogs';
-import { allSchedules, deleteSchedule, dropUnrunnable, mySchedules, whyCannotRun } from './schedules';
-import { userToken } from './timer-store';
-import { startWindowText } from './send-later-time';
-import { releaseTimerIfIdle } from './timer';
+import {
+  allSchedules,
+  deleteSchedule,
+  dropUnrunnable,
+  mySchedules,
+  whyCannotRun,
+} from '../outbox/scheduled-sends';
+import { userToken } from '../../platform/owner';
+import { startWindowText } from '../outbox/send-later-time';
+import { releaseTimerIfIdle } from '../jobs/timer';
 import { count, formatCount, plural } from '../words';
 
 const TITLE = 'Cancel a waiting or scheduled send';

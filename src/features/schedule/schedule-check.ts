@@ -5,7 +5,7 @@ import { ApiError } from '../../api/errors';
 import { ownershipOf } from '../../platform/owner';
 import { readSettings } from '../../platform/settings';
 import { outreachClient } from '../clients';
-import { mySchedules, saveSchedule, ScheduledSend, ScheduleCheck } from './schedules';
+import { mySchedules, saveSchedule, ScheduledSend, ScheduleCheck } from '../outbox/scheduled-sends';
 
 const HOUR_MS = 3600_000;
 /** The owner's hourly run writes its check at least this often (schedules.ts: STALE_AFTER_MS). */

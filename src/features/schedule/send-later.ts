@@ -7,7 +7,7 @@ import { readSettings } from '../../platform/settings';
 import { savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
 import { notSent } from '../../sheets/mail-state';
-import { SEND_TEXTS } from '../mail/send-texts';
+import { SEND_TEXTS } from '../outbox/send-texts';
 import { UserError } from '../inputs';
 import { costLines, launchSend, PreparedSend, prepareSend, writeStatuses } from '../mail/send';
 import { SEND_JOB } from '../mail/send-job';
@@ -26,14 +26,14 @@ import {
   ScheduleView,
   scheduleView,
   whyCannotRun,
-} from './schedules';
-import { parseWhen, startWindowText } from './send-later-time';
+} from '../outbox/scheduled-sends';
+import { parseWhen, startWindowText } from '../outbox/send-later-time';
 import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../outbox/confirm';
 import { otherSendOnSheet } from '../mail/send-owners';
 import { ownershipOf, ownerStamp } from '../../platform/owner';
 import { count, formatCount, plural } from '../words';
-import { ensureTimer, releaseTimerIfIdle } from './timer';
-import { userToken } from './timer-store';
+import { ensureTimer, releaseTimerIfIdle } from '../jobs/timer';
+import { userToken } from '../../platform/owner';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 

@@ -21,8 +21,9 @@ import { writeStatusBlock } from '../tracking/tracking-summary';
 import { runDueSchedules } from './send-later';
 import { checkMySchedules } from './schedule-check';
 import { runMySequences } from '../sequence/sequence-run';
-import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from './timer';
-import { myTimer, saveMyTimer, userToken } from './timer-store';
+import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from '../jobs/timer';
+import { myTimer, saveMyTimer } from '../jobs/timer-store';
+import { userToken } from '../../platform/owner';
 
 export function onHourlyTimer(event?: { triggerUid?: string }): void {
   const uid = event && event.triggerUid;

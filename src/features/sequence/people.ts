@@ -11,7 +11,7 @@ import { addressMark } from '../outbox/marks';
 import { companyOf } from './sequence-eligibility';
 import { readReplies } from './replies';
 import { sequenceCell } from './sequence-column';
-import { allSequences } from './sequence-store';
+import { allSequences } from '../outbox/sequence-records';
 import { parseSequence } from './sequence-texts';
 
 export type ElsewhereCode = 'replied-elsewhere' | 'company-replied' | 'in-sequence';

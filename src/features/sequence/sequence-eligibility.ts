@@ -11,9 +11,9 @@ import { normalizeHeader } from '../../sheets/table';
 import { personOf } from '../outbox/confirm';
 import type { Ledger, LedgerList, Person, StopCode } from '../outbox/ledger';
 import { addressMark } from '../outbox/marks';
-import { listedReason, type DoNotContact } from '../mail/do-not-contact';
-import { companyDomain } from '../mail/webmail';
-import { dueAt, type FollowUp } from './sequence-steps';
+import { listedReason, type DoNotContact } from '../outbox/do-not-contact';
+import { companyDomain } from '../outbox/webmail';
+import { dueAt, type FollowUp } from '../outbox/follow-ups';
 import type { SequenceView } from './sequence-texts';
 
 /** Where a row is. A `due` row's previous mail is read from the service before its step goes. */

@@ -3,16 +3,22 @@
 // document). A step that waited for the sending quota 7 days gives up, as a send does.
 import type { MailingList } from '../../sheets/mailing-list';
 import { recordLastRun } from '../jobs/reporters';
-import { loadTemplate } from '../mail/mail-templates';
-import { openMailingList } from '../mail/send-plan';
+import { loadTemplate } from '../outbox/mail-templates';
+import { openMailingList } from '../outbox/row-check';
 import { stepsToCome } from '../outbox/confirm';
 import { Ledger } from '../outbox/ledger';
 import { quotaWait } from '../outbox/quota-wait';
 import { count, whenText } from '../words';
 import { sequenceCell, writeSequence } from './sequence-column';
 import { type Due, planView, type Plans, recordStops } from './sequence-eligibility';
-import { clearStopRequests, endSequence, saveSequence, type SequenceRecord } from './sequence-store';
-import { parseSequence, sequenceText, type SequenceView, type Wait } from './sequence-texts';
+import {
+  clearStopRequests,
+  endSequence,
+  saveSequence,
+  type SequenceRecord,
+} from '../outbox/sequence-records';
+import { parseSequence, sequenceText, type SequenceView } from './sequence-texts';
+import type { Wait } from '../outbox/sequence-records';
 
 /** Writes every row's Sequence text and the document's record; a sequence with nothing left ends. */
 export function finish(

@@ -6,8 +6,8 @@
 // task that holds that one mail tells whether it was opened; a task that holds many cannot, and its rows are
 // sent (Compose says why the option may not apply).
 import type { OutreachClient } from '../../api/outreach/outreach-client';
-import { splitEvery } from '../jobs/job-runner';
-import type { FollowUp } from './sequence-steps';
+import { splitEvery } from '../../platform/split-every';
+import type { FollowUp } from '../outbox/follow-ups';
 
 const IDS_PER_REQUEST = 100;
 

@@ -12,9 +12,9 @@ import { readSettings } from '../../platform/settings';
 import type { MailingList } from '../../sheets/mailing-list';
 import { outreachClient } from '../clients';
 import { recordLastRun } from '../jobs/reporters';
-import { readDoNotContact } from '../mail/do-not-contact';
-import { loadTemplate, type StoredTemplate } from '../mail/mail-templates';
-import { openMailingList } from '../mail/send-plan';
+import { readDoNotContact } from '../outbox/do-not-contact';
+import { loadTemplate, type StoredTemplate } from '../outbox/mail-templates';
+import { openMailingList } from '../outbox/row-check';
 import { Ledger, type LedgerList, type StopCode } from '../outbox/ledger';
 import { addressMark, mailMark } from '../outbox/marks';
 import { SEND_LEASE, settleOpen } from '../outbox/outbox';
@@ -29,7 +29,7 @@ import {
   type Plans,
   recordStops,
 } from './sequence-eligibility';
-import { stepProblems } from './sequence-steps';
+import { stepProblems } from '../outbox/follow-ups';
 import {
   clearStopRequests,
   mySequences,
@@ -37,8 +37,8 @@ import {
   sequenceOf,
   type SequenceRecord,
   stopRequests,
-} from './sequence-store';
-import type { Wait } from './sequence-texts';
+} from '../outbox/sequence-records';
+import type { Wait } from '../outbox/sequence-records';
 import { readReplies } from './replies';
 import { MARGIN_MS, sendDue, waitFor } from './step-posts';
 

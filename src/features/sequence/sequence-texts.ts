@@ -2,26 +2,9 @@
 // its Sequence cell), why a due step waits, the confirmation's lines and the Tracking summary's. Behaviour
 // reads the views and codes, never these words.
 import type { StopCode } from '../outbox/ledger';
+import type { Wait, WaitCode } from '../outbox/sequence-records';
 import { count, formatCount } from '../words';
-import type { FollowUp } from './sequence-steps';
-
-/** Why a due step waits (the next hourly run tries again). */
-export type WaitCode =
-  | 'quota'
-  | 'credits'
-  | 'other-key'
-  | 'steps-changed'
-  | 'step-problems'
-  | 'in-doubt'
-  | 'later'
-  | 'busy'
-  | 'error';
-
-export interface Wait {
-  code: WaitCode;
-  /** What the service or the check said (the quota's detail, the problems, the error). */
-  detail?: string;
-}
+import type { FollowUp } from '../outbox/follow-ups';
 
 /** Why a row gets no more steps, as its Sequence cell shows it. */
 export type RowStop = StopCode | 'problem' | 'removed';

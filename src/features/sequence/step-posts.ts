@@ -6,9 +6,9 @@ import type { OutreachClient } from '../../api/outreach/outreach-client';
 import type { Deadline } from '../../platform/deadline';
 import { readSettings } from '../../platform/settings';
 import type { ListRow, MailingList } from '../../sheets/mailing-list';
-import { splitEvery } from '../jobs/job-runner';
-import type { StoredTemplate } from '../mail/mail-templates';
-import { rowProblem } from '../mail/send-plan';
+import { splitEvery } from '../../platform/split-every';
+import type { StoredTemplate } from '../outbox/mail-templates';
+import { rowProblem } from '../outbox/row-check';
 import { Ledger } from '../outbox/ledger';
 import { addressMark } from '../outbox/marks';
 import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK } from '../outbox/outbox';
@@ -16,8 +16,8 @@ import { readStepMails, writeStepMails } from '../outbox/step-mails';
 import { describe } from '../settings';
 import { type Due, type Plans, recordStops } from './sequence-eligibility';
 import { previousMails } from './sequence-previous';
-import { stepTemplate } from './sequence-steps';
-import type { Wait } from './sequence-texts';
+import { stepTemplate } from '../outbox/follow-ups';
+import type { Wait } from '../outbox/sequence-records';
 
 /** Time kept free at the end of the execution for the sheet writes after the last batch. */
 export const MARGIN_MS = 45_000;

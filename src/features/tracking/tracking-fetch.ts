@@ -16,7 +16,7 @@ import { timeUpInit } from '../../api/error-texts';
 import type { OutreachClient } from '../../api';
 import type { MailRecord, Task } from '../../api/outreach/email-schemas';
 import { carriesMark } from '../../platform/document-mark';
-import { splitEvery } from '../jobs/job-runner';
+import { splitEvery } from '../../platform/split-every';
 import { IDS_PER_REQUEST, MAILS_PER_CHUNK } from './tracking-data';
 
 /** What a unit read: the mails of its complete chunks, in mail-id order, and their tasks. */

@@ -8,7 +8,7 @@
 // another key, or one that reads nothing, leaves them as they are. Rows that are not a mail of this document
 // (ids an editor typed: never read) are not counted.
 import { lastRefreshOutcome, type RefreshOutcome } from './tracking-store';
-import { timedStatus } from '../schedule/timer-status';
+import { timedStatus } from './timer-status';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';

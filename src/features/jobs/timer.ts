@@ -11,9 +11,10 @@ import {
   listedClockTrigger,
   triggerById,
 } from '../../platform/triggers';
-import { mySchedules } from './schedules';
-import { mySequences } from '../sequence/sequence-store';
-import { myTimer, saveMyTimer, userToken } from './timer-store';
+import { mySchedules } from '../outbox/scheduled-sends';
+import { mySequences } from '../outbox/sequence-records';
+import { myTimer, saveMyTimer } from './timer-store';
+import { userToken } from '../../platform/owner';
 import { count } from '../words';
 
 type Trigger = GoogleAppsScript.Script.Trigger;

@@ -5,9 +5,9 @@
 // due) blocks nobody: any editor may cancel or replace it, and a late run of its editor does not start it.
 import { withDocumentLock } from '../../platform/locks';
 import { sheetRecords } from '../../platform/sheet-records';
-import { startWindowText } from './send-later-time';
-import type { ConfirmedRef } from '../outbox/confirm';
-import { userToken } from './timer-store';
+import { startWindowText } from '../outbox/send-later-time';
+import type { ConfirmedRef } from './confirm';
+import { userToken } from '../../platform/owner';
 import { formatCount, whenText } from '../words';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -4,10 +4,8 @@
 // stored, and the add-on does not ask for the scope that reads it). Each user writes only their record, so
 // two editors never change each other's; one record per user who ever used a timed feature here, a few
 // hundred characters each, however much is sent.
-import type { LastRun } from '../jobs/reporters';
+import type { LastRun } from './reporters';
 import { userToken } from '../../platform/owner';
-
-export { userToken };
 
 /** A user's auto-refresh switch in this document. */
 export interface AutoRefresh {

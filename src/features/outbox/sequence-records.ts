@@ -7,7 +7,24 @@ import { ownerStamp, userToken } from '../../platform/owner';
 import { deleteLarge, readLarge, writeLarge } from '../../platform/large-property';
 import { packText, unpackText } from '../../platform/packed-text';
 import { sheetRecords } from '../../platform/sheet-records';
-import type { Wait } from './sequence-texts';
+
+/** Why a due step waits (the next hourly run tries again). */
+export type WaitCode =
+  | 'quota'
+  | 'credits'
+  | 'other-key'
+  | 'steps-changed'
+  | 'step-problems'
+  | 'in-doubt'
+  | 'later'
+  | 'busy'
+  | 'error';
+
+export interface Wait {
+  code: WaitCode;
+  /** What the service or the check said (the quota's detail, the problems, the error). */
+  detail?: string;
+}
 
 /** What the last run found, for the Tracking summary. */
 export interface SequenceState {

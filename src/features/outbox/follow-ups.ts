@@ -3,7 +3,7 @@
 // subject (by default "Re: " and the row's first subject). They are saved with the mail (mail-templates.ts)
 // and rendered with the same placeholders. Pure code besides the calendar: no service is called here.
 import { UserError } from '../inputs';
-import { type MailTemplate, templateProblems } from '../mail/mail-template';
+import { type MailTemplate, templateProblems } from './mail-template';
 
 export interface FollowUp {
   /** Days after the previous mail (1 to 30). */

@@ -6,7 +6,7 @@
 // follow-up steps of a mail (sequence/sequence-steps.ts) are one more row, "<sheet id> follow-ups" in the
 // Sheet ID column, their JSON in the body's cells.
 import { textCell } from '../../sheets/cells';
-import { FollowUp, followUpsFromText } from '../sequence/sequence-steps';
+import { FollowUp, followUpsFromText } from './follow-ups';
 
 export interface StoredTemplate {
   campaign: string;

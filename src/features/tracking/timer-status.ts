@@ -6,11 +6,11 @@ import type { ScopeName } from '../../platform/consent';
 import { loadJob, otherJobs } from '../../platform/jobs';
 import { consentText } from '../consent';
 import { lastRun } from '../jobs/reporters';
-import { allSchedules, whyCannotRun } from './schedules';
-import { startWindowText } from './send-later-time';
-import { allTimers } from './timer-store';
+import { allSchedules, whyCannotRun } from '../outbox/scheduled-sends';
+import { startWindowText } from '../outbox/send-later-time';
+import { allTimers } from '../jobs/timer-store';
 import { count, whenText } from '../words';
-import { allSequences } from '../sequence/sequence-store';
+import { allSequences } from '../outbox/sequence-records';
 import { sequenceSummary } from '../sequence/sequence-texts';
 
 /** The part of a saved send job this status reads (mail/send-job.ts owns the type). */

@@ -1,10 +1,10 @@
 // The progress dialog's endpoints drive every long job; each kind registers its job here.
-import { forgetUnseenReport, JobProgress, readProgress } from '../../platform/jobs';
-import { continueSavedJob, DIALOG_REPORTER, JobDefinition, stopSavedJob } from './job-runner';
-import { PHONE_JOB } from '../phone/phone-job';
-import { SEND_JOB } from '../mail/send-job';
-import { UNLOCK_JOB } from '../prospecting/unlock-job';
-import { TRACKING_JOB } from '../tracking/tracking-job';
+import { forgetUnseenReport, JobProgress, readProgress } from '../platform/jobs';
+import { continueSavedJob, DIALOG_REPORTER, JobDefinition, stopSavedJob } from './jobs/job-runner';
+import { PHONE_JOB } from './phone/phone-job';
+import { SEND_JOB } from './mail/send-job';
+import { UNLOCK_JOB } from './prospecting/unlock-job';
+import { TRACKING_JOB } from './tracking/tracking-job';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const JOBS: Record<string, JobDefinition<any, any, any>> = {
