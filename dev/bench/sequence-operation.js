@@ -26,9 +26,13 @@ function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) 
             subject: 'Hello {{Name}}',
             body: 'Dear {{Name}}',
             bodyFormat: 'text',
+            // Five steps: the payer's record at its largest per person (the bench's figure for 10,000 × 5).
             followUps: [
               { afterDays: 1, body: 'Just checking in, {{Name}}.' },
-              { afterDays: 3, body: 'Last note, {{Name}}.' },
+              { afterDays: 2, body: 'Second note, {{Name}}.' },
+              { afterDays: 3, body: 'Third note, {{Name}}.' },
+              { afterDays: 4, body: 'Fourth note, {{Name}}.' },
+              { afterDays: 5, body: 'Last note, {{Name}}.' },
             ],
           },
         ],
@@ -37,6 +41,7 @@ function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) 
       runJob(emu, 'sendAllUnsentRows', 'send');
       // Past the delay, with no trigger run on the way: the next run finds the whole step due.
       emu.advanceTime(DAY + 5 * 60_000, { fireTriggers: false });
+      const recordChars = userStoreChars(emu);
       const m = await new Measurement(ctx, emu).start();
       const runs = emu.fireDueTriggers();
       const chunks = Math.ceil(count / 100);
@@ -50,7 +55,9 @@ function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) 
           triggerRuns: runs.length,
           runStatuses: runs.map((r) => r.status),
           stepMails,
-          stepOneSent: sequence.filter((s) => s.startsWith('Step 1 of 2 sent')).length,
+          stepOneSent: sequence.filter((s) => s.startsWith('Step 1 of 5 sent')).length,
+          // The payer's user properties (the outbox record and the rest) after the first send, and after the step.
+          userPropertiesChars: { afterFirstSend: recordChars, afterStep: userStoreChars(emu) },
           clockTriggers: emu.triggers.filter((t) => t.eventType === 'CLOCK').length,
           alerts: alertsText(emu),
         },
@@ -59,6 +66,12 @@ function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) 
       return [{ variant: 'trigger', label: `${count} rows`, ...row }, await idleHour(ctx, emu, count)];
     },
   };
+}
+
+/** Characters in the active user's properties (keys and values), as Apps Script counts its 500 KB store. */
+function userStoreChars(emu) {
+  const all = emu.properties.user.toJSON();
+  return Object.entries(all).reduce((n, [k, v]) => n + k.length + String(v).length, 0);
 }
 
 /**

@@ -297,3 +297,19 @@ test("the payer's record is in her own user properties: Bob's properties and the
   const record = emu.properties.forUser(ANN).getProperty(mine[0]);
   expect(record).not.toMatch(/co1\.example|P1/); // marks, not addresses or names
 });
+
+test("a send that would not fit in the payer's user properties is refused before anything is asked or sent", async () => {
+  newDocument();
+  // Other documents' records and other scripts' data: 400 KB of Ann's 500 KB store already taken.
+  const store = emu.properties.forUser(ANN);
+  for (let i = 0; i < 50; i++) store.setProperty(`other.${i}`, 'x'.repeat(8000));
+  list('Big', team(1000), [{ afterDays: 1, body: 'Again.' }]);
+  const alerts = sendFrom('Big', []);
+  expect(alerts.at(-1).title).toBe('Too many rows for one send');
+  expect(alerts.at(-1).message).toMatch(
+    /^This send has 1,000 rows; your add-on storage has room to confirm \d+ more now/,
+  );
+  expect(alerts.some((a) => a.buttons === 'YES_NO')).toBe(false);
+  expect(await mails()).toHaveLength(0);
+  expect(Object.keys(store.toJSON()).some((k) => k.startsWith('outbox.'))).toBe(false);
+});

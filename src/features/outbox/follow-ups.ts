@@ -3,7 +3,7 @@
 // subject (by default "Re: " and the row's first subject). They are saved with the mail (mail-templates.ts)
 // and rendered with the same placeholders. Pure code besides the calendar: no service is called here.
 import { UserError } from '../inputs';
-import { type MailTemplate, templateProblems } from './mail-template';
+import { type MailTemplate, templateChecks } from './mail-template';
 
 export interface FollowUp {
   /** Days after the previous mail (1 to 30). */
@@ -75,13 +75,10 @@ export function stepProblems(
 ): string[] {
   const steps = main.followUps || [];
   return steps.flatMap((_step, i) =>
-    templateProblems(
-      { ...stepTemplate(main, steps, i + 1), campaign: main.campaign },
-      headers,
-      unsubscribeAddress,
-    )
-      .filter((problem) => !/campaign/i.test(problem))
-      .map((problem) => `Follow-up ${i + 1}: ${problem}`),
+    templateChecks({ ...stepTemplate(main, steps, i + 1), campaign: main.campaign }, headers, unsubscribeAddress)
+      // The campaign is the first mail's, checked there; a {{Campaign}} placeholder is a step's own problem.
+      .filter((problem) => problem.code !== 'campaign')
+      .map((problem) => `Follow-up ${i + 1}: ${problem.text}`),
   );
 }
 

@@ -18,8 +18,8 @@ export const SEND_TEXTS = {
   bodyTooLong: (n: number, max: number) => `the body has ${n} characters after filling in (at most ${max})`,
   /** Placeholders that insert nothing in this row (no value, no fallback): the row is held. */
   emptyPlaceholders: (names: string[]) =>
-    `${names.map((n) => `{{${n}}}`).join(', ')} ${names.length === 1 ? 'is' : 'are'} empty; a fallback such as ` +
-    `${withFallback(names[0])} fills ${names.length === 1 ? 'it' : 'each'}`,
+    `${names.map((n) => `{{${n}}}`).join(', ')} ${plural(names.length, 'is', 'are')} empty; a fallback such as ` +
+    `${withFallback(names[0])} fills ${plural(names.length, 'it', 'each')}`,
   listed: (reason: string) => 'on the do-not-contact list' + (reason ? ' (' + reason + ')' : ''),
   stopped: 'not sent, nothing charged (the send was stopped)',
   notListed: 'the service did not list this address in its answer',

@@ -1,4 +1,4 @@
-// One person across the document: before a first mail, the rows whose address replied on any list (as the
+// One person across the document: before a first mail, the rows whose address replied on another list (as the
 // sheets show it now, or as the payer's runs saw it before), whose company replied, or that are in another
 // list's running follow-ups are found, to be left out (or sent a first mail only, on purpose); and how many
 // of the rows this document mailed in the last 30 days, for the confirmation.
@@ -32,7 +32,8 @@ export function peopleElsewhere(
   current: { sheetId: number; rows: ListRow[] },
   candidates: ListRow[],
 ): Map<string, Elsewhere> {
-  const replies = readReplies(spreadsheet, current);
+  // This list's own ticks stop its steps (the run sees them); another list's hold back a first mail here.
+  const replies = readReplies(spreadsheet, { sheetId: current.sheetId, rows: [] });
   const ledger = Ledger.read();
   const running = runningElsewhere(spreadsheet, current.sheetId, ledger);
   const found = new Map<string, Elsewhere>();
