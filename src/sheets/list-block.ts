@@ -91,24 +91,28 @@ export function readListBlock(sheet: Sheet, first: number, width: number, displa
 }
 
 /**
- * The last row of the list that holds `from` (leading blank rows skipped): the row before the first fully
- * blank row below it; `from - 1` when nothing is there. One read of the sheet's width.
+ * The last row of the list that holds sheet row `from` (leading blank rows skipped): the row before the first
+ * fully blank row below it; `from - 1` when nothing is there. `block` holds the sheet's rows from its `first`.
  */
+export function listEnd(block: CellBlock, from: number): number {
+  let start = Math.max(from - block.first, 0);
+  while (start < block.values.length && isBlankRow(block, start)) start++;
+  if (start >= block.values.length) return from - 1;
+  const rest = {
+    first: block.first + start,
+    values: block.values.slice(start),
+    formulas: block.formulas.slice(start),
+  };
+  return rest.first + blockLength(rest) - 1;
+}
+
+/** The last row of the list that holds sheet row `from` (see listEnd), with one read of the sheet's width. */
 export function lastListRow(sheet: Sheet, from = 2): number {
   const lastRow = sheet.getLastRow();
   const width = sheet.getLastColumn();
   if (lastRow < from || width < 1) return from - 1;
   const range = sheet.getRange(from, 1, lastRow - from + 1, width);
-  const block: CellBlock = { first: from, values: range.getValues(), formulas: range.getFormulas() };
-  let start = 0;
-  while (start < block.values.length && isBlankRow(block, start)) start++;
-  if (start === block.values.length) return from - 1;
-  const rest = {
-    first: from + start,
-    values: block.values.slice(start),
-    formulas: block.formulas.slice(start),
-  };
-  return rest.first + blockLength(rest) - 1;
+  return listEnd({ first: from, values: range.getValues(), formulas: range.getFormulas() }, from);
 }
 
 /** Functions whose result can be an array, and a function name with '_' (an add-on's custom function). */

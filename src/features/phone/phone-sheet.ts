@@ -4,7 +4,7 @@
 // Table.updateByKey: the block is read again and each result goes to the rows whose number cell holds that
 // number now. The results columns are found again by their header; a moved one stops the run.
 import { CellValue, textCell } from '../../sheets/cells';
-import { lastListRow } from '../../sheets/list-block';
+import { listEnd } from '../../sheets/list-block';
 import { a1Notation, hiddenRows, SelectedArea, Selection } from '../../sheets/selection';
 import { HeaderMovedError, PlacedColumn, Table, TableRow } from '../../sheets/table';
 import { JobStop } from '../jobs/job-runner';
@@ -25,15 +25,19 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 /**
  * One read for planning: rows 1..the list's last row, the selected columns and the column right of them. The
  * list is the block of rows that holds the selection's first row: it ends at its first fully blank row, and
- * what lies below (notes, another table, a formula's output) is not checked or written.
+ * what lies below (notes, another table, a formula's output) is not checked or written. The sheet's whole
+ * width is read (values and formulas) to find it.
  */
 export function readSelectionGrid(sheet: Sheet, areas: SelectedArea[]): SelectionGrid {
   const firstColumn = Math.min(...areas.map((a) => a.column));
   const maxColumns = sheet.getMaxColumns();
   const lastColumn = Math.min(Math.max(...areas.map((a) => a.column + a.columns - 1)) + 1, maxColumns);
-  const lastRow = lastListRow(sheet, Math.min(...areas.map((a) => a.row)));
-  const values =
-    lastRow < 1 ? [] : sheet.getRange(1, firstColumn, lastRow, lastColumn - firstColumn + 1).getValues();
+  const sheetLastRow = sheet.getLastRow();
+  if (sheetLastRow < 1) return { areas, values: [], firstColumn, lastRow: 0, maxColumns };
+  const range = sheet.getRange(1, 1, sheetLastRow, Math.max(sheet.getLastColumn(), lastColumn));
+  const block = { first: 1, values: range.getValues(), formulas: range.getFormulas() };
+  const lastRow = listEnd(block, Math.min(...areas.map((a) => a.row)));
+  const values = block.values.slice(0, lastRow).map((row) => row.slice(firstColumn - 1, lastColumn));
   return { areas, values, firstColumn, lastRow, maxColumns };
 }
 
