@@ -115,6 +115,22 @@ export function lastListRow(sheet: Sheet, from = 2): number {
   return listEnd({ first: from, values: range.getValues(), formulas: range.getFormulas() }, from);
 }
 
+/**
+ * The first row of `count` rows added to a list (its header on `headerRow`): right below its last row, with
+ * rows inserted there when anything lies below the list (notes move down, their blank row still between).
+ */
+export function rowAfterList(sheet: Sheet, headerRow: number, count: number): number {
+  const lastRow = sheet.getLastRow();
+  const width = sheet.getLastColumn();
+  const from = headerRow + 1;
+  if (lastRow < from || width < 1) return Math.max(lastRow, headerRow) + 1;
+  const range = sheet.getRange(from, 1, lastRow - from + 1, width);
+  const end =
+    from - 1 + blockLength({ first: from, values: range.getValues(), formulas: range.getFormulas() });
+  if (end < lastRow) sheet.insertRowsAfter(end, count);
+  return end + 1;
+}
+
 /** Functions whose result can be an array, and a function name with '_' (an add-on's custom function). */
 const ARRAY_FUNCTIONS =
   /(^|[^A-Z0-9_.])(ARRAYFORMULA|FILTER|QUERY|SORTN?|UNIQUE|SPLIT|TRANSPOSE|FLATTEN|SEQUENCE|IMPORT[A-Z]*|MMULT|MAP|BYROW|BYCOL|MAKEARRAY|SCAN|HSTACK|VSTACK|CHOOSECOLS|CHOOSEROWS|WRAPROWS|WRAPCOLS|TOCOL|TOROW|GOOGLEFINANCE|REGEXEXTRACT|FREQUENCY|OFFSET|INDIRECT|XLOOKUP|[A-Z][A-Z0-9]*_[A-Z0-9_]*)\s*\(/i;

@@ -3,7 +3,7 @@
 // blocks: one getValues for the table, one setValues per written column run, whatever the number of rows.
 // A cell that holds a formula or lies in an array formula's output is never written (list-block.ts).
 import { asShown, CellValue } from './cells';
-import { cutBelow, guardedCells, type CellBlock } from './list-block';
+import { cutBelow, guardedCells, rowAfterList, type CellBlock } from './list-block';
 import {
   ensureSize,
   headerRowOf,
@@ -229,13 +229,18 @@ export class Table {
     return written;
   }
 
-  /** Appends records below the last row: one setValues (plus one setNumberFormats when formats exist). */
+  /**
+   * Appends records below the last row (a block layout: below its list, see rowAfterList): one setValues (plus
+   * one setNumberFormats when formats exist).
+   */
   append(records: Array<Record<string, CellValue>>): number {
     this.writeNewHeaders();
     if (records.length === 0) return 0;
     const size = this.size;
     const width = Math.max(size ? size.lastColumn : this.sheet.getLastColumn(), ...this.columnOf.values());
-    const first = (size ? size.lastRow : this.sheet.getLastRow()) + 1;
+    const first = this.layout.block
+      ? rowAfterList(this.sheet, headerRowOf(this.layout), records.length)
+      : (size ? size.lastRow : this.sheet.getLastRow()) + 1;
     const grid = records.map((record) => {
       const row: CellValue[] = new Array(width).fill('');
       for (const [key, column] of this.columnOf) if (key in record) row[column - 1] = record[key];

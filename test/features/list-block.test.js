@@ -175,6 +175,41 @@ describe('A list is its block', () => {
     emu.recalculate();
     expect(errors()).toEqual([]);
   });
+
+  test('"Add next contact" puts the contact right below the list, and the notes below it move down', () => {
+    emu = newAddon(services);
+    const contacts = emu.spreadsheet.insertSheet('Contacts');
+    contacts.getRange(1, 1, 3, 4).setValues([
+      ['Company', 'Name', 'Department', 'E-mail'],
+      ['Acme', 'Bo Unce', 'Purchasing', 'bounce.bo@acme.example'],
+      ['Acme', 'Di Buyer', 'Purchasing', 'di@acme.example'],
+    ]);
+    sheets.writeList(emu, LIST, [
+      ['Name', 'Email', 'Company'],
+      ['Bo', 'bounce.bo@acme.example', 'Acme'],
+    ]);
+    saveTemplate();
+    emu.ui.queue('YES');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    services.clock.advance(20_000);
+    emu.run('refreshTracking', [], { kind: 'menu' });
+    expect(String(sheet().getRange('D2').getValue())).toMatch(/^Failed/);
+    // Below the list: a blank row, then notes and a formula's output.
+    sheet().getRange('A4').setValue('Notes: Acme buys in spring');
+    emu.setFormula(`${LIST}!A5`, '=PROSPECT_BALANCE()');
+    emu.recalculate();
+    const notes = cells(4, 7);
+    emu.spreadsheet.setActiveSheet(sheet());
+    emu.select('A2:B2');
+    emu.run('addNextContactForFailed', [], { kind: 'menu' });
+    expect(sheet().getRange('B3').getValue()).toBe('di@acme.example');
+    expect(sheet().getRange('A4').getValue()).toBe(''); // still a blank row between the list and the notes
+    const moved = cells(5, 8);
+    expect(moved.values).toEqual(notes.values);
+    expect(moved.formulas[1][0]).toBe('=PROSPECT_BALANCE()');
+    emu.recalculate();
+    expect(errors()).toEqual([]);
+  });
 });
 
 describe('Only the add-on’s ids are mails', () => {

@@ -132,7 +132,7 @@ function replacedKey(row: ListRow): string {
 }
 
 /**
- * Appends the contacts below the list's last row: every column whose header matches one of Contacts gets
+ * Appends the contacts right below the list's last row: every column whose header matches one of Contacts gets
  * that cell (as text: it came from the service), the e-mail column the address, Replaces the failed one.
  */
 function appendContacts(sheet: Sheet, headers: string[], found: Replacement[]): number {
@@ -146,7 +146,8 @@ function appendContacts(sheet: Sheet, headers: string[], found: Replacement[]): 
       columns.push({ key: `h${i}`, header: headers[i] });
   });
   columns.push({ key: 'replaces', header: REPLACES_HEADER });
-  const table = Table.open(sheet.getParent(), { sheetName: sheet.getName(), columns });
+  // Right below the list, not below notes under it: rows are inserted there (the list is its block).
+  const table = Table.open(sheet.getParent(), { sheetName: sheet.getName(), columns, block: true });
   const records = found.map(({ row, contact }) => {
     const record: Record<string, CellValue> = {};
     for (const { key, header } of columns.slice(0, -1)) {
