@@ -147,6 +147,8 @@ export function maySpill(formula: string): boolean {
 export function guardedCells(block: CellBlock, columns: WrittenColumn[]): Set<string> {
   const guarded = new Set<string>();
   const { values, formulas } = block;
+  // Most rows hold no formula at all: nothing in them can spill from the left (asked once per row).
+  const withFormula = formulas.map((row) => !!row && row.some((f) => f !== ''));
   for (const { column, own } of columns) {
     const c = column - 1;
     let reached = false; // the cell above is a formula that can spill, or lies in an output
@@ -162,7 +164,7 @@ export function guardedCells(block: CellBlock, columns: WrittenColumn[]): Set<st
         reached = false;
         continue;
       }
-      reached = reached || spillFromLeft(block, i, c);
+      reached = reached || (withFormula[i] && spillFromLeft(block, i, c));
       if (reached) guarded.add(`${block.first + i}:${column}`);
     }
   }

@@ -210,6 +210,34 @@ describe('A list is its block', () => {
     emu.recalculate();
     expect(errors()).toEqual([]);
   });
+
+  test('an unlock never writes into a formula of Companies, nor below the companies', () => {
+    emu = newAddon(services);
+    emu.run('searchCompanies', [{ products: 'a', operator: 'OR', industries: 'e', size: 4 }], {
+      kind: 'webapp',
+    });
+    const companies = sheet('Companies');
+    const header = companies.getRange(1, 1, 1, companies.getLastColumn()).getValues()[0];
+    const status = header.indexOf('Unlock status') + 1;
+    // The user's own formula in row 3's Unlock status; below the companies, a blank row and a formula's output.
+    emu.setFormula(`Companies!${String.fromCharCode(64 + status)}3`, '=TRIM("  call first ")');
+    emu.setFormula('Companies!A7', '=PROSPECT_BALANCE()');
+    emu.recalculate();
+    const below = cells(6, 9, 'Companies');
+    emu.spreadsheet.setActiveSheet(companies);
+    companies.getRange('A2:C4').activate();
+    emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
+    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    const statuses = companies
+      .getRange(2, status, 3, 1)
+      .getValues()
+      .map((r) => r[0]);
+    expect(statuses).toEqual(['Unlocked (1 point)', 'call first', 'Unlocked (1 point)']);
+    expect(companies.getRange(3, status).getFormula()).toBe('=TRIM("  call first ")');
+    expect(cells(6, 9, 'Companies')).toEqual(below);
+    emu.recalculate();
+    expect(errors()).toEqual([]);
+  });
 });
 
 describe('Only the add-on’s ids are mails', () => {
