@@ -81,7 +81,7 @@ export class MailingList {
       return column ? [{ key: spec.key, column, own: spec.own }] : [];
     });
     const guarded = guardedCells(block, own);
-    this.table.guard(guarded);
+    this.table.guard(guarded, 2, Infinity); // every row below the header was read
     const ownColumns = new Set(own.map((c) => c.column - 1));
     const rows: ListRow[] = [];
     block.values.forEach((cells, i) => {

@@ -120,8 +120,15 @@ export class Table {
   /** Cells read as a formula or an array formula's output (`row:column`): never written. */
   private readonly guarded = new Set<string>();
 
-  /** Marks cells as never to be written (a caller that read the sheet itself: see MailingList). */
-  guard(cells: Iterable<string>): void {
+  /**
+   * Marks the cells never to be written among rows first..last just read (a caller that read the sheet
+   * itself: see MailingList); what an earlier read said of those rows is dropped (rows move when sorted).
+   */
+  guard(cells: Set<string>, first: number, last: number): void {
+    for (const cell of this.guarded) {
+      const row = Number(cell.slice(0, cell.indexOf(':')));
+      if (row >= first && row <= last) this.guarded.delete(cell);
+    }
     for (const cell of cells) this.guarded.add(cell);
   }
 
@@ -184,12 +191,8 @@ export class Table {
     if (shownKeys.size > 0) cells.display = range.getDisplayValues();
     if (block) cells = cutBelow(cells, dataFrom);
     const own = new Map(this.layout.columns.map((c) => [c.key, c.own]));
-    this.guard(
-      guardedCells(
-        cells,
-        [...this.columnOf].map(([key, column]) => ({ column, own: own.get(key) })),
-      ),
-    );
+    const written = [...this.columnOf].map(([key, column]) => ({ column, own: own.get(key) }));
+    this.guard(guardedCells(cells, written), first, first + count - 1);
     const shown = cells.display;
     return cells.values.map((row, i) => {
       const values: Record<string, unknown> = {};
