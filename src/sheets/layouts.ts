@@ -1,6 +1,7 @@
 // The sheets the add-on writes. Columns are found by header text, so users may move, insert or delete
 // columns; a missing header is added back at the right. The Companies sheet holds search results only: no
 // domain, website, URL or link ever appears on it.
+import { idOf, isOwnState } from './mail-state';
 import { TableLayout } from './table';
 
 /**
@@ -74,11 +75,13 @@ const MAIL_STATUS_NOTE = [
   'Skipped / Not sent / Stopped: not sent, nothing charged; the row is sent by a later send.',
 ].join('\n');
 
+const isId = (value: unknown) => idOf(value) !== null;
+
 export const MAIL_COLUMNS: TableLayout['columns'] = [
-  { key: 'mailStatus', header: 'Mail status', note: MAIL_STATUS_NOTE },
-  { key: 'taskId', header: 'Task ID', format: '0' },
-  { key: 'mailId', header: 'Mail ID', format: '0' },
-  { key: 'sentAt', header: 'Sent at', format: 'yyyy-mm-dd hh:mm' },
+  { key: 'mailStatus', header: 'Mail status', note: MAIL_STATUS_NOTE, own: isOwnState },
+  { key: 'taskId', header: 'Task ID', format: '0', own: isId },
+  { key: 'mailId', header: 'Mail ID', format: '0', own: isId },
+  { key: 'sentAt', header: 'Sent at', format: 'yyyy-mm-dd hh:mm', own: (value) => value instanceof Date },
 ];
 
 /**

@@ -5,8 +5,9 @@
 // keyed by recipient on a list and by Mail ID everywhere; states are typed (mail-state.ts).
 import { cellText, CellValue, textCell } from './cells';
 import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY, DO_NOT_CONTACT } from './layouts';
+import { readListBlock } from './list-block';
 import { isRecipientHeader } from './mailing-list';
-import { MailState, parseState, stateText } from './mail-state';
+import { idOf, MailState, parseState, stateText } from './mail-state';
 import { normalizeHeader, Table, type TableRow } from './table';
 
 /** One row of the record: a mailing-list row, or a Tracking row. */
@@ -77,8 +78,8 @@ export function mailIdColumn(sheet: Sheet): number {
 }
 
 /**
- * Every sheet's part of the record, in one scan: its header row, then one block read of the add-on's columns
- * (one more for a list's recipient column). Sheets without a Mail status or Mail ID column add nothing;
+ * Every sheet's part of the record, in one scan: its header row, then one block read of Tracking's columns,
+ * or of a list down to its first fully blank row. Sheets without a Mail status or Mail ID column add nothing;
  * neither does `skipSheetId` (a list the caller has read already).
  */
 export function readMailRecord(spreadsheet: Spreadsheet, skipSheetId?: number): SheetRecord[] {
@@ -96,23 +97,22 @@ export function readMailRecord(spreadsheet: Spreadsheet, skipSheetId?: number): 
 
 function readSheetRows(sheet: Sheet, tracking: boolean): RecordRow[] | null {
   const width = sheet.getLastColumn();
-  const last = sheet.getLastRow();
   if (width === 0) return null;
   const columns = mailColumns(sheet.getRange(1, 1, 1, width).getValues()[0], tracking);
   if (!columns.mailStatus && !columns.mailId) return null;
-  if (last < 2) return [];
-  const own = (tracking ? TRACKING_KEYS : LIST_KEYS).filter((k) => columns[k] > 0);
-  const cells = readColumns(sheet, own, columns, last);
-  if (!tracking && columns.recipient) Object.assign(cells, readColumns(sheet, ['recipient'], columns, last));
-  const at = (key: string, i: number): unknown => (cells[key] ? cells[key][i] : '');
+  const cells = tracking ? readColumns(sheet, TRACKING_KEYS, columns) : readList(sheet, columns, width);
+  const at = (key: string, i: number): unknown => (cells.values[key] ? cells.values[key][i] : '');
+  // An id is what the add-on wrote: never a formula's value (a date, a number worked out in the cell).
+  const idAt = (key: string, i: number) =>
+    cells.formulas[key] && cells.formulas[key][i] ? null : idOf(at(key, i));
   const rows: RecordRow[] = [];
-  for (let i = 0; i < last - 1; i++) {
+  for (let i = 0; i < cells.count; i++) {
     const row: RecordRow = {
       rowNumber: i + 2,
       key: cellText(at('recipient', i)).trim().toLowerCase(),
       state: parseState(cellText(at('mailStatus', i))),
-      mailId: idOf(at('mailId', i)),
-      taskId: idOf(at('taskId', i)),
+      mailId: idAt('mailId', i),
+      taskId: idAt('taskId', i),
       sentAt: dateOf(at('sentAt', i)),
     };
     if (tracking) {
@@ -125,27 +125,45 @@ function readSheetRows(sheet: Sheet, tracking: boolean): RecordRow[] | null {
   return rows;
 }
 
-/** The data rows of the given columns: one getValues over their span. */
-function readColumns(
-  sheet: Sheet,
-  keys: string[],
-  columns: Record<string, number>,
-  last: number,
-): Record<string, unknown[]> {
-  if (keys.length === 0) return {};
-  const used = keys.map((k) => columns[k]);
+/** The data rows of some columns: values and formulas by key, and how many rows. */
+interface ColumnCells {
+  values: Record<string, unknown[]>;
+  formulas: Record<string, string[]>;
+  count: number;
+}
+
+/** Tracking's data rows of the given columns (those it has): one getValues and one getFormulas over their span. */
+function readColumns(sheet: Sheet, keys: string[], columns: Record<string, number>): ColumnCells {
+  const last = sheet.getLastRow();
+  const own = keys.filter((k) => columns[k] > 0);
+  if (own.length === 0 || last < 2) return { values: {}, formulas: {}, count: 0 };
+  const used = own.map((k) => columns[k]);
   const first = Math.min(...used);
-  const block = sheet.getRange(2, first, last - 1, Math.max(...used) - first + 1).getValues();
-  return Object.fromEntries(keys.map((k) => [k, block.map((row) => row[columns[k] - first])]));
+  const range = sheet.getRange(2, first, last - 1, Math.max(...used) - first + 1);
+  const values = range.getValues();
+  const formulas = range.getFormulas();
+  const pick = <T>(grid: T[][], k: string) => grid.map((row) => row[columns[k] - first]);
+  return {
+    values: Object.fromEntries(own.map((k) => [k, pick(values, k)])),
+    formulas: Object.fromEntries(own.map((k) => [k, pick(formulas, k)])),
+    count: last - 1,
+  };
+}
+
+/** A list's rows, down to its first fully blank row (what lies below is not the list: list-block.ts). */
+function readList(sheet: Sheet, columns: Record<string, number>, width: number): ColumnCells {
+  const block = readListBlock(sheet, 2, width);
+  const keys = [...LIST_KEYS, 'recipient'].filter((k) => columns[k] > 0);
+  const pick = <T>(grid: T[][], k: string) => grid.map((row) => row[columns[k] - 1]);
+  return {
+    values: Object.fromEntries(keys.map((k) => [k, pick(block.values, k)])),
+    formulas: Object.fromEntries(keys.map((k) => [k, pick(block.formulas, k)])),
+    count: block.values.length,
+  };
 }
 
 function dateOf(value: unknown): Date | null {
   return value instanceof Date ? value : null;
-}
-
-export function idOf(value: unknown): number | null {
-  const id = Number(value);
-  return value !== '' && value !== null && Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
 /** A sending sheet's Mail ID and Mail status, read before the writes of a tracking step. */
@@ -154,7 +172,9 @@ export interface ListStates {
   rows: TableRow[];
 }
 
-/** A sending sheet's rows (Mail ID and Mail status only: a list may be wide), or null without them. */
+/**
+ * A sending sheet's rows down to its first fully blank row (Mail ID and Mail status), or null without them.
+ */
 export function readListStates(spreadsheet: Spreadsheet, sheetId: number): ListStates | null {
   const sheet = spreadsheet.getSheetById(sheetId);
   if (!sheet) return null; // the sheet was deleted: the Tracking sheet still has the mails
@@ -162,7 +182,15 @@ export function readListStates(spreadsheet: Spreadsheet, sheetId: number): ListS
   if (width === 0) return null;
   const { mailId, mailStatus } = mailColumns(sheet.getRange(1, 1, 1, width).getValues()[0]);
   if (!mailId || !mailStatus) return null;
-  const table = Table.onColumns(sheet, { mailId, mailStatus });
+  const own = (key: string) => MAIL_COLUMNS.find((c) => c.key === key)!.own;
+  const table = Table.onColumns(
+    sheet,
+    {
+      mailId: { column: mailId, own: own('mailId') },
+      mailStatus: { column: mailStatus, own: own('mailStatus') },
+    },
+    { block: true },
+  );
   return { table, rows: table.readAll() };
 }
 

@@ -156,3 +156,20 @@ export function isGone(state: MailState): boolean {
 export function isFinal(state: MailState): boolean {
   return state.kind === 'delivered' || state.kind === 'failed' || state.kind === 'notThisDocument';
 }
+
+/**
+ * A Mail ID or Task ID read from a cell, or null: only what the add-on writes there (a whole number, or its
+ * digits as text). A date (a formula's, or typed), TRUE, a word or a fraction is not an id.
+ */
+export function idOf(value: unknown): number | null {
+  const digits = typeof value === 'string' ? value.trim() : null;
+  if (digits !== null && !/^\d{1,16}$/.test(digits)) return null;
+  if (digits === null && typeof value !== 'number') return null;
+  const id = Number(digits === null ? value : digits);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** What the add-on writes in Mail status: its words (a typed text is not). */
+export function isOwnState(value: unknown): boolean {
+  return parseState(value).kind !== 'typed';
+}

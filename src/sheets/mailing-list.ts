@@ -2,10 +2,13 @@
 // "Email", "Email address", any case, spaces and hyphens ignored), the salutation from "Nickname" or "Name".
 // The add-on's own columns (MAIL_COLUMNS) are added at the right when missing and found by header afterwards.
 // Rows are read in one block (values for addresses and ids, display values for the template: a date or an
-// amount is inserted as the user sees it).
+// amount is inserted as the user sees it). The list ends at its first fully blank row (list-block.ts): rows
+// below it, a row with no value of the user's, and a row whose Mail status, Task ID, Mail ID or Sent at holds
+// a formula or an array formula's output are left alone (never sent, never written).
 import { cellText, CellValue, textAsShown } from './cells';
 import { MAIL_COLUMNS } from './layouts';
-import { MailState, parseState } from './mail-state';
+import { guardedCells, isEmptyCell, readListBlock } from './list-block';
+import { idOf, MailState, parseState } from './mail-state';
 import { normalizeHeader, Table, TableRow } from './table';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -57,46 +60,64 @@ export class MailingList {
     const layout = {
       sheetName: sheet.getName(),
       columns: [{ key: 'recipient', header: headers[recipient - 1] }, ...MAIL_COLUMNS],
+      block: true,
     };
     const spreadsheet = sheet.getParent();
     const table = addColumns ? Table.open(spreadsheet, layout) : (Table.find(spreadsheet, layout) as Table);
     return new MailingList(sheet, table, headers, recipient, nickname === undefined ? 0 : nickname + 1);
   }
 
-  /** Every data row (or the given ones), with one getValues and one getDisplayValues. */
+  /**
+   * The list's rows (or the given ones) that are the user's (see the top), with one getValues, one
+   * getFormulas and one getDisplayValues.
+   */
   readRows(only?: Set<number>): ListRow[] {
-    const lastRow = this.sheet.getLastRow();
-    if (lastRow < 2) return [];
     const width = Math.max(this.sheet.getLastColumn(), this.headers.length);
-    const range = this.sheet.getRange(2, 1, lastRow - 1, width);
-    const values = range.getValues();
-    const display = range.getDisplayValues();
+    const block = readListBlock(this.sheet, 2, width, true);
+    const display = block.display!;
     const headers = this.headers.map(normalizeHeader); // read when the list was opened
-    const column = (key: string) => this.table.column(key);
-    const at = (cells: unknown[], col: number | undefined) => (col ? cellText(cells[col - 1]) : '');
+    const own = MAIL_COLUMNS.flatMap((spec) => {
+      const column = this.table.column(spec.key);
+      return column ? [{ key: spec.key, column, own: spec.own }] : [];
+    });
+    const guarded = guardedCells(block, own);
+    this.table.guard(guarded, 2, Infinity); // every row below the header was read
+    const ownColumns = new Set(own.map((c) => c.column - 1));
     const rows: ListRow[] = [];
-    values.forEach((cells, i) => {
+    block.values.forEach((cells, i) => {
       const rowNumber = i + 2;
       if (only && !only.has(rowNumber)) return;
-      const shown = new Map<string, string>();
-      headers.forEach((h, c) => {
-        if (h && !shown.has(h)) shown.set(h, display[i][c]);
-      });
-      const recipient = this.recipientColumn;
-      const email = recipient ? textAsShown(cells[recipient - 1], display[i][recipient - 1]) : '';
-      rows.push({
-        rowNumber,
-        display: shown,
-        email,
-        key: email.toLowerCase(),
-        nickname: this.nicknameColumn ? display[i][this.nicknameColumn - 1].trim() : '',
-        state: parseState(at(cells, column('mailStatus'))),
-        mailId: at(cells, column('mailId')),
-        taskId: at(cells, column('taskId')),
-        sentAt: dateAt(cells, column('sentAt')),
-      });
+      if (cells.every((value, c) => ownColumns.has(c) || isEmptyCell(value))) return;
+      if (own.some(({ column }) => guarded.has(`${rowNumber}:${column}`))) return;
+      rows.push(this.listRow(rowNumber, cells, display[i], headers));
     });
     return rows;
+  }
+
+  private listRow(rowNumber: number, cells: unknown[], display: string[], headers: string[]): ListRow {
+    const shown = new Map<string, string>();
+    headers.forEach((h, c) => {
+      if (h && !shown.has(h)) shown.set(h, display[c]);
+    });
+    const column = (key: string) => this.table.column(key);
+    const at = (col: number | undefined) => (col ? cellText(cells[col - 1]) : '');
+    const id = (col: number | undefined) => {
+      const value = col ? idOf(cells[col - 1]) : null;
+      return value === null ? '' : String(value);
+    };
+    const recipient = this.recipientColumn;
+    const email = recipient ? textAsShown(cells[recipient - 1], display[recipient - 1]) : '';
+    return {
+      rowNumber,
+      display: shown,
+      email,
+      key: email.toLowerCase(),
+      nickname: this.nicknameColumn ? display[this.nicknameColumn - 1].trim() : '',
+      state: parseState(at(column('mailStatus'))),
+      mailId: id(column('mailId')),
+      taskId: id(column('taskId')),
+      sentAt: dateAt(cells, column('sentAt')),
+    };
   }
 
   /** Writes the add-on's columns by row number (rows just read in this execution). */

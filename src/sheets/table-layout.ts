@@ -1,5 +1,6 @@
-// The shapes of a header-mapped table: its columns, its layout on a sheet, a row read from it; writing its
-// headers and growing its sheet (table.ts uses them).
+// The shapes of a header-mapped table: its columns, its layout on a sheet, a row read from it; finding and
+// writing its headers and growing its sheet (table.ts uses them).
+import { textCell, type CellValue } from './cells';
 
 export interface ColumnSpec {
   /** Stable name used in code. */
@@ -16,6 +17,11 @@ export interface ColumnSpec {
   asShown?: boolean;
   /** A note on the header cell, written with the header: what the column's words mean. */
   note?: string;
+  /**
+   * What the add-on writes in the column (its words, ids, dates): such a value is never taken for an array
+   * formula's output (list-block.ts). Without it, any value may be.
+   */
+  own?: (value: unknown) => boolean;
 }
 
 /** A column the caller located itself; a `header` given is checked on every full read (see readAll). */
@@ -23,6 +29,7 @@ export interface PlacedColumn {
   column: number;
   header?: string;
   asShown?: boolean;
+  own?: (value: unknown) => boolean;
 }
 
 /** A located column no longer has its header: the user moved, inserted or deleted columns meanwhile. */
@@ -41,6 +48,11 @@ export interface TableLayout {
   columns: ColumnSpec[];
   /** Row of the headers (default 1); the rows below it are the table's. */
   headerRow?: number;
+  /**
+   * A user's list: it ends at its first fully blank row (list-block.ts), and what lies below is never
+   * read or written. The add-on's own sheets go on to the sheet's last row (appends go there).
+   */
+  block?: boolean;
 }
 
 export interface TableRow {
@@ -85,4 +97,37 @@ export function writeHeaders(
   range.setValues([columns.map((c) => c.header)]);
   range.setFontWeight('bold');
   if (columns.some((c) => c.note)) range.setNotes([columns.map((c) => c.note || '')]);
+}
+
+export function headerRowOf(layout: TableLayout): number {
+  return layout.headerRow || 1;
+}
+
+export function mapHeaders(sheet: Sheet, layout: TableLayout): Map<string, number> {
+  const width = sheet.getLastColumn();
+  const columnOf = new Map<string, number>();
+  if (width === 0) return columnOf;
+  const headers = sheet
+    .getRange(headerRowOf(layout), 1, 1, width)
+    .getValues()[0]
+    .map((h) => normalizeHeader(h));
+  for (const spec of layout.columns) {
+    const index = headers.indexOf(normalizeHeader(spec.header));
+    if (index >= 0) columnOf.set(spec.key, index + 1);
+  }
+  return columnOf;
+}
+
+export function normalizeHeader(value: unknown): string {
+  return String(value ?? '')
+    .trim()
+    .toLowerCase()
+    .replace(/\s+/g, ' ');
+}
+
+/** A value read with getValues, written back unchanged: text stays exactly the same text. */
+export function rewriteAsRead(value: unknown): CellValue {
+  if (typeof value === 'string') return textCell(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
+  return '';
 }

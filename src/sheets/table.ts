@@ -1,11 +1,16 @@
 // Header-mapped tables. Users sort, filter, insert and delete rows and columns, so columns are found by
 // their header text and rows by a key column, never by remembered positions. Reads and writes are done in
 // blocks: one getValues for the table, one setValues per written column run, whatever the number of rows.
-import { asShown, CellValue, textCell } from './cells';
-
+// A cell that holds a formula or lies in an array formula's output is never written (list-block.ts).
+import { asShown, CellValue } from './cells';
+import { cutBelow, guardedCells, lastListRow, rowAfterList, type CellBlock } from './list-block';
 import {
   ensureSize,
+  headerRowOf,
   HeaderMovedError,
+  mapHeaders,
+  normalizeHeader,
+  rewriteAsRead,
   type SheetSize,
   writeHeaders,
   type ColumnSpec,
@@ -13,11 +18,20 @@ import {
   type TableLayout,
   type TableRow,
 } from './table-layout';
+import { columnRuns, spanIsKnown, spans, writeAroundGuards, type ColumnRun } from './table-spans';
 
-export { HeaderMovedError, type ColumnSpec, type PlacedColumn, type TableLayout, type TableRow };
+export {
+  HeaderMovedError,
+  normalizeHeader,
+  type ColumnSpec,
+  type PlacedColumn,
+  type TableLayout,
+  type TableRow,
+};
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
+type Range = GoogleAppsScript.Spreadsheet.Range;
 
 export class Table {
   private constructor(
@@ -76,7 +90,7 @@ export class Table {
   static onColumns(
     sheet: Sheet,
     columns: Record<string, number | PlacedColumn>,
-    options: { lastRow?: number } = {},
+    options: { lastRow?: number; block?: boolean } = {},
   ): Table {
     const placed = Object.entries(columns).map(([key, at]): [string, PlacedColumn] => [
       key,
@@ -86,7 +100,13 @@ export class Table {
       get sheetName() {
         return sheet.getName(); // asked only if needed: a service call
       },
-      columns: placed.map(([key, at]) => ({ key, header: at.header || key, asShown: at.asShown })),
+      columns: placed.map(([key, at]) => ({
+        key,
+        header: at.header || key,
+        asShown: at.asShown,
+        own: at.own,
+      })),
+      block: options.block,
     };
     const expected = new Map<string, string>();
     for (const [key, at] of placed) if (at.header) expected.set(key, at.header);
@@ -96,6 +116,21 @@ export class Table {
 
   /** A new sheet's header row, not written yet (see open). */
   private headersToWrite = false;
+
+  /** Cells read as a formula or an array formula's output (`row:column`): never written. */
+  private readonly guarded = new Set<string>();
+
+  /**
+   * Marks the cells never to be written among rows first..last just read (a caller that read the sheet
+   * itself: see MailingList); what an earlier read said of those rows is dropped (rows move when sorted).
+   */
+  guard(cells: Set<string>, first: number, last: number): void {
+    for (const cell of this.guarded) {
+      const row = Number(cell.slice(0, cell.indexOf(':')));
+      if (row >= first && row <= last) this.guarded.delete(cell);
+    }
+    for (const cell of cells) this.guarded.add(cell);
+  }
 
   private writeNewHeaders(): void {
     if (!this.headersToWrite) return;
@@ -126,14 +161,15 @@ export class Table {
   }
 
   /**
-   * Every data row (below the header row), read with one getValues. A table with expected headers reads
-   * row 1 in the same call and throws HeaderMovedError when one of them is gone.
+   * Every data row (below the header row; in a block layout, down to the first fully blank row), read with
+   * one getValues and one getFormulas. A table with expected headers reads row 1 in the same calls and throws
+   * HeaderMovedError when one of them is gone.
    */
   readAll(): TableRow[] {
     const first = headerRowOf(this.layout) + 1;
     const lastRow = this.lastRow || (this.size ? this.size.lastRow : this.sheet.getLastRow());
     if (this.expected.size === 0) return lastRow < first ? [] : this.readRange(first, lastRow - first + 1);
-    const [header, ...rows] = this.readRange(1, Math.max(lastRow, 1));
+    const [header, ...rows] = this.readRange(1, Math.max(lastRow, 1), first - 1);
     for (const [key, text] of this.expected) {
       if (normalizeHeader(header.values[key]) !== normalizeHeader(text)) {
         throw new HeaderMovedError(key, this.columnOf.get(key)!);
@@ -142,17 +178,26 @@ export class Table {
     return rows;
   }
 
-  /** Rows `first`..`first+count-1`, read with one getValues (and one getDisplayValues for asShown columns). */
-  readRange(first: number, count: number): TableRow[] {
-    const width = Math.max(...this.columnOf.values(), 1);
+  /**
+   * Rows `first`..`first+count-1`, read with one getValues and one getFormulas (and one getDisplayValues for
+   * asShown columns); in a block layout the rows from index `dataFrom` on end at the first fully blank row.
+   */
+  readRange(first: number, count: number, dataFrom = 0): TableRow[] {
+    const block = this.layout.block === true;
+    const width = Math.max(...this.columnOf.values(), block ? this.sheet.getLastColumn() : 1, 1);
     const range = this.sheet.getRange(first, 1, count, width);
-    const grid = range.getValues();
+    let cells: CellBlock = { first, values: range.getValues(), formulas: range.getFormulas() };
     const shownKeys = new Set(this.layout.columns.filter((c) => c.asShown).map((c) => c.key));
-    const shown = shownKeys.size > 0 ? range.getDisplayValues() : null;
-    return grid.map((cells, i) => {
+    if (shownKeys.size > 0) cells.display = range.getDisplayValues();
+    if (block) cells = cutBelow(cells, dataFrom);
+    const own = new Map(this.layout.columns.map((c) => [c.key, c.own]));
+    const written = [...this.columnOf].map(([key, column]) => ({ column, own: own.get(key) }));
+    this.guard(guardedCells(cells, written), first, first + count - 1);
+    const shown = cells.display;
+    return cells.values.map((row, i) => {
       const values: Record<string, unknown> = {};
       for (const [key, column] of this.columnOf) {
-        const value = cells[column - 1];
+        const value = row[column - 1];
         values[key] = shown && shownKeys.has(key) ? asShown(value, shown[i][column - 1]) : value;
       }
       return { rowNumber: first + i, values };
@@ -187,18 +232,24 @@ export class Table {
     return written;
   }
 
-  /** The row `append` writes its first record to now. */
+  /** The row `append` writes its first record to now (a block layout: right below its list). */
   nextRow(): number {
+    if (this.layout.block) return lastListRow(this.sheet, headerRowOf(this.layout) + 1) + 1;
     return (this.size ? this.size.lastRow : this.sheet.getLastRow()) + 1;
   }
 
-  /** Appends records below the last row: one setValues (plus one setNumberFormats when formats exist). */
+  /**
+   * Appends records below the last row (a block layout: below its list, see rowAfterList): one setValues (plus
+   * one setNumberFormats when formats exist).
+   */
   append(records: Array<Record<string, CellValue>>): number {
     this.writeNewHeaders();
     if (records.length === 0) return 0;
     const size = this.size;
     const width = Math.max(size ? size.lastColumn : this.sheet.getLastColumn(), ...this.columnOf.values());
-    const first = this.nextRow();
+    const first = this.layout.block
+      ? rowAfterList(this.sheet, headerRowOf(this.layout), records.length)
+      : (size ? size.lastRow : this.sheet.getLastRow()) + 1;
     const grid = records.map((record) => {
       const row: CellValue[] = new Array(width).fill('');
       for (const [key, column] of this.columnOf) if (key in record) row[column - 1] = record[key];
@@ -215,8 +266,9 @@ export class Table {
   /**
    * Writes the given cells of existing rows: one setValues per run of adjacent columns written, over the
    * span of rows touched; rows in between keep the values read in `rows` (this table's own columns only, so
-   * no user data moves). Column formats are set on the span unless `formats` is false (rows appended by
-   * this table already have them).
+   * no user data moves). A cell that holds a formula or lies in an array formula's output is never written:
+   * the span is cut there, and a change there is dropped. Column formats are set on the span unless
+   * `formats` is false (rows appended by this table already have them).
    */
   update(rows: TableRow[], changes: Map<number, Record<string, CellValue>>, formats = true): void {
     this.writeNewHeaders();
@@ -227,29 +279,39 @@ export class Table {
     const last = rowNumbers[rowNumbers.length - 1];
     const keys = new Set<string>();
     for (const change of changes.values()) Object.keys(change).forEach((k) => keys.add(k));
-    for (const run of this.columnRuns(keys)) {
-      const range = this.sheet.getRange(first, run[0].column, last - first + 1, run.length);
-      const existing = spanIsKnown(byRow, first, last) ? null : range.getValues();
-      const values: CellValue[][] = [];
-      for (let row = first; row <= last; row++) {
+    for (const run of columnRuns(keys, this.columnOf, this.layout)) {
+      const range = spanIsKnown(byRow, first, last)
+        ? null
+        : this.sheet.getRange(first, run[0].column, last - first + 1, run.length);
+      const existing = range ? range.getValues() : null;
+      const formulas = range ? range.getFormulas() : null;
+      const blocked = (row: number, i: number) =>
+        this.guarded.has(`${row}:${run[i].column}`) || (formulas !== null && formulas[row - first][i] !== '');
+      const valueAt = (row: number, i: number): CellValue => {
         const change = changes.get(row);
+        const key = run[i].key;
+        if (change && key in change) return change[key];
         const known = byRow.get(row);
-        values.push(
-          run.map(({ key }, i) =>
-            change && key in change
-              ? change[key]
-              : rewriteAsRead(known ? known.values[key] : existing![row - first][i]),
-          ),
-        );
+        return rewriteAsRead(known ? known.values[key] : existing![row - first][i]);
+      };
+      const changed = (row: number) => run.some(({ key }) => key in (changes.get(row) || {}));
+      for (const [from, to] of spans(first, last, (row) => run.some((_, i) => blocked(row, i)), changed)) {
+        const values: CellValue[][] = [];
+        for (let row = from; row <= to; row++) values.push(run.map((_, i) => valueAt(row, i)));
+        const cells = this.sheet.getRange(from, run[0].column, to - from + 1, run.length);
+        if (formats) this.setFormats(run, cells, from, to);
+        cells.setValues(values);
       }
-      if (formats) {
-        for (const { spec, column } of run) {
-          if (!spec?.format) continue;
-          const cells = run.length === 1 ? range : this.sheet.getRange(first, column, last - first + 1, 1);
-          cells.setNumberFormat(spec.format);
-        }
-      }
-      range.setValues(values);
+      writeAroundGuards(this.sheet, run, { first, last, blocked, changes });
+    }
+  }
+
+  private setFormats(run: ColumnRun, cells: Range, from: number, to: number): void {
+    for (const { spec, column } of run) {
+      if (!spec?.format) continue;
+      (run.length === 1 ? cells : this.sheet.getRange(from, column, to - from + 1, 1)).setNumberFormat(
+        spec.format,
+      );
     }
   }
 
@@ -279,25 +341,6 @@ export class Table {
     return { updated: found.size, appended: fresh.length };
   }
 
-  /** The table's columns among `keys`, grouped into runs of adjacent sheet columns. */
-  private columnRuns(keys: Set<string>): Array<Array<{ key: string; column: number; spec?: ColumnSpec }>> {
-    const columns = [...keys]
-      .filter((key) => this.columnOf.has(key))
-      .map((key) => ({
-        key,
-        column: this.columnOf.get(key) as number,
-        spec: this.layout.columns.find((c) => c.key === key),
-      }))
-      .sort((a, b) => a.column - b.column);
-    const runs: Array<typeof columns> = [];
-    for (const entry of columns) {
-      const run = runs[runs.length - 1];
-      if (run && run[run.length - 1].column === entry.column - 1) run.push(entry);
-      else runs.push([entry]);
-    }
-    return runs;
-  }
-
   private columnFormats(width: number): string[] | null {
     if (!this.layout.columns.some((c) => c.format)) return null;
     const formats = new Array<string>(width).fill('General');
@@ -307,42 +350,4 @@ export class Table {
     }
     return formats;
   }
-}
-
-function spanIsKnown(byRow: Map<number, TableRow>, first: number, last: number): boolean {
-  for (let row = first; row <= last; row++) if (!byRow.has(row)) return false;
-  return true;
-}
-
-/** A value read with getValues, written back unchanged: text stays exactly the same text. */
-function rewriteAsRead(value: unknown): CellValue {
-  if (typeof value === 'string') return textCell(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) return value;
-  return '';
-}
-
-function headerRowOf(layout: TableLayout): number {
-  return layout.headerRow || 1;
-}
-
-function mapHeaders(sheet: Sheet, layout: TableLayout): Map<string, number> {
-  const width = sheet.getLastColumn();
-  const columnOf = new Map<string, number>();
-  if (width === 0) return columnOf;
-  const headers = sheet
-    .getRange(headerRowOf(layout), 1, 1, width)
-    .getValues()[0]
-    .map((h) => normalizeHeader(h));
-  for (const spec of layout.columns) {
-    const index = headers.indexOf(normalizeHeader(spec.header));
-    if (index >= 0) columnOf.set(spec.key, index + 1);
-  }
-  return columnOf;
-}
-
-export function normalizeHeader(value: unknown): string {
-  return String(value ?? '')
-    .trim()
-    .toLowerCase()
-    .replace(/\s+/g, ' ');
 }

@@ -69,6 +69,27 @@ test('a spill onto non-empty cells is #REF!, and clears when the cell is emptied
   expect(emu.range('B1:B3').getValues()).toEqual([[2], [4], [6]]);
 });
 
+test("a value written into an array's output breaks it (#REF!); rows inserted above move the output with its formula", () => {
+  const emu = make();
+  emu.range('A1:A3').setValues([[1], [2], [3]]);
+  emu.setFormula('B1', '=DOUBLE(A1:A3)');
+  emu.recalculate();
+  expect(emu.range('C2').getFormula()).toBe(''); // an output cell has no formula of its own
+  emu.sheet('Sheet1').insertRowsBefore(1, 2);
+  expect(emu.range('B3').getFormula()).toBe('=DOUBLE(A3:A5)');
+  expect(emu.recalculate({ dirtyOnly: true })).toEqual([{ cell: 'Sheet1!B3', rows: 3, columns: 2 }]);
+  expect(emu.range('B3:B5').getValues()).toEqual([[2], [4], [6]]);
+  emu.range('C4').setValue('typed');
+  expect(emu.recalculate({ dirtyOnly: true })).toEqual([
+    { cell: 'Sheet1!B3', error: 'Array result was not expanded because it would overwrite data in C4.' },
+  ]);
+  emu.sheet('Sheet1').deleteRows(3, 1);
+  expect(emu.range('B3:C4').getValues()).toEqual([
+    ['', 'typed'],
+    ['', ''],
+  ]);
+});
+
 test('a throwing custom function shows #ERROR! with its message', () => {
   const emu = make();
   emu.setFormula('A1', '=FAIL()');

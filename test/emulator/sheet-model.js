@@ -277,6 +277,29 @@ class SheetModel {
     this.spreadsheet.structureChanged(this, 'col', start, -n);
   }
 
+  /**
+   * An array output moves with its formula when rows or columns are inserted or deleted before it (its cells
+   * name their formula's cell); deleting the formula's row or column deletes its output.
+   */
+  moveSpills(axis, at, delta) {
+    const moved = (key) => {
+      const [id, r, c] = key.split(':').map(Number);
+      const pos = axis === 'row' ? r : c;
+      if (delta < 0 && pos >= at && pos < at - delta) return null;
+      if (pos < at) return key;
+      return axis === 'row' ? `${id}:${r + delta}:${c}` : `${id}:${r}:${c + delta}`;
+    };
+    for (const row of this.rows) {
+      if (!row) continue;
+      for (const cell of row) {
+        if (!cell || !cell.spill) continue;
+        const key = moved(cell.spill);
+        if (key === null) Object.assign(cell, { v: '', spill: null });
+        else cell.spill = key;
+      }
+    }
+  }
+
   /** Sorts rows row..row+numRows-1 over columns col..col+numCols-1 by specs [{ column, ascending }]. */
   sortRange(row, col, numRows, numCols, specs) {
     for (const s of specs) {
@@ -407,6 +430,7 @@ class SpreadsheetModel {
   }
 
   structureChanged(sheet, axis, at, delta) {
+    sheet.moveSpills(axis, at, delta);
     for (const fn of this.listeners.structure) fn(sheet, axis, at, delta);
     this.markAllDirty();
   }

@@ -144,7 +144,7 @@ function replacedKey(row: ListRow): string {
 /**
  * The list's columns by header (the first of two alike), Replaces added at the right when missing: every
  * column whose header matches one of Contacts gets that cell, the e-mail column the address, Replaces the
- * failed one. The contacts go below the list's last row.
+ * failed one. The contacts go right below the list, not below notes under it (rows are inserted there).
  */
 function contactLayout(sheet: Sheet, headers: string[]): TableLayout {
   const names = headers.map(normalizeHeader);
@@ -155,7 +155,7 @@ function contactLayout(sheet: Sheet, headers: string[]): TableLayout {
       columns.push({ key: `h${i}`, header: headers[i] });
   });
   columns.push({ key: 'replaces', header: REPLACES_HEADER });
-  return { sheetName: sheet.getName(), columns };
+  return { sheetName: sheet.getName(), columns, block: true };
 }
 
 /** The contacts' cells, as text (they came from the service). */

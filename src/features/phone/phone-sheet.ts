@@ -4,6 +4,7 @@
 // Table.updateByKey: the block is read again and each result goes to the rows whose number cell holds that
 // number now. The results columns are found again by their header; a moved one stops the run.
 import { CellValue, textCell } from '../../sheets/cells';
+import { listEnd } from '../../sheets/list-block';
 import { a1Notation, hiddenRows, SelectedArea, Selection } from '../../sheets/selection';
 import { HeaderMovedError, PlacedColumn, Table, TableRow } from '../../sheets/table';
 import { JobStop } from '../jobs/job-runner';
@@ -17,18 +18,26 @@ import {
   SelectionGrid,
   shift,
 } from './phone-plan';
-import { movedText, RESULT_HEADER, sheetGoneText } from './phone-texts';
+import { isOwnResult, movedText, RESULT_HEADER, sheetGoneText } from './phone-texts';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
-/** One read for planning: rows 1..last row, the selected columns and the column right of them. */
+/**
+ * One read for planning: rows 1..the list's last row, the selected columns and the column right of them. The
+ * list is the block of rows that holds the selection's first row: it ends at its first fully blank row, and
+ * what lies below (notes, another table, a formula's output) is not checked or written. The sheet's whole
+ * width is read (values and formulas) to find it.
+ */
 export function readSelectionGrid(sheet: Sheet, areas: SelectedArea[]): SelectionGrid {
   const firstColumn = Math.min(...areas.map((a) => a.column));
   const maxColumns = sheet.getMaxColumns();
   const lastColumn = Math.min(Math.max(...areas.map((a) => a.column + a.columns - 1)) + 1, maxColumns);
-  const lastRow = sheet.getLastRow();
-  const values =
-    lastRow < 1 ? [] : sheet.getRange(1, firstColumn, lastRow, lastColumn - firstColumn + 1).getValues();
+  const sheetLastRow = sheet.getLastRow();
+  if (sheetLastRow < 1) return { areas, values: [], firstColumn, lastRow: 0, maxColumns };
+  const range = sheet.getRange(1, 1, sheetLastRow, Math.max(sheet.getLastColumn(), lastColumn));
+  const block = { first: 1, values: range.getValues(), formulas: range.getFormulas() };
+  const lastRow = listEnd(block, Math.min(...areas.map((a) => a.row)));
+  const values = block.values.slice(0, lastRow).map((row) => row.slice(firstColumn - 1, lastColumn));
   return { areas, values, firstColumn, lastRow, maxColumns };
 }
 
@@ -61,7 +70,10 @@ export function phoneTable(sheet: Sheet, columns: PhoneColumn[], lastRow: number
   const placed: Record<string, PlacedColumn> = {};
   columns.forEach((c, i) => {
     placed[`s${i}`] = { column: c.source, asShown: true };
-    placed[`r${i}`] = checked ? { column: c.result, header: RESULT_HEADER } : { column: c.result };
+    // A result text is the add-on's own: never taken for a formula's output beside the numbers.
+    placed[`r${i}`] = checked
+      ? { column: c.result, header: RESULT_HEADER, own: isOwnResult }
+      : { column: c.result, own: isOwnResult };
   });
   return Table.onColumns(sheet, placed, { lastRow });
 }

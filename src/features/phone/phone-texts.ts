@@ -37,6 +37,13 @@ export function isResultText(value: unknown): value is string {
   return typeof value === 'string' && RESULTS.includes(value);
 }
 
+/** Any text the check writes in a results cell: an answer, an invalid number, an error. */
+export function isOwnResult(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const text: string = value;
+  return RESULTS.includes(text) || text.startsWith(`${RESULT_TEXT.invalid}: `) || text.startsWith('error: ');
+}
+
 /** What a check of the selection costs, as the confirmation states it. */
 export interface CostFacts {
   cells: number;
