@@ -1,6 +1,7 @@
 // The compose dialog: one template per sheet (campaign, subject, body, text or HTML), the sheet's headers
 // to insert from, a preview of any row exactly as it will be sent, and a test mail to an address the user
 // types (1 EDM). The dialog saves before previewing, so the preview is what a send would use.
+import { lastListRow } from '../../sheets/list-block';
 import { outreachClient } from '../clients';
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { cleanNickname } from '../../api/outreach/schema-parts';
@@ -120,7 +121,7 @@ export function getComposeState(): ComposeState {
     problems,
     warnings: stored ? templateWarnings(template) : [],
     firstRow: 2,
-    lastRow: Math.max(sheet.getLastRow(), 2),
+    lastRow: Math.max(lastListRow(sheet), 2),
     maxCampaign: MAX_CAMPAIGN,
     schedule: scheduleView(sheet),
     timeZone: sheet.getParent().getSpreadsheetTimeZone(),
@@ -171,7 +172,7 @@ function previewWith(
   const steps = first.followUps || [];
   const n = Math.floor(Number(step)) || 0;
   const template = n >= 1 && n <= steps.length ? stepTemplate(first, steps, n) : first;
-  const last = Math.max(sheet.getLastRow(), 2);
+  const last = Math.max(lastListRow(sheet), 2);
   const row = Math.min(Math.max(Math.floor(Number(rowNumber)) || 2, 2), last);
   const found = list.readRows(new Set([row]))[0];
   const unsubscribe = readSettings().unsubscribeAddress;

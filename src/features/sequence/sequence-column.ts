@@ -4,6 +4,7 @@
 // user moved them. Sequence is written by recipient, never by remembered position.
 import { cellText, CellValue, textCell } from '../../sheets/cells';
 import type { ListRow, MailingList } from '../../sheets/mailing-list';
+import { lastListRow } from '../../sheets/list-block';
 import { normalizeHeader, Table } from '../../sheets/table';
 
 export const REPLIED_HEADER = 'Replied';
@@ -29,7 +30,7 @@ export function ensureSequenceColumns(sheet: Sheet, checkedTo?: number): number 
   const before = Table.find(sheet.getParent(), layout);
   const hadReplied = !!(before && before.column('replied'));
   const table = Table.open(sheet.getParent(), layout);
-  const last = sheet.getLastRow();
+  const last = lastListRow(sheet);
   const from = !hadReplied ? 2 : checkedTo === undefined ? last + 1 : checkedTo + 1;
   if (last >= from) sheet.getRange(from, table.column('replied')!, last - from + 1, 1).insertCheckboxes();
   return Math.max(last, 1);
