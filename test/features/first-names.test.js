@@ -249,7 +249,9 @@ describe('no "Hi ,"', () => {
       'Row 4: {{First name}} is empty; a fallback such as {{First name|there}} fills it.',
     ]);
     // The row's problem is said once, in the preview above; the refusal points to it.
-    expect(() => webapp('sendTestMail', 4, 'me@example.com')).toThrow(/the problem of row 4, listed under its preview/);
+    expect(() => webapp('sendTestMail', 4, 'me@example.com')).toThrow(
+      /the problem of row 4, listed under its preview/,
+    );
     expect(sendRequests()).toBe(0);
   });
 });

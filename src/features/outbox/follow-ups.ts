@@ -75,7 +75,11 @@ export function stepProblems(
 ): string[] {
   const steps = main.followUps || [];
   return steps.flatMap((_step, i) =>
-    templateChecks({ ...stepTemplate(main, steps, i + 1), campaign: main.campaign }, headers, unsubscribeAddress)
+    templateChecks(
+      { ...stepTemplate(main, steps, i + 1), campaign: main.campaign },
+      headers,
+      unsubscribeAddress,
+    )
       // The campaign is the first mail's, checked there; a {{Campaign}} placeholder is a step's own problem.
       .filter((problem) => problem.code !== 'campaign')
       .map((problem) => `Follow-up ${i + 1}: ${problem.text}`),
