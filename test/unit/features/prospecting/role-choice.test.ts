@@ -1,5 +1,6 @@
 // src/features/prospecting/role-choice.ts: which departments and seniorities an unlock writes to Contacts,
 // as the unlock dialog sends them (every box ticked is "all"; none ticked is refused).
+import '../../build-constants';
 import { UserError } from '../../../../src/features/inputs';
 import {
   ALL_ROLES,
@@ -14,10 +15,10 @@ import { DEPARTMENTS, SENIORITIES } from '../../../../src/features/prospecting/r
 describe('roleChoiceOf', () => {
   test('known names only, in their own order', () => {
     const choice = roleChoiceOf({
-      departments: ['Sales', 'Purchasing', 'Janitorial'],
+      departments: ['Purchasing', 'Janitorial', 'Sales'],
       seniorities: ['Director'],
     });
-    expect(choice).toEqual({ departments: ['Purchasing', 'Sales'], seniorities: ['Director'] });
+    expect(choice).toEqual({ departments: ['Sales', 'Purchasing'], seniorities: ['Director'] });
   });
 
   test('a group with every name ticked is "all" (an empty list)', () => {
