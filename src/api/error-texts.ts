@@ -2,6 +2,7 @@
 // the errors the transport and the clients raise themselves. Builders return ApiErrorInit so the transport
 // can redact the keys before the error exists.
 import type { ApiErrorInit, ApiService } from './errors';
+import { HOUR_MS } from '../platform/time';
 
 export const SETTINGS_ACTION = 'Check the API key in Extensions › Outreach › Settings.';
 export const MISSING_KEY_ACTION = 'Enter the API key in Extensions › Outreach › Settings.';
@@ -199,5 +200,3 @@ export function fetchQuotaInit(service: ApiService, endpoint: string): ApiErrorI
     retryAfterMs: HOUR_MS,
   };
 }
-
-const HOUR_MS = 3_600_000;

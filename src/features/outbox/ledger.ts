@@ -8,6 +8,7 @@
 // so it never grows with what was ever sent; what does not fit is refused before anything is sent.
 import { changeOutbox, OUTBOX_BUDGET_CHARS, otherStoredChars, readOutbox } from '../../platform/outbox-store';
 import { ADDRESS_CHARS, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
+import { DAY_MS } from '../../platform/time';
 
 /** Why a person gets no more steps (or, for `firstOnly`, none at all: a first mail only). */
 export type StopCode =
@@ -73,7 +74,7 @@ const EPOCH = Date.UTC(2024, 0, 1);
 const SECOND = 1000;
 /** Stops kept per document: the oldest go first (the sheets still show Replied and Do not contact). */
 const MAX_STOPS = 4000;
-const STALE_MS = 45 * 24 * 3600_000;
+const STALE_MS = 45 * DAY_MS;
 
 export class Ledger {
   private constructor(
