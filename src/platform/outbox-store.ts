@@ -6,7 +6,7 @@ import { deleteLarge, readLarge, writeLarge } from './large-property';
 
 const PREFIX = 'outbox.';
 /** What the add-on lets its records take of the user's 500 KB store; the rest stays for settings and others. */
-export const OUTBOX_BUDGET_CHARS = 420_000;
+const OUTBOX_BUDGET_CHARS = 420_000;
 
 function store(): GoogleAppsScript.Properties.Properties {
   return PropertiesService.getUserProperties();
@@ -22,8 +22,10 @@ function keyOf(documentId: string): string {
   return PREFIX + Utilities.base64EncodeWebSafe(bytes.slice(0, 9));
 }
 
+let known: string | undefined; // one document per execution: asked once
+
 function documentId(): string {
-  return SpreadsheetApp.getActiveSpreadsheet().getId();
+  return (known = known || SpreadsheetApp.getActiveSpreadsheet().getId());
 }
 
 /** The document's record as this user's runs last wrote it, or null. */
@@ -31,13 +33,17 @@ export function readOutbox<T>(all = store().getProperties()): T | null {
   return readLarge<T>(all, keyOf(documentId()));
 }
 
-/** Characters the user's store holds besides this document's record (other documents, settings…). */
-export function otherStoredChars(all = store().getProperties()): number {
+/**
+ * Characters this document's record may still grow by: the budget, less what the user's store holds besides it
+ * (other documents, settings…) and the record itself (its JSON).
+ */
+export function roomLeft(): number {
+  const all = store().getProperties();
   const own = keyOf(documentId());
-  let n = 0;
+  let used = JSON.stringify(readLarge(all, own) || {}).length;
   for (const [key, value] of Object.entries(all))
-    if (key !== own && !key.startsWith(`${own}.part`)) n += key.length + value.length;
-  return n;
+    if (key !== own && !key.startsWith(`${own}.part`)) used += key.length + value.length;
+  return OUTBOX_BUDGET_CHARS - used;
 }
 
 /**

@@ -6,7 +6,7 @@
 // mail went. Per document: the addresses that stopped everywhere (replied, opted out) and the companies that
 // replied. It holds people of running sends and sequences only (a list leaves when nothing is left to send),
 // so it never grows with what was ever sent; what does not fit is refused before anything is sent.
-import { changeOutbox, OUTBOX_BUDGET_CHARS, otherStoredChars, readOutbox } from '../../platform/outbox-store';
+import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store';
 import { ADDRESS_CHARS, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import { DAY_MS } from '../../platform/time';
 
@@ -76,6 +76,8 @@ const SECOND = 1000;
 const MAX_STOPS = 4000;
 const STALE_MS = 45 * DAY_MS;
 
+let current: Ledger | undefined;
+
 export class Ledger {
   private constructor(
     readonly secret: string,
@@ -84,9 +86,13 @@ export class Ledger {
     readonly companies: Set<string>,
   ) {}
 
-  /** The record as this user's runs last wrote it (read once; change it with Ledger.change). */
+  /**
+   * The record as this user's runs last wrote it. Read once an execution (each read of the user's store is a
+   * service call): later reads answer the same, or what this execution's last change saved. Decisions made
+   * on it are safe against another execution's change meanwhile: every change is made on a fresh read.
+   */
   static read(): Ledger {
-    return Ledger.from(readOutbox<StoredLedger>());
+    return (current = current || Ledger.from(readOutbox<StoredLedger>()));
   }
 
   /** Changes the record on a fresh read under the user's lock, and saves it; answers it as saved. */
@@ -98,14 +104,12 @@ export class Ledger {
       result = ledger;
       return ledger.isEmpty() ? null : ledger.stored();
     });
-    return result!;
+    return (current = result!);
   }
 
   /** Characters the record would take with `people` more people on a list: refuse what does not fit. */
   static roomFor(people: number): { fits: boolean; most: number } {
-    const now = JSON.stringify(readOutbox<StoredLedger>() || {}).length;
-    const free = OUTBOX_BUDGET_CHARS - otherStoredChars() - now;
-    const most = Math.max(0, Math.floor(free / PERSON_CHARS));
+    const most = Math.max(0, Math.floor(roomLeft() / PERSON_CHARS));
     return { fits: people <= most, most };
   }
 

@@ -86,7 +86,8 @@ function rowTexts(
   wait: Wait | null,
 ): { texts: Map<string, string>; next: { step: number; at: number }; rowsLeft: number } {
   const of = (loadTemplate(list.sheet.getSheetId())?.followUps || []).length;
-  const when = (ms: number) => whenText(ms, list.sheet.getParent().getSpreadsheetTimeZone());
+  const zone = list.sheet.getParent().getSpreadsheetTimeZone(); // once: each call is a spreadsheet read
+  const when = (ms: number) => whenText(ms, zone);
   const texts = new Map<string, string>();
   let next = { step: 0, at: 0 };
   let rowsLeft = 0;
