@@ -8,9 +8,12 @@ const COMPANY_PAGES = 6; // 300 companies, 50 a search
 const SLOW_MS = 5000; // each outreach request takes 5 s of the service clock…
 const SLOW_REAL_MS = 500; // …and half a second of yours, time enough to press Stop
 
+const FIRST_CONTACTS = 'First contacts';
+
 const HELP = [
   'Bounces: an address whose name starts with "bounce." (bounce.lee@example.com) fails as a hard bounce about',
-  'a minute after it is sent. Opens: an address whose name contains "open" (open.jane@example.com) is opened a',
+  "a minute after it is sent; in every third company with two contacts or more, the first contact's address does.",
+  'Opens: an address whose name contains "open" (open.jane@example.com) is opened a',
   'minute after it is sent. Move the service clock on (+1 hour), then Extensions › Outreach › Refresh tracking:',
   'Tracking shows them. The demo list has both kinds. The progress dialog and Stop: add the demo list (or the',
   'demo companies), turn Slow service on, then send to all unsent rows (or select companies and unlock).',
@@ -21,6 +24,24 @@ function demoRow(i) {
   const name = `Person ${i}`;
   const local = i % 10 === 0 ? `bounce.person${i}` : i % 7 === 0 ? `open.person${i}` : `person${i}`;
   return [name, `${local}@example.com`, `Company ${1 + (i % 97)}`];
+}
+
+/** "row 2" or "rows 2–7,001". */
+function rowsText(first, last) {
+  const n = (i) => i.toLocaleString('en-US');
+  return first === last ? `row ${n(first)}` : `rows ${n(first)}–${n(last)}`;
+}
+
+/** A sheet's cells as they show ([] when there is no such sheet). */
+async function values(host, name) {
+  const reply = await host.call({ op: 'values', name });
+  if (!reply.ok) throw new Error(reply.error.message);
+  return reply.result;
+}
+
+/** The sheet's last row with a value (0 when it is missing or empty). */
+async function rowCount(host, name) {
+  return (await values(host, name)).length;
 }
 
 async function sandbox(info, method, path, body) {
@@ -44,18 +65,51 @@ const ACTIONS = {
     await sandbox(info, 'POST', '/accounts', { key: info.keys[0], addonEdm: 10000 });
     return {
       ok: true,
-      message: `"Demo list" has ${LIST_ROWS.toLocaleString('en-US')} rows (every 10th bounces, every 7th is opened), and the demo account 10,000 add-on e-mail credits. Compose e-mail… there, then Send to all unsent rows.`,
+      message: `"Demo list" has ${LIST_ROWS.toLocaleString('en-US')} rows (${rowsText(2, LIST_ROWS + 1)}: every 10th bounces, every 7th is opened), and the demo account 10,000 add-on e-mail credits. Compose e-mail… there, then Send to all unsent rows.`,
     };
   },
   async companies(host) {
+    const before = await rowCount(host, 'Companies');
     for (let page = 0; page < COMPANY_PAGES; page++) {
       const form = { products: 'a', industries: 'e', operator: 'OR', size: 50, from: page * 50 };
       const reply = await host.call({ op: 'run', name: 'searchCompanies', kind: 'webapp', args: [form] });
       if (!reply.ok) return reply;
     }
+    const after = await rowCount(host, 'Companies');
+    const first = Math.max(before, 1) + 1;
     return {
       ok: true,
-      message: `${COMPANY_PAGES * 50} companies on "Companies": select rows (type A2:A301 in the name box), then Unlock selected companies.`,
+      message: `${after - first + 1} companies on "Companies" (${rowsText(first, after)}): select them (type A${first}:A${after} in the name box), then Unlock selected companies.`,
+    };
+  },
+  // What a user does in Sheets to write to one person per company: copy the first contact of each company on
+  // Contacts (with the header row) to a sheet of their own. Its bounces leave colleagues on Contacts.
+  async 'first-contacts'(host) {
+    const contacts = await values(host, 'Contacts');
+    if (contacts.length < 2)
+      return {
+        ok: false,
+        error: {
+          name: 'Error',
+          message: 'Contacts is empty: unlock some companies first (Extensions › Outreach).',
+        },
+      };
+    const company = contacts[0].indexOf('Company hash ID');
+    const seen = new Set();
+    const rows = [contacts[0]];
+    for (const row of contacts.slice(1)) {
+      if (row.every((v) => v === '') || seen.has(row[company])) continue;
+      seen.add(row[company]);
+      // Text stays text, as a copy in Sheets keeps it (a name starting with "=" is no formula).
+      rows.push(row.map((text) => (text === '' ? '' : `'${text}`)));
+    }
+    const made = await host.call({ op: 'sheet', name: FIRST_CONTACTS });
+    if (!made.ok) return made;
+    const pasted = await host.call({ op: 'paste', sheet: FIRST_CONTACTS, range: 'A1', values: rows });
+    if (!pasted.ok) return pasted;
+    return {
+      ok: true,
+      message: `"${FIRST_CONTACTS}" has the first contact of each of the ${rows.length - 1} companies on Contacts (${rowsText(2, rows.length)}), as you would copy them: Compose e-mail… there.`,
     };
   },
   async 'slow-on'(host, info) {
@@ -93,4 +147,4 @@ async function runDemo(host, info, action) {
   }
 }
 
-module.exports = { runDemo, demoRow, HELP };
+module.exports = { runDemo, demoRow, rowsText, HELP };

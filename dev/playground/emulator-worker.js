@@ -171,6 +171,14 @@ function handle(message) {
       } catch (e) {
         return { ok: false, error: errorOf(e) };
       }
+    case 'values': // what the Demo menu reads of a sheet, as its cells show (no sheet: none)
+      try {
+        const sheet = emu.spreadsheet.getSheetByName(message.name);
+        const values = sheet && sheet.getLastRow() > 0 ? sheet.getDataRange().getDisplayValues() : [];
+        return { ok: true, result: values };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
+      }
     case 'paste':
       try {
         pasteValues(emu, message.sheet, message.range, message.values);

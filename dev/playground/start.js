@@ -12,6 +12,7 @@ const { createPlaygroundServer } = require('./server');
 
 const ROOT = path.join(__dirname, '..', '..');
 const DEFAULT_PORT = 8080;
+const DEMO_UNSUBSCRIBE = 'unsubscribe@seller.example';
 
 /** Top-level function names of the built bundle that google.script.run may call (not ending in `_`). */
 function entryPointNames(codePath) {
@@ -43,7 +44,8 @@ async function startPlayground({
     );
   }
   const clock = Clock.real();
-  const sandbox = await startSandboxInWorker({ clock });
+  // Some contacts bounce (sandbox README §5), so a tour sees a failure and a colleague to write to instead.
+  const sandbox = await startSandboxInWorker({ clock, bounces: true });
   let emulator = null;
   let web = null;
   const stop = async () => {
@@ -60,6 +62,8 @@ async function startPlayground({
       phoneBaseUrl: sandbox.phoneUrl,
       // The demo user owns the demo spreadsheet and lets =PHONE_CHECK spend its credits.
       allowPhoneFormulas: true,
+      // Where {{Unsubscribe}} lines point (a user sets theirs in Settings).
+      unsubscribeAddress: DEMO_UNSUBSCRIBE,
     };
     const ready = await emulator.call({ op: 'init', settings });
     if (!ready.ok) throw new Error(`the add-on did not start: ${ready.error && ready.error.message}`);

@@ -679,6 +679,26 @@ function generateDataset(seed = 42) {
   return cache.get(seed);
 }
 
+/**
+ * The data set with a bounce among the contacts, as real contact data has (the playground's, so that a
+ * tour shows a failure and a colleague to write to instead): in every third company with two contacts or
+ * more, the first contact's address starts with "bounce." (rules.js mailOutcome: it fails as a hard bounce).
+ * A new object: the cached data set is left as it is.
+ */
+function withBounces(dataset) {
+  const companies = dataset.companies.map((c) => {
+    if (c.contacts.length < 2 || c.index % 3 !== 2) return c;
+    const [first, ...rest] = c.contacts;
+    return { ...c, contacts: [{ ...first, email: `bounce.${first.email}` }, ...rest] };
+  });
+  return {
+    ...dataset,
+    companies,
+    byDomain: new Map(companies.map((c) => [c.domain, c])),
+    byHashId: new Map(companies.map((c) => [c.companyHashId, c])),
+  };
+}
+
 /** The search row (spec 2.2) of a company. */
 function searchRow(c) {
   return {
@@ -701,6 +721,7 @@ module.exports = {
   EMPLOYEE_RANGES,
   LOCAL_TITLES,
   generateDataset,
+  withBounces,
   searchRow,
   companyHashIdFor,
   COMPANY_COUNT,

@@ -17,8 +17,9 @@ function baseUrlOf(host, port) {
 
 /**
  * Starts both services in this thread.
- * @param {{port?: number, phonePort?: number, host?: string, clock?: Clock, seed?: number, taskShape?: string}} [options]
- *   port/phonePort 0 = a free port each; taskShape 'per-request' (default) or 'per-mail' (see setTaskShape).
+ * @param {{port?: number, phonePort?: number, host?: string, clock?: Clock, seed?: number, taskShape?: string, bounces?: boolean}} [options]
+ *   port/phonePort 0 = a free port each; taskShape 'per-request' (default) or 'per-mail' (see setTaskShape);
+ *   bounces: some contacts' addresses start with "bounce." (data.js withBounces; the playground's data).
  * @returns {Promise<{outreachUrl: string, phoneUrl: string, state: SandboxState, close(): Promise<void>}>}
  */
 async function startSandbox({
@@ -28,8 +29,9 @@ async function startSandbox({
   clock = Clock.real(),
   seed = 42,
   taskShape = 'per-request',
+  bounces = false,
 } = {}) {
-  const state = new SandboxState({ clock, seed, taskShape });
+  const state = new SandboxState({ clock, seed, taskShape, bounces });
   let outreachUrl = '';
   let phoneUrl = '';
   const outreach = createServiceServer(state, 'outreach', () => outreachUrl);
@@ -56,7 +58,7 @@ async function startSandbox({
 /**
  * Starts the sandbox inside a worker_threads Worker sharing `clock` (through clock.buffer), so it keeps
  * answering while the calling thread is blocked in Atomics.wait (the emulator's synchronous UrlFetch).
- * @param {{clock?: Clock, port?: number, phonePort?: number, seed?: number, host?: string}} [options]
+ * @param {{clock?: Clock, port?: number, phonePort?: number, seed?: number, host?: string, bounces?: boolean}} [options]
  * @returns {Promise<{outreachUrl: string, phoneUrl: string, stop(): Promise<void>}>}
  */
 function startSandboxInWorker({
@@ -66,9 +68,10 @@ function startSandboxInWorker({
   seed = 42,
   host = '127.0.0.1',
   taskShape = 'per-request',
+  bounces = false,
 } = {}) {
   const worker = new Worker(path.join(__dirname, 'worker.js'), {
-    workerData: { buffer: clock.buffer, port, phonePort, seed, host, taskShape },
+    workerData: { buffer: clock.buffer, port, phonePort, seed, host, taskShape, bounces },
   });
   const exited = new Promise((resolve) => worker.once('exit', resolve));
   return new Promise((resolve, reject) => {

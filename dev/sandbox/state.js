@@ -3,7 +3,7 @@
 // out by startSandbox stay valid). All times come from the shared Clock; delivery states are derived lazily
 // from it when read, so advancing a virtual clock moves every task and mail at once.
 
-const { generateDataset } = require('./data');
+const { generateDataset, withBounces } = require('./data');
 const {
   OUTREACH_ACCOUNTS,
   PHONE_ACCOUNTS,
@@ -18,14 +18,14 @@ const REQUEST_LOG_LIMIT = 10000;
 const FAULT_KINDS = ['status', 'phone-code', 'delay', 'malformed', 'drop', 'lost-response'];
 
 class SandboxState {
-  /** @param {{clock: import('../clock').Clock, seed?: number}} options */
-  constructor({ clock, seed = 42, taskShape = 'per-request' }) {
+  /** @param {{clock: import('../clock').Clock, seed?: number, taskShape?: string, bounces?: boolean}} options */
+  constructor({ clock, seed = 42, taskShape = 'per-request', bounces = false }) {
     this.clock = clock;
     this.seed = seed;
     this.setTaskShape(taskShape);
     /** The shape given at start: reset() goes back to it. */
     this.initialTaskShape = taskShape;
-    const dataset = generateDataset(seed);
+    const dataset = bounces ? withBounces(generateDataset(seed)) : generateDataset(seed);
     this.companies = dataset.companies;
     this.byDomain = dataset.byDomain;
     this.byHashId = dataset.byHashId;

@@ -7,8 +7,16 @@ const { startSandbox } = require('./index');
 
 (async () => {
   try {
-    const { buffer, port, phonePort, seed, host, taskShape } = workerData;
-    const sandbox = await startSandbox({ port, phonePort, seed, host, taskShape, clock: new Clock(buffer) });
+    const { buffer, port, phonePort, seed, host, taskShape, bounces } = workerData;
+    const sandbox = await startSandbox({
+      port,
+      phonePort,
+      seed,
+      host,
+      taskShape,
+      bounces,
+      clock: new Clock(buffer),
+    });
     parentPort.on('message', async (msg) => {
       if (msg && msg.type === 'stop') {
         await sandbox.close();

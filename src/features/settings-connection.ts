@@ -15,6 +15,7 @@ import {
 import { outreachClient, phoneClient } from './clients';
 import { describe, type Service } from './settings';
 import { count, formatCount, whenText } from './words';
+import { usableEdm } from '../api/outreach/outreach-schemas';
 
 export interface ConnectionReport {
   ok: boolean;
@@ -142,10 +143,6 @@ function checkKey(settings: Settings, service: Service): KeyCheck {
     const text = describeInSettings(error, address);
     return { service, ok: false, unreachable, refusal, text };
   }
-}
-
-function usableEdm(b: Balance): number {
-  return b.monthlyEdm + b.addonEdm;
 }
 
 /** A key that answers but cannot send (the free plan has no EDM quota and no permission to send). */

@@ -238,10 +238,7 @@ export class Table {
     return (this.size ? this.size.lastRow : this.sheet.getLastRow()) + 1;
   }
 
-  /**
-   * Appends records below the last row (a block layout: below its list, see rowAfterList): one setValues (plus
-   * one setNumberFormats when formats exist).
-   */
+  /** Appends records at nextRow() (rows inserted there first when a block has notes below): one setValues. */
   append(records: Array<Record<string, CellValue>>): number {
     this.writeNewHeaders();
     if (records.length === 0) return 0;
@@ -249,7 +246,7 @@ export class Table {
     const width = Math.max(size ? size.lastColumn : this.sheet.getLastColumn(), ...this.columnOf.values());
     const first = this.layout.block
       ? rowAfterList(this.sheet, headerRowOf(this.layout), records.length)
-      : (size ? size.lastRow : this.sheet.getLastRow()) + 1;
+      : this.nextRow();
     const grid = records.map((record) => {
       const row: CellValue[] = new Array(width).fill('');
       for (const [key, column] of this.columnOf) if (key in record) row[column - 1] = record[key];

@@ -7,6 +7,7 @@ const { useServices, newAddon, control, DEMO_KEYS } = harness;
 const sheets = require('../support/sheets');
 const { sendFromSheet } = require('../support/sent-mail');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
+const { unlock } = require('../support/unlock');
 
 const services = useServices();
 let emu;
@@ -226,8 +227,7 @@ describe('A list is its block', () => {
     const below = cells(6, 9, 'Companies');
     emu.spreadsheet.setActiveSheet(companies);
     companies.getRange('A2:C4').activate();
-    emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
-    emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
+    unlock(emu);
     const statuses = companies
       .getRange(2, status, 3, 1)
       .getValues()

@@ -313,3 +313,19 @@ test("a send that would not fit in the payer's user properties is refused before
   expect(await mails()).toHaveLength(0);
   expect(Object.keys(store.toJSON()).some((k) => k.startsWith('outbox.'))).toBe(false);
 });
+
+test('a step answered 502 (refunded) twice, then its answer lost: settled by its tag, each person gets it once', async () => {
+  newDocument();
+  list('Spring', team(30), [{ afterDays: 1, body: 'Again, {{Name}}.' }]);
+  sendFrom('Spring');
+  const fault = (body) => control(services.sandbox.outreachUrl, 'POST', '/faults', body);
+  const path = '/api/v1/emails/send/personalized';
+  await fault({ path, kind: 'status', status: 502, count: 2 });
+  await fault({ path, kind: 'lost-response', count: 1 });
+  emu.advanceTime(DAY + HOUR);
+  emu.advanceTime(HOUR);
+  const got = await received();
+  for (const [i, email] of team(30).map((p, k) => [k, p[1]]))
+    expect(got[email]).toEqual([`Hello P${i + 1}`, `Re: Hello P${i + 1}`]);
+  expect(cellsOf('Spring', 'Sequence')['p30@co30.example']).toMatch(/^Finished: step 1 of 1 sent/);
+});

@@ -111,7 +111,9 @@ describe('Unlock', () => {
     expect(continueJob('unlock')).toMatchObject({ finished: true, message: 'Nothing left to do.' });
     emu.ui.reset();
     const { question } = unlock(emu);
-    expect(question.text).toMatch(/^Unlock 40 companies: at most 40 search points/);
+    expect(question.text).toMatch(
+      /^Unlock 40 companies of the 60 selected rows \(the other 20: see below\): at most 40 search points/,
+    );
     expect(rowsOf('Companies').filter((r) => r['Company hash ID'])).toHaveLength(60);
   });
 

@@ -2,6 +2,7 @@
 // What a new user tripped over in the add-on's words (issue 21, item 6), through the built bundle: each
 // message says a thing once, where the user is, and names a cell as the cell shows it.
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
+const { unlockQuestion } = require('../support/unlock');
 
 const services = useServices();
 let emu;
@@ -262,14 +263,15 @@ describe('words and numbers (issue 35, item 7)', () => {
     const companies = emu.spreadsheet.getSheetByName('Companies');
     const headers = companies.getRange(1, 1, 1, companies.getLastColumn()).getValues()[0];
     const idColumn = headers.indexOf('Search ID') + 1;
-    // Row 4 repeats the company of row 2; row 5 has a Search ID this document never saw.
-    companies.getRange(4, idColumn).setValue(companies.getRange(2, idColumn).getValue());
+    // Row 4 repeats the company of row 2 (the whole row); row 5 has a Search ID this document never saw.
+    const width = companies.getLastColumn();
+    companies.getRange(4, 1, 1, width).setValues(companies.getRange(2, 1, 1, width).getValues());
     companies.getRange(5, idColumn).setValue('not-a-search-id');
     emu.spreadsheet.setActiveSheet(companies);
     companies.getRange('A2:C7').activate();
-    emu.ui.queue('CANCEL');
     emu.run('unlockSelectedCompanies', [], { kind: 'menu' });
-    const question = emu.ui.alerts[0].message;
+    // The unlock dialog opens; nothing is charged until its Unlock button (confirmUnlock).
+    const question = unlockQuestion(emu).text;
     expect(question).toMatch(
       /^Unlock 4 companies of the 6 selected rows \(the other 2: see below\): at most 4 search points/,
     );

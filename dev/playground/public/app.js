@@ -787,6 +787,7 @@
   var DEMO_ITEMS = [
     { label: 'Add a demo mailing list (7,000 rows)', demo: 'mailing-list' },
     { label: 'Add 300 demo companies', demo: 'companies' },
+    { label: 'Copy the first contact of each company to a list', demo: 'first-contacts' },
     { separator: true },
     { label: 'Slow service: on', demo: 'slow-on' },
     { label: 'Slow service: off', demo: 'slow-off' },

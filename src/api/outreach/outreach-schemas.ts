@@ -25,6 +25,11 @@ export const BalanceSchema = lazySchema(() =>
 );
 export type Balance = OutputOf<typeof BalanceSchema>;
 
+/** What a send may spend: the monthly bucket, then the add-on one (the service's deduction order). */
+export function usableEdm(balance: Pick<Balance, 'monthlyEdm' | 'addonEdm'>): number {
+  return balance.monthlyEdm + balance.addonEdm;
+}
+
 /**
  * 2.2 A search row. `id` is NOT a companyHashId. `domain` is the unlock key only: never show it, nor any
  * website or link derived from it.

@@ -1,11 +1,11 @@
 // 429 quota-exceeded: the service says which quota and when it resets ("Daily quota exceeded; it resets at
 // 00:00 UTC"). The error repeats that and the earliest time a retry can succeed, instead of a fixed guess.
 import type { ApiErrorInit } from '../errors';
+import { DAY_MS } from '../../platform/time';
 
 /** When the service says nothing about the reset. */
 export const QUOTA_ACTION =
   'The quota waits for the monthly reset or an add-on pack (400 search points + 2,000 e-mail credits).';
-const DAY_MS = 86_400_000;
 
 /** The quota error; `common` carries the endpoint, status and problem fields. */
 export function quotaExceededInit(

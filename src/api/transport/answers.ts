@@ -9,9 +9,7 @@ import { outreachProblemInit } from '../outreach/problem';
 import { endpointOf, type RequestSpec } from './request-spec';
 import { parseWith } from './schema-util';
 import { isProblemBody, wrongAddressInit } from './wrong-address';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
+import { HOUR_MS, DAY_MS } from '../../platform/time';
 
 export interface RawResponse {
   status: number;

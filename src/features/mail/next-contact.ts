@@ -184,7 +184,7 @@ function questionText(
 ): string {
   const n = added.length;
   const lines = [
-    `Add ${count(n, 'contact')} to "${sheetName}" as ${rowsText(at, n)}, ${n === 1 ? '' : 'each '}replacing a failed mail of the same company?`,
+    `Add ${count(n, 'contact')} to "${sheetName}" as ${rowsText(at, n)}, ${plural(n, '', 'each ')}replacing a failed mail of the same company?`,
   ];
   added.slice(0, SHOWN).forEach(({ row, contact }, i) => {
     const name = contact!.cells.get(normalizeHeader('Name'));
@@ -205,7 +205,7 @@ function rowsText(first: number, n: number): string {
 }
 
 function addedText(first: number, added: number): string {
-  return `${count(added, 'contact')} added (${rowsText(first, added)}), ${added === 1 ? '' : 'each '}replacing a failed mail of the same company. Nothing was sent or charged: send them with "Send e-mails to selected rows" or "Send to all unsent rows".`;
+  return `${count(added, 'contact')} added (${rowsText(first, added)}), ${plural(added, '', 'each ')}replacing a failed mail of the same company. Nothing was sent or charged: send them with "Send e-mails to selected rows" or "Send to all unsent rows".`;
 }
 
 /** The failed rows no contact was found for, and the selected rows that had not failed. */

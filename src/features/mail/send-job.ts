@@ -34,6 +34,7 @@ import { describe } from '../settings';
 import { count, formatCount, plural } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { UserError } from '../inputs';
+import { HOUR_MS } from '../../platform/time';
 
 export { SEND_CHUNK, BATCH_CHUNKS };
 const UNIT_ROWS = SEND_CHUNK * BATCH_CHUNKS;
@@ -238,7 +239,7 @@ function settleFirst(client: OutreachClient, list: MailingList): void {
   try {
     settleOpen(client, list);
   } catch (error) {
-    if (error instanceof UserError) throw new JobPause(error.message, Date.now() + 3600_000);
+    if (error instanceof UserError) throw new JobPause(error.message, Date.now() + HOUR_MS);
     if (!(error instanceof ApiError) || isForLater(error)) throw error;
     throw inDoubt(error);
   }

@@ -40,6 +40,7 @@ import { startFollowUps } from '../sequence/sequence-control';
 import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../outbox/sequence-records';
 import { stepProblems } from '../outbox/follow-ups';
+import { usableEdm } from '../../api/outreach/outreach-schemas';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -148,7 +149,7 @@ export function costLines(prepared: PreparedSend): { lines: string[]; usable: nu
   const lines = skippedLines(plan, prepared.hiddenCount);
   const n = plan.rows.length;
   const balance = client.balance();
-  const usable = balance.monthlyEdm + balance.addonEdm;
+  const usable = usableEdm(balance);
   lines.unshift(`Send ${count(n, 'e-mail')} from "${sheet.getName()}" (campaign "${template.campaign}").`);
   lines.push(
     `Cost: ${count(n, 'e-mail credit')} (EDM, 1 per e-mail).`,

@@ -61,6 +61,7 @@ export function confirmSend(
   const keyFp = ownerStamp('outreach').keyFp;
   let serial = 0;
   Ledger.change((ledger) => {
+    ledger.dropStale();
     const earlier = ledger.list(sheetId);
     const mark = mailMark(ledger.secret, mail);
     if (earlier && earlier.keyFp === keyFp && earlier.mail !== mark && stepsToCome(earlier))

@@ -4,6 +4,7 @@
 // and rendered with the same placeholders. Pure code besides the calendar: no service is called here.
 import { UserError } from '../inputs';
 import { type MailTemplate, templateChecks } from './mail-template';
+import { DAY_MS } from '../../platform/time';
 
 export interface FollowUp {
   /** Days after the previous mail (1 to 30). */
@@ -19,7 +20,6 @@ export interface FollowUp {
 
 export const MAX_FOLLOW_UPS = 5;
 export const MAX_DELAY_DAYS = 30;
-const DAY_MS = 24 * 3600 * 1000;
 
 /** The dialog's (or a test's) follow-ups, checked: a UserError names what to change. */
 export function parseFollowUps(input: unknown): FollowUp[] {

@@ -8,6 +8,7 @@
 // so it never grows with what was ever sent; what does not fit is refused before anything is sent.
 import { changeOutbox, OUTBOX_BUDGET_CHARS, otherStoredChars, readOutbox } from '../../platform/outbox-store';
 import { ADDRESS_CHARS, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
+import { DAY_MS } from '../../platform/time';
 
 /** Why a person gets no more steps (or, for `firstOnly`, none at all: a first mail only). */
 export type StopCode =
@@ -73,6 +74,7 @@ const EPOCH = Date.UTC(2024, 0, 1);
 const SECOND = 1000;
 /** Stops kept per document: the oldest go first (the sheets still show Replied and Do not contact). */
 const MAX_STOPS = 4000;
+const STALE_MS = 45 * DAY_MS;
 
 export class Ledger {
   private constructor(
@@ -142,6 +144,16 @@ export class Ledger {
 
   dropList(sheetId: number): void {
     this.lists.delete(sheetId);
+  }
+
+  /**
+   * Lists confirmed long ago of which nothing went (a schedule another editor cancelled, a document's send never
+   * continued) leave: no send of this add-on waits that long (a quota wait gives up after 7 days).
+   */
+  dropStale(now = Date.now()): void {
+    for (const [sheetId, list] of this.lists)
+      if (now - list.at > STALE_MS && ![...list.people.values()].some((p) => p.posted > 0))
+        this.lists.delete(sheetId);
   }
 
   /** A stop that holds on every list of the document (replied, opted out). */

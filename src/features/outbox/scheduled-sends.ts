@@ -9,6 +9,7 @@ import { startWindowText } from '../outbox/send-later-time';
 import type { ConfirmedRef } from './confirm';
 import { userToken } from '../../platform/owner';
 import { formatCount, whenText } from '../words';
+import { HOUR_MS } from '../../platform/time';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -40,7 +41,6 @@ export interface ScheduleCheck {
   usable?: number;
 }
 
-const HOUR_MS = 3600_000;
 /** A due schedule not started by then is not started at all (the trigger runs about hourly). */
 export const EXPIRES_AFTER_MS = 6 * HOUR_MS;
 /** The owner's hourly run checks at least every 6 hours: a check older than this means their runs stopped. */

@@ -3,8 +3,8 @@
 // most once an hour, at a minute Google picks, so a send starts in the hour after its time: the dialog says
 // so instead of promising a minute.
 import { UserError } from '../inputs';
+import { HOUR_MS } from '../../platform/time';
 
-const HOUR_MS = 3600 * 1000;
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;
 

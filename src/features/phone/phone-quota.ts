@@ -11,9 +11,7 @@ import { describe } from '../settings';
 import { count, whenText } from '../words';
 import type { PhoneTarget } from './phone-plan';
 import { writeResults } from './phone-sheet';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import { HOUR_MS, DAY_MS } from '../../platform/time';
 
 /** Marks the numbers left, hands the job to the hourly trigger and pauses it for an hour. */
 export function dailyQuotaPause(

@@ -17,6 +17,7 @@ import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
 import { count, formatCount } from '../words';
 import { describe } from '../settings';
 import { campaignOf, capitalized, TASK_STATUS_WORDS } from '../tracking/tracking-rows';
+import { usableEdm } from '../../api/outreach/outreach-schemas';
 
 type Cell = string | number | boolean | Date;
 
@@ -56,7 +57,7 @@ export function prospectBalance(): Cell[][] {
         b.monthlyPoints + b.addonPoints,
         b.monthlyEdm,
         b.addonEdm,
-        b.monthlyEdm + b.addonEdm,
+        usableEdm(b),
         b.monthlyExpiresAt ? new Date(b.monthlyExpiresAt) : '',
       ],
     ];

@@ -11,7 +11,7 @@ import { isAllRoles, type RoleChoice } from './role-choice';
 import { UserError } from '../inputs';
 import { JobState, newJobState, savedJob, startJob } from '../jobs/job-runner';
 import { splitEvery } from '../../platform/split-every';
-import { count } from '../words';
+import { count, plural } from '../words';
 import { MENU_REPORTER } from '../jobs/reporters';
 import { CONTACT_CHUNK, statusCell, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
 
@@ -23,6 +23,10 @@ export interface UnlockPlan {
   mismatchedRows: number[];
   mismatchedIds: string[];
   hiddenRows: number;
+  /** Rows of the Companies table in the selection; of them, blank ones and repeats of a company above. */
+  selectedRows: number;
+  blankRows: number;
+  repeatedRows: number;
   /** Contacts to expect: the E-mails column of the rows to unlock or refresh. */
   expectedContacts: number;
   /** Companies in another editor's unfinished unlock, left to it. */
@@ -94,11 +98,15 @@ export function planFromSelection(): UnlockPlan {
     mismatchedRows: [],
     mismatchedIds: [],
     hiddenRows: 0,
+    selectedRows: 0,
+    blankRows: 0,
+    repeatedRows: 0,
     expectedContacts: 0,
     leftToOthers: 0,
   };
   for (const row of Table.open(spreadsheet, COMPANIES).readAll()) {
     if (!selected.has(row.rowNumber)) continue;
+    plan.selectedRows++;
     if (hidden.has(row.rowNumber)) plan.hiddenRows++;
     else classify(row, index, plan);
   }
@@ -118,9 +126,12 @@ function classify(row: TableRow, index: CompanyIndex, plan: UnlockPlan): void {
   if ((hash || key) && Number.isFinite(emails) && emails > 0) plan.expectedContacts += emails;
   if (hash) {
     if (!plan.alreadyUnlocked.includes(hash)) plan.alreadyUnlocked.push(hash);
+    else plan.repeatedRows++;
   } else if (key) {
     if (!plan.toUnlock.includes(id)) plan.toUnlock.push(id);
+    else plan.repeatedRows++;
   } else if (id || cellText(row.values.name)) plan.unknownRows.push(row.rowNumber);
+  else plan.blankRows++;
 }
 
 /** Rows that show another company than the one their Search ID was found for say so (nothing is charged). */
@@ -135,11 +146,11 @@ export function markMismatched(plan: UnlockPlan): void {
 }
 
 export function unknownRowsText(rows: number[]): string {
-  return `${count(rows.length, 'row')} (${rowList(rows)}) ${rows.length === 1 ? 'has' : 'have'} no search data to unlock with: run the search again to restore them.`;
+  return `${count(rows.length, 'row')} (${rowList(rows)}) ${plural(rows.length, 'has', 'have')} no search data to unlock with: run the search again to restore them.`;
 }
 
 export function mismatchedRowsText(rows: number[]): string {
-  return `${count(rows.length, 'row')} (${rowList(rows)}) ${rows.length === 1 ? 'shows' : 'show'} another company than ${rows.length === 1 ? 'its' : 'their'} Search ID was found for: not unlocked, nothing charged (${rows.length === 1 ? 'its' : 'their'} Unlock status says so).`;
+  return `${count(rows.length, 'row')} (${rowList(rows)}) ${plural(rows.length, 'shows', 'show')} another company than ${plural(rows.length, 'its', 'their')} Search ID was found for: not unlocked, nothing charged (${plural(rows.length, 'its', 'their')} Unlock status says so).`;
 }
 
 function rowList(rows: number[]): string {

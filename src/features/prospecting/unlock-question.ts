@@ -55,7 +55,7 @@ function unlockQuestion(plan: UnlockPlan): UnlockQuestion | null {
     const balance = client.balance();
     const usable = balance.monthlyPoints + balance.addonPoints;
     lines.push(
-      `Unlock ${count(toUnlock.length, 'company', 'companies')}: at most ${count(toUnlock.length, 'search point')} (search points pay for unlocks, 1 per company; a company unlocked in the last 30 days is free).`,
+      `Unlock ${count(toUnlock.length, 'company', 'companies')}${ofSelected(plan)}: at most ${count(toUnlock.length, 'search point')} (search points pay for unlocks, 1 per company; a company unlocked in the last 30 days is free).`,
       `Usable balance: ${count(usable, 'point')} (${formatCount(balance.monthlyPoints)} monthly + ${formatCount(balance.addonPoints)} add-on).`,
     );
     lines.push(...otherLines(plan));
@@ -91,6 +91,14 @@ function unlockQuestion(plan: UnlockPlan): UnlockQuestion | null {
   };
 }
 
+/** " of the 6 selected rows (the other 2: see below)" when some selected rows are not companies to unlock. */
+function ofSelected(plan: UnlockPlan): string {
+  const others = plan.selectedRows - plan.toUnlock.length;
+  if (others <= 0) return '';
+  return ` of the ${count(plan.selectedRows, 'selected row')} (the other ${formatCount(others)}: see below)`;
+}
+
+/** Why some selected rows are not among the companies to unlock: one line per reason. */
 function otherLines(plan: UnlockPlan): string[] {
   const lines: string[] = [];
   if (plan.toUnlock.length && plan.alreadyUnlocked.length) {
@@ -98,8 +106,19 @@ function otherLines(plan: UnlockPlan): string[] {
       `${count(plan.alreadyUnlocked.length, 'selected row is', 'selected rows are')} already unlocked: not charged, contacts refreshed.`,
     );
   }
+  if (plan.repeatedRows) {
+    lines.push(
+      `${count(plan.repeatedRows, 'row repeats a company', 'rows repeat companies')} of a row above: unlocked once.`,
+    );
+  }
   if (plan.mismatchedRows.length) lines.push(mismatchedRowsText(plan.mismatchedRows));
   if (plan.unknownRows.length) lines.push(unknownRowsText(plan.unknownRows));
+  if (plan.leftToOthers) {
+    lines.push(
+      `${count(plan.leftToOthers, 'company is', 'companies are')} in another editor's unfinished unlock: left to it.`,
+    );
+  }
+  if (plan.blankRows) lines.push(`${count(plan.blankRows, 'selected row is', 'selected rows are')} blank.`);
   if (plan.hiddenRows) {
     lines.push(
       `${count(plan.hiddenRows, 'row hidden by a filter is', 'rows hidden by a filter are')} skipped.`,

@@ -6,8 +6,9 @@ import { ownershipOf } from '../../platform/owner';
 import { readSettings } from '../../platform/settings';
 import { outreachClient } from '../clients';
 import { mySchedules, saveSchedule, ScheduledSend, ScheduleCheck } from '../outbox/scheduled-sends';
+import { HOUR_MS } from '../../platform/time';
+import { usableEdm } from '../../api/outreach/outreach-schemas';
 
-const HOUR_MS = 3600_000;
 /** The owner's hourly run writes its check at least this often (schedules.ts: STALE_AFTER_MS). */
 const RECHECK_MS = 6 * HOUR_MS;
 
@@ -18,7 +19,7 @@ const RECHECK_MS = 6 * HOUR_MS;
 export function checkMySchedules(now = Date.now()): void {
   const pending = mySchedules().filter((s) => s.at > now);
   if (pending.length === 0) return;
-  const usable = usableEdm();
+  const usable = ownerCanPay();
   for (const schedule of pending) {
     const check = checkOf(schedule, usable, now);
     if (check === null) continue; // not known now (the service did not answer): what was found stays
@@ -30,11 +31,11 @@ export function checkMySchedules(now = Date.now()): void {
 }
 
 /** The usable EDM of this user's key, 'no-key', 'key-refused', or null when the service did not say. */
-function usableEdm(): number | 'no-key' | 'key-refused' | null {
+function ownerCanPay(): number | 'no-key' | 'key-refused' | null {
   if (!readSettings().outreachApiKey) return 'no-key';
   try {
     const balance = outreachClient().balance();
-    return balance.monthlyEdm + balance.addonEdm;
+    return usableEdm(balance);
   } catch (error) {
     if (error instanceof ApiError && error.kind === 'auth') return 'key-refused';
     return null;

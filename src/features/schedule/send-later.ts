@@ -34,8 +34,9 @@ import { ownershipOf, ownerStamp } from '../../platform/owner';
 import { count, formatCount, plural } from '../words';
 import { ensureTimer, releaseTimerIfIdle } from '../jobs/timer';
 import { userToken } from '../../platform/owner';
+import { DAY_MS } from '../../platform/time';
 
-const YEAR_MS = 365 * 24 * 3600 * 1000;
+const YEAR_MS = 365 * DAY_MS;
 
 /** Compose dialog: schedules "Send to all unsent rows" of the active sheet at `when` (ISO 8601). */
 export function scheduleSend(when: unknown): { message: string; schedule: ScheduleView | null } {

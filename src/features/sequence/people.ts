@@ -13,6 +13,7 @@ import { readReplies } from './replies';
 import { sequenceCell } from './sequence-column';
 import { allSequences } from '../outbox/sequence-records';
 import { parseSequence } from './sequence-texts';
+import { DAY_MS } from '../../platform/time';
 
 export type ElsewhereCode = 'replied-elsewhere' | 'company-replied' | 'in-sequence';
 
@@ -22,7 +23,7 @@ export interface Elsewhere {
   detail: string;
 }
 
-const RECENT_MS = 30 * 24 * 3600_000;
+const RECENT_MS = 30 * DAY_MS;
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

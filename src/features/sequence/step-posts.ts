@@ -18,6 +18,7 @@ import { type Due, type Plans, recordStops } from './sequence-eligibility';
 import { previousMails } from './sequence-previous';
 import { stepTemplate } from '../outbox/follow-ups';
 import type { Wait } from '../outbox/sequence-records';
+import { usableEdm } from '../../api/outreach/outreach-schemas';
 
 /** Time kept free at the end of the execution for the sheet writes after the last batch. */
 export const MARGIN_MS = 45_000;
@@ -51,7 +52,7 @@ export function sendDue(
   }
   if (sendable.length === 0) return { posted: 0, wait: null };
   const balance = client.balance();
-  const usable = balance.monthlyEdm + balance.addonEdm;
+  const usable = usableEdm(balance);
   if (usable < sendable.length)
     return {
       posted: 0,

@@ -22,9 +22,9 @@ import { describe } from '../settings';
 import { runRefresh } from './tracking';
 import { writeStatusBlock } from './tracking-summary';
 import { whenText } from '../words';
+import { DAY_MS } from '../../platform/time';
 
 const KIND = 'tracking';
-const DAY_MS = 24 * 3600 * 1000;
 /** Auto-refresh stops this long after it was turned on or after the last send, whichever is later. */
 export const AUTO_REFRESH_DAYS = 30;
 /** Unexpected failures in a row after which it turns itself off. */

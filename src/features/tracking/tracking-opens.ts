@@ -9,10 +9,10 @@ import type { Task } from '../../api/outreach/email-schemas';
 import { cellText, CellValue } from '../../sheets/cells';
 import { MailState, parseState } from '../../sheets/mail-state';
 import { openedText } from './tracking-rows';
+import { DAY_MS } from '../../platform/time';
 
 /** Days after a mail was sent during which its task's opens are read again. */
 export const OPENS_DAYS = 14;
-const DAY_MS = 24 * 3600 * 1000;
 /** Tasks read for their opens in one refresh at most: 60 requests, one window of the rate budget. */
 export const MAX_OPEN_TASKS = 6000;
 

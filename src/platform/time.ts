@@ -1,0 +1,4 @@
+// The lengths of time the add-on reckons with, in milliseconds (one definition each).
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
