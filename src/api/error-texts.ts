@@ -1,28 +1,56 @@
-// The user texts of API errors: fixed sentences (features and tests may rely on them) and the builders of
-// the errors the transport and the clients raise themselves. Builders return ApiErrorInit so the transport
-// can redact the keys before the error exists.
+// The user texts of API errors (ERROR_TEXTS: userMessage and action; `message` is the log's) and the
+// builders of the errors the transport and the clients raise themselves. Builders return ApiErrorInit so the
+// transport can redact the keys before the error exists. Callers branch on `kind`, never on these words.
 import type { ApiErrorInit, ApiService } from './errors';
 import { HOUR_MS } from '../platform/time';
 
-export const SETTINGS_ACTION = 'Check the API key in Extensions › Outreach › Settings.';
-export const MISSING_KEY_ACTION = 'Enter the API key in Extensions › Outreach › Settings.';
-export const PLAN_ACTION = 'Upgrade the plan';
-export const PROFILE_NOT_FOUND_ACTION = 'Unlock the company first.';
-export const GONE_ACTION = 'Use unlock and profileEmails instead: the old contact search is retired.';
-export const CONTINUE_LATER_ACTION = 'Continue later: the work done so far is kept.';
+export const ERROR_TEXTS = {
+  settings: 'Check the API key in Extensions › Outreach › Settings.',
+  missingKey: 'Enter the API key in Extensions › Outreach › Settings.',
+  plan: 'Upgrade the plan',
+  profileNotFound: 'Unlock the company first.',
+  gone: 'Use unlock and profileEmails instead: the old contact search is retired.',
+  continueLater: 'Continue later: the work done so far is kept.',
+  outreach: 'Outreach service',
+  phone: 'phone-check service',
+  noKey: (service: ApiService) => `No ${service === 'outreach' ? 'Outreach' : 'phone-check'} API key is set.`,
+  correct: 'Correct it and try again: nothing was sent.',
+  notUnderstood: (name: string) => `The ${name} sent an answer the add-on does not understand.`,
+  tryLater: 'Try again later; if it keeps happening, report it with the time it happened.',
+  unlockAgain: 'Unlock again: a repeat unlock of the same company within 30 days is free.',
+  checkTracking:
+    'Check the Tracking sheet (the mail list) before sending again, so nobody gets the e-mail twice.',
+  unknownUnlock: 'It is not known whether the unlock went through: the answer was lost.',
+  unknownSend: 'It is not known whether the e-mails were sent: the answer was lost.',
+  notAllowed: (name: string, baseUrl: string, allowed: string) =>
+    `The ${name} address ${baseUrl} is not allowed: Apps Script lets this add-on reach only addresses under ${allowed}.`,
+  changeAddress: 'Change the address in Extensions › Outreach › Settings: nothing was sent.',
+  tooLong: 'The request is too long: ask for fewer items at a time.',
+  fewer: 'Ask for fewer items at a time.',
+  unreachable: (name: string) => `The ${name} could not be reached.`,
+  connection: 'Check the connection and try again in a moment.',
+  rateBudget: (name: string, limit: string) => `The ${name} allows ${limit}; this run has reached the limit.`,
+  timeUp: 'This run has used its time.',
+  stopped: 'Stopped before the next request, as you asked.',
+  fetchQuota:
+    "Google's daily limit of calls from add-ons to other services is used up for your account (20,000 a day, 100,000 with Google Workspace, shared with your other scripts and add-ons): nothing was sent and nothing charged.",
+  fetchQuotaAction:
+    'It can go on at the latest 24 hours after the limit was reached (Google counts the day from your first call); work that was started goes on by itself when the limit is back.',
+};
+const T = ERROR_TEXTS;
 
 export function serviceName(service: ApiService): string {
-  return service === 'outreach' ? 'Outreach service' : 'phone-check service';
+  return T[service];
 }
 
 export function missingKeyInit(service: ApiService): ApiErrorInit {
-  const which = service === 'outreach' ? 'Outreach' : 'phone-check';
+  const text = T.noKey(service);
   return {
     service,
     kind: 'missing-key',
-    message: `No ${which} API key is set.`,
-    userMessage: `No ${which} API key is set.`,
-    action: MISSING_KEY_ACTION,
+    message: text,
+    userMessage: text,
+    action: T.missingKey,
     retryable: false,
   };
 }
@@ -43,7 +71,7 @@ export function badRequestInit(
     index,
     message,
     userMessage: message,
-    action: 'Correct it and try again: nothing was sent.',
+    action: T.correct,
     retryable: false,
   };
 }
@@ -54,8 +82,8 @@ export function invalidResponseInit(service: ApiService, endpoint: string, what:
     kind: 'invalid-response',
     endpoint,
     message: `Unexpected answer from ${endpoint}: ${what}`,
-    userMessage: `The ${serviceName(service)} sent an answer the add-on does not understand.`,
-    action: 'Try again later; if it keeps happening, report it with the time it happened.',
+    userMessage: T.notUnderstood(serviceName(service)),
+    action: T.tryLater,
     retryable: false,
   };
 }
@@ -70,27 +98,23 @@ export function outcomeUnknownInit(
   why: string,
   status?: number,
 ): ApiErrorInit {
-  const action =
-    operation === 'unlock'
-      ? 'Unlock again: a repeat unlock of the same company within 30 days is free.'
-      : 'Check the Tracking sheet (the mail list) before sending again, so nobody gets the e-mail twice.';
-  const what = operation === 'unlock' ? 'the unlock' : 'the e-mails were sent';
+  const unlock = operation === 'unlock';
   return {
     service,
     kind: 'outcome-unknown',
     endpoint,
     status,
     message: `Outcome unknown for ${endpoint}: ${why}. Not retried (the call is charged).`,
-    userMessage: `It is not known whether ${what} went through: the answer was lost.`,
-    action,
+    userMessage: unlock ? T.unknownUnlock : T.unknownSend,
+    action: unlock ? T.unlockAgain : T.checkTracking,
     retryable: false,
   };
 }
 
 /** A service address outside the manifest's urlFetchWhitelist: Apps Script refuses it, so nothing is sent. */
 export function addressNotAllowedInit(service: ApiService, baseUrl: string, allowed: string): ApiErrorInit {
-  const text = `The ${serviceName(service)} address ${baseUrl} is not allowed: Apps Script lets this add-on reach only addresses under ${allowed}.`;
-  const action = 'Change the address in Extensions › Outreach › Settings: nothing was sent.';
+  const text = T.notAllowed(serviceName(service), baseUrl, allowed);
+  const action = T.changeAddress;
   return {
     service,
     kind: 'address-not-allowed',
@@ -115,8 +139,8 @@ export function tooLongInit(
     endpoint,
     field: 'query',
     message: `The query of ${endpoint} is too long (${length} characters, at most ${max}): ask for fewer ids at a time.`,
-    userMessage: 'The request is too long: ask for fewer items at a time.',
-    action: 'Ask for fewer items at a time.',
+    userMessage: T.tooLong,
+    action: T.fewer,
     retryable: false,
   };
 }
@@ -127,8 +151,8 @@ export function networkInit(service: ApiService, endpoint: string, cause: unknow
     kind: 'network',
     endpoint,
     message: `No answer from ${endpoint}: ${describeCause(cause)}`,
-    userMessage: `The ${serviceName(service)} could not be reached.`,
-    action: 'Check the connection and try again in a moment.',
+    userMessage: T.unreachable(serviceName(service)),
+    action: T.connection,
     retryable: true,
   };
 }
@@ -139,8 +163,8 @@ export function rateBudgetInit(service: ApiService, waitMs: number, limitText: s
     service,
     kind: 'rate-budget',
     message: `Rate budget of the ${serviceName(service)} (${limitText}) is used up; the next slot frees in ${Math.ceil(waitMs / 1000)} s, after the deadline.`,
-    userMessage: `The ${serviceName(service)} allows ${limitText}; this run has reached the limit.`,
-    action: CONTINUE_LATER_ACTION,
+    userMessage: T.rateBudget(serviceName(service), limitText),
+    action: T.continueLater,
     retryable: true,
     retryAfterMs: Math.max(0, Math.ceil(waitMs)),
   };
@@ -152,8 +176,8 @@ export function timeUpInit(service: ApiService): ApiErrorInit {
     service,
     kind: 'time-up',
     message: `Deadline reached before the next request to the ${serviceName(service)}.`,
-    userMessage: 'This run has used its time.',
-    action: CONTINUE_LATER_ACTION,
+    userMessage: T.timeUp,
+    action: T.continueLater,
     retryable: true,
     retryAfterMs: 0,
   };
@@ -165,8 +189,8 @@ export function cancelledInit(service: ApiService): ApiErrorInit {
     service,
     kind: 'stopped',
     message: `Stopped before the next request to the ${serviceName(service)}, as asked.`,
-    userMessage: 'Stopped before the next request, as you asked.',
-    action: CONTINUE_LATER_ACTION,
+    userMessage: T.stopped,
+    action: T.continueLater,
     retryable: true,
     retryAfterMs: 0,
   };
@@ -192,10 +216,8 @@ export function fetchQuotaInit(service: ApiService, endpoint: string): ApiErrorI
     kind: 'fetch-quota',
     endpoint,
     message: `Apps Script's daily URL Fetch quota is used up: ${endpoint} was not sent.`,
-    userMessage:
-      "Google's daily limit of calls from add-ons to other services is used up for your account (20,000 a day, 100,000 with Google Workspace, shared with your other scripts and add-ons): nothing was sent and nothing charged.",
-    action:
-      'It can go on at the latest 24 hours after the limit was reached (Google counts the day from your first call); work that was started goes on by itself when the limit is back.',
+    userMessage: T.fetchQuota,
+    action: T.fetchQuotaAction,
     retryable: true,
     retryAfterMs: HOUR_MS,
   };

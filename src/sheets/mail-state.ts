@@ -109,7 +109,7 @@ export function stateText(state: MailState): string {
  * The words version 1.0 wrote, in the order of the kinds in mail-words.ts: still read, whatever the words
  * written now become.
  */
-const FIRST_WORDS =
+const VERSION_1_STATUS =
   'Queued|Waiting for the sending quota|Accepted|Pending|Requested|Sent|Delivered|Failed|Skipped|Not sent|' +
   'Stopped|Sent with another key|Not a mail of this document';
 let firstWords: Record<string, string> | undefined;
@@ -119,7 +119,7 @@ export function parseState(value: unknown): MailState {
   const text = String(value ?? '').trim();
   if (text === '') return NO_STATE;
   const kinds = Object.keys(WORDS);
-  firstWords = firstWords || Object.fromEntries(FIRST_WORDS.split('|').map((w, i) => [kinds[i], w]));
+  firstWords = firstWords || Object.fromEntries(VERSION_1_STATUS.split('|').map((w, i) => [kinds[i], w]));
   return readAs(text, WORDS) || readAs(text, firstWords) || { kind: 'typed', text };
 }
 

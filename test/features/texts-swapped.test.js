@@ -1,36 +1,65 @@
 'use strict';
-// Behaviour does not depend on the words of a message (issue 26, item 2): the send, earlier failures, the
-// compose dialog's test mail and tracking are run twice through the built bundle, once as built and once
-// with every text of the texts modules changed (a mark before each character of each string of
-// MAIL_STATUS_TEXTS, SEND_TEXTS and TEMPLATE_TEXTS in the second bundle), and must do exactly the same: the same requests, the same sheets, the same
-// dialogs once the mark is taken out of what they say. Code that compared a message with a word of its own
-// (`startsWith('the subject')`, a status stripped of "Skipped: an earlier mail…") would act differently.
-// Texts written by earlier versions ("Failed: …" typed into a row here) are still read as they always were.
+// Behaviour does not depend on the words of a message: the send, earlier failures, the compose dialog, tracking,
+// auto-refresh, the unlock and the phone check are run twice through the built bundle, once as built and once
+// with every table of user-facing words changed (a mark before each character of each string of every
+// `const *_TEXTS / *_TEXT / *_WORDS = …` of the bundle, found by name), and must do exactly the same: the same
+// requests, the same sheets, the same dialogs once the mark is taken out of what they say. Code that compared a
+// message with a word of its own (`startsWith('the subject')`, a count by `includes('No matching company')`)
+// would act differently. Texts written by earlier versions ("Failed: …" typed into a row here) are still read as
+// they always were.
 const fs = require('node:fs');
 const path = require('node:path');
+const vm = require('node:vm');
 const { useServices, control, newAddon } = require('../support/harness');
+const { unlock, editCompanyIndex } = require('../support/unlock');
+const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 
 const ROOT = path.join(__dirname, '..', '..');
 const SWAPPED = path.join(ROOT, 'test-output', 'texts-swapped');
-/** The texts modules: every string literal of these objects gets the mark. */
-const TEXT_OBJECTS = ['MAIL_STATUS_TEXTS', 'SEND_TEXTS', 'TEMPLATE_TEXTS'];
+/** A table of user-facing words: every string literal of its value gets the mark (keys excepted). */
+const TABLE = /\nconst ([A-Z][A-Z0-9_]*_(?:TEXTS|TEXT|WORDS)(?:\$\d+)?) = /g;
+/** Tables that must be among them (a table renamed out of the pattern would silently escape the test). */
+const KNOWN_TABLES = [
+  'MAIL_STATUS_TEXTS',
+  'SEND_TEXTS',
+  'TEMPLATE_TEXTS',
+  'UNLOCK_TEXTS',
+  'PHONE_TEXTS',
+  'AUTO_REFRESH_TEXTS',
+  'ERROR_TEXTS',
+  'TASK_STATUS_WORDS',
+  'OPENED_WORDS',
+  'STOP_TEXT',
+  'WAIT_TEXT',
+];
 const MARK = '¤';
+let tables = [];
 
 const services = useServices();
 let emu;
 afterEach(() => emu && emu.dispose());
 
+/** Whether the string literal starting at `at` is an object key: after `{` or `,`, and followed by `:`. */
+function isKey(code, at, out) {
+  const before = out.trimEnd().at(-1);
+  if (before !== '{' && before !== ',') return false;
+  const quote = code[at];
+  let end = at + 1;
+  while (code[end] !== quote) end += code[end] === '\\' ? 2 : 1;
+  return /^\s*:/.test(code.slice(end + 1, end + 20));
+}
+
 /**
- * Puts MARK before every character of every string and template literal of `const NAME = { … }` (the
- * expressions inside a template are left alone): "Queued" becomes "¤Q¤u¤e¤u¤e¤d", so no word of the
- * original is found in the text any more (startsWith, includes, replace all miss), while taking the marks
- * out gives the original back.
+ * Puts MARK before every character of every string and template literal of `const NAME = …;` (the
+ * expressions inside a template are left alone, object keys too): "Queued" becomes "¤Q¤u¤e¤u¤e¤d", so no
+ * word of the original is found in the text any more (startsWith, includes, replace all miss), while taking
+ * the marks out gives the original back.
  */
 function markTexts(code, name) {
-  const start = code.indexOf(`const ${name} = {`);
+  const start = code.indexOf(`\nconst ${name} = `);
   if (start < 0) throw new Error(`${name} is not in the bundle`);
-  let out = code.slice(0, start);
-  let i = start;
+  let i = start + `\nconst ${name} = `.length;
+  let out = code.slice(0, i);
   let depth = 0;
   const templates = []; // the brace depth at which each open template's ${ … } started
   /** Copies literal text up to (not including) a character `stop` tells, marking each character. */
@@ -39,7 +68,11 @@ function markTexts(code, name) {
   };
   for (; i < code.length; i++) {
     const ch = code[i];
-    if (ch === "'" || ch === '"') {
+    if ((ch === "'" || ch === '"') && isKey(code, i, out)) {
+      const end = code.indexOf(ch, i + 1);
+      out += code.slice(i, end + 1);
+      i = end;
+    } else if (ch === "'" || ch === '"') {
       out += ch;
       i++;
       literal((k) => code[k] === ch);
@@ -57,8 +90,9 @@ function markTexts(code, name) {
       }
     } else {
       out += ch;
-      if (ch === '{') depth++;
-      else if (ch === '}' && --depth === 0) break;
+      if (ch === '{' || ch === '(' || ch === '[') depth++;
+      else if (ch === '}' || ch === ')' || ch === ']') depth--;
+      else if (ch === ';' && depth === 0) break;
     }
   }
   return out + code.slice(i + 1);
@@ -69,7 +103,9 @@ beforeAll(() => {
   fs.mkdirSync(SWAPPED, { recursive: true });
   for (const file of fs.readdirSync(local)) fs.copyFileSync(path.join(local, file), path.join(SWAPPED, file));
   let code = fs.readFileSync(path.join(local, 'Code.js'), 'utf8');
-  for (const name of TEXT_OBJECTS) code = markTexts(code, name);
+  tables = [...code.matchAll(TABLE)].map((m) => m[1]);
+  for (const name of tables) code = markTexts(code, name);
+  new vm.Script(code); // still JavaScript
   fs.writeFileSync(path.join(SWAPPED, 'Code.js'), code);
 });
 
@@ -125,11 +161,14 @@ function column(sheet, header) {
   return sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0].indexOf(header) + 1;
 }
 
-test('the swapped bundle really says other words', () => {
+test('the swapped bundle really says other words, in every table', () => {
   const code = fs.readFileSync(path.join(SWAPPED, 'Code.js'), 'utf8');
   const marked = (text) => [...text].map((c) => MARK + c).join('');
+  expect(tables).toEqual(expect.arrayContaining(KNOWN_TABLES));
   expect(code).toContain(`queued: '${marked('Queued')}'`);
   expect(code).toContain(`{ return \`${marked('an earlier mail to this address failed (')}\${why}`);
+  expect(code).toContain(`'not-found': '${marked('No matching company: nothing charged.')}'`);
+  expect(code).toContain(`'not-registered': '${marked('not registered')}'`);
 });
 
 test('a send with every kind of skipped row, an earlier failure asked about, and a test mail', async () => {
@@ -246,4 +285,77 @@ test("the compose dialog's preview: a row without an address, and a placeholder 
   // only says why it is blank.
   expect(unknown.body).toMatch(/^This mail cannot be shown: a \{\{placeholder\}\} in it names no column/);
   expect(unknown.problems.filter((p) => p.includes('Nmae'))).toEqual([]);
+});
+
+test('an unlock counts a company not found and an outcome unknown by their codes', async () => {
+  const result = await sameWithOtherWords(async (record) => {
+    emu.run('searchCompanies', [{ products: 'a', operator: 'OR', industries: 'e', size: 4 }], {
+      kind: 'webapp',
+    });
+    const companies = emu.spreadsheet.getSheetByName('Companies');
+    emu.spreadsheet.setActiveSheet(companies);
+    companies.getRange('A2:C5').activate();
+    // The service no longer knows the third company; the answer to the first unlock is lost.
+    const header = companies.getRange(1, 1, 1, companies.getLastColumn()).getValues()[0];
+    const gone = companies.getRange(4, header.indexOf('Search ID') + 1).getValue();
+    editCompanyIndex(emu, (id, [domain, ...rest]) => [id === gone ? `gone.${domain}` : domain, ...rest]);
+    await control(services.sandbox.outreachUrl, 'POST', '/faults', {
+      path: '/api/v1/companies/unlock',
+      count: 1,
+      kind: 'lost-response',
+    });
+    record.push(unlock(emu).answer);
+  });
+  const companies = result.sheets.find((s) => s.name === 'Companies');
+  const at = companies.values[0].indexOf('Unlock status');
+  const statuses = companies.values.slice(1, 5).map((row) => row[at]);
+  expect(statuses.filter((s) => s === 'No matching company: nothing charged.')).toHaveLength(1);
+  expect(statuses.filter((s) => /^Outcome unknown/.test(s))).toHaveLength(1);
+  const said = JSON.stringify([result.toasts, result.alerts, result.record]);
+  expect(said).toMatch(/1 not found \(not charged\)/);
+  expect(said).toMatch(/1 with unknown outcome/);
+});
+
+test('a phone check: invalid numbers, answers, and a second run that reads its own cells', async () => {
+  const result = await sameWithOtherWords((record) => {
+    const sheet = emu.spreadsheet.getSheets()[0];
+    const rows = [
+      ['Phone'],
+      ['12'],
+      ['+1 555 abc'],
+      [registeredPhoneNumber(1)],
+      [unregisteredPhoneNumber(2)],
+    ];
+    sheet.getRange('A1:A5').setValues(rows);
+    emu.spreadsheet.setActiveSheet(sheet);
+    sheet.getRange('A2:A5').activate();
+    emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
+    emu.run('checkSelectedPhones', [], { kind: 'menu' });
+    emu.run('checkSelectedPhones', [], { kind: 'menu' });
+    record.push(emu.runCustomFunction('PHONE_CHECK', [[['12'], [registeredPhoneNumber(1)], ['']]]));
+  });
+  const sheet = result.sheets[0];
+  expect(sheet.values.slice(0, 5).map((row) => row[1])).toEqual([
+    'Phone check',
+    'invalid number: too short, at least 7 digits',
+    'invalid number: contains letters',
+    'registered',
+    'not registered',
+  ]);
+  expect(result.record[0]).toEqual([['invalid number: too short, at least 7 digits'], [true], ['']]);
+  // One request per number; the second run and the formula found every number answered.
+  expect(result.requests.filter((r) => r.endsWith('/api/wa/check'))).toHaveLength(2);
+});
+
+test('auto-refresh that turned itself off says why once', async () => {
+  const result = await sameWithOtherWords((record) => {
+    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    record.push(emu.advanceTime(3600_000).map((run) => run.status));
+    emu.ui.queue('NO');
+    emu.run('toggleAutoRefresh', [], { kind: 'menu' });
+  });
+  expect(result.record[0]).toEqual(['completed']);
+  const asked = result.alerts.find(([title]) => title === 'Auto-refresh tracking');
+  expect(asked[1]).toMatch(/turned itself off: this document has not sent any e-mail\./);
+  expect(asked[1]).not.toMatch(/It was turned off/);
 });

@@ -1,15 +1,7 @@
 // RFC 7807 problem bodies of the outreach service: lenient parsing, and the mapping of a non-2xx answer to
 // an error. The HTTP status decides the kind; the problem's slug refines it (quota, upstream-error).
 import type { ApiErrorInit, FundsUnit } from '../errors';
-import {
-  type UnsafeOperation,
-  GONE_ACTION,
-  PLAN_ACTION,
-  PROFILE_NOT_FOUND_ACTION,
-  SETTINGS_ACTION,
-  invalidResponseInit,
-  outcomeUnknownInit,
-} from '../error-texts';
+import { type UnsafeOperation, ERROR_TEXTS, invalidResponseInit, outcomeUnknownInit } from '../error-texts';
 import { quotaExceededInit } from './quota-exceeded';
 import { isProblemBody, wrongAddressInit } from '../transport/wrong-address';
 
@@ -140,7 +132,7 @@ const BY_STATUS: Record<number, (a: Answered) => ApiErrorInit> = {
     kind: 'auth',
     message,
     userMessage: 'The Outreach service refused the API key (missing, invalid or revoked).',
-    action: SETTINGS_ACTION,
+    action: ERROR_TEXTS.settings,
     retryable: false,
   }),
   402: funds,
@@ -149,7 +141,7 @@ const BY_STATUS: Record<number, (a: Answered) => ApiErrorInit> = {
     kind: 'plan',
     message,
     userMessage: 'Your plan has no permission to send e-mail.',
-    action: `${PLAN_ACTION} (${ctx.baseUrl}/pricing).`,
+    action: `${ERROR_TEXTS.plan} (${ctx.baseUrl}/pricing).`,
     retryable: false,
   }),
   404: notFound,
@@ -160,7 +152,7 @@ const BY_STATUS: Record<number, (a: Answered) => ApiErrorInit> = {
     replacement: problem.replacement,
     message,
     userMessage: 'The old contact search is retired.',
-    action: problem.replacement ? `${GONE_ACTION} (${problem.replacement})` : GONE_ACTION,
+    action: problem.replacement ? `${ERROR_TEXTS.gone} (${problem.replacement})` : ERROR_TEXTS.gone,
     retryable: false,
   }),
   429: tooManyRequests,
@@ -201,7 +193,7 @@ function funds({ common, message, problem, ctx }: Answered): ApiErrorInit {
 }
 
 const NOT_FOUND_TEXTS: Record<NonNullable<OutreachErrorContext['notFound']>, [string, string]> = {
-  company: ['The company is not unlocked (or the id is not one of yours).', PROFILE_NOT_FOUND_ACTION],
+  company: ['The company is not unlocked (or the id is not one of yours).', ERROR_TEXTS.profileNotFound],
   unlock: [
     'No company matches this domain and country; nothing was charged.',
     'Check the row: the domain and country must come from a search result.',

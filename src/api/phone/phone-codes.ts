@@ -1,6 +1,6 @@
 // Phone-service codes: the body's {code, message} is authoritative, whatever the HTTP status.
 import type { ApiErrorInit, ApiErrorKind } from '../errors';
-import { CONTINUE_LATER_ACTION, SETTINGS_ACTION } from '../error-texts';
+import { ERROR_TEXTS } from '../error-texts';
 
 export const PHONE_CODES = {
   INTERNAL: 1000,
@@ -20,7 +20,7 @@ type CodeMeaning = Pick<ApiErrorInit, 'userMessage' | 'action' | 'retryable' | '
 const REFUSED_KEY: CodeMeaning = {
   kind: 'auth',
   userMessage: 'The phone-check service refused the API key (missing or invalid).',
-  action: SETTINGS_ACTION,
+  action: ERROR_TEXTS.settings,
   retryable: false,
 };
 
@@ -50,7 +50,7 @@ const MEANINGS: Record<number, (code: number) => CodeMeaning> = {
   [PHONE_CODES.RATE_LIMIT]: () => ({
     kind: 'rate-limit',
     userMessage: 'The phone-check service allows 1000 checks per hour; the limit was reached.',
-    action: CONTINUE_LATER_ACTION,
+    action: ERROR_TEXTS.continueLater,
     retryable: true,
   }),
   [PHONE_CODES.INTERNAL]: TEMPORARY,

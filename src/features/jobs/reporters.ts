@@ -53,10 +53,11 @@ export function unattendedReporter(kind: string): Reporter {
 export function recordLastRun(
   kind: string,
   progress: Pick<JobProgress, 'message' | 'error' | 'finished'>,
-): void {
+): LastRun {
   const run: LastRun = { at: Date.now(), message: progress.message, finished: progress.finished };
   if (progress.error) run.error = progress.error;
   PropertiesService.getDocumentProperties().setProperty(LAST_RUN(kind), JSON.stringify(run));
+  return run;
 }
 
 export function lastRun(kind: string): LastRun | null {

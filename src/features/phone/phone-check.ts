@@ -40,7 +40,7 @@ import {
   targetOf,
   writeBefore,
 } from './phone-sheet';
-import { costQuestion, insertQuestion, invalidResultText, isResultText, RESULT_TEXT } from './phone-texts';
+import { costQuestion, insertQuestion, parseResultCell, type ResultCell } from './phone-texts';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { describe, ensureKey } from '../settings';
 
@@ -58,7 +58,7 @@ interface Prepared {
   rows: TableRow[];
   survey: Survey;
   /** Resuming: the answers the interrupted check already wrote (kept even if the store dropped them). */
-  shown: Map<string, string>;
+  shown: Map<string, ResultCell>;
 }
 
 /** Menu: Check phone numbers in selection. One run at a time per document (see withJobLease). */
@@ -131,9 +131,11 @@ function resume(selection: Selection, saved: PhoneTarget): Prepared | null {
     throw error;
   }
   const found = survey(rows, target, hiddenRows(sheet, lastRow));
-  const shown = new Map<string, string>();
-  for (const entry of found.entries)
-    if (entry.phone && isResultText(entry.shown)) shown.set(entry.phone, entry.shown);
+  const shown = new Map<string, ResultCell>();
+  for (const entry of found.entries) {
+    const cell = entry.phone ? parseResultCell(entry.shown) : null;
+    if (cell && cell.kind === 'answer') shown.set(entry.phone!, cell);
+  }
   return { sheet, target, plan: null, rows, survey: found, shown };
 }
 
@@ -195,7 +197,7 @@ function start(
   if (plan) applyColumnPlan(sheet, plan);
   const table = phoneTable(sheet, target.columns, target.lastRow, true);
   const rows = plan && plan.inserts.length > 0 ? table.readAll() : prepared.rows;
-  writeBefore(table, rows, target, (entry) => textBefore(entry, store, prepared.shown));
+  writeBefore(table, rows, target, (entry) => cellBefore(entry, store, prepared.shown));
   if (previous) clearJob(PHONE_JOB.kind);
   const data: PhoneData = { ...target, charged: 0, done: 0, leftOut: unknown.length - limit, known };
   const state = newJobState(PHONE_JOB, phoneUnits(unknown, limit), data);
@@ -203,11 +205,11 @@ function start(
   else runStep(PHONE_JOB, state, MENU_REPORTER, deadline); // all known: written above, says so
 }
 
-/** A cell before the first check: its known answer, or blank while its number waits (never stale). */
-function textBefore(entry: Entry, store: PhoneResults, shown: Map<string, string>): string {
-  if (entry.invalid !== undefined) return invalidResultText(entry.invalid);
+/** A cell before the first check: its known answer, or blank (null) while its number waits (never stale). */
+function cellBefore(entry: Entry, store: PhoneResults, shown: Map<string, ResultCell>): ResultCell | null {
+  if (entry.invalid !== undefined) return { kind: 'refused', reason: entry.invalid };
   const phone = entry.phone!;
   const known = store.get(phone);
-  if (known) return RESULT_TEXT[known.status];
-  return shown.get(phone) || '';
+  if (known) return { kind: 'answer', status: known.status };
+  return shown.get(phone) || null;
 }

@@ -21,16 +21,9 @@ import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../../platform/deadline';
 import { formulasMaySpend } from '../../platform/formula-consent';
 import { readSettings } from '../../platform/settings';
 import { PhoneResults } from './phone-results';
-import { errorText, invalidNumberText } from './phone-texts';
+import { errorCell, PHONE_TEXTS, resultText } from './phone-texts';
 
-export const NOT_CHECKED_YET = 'not checked yet — recalculate';
-/** Formulas run with the spreadsheet owner's user properties, whoever edits the sheet. */
-export const NO_KEY_TEXT =
-  "No phone-check API key for formulas: they use the spreadsheet owner's key. The owner adds it in Extensions › Outreach › Settings; editors can check their selection from the menu with their own key.";
-export const NOT_ALLOWED_TEXT =
-  "not checked: formulas here may not spend the owner's phone-check credits. The owner can allow it in Extensions › Outreach › Settings, or check the selection from the menu.";
-export const NO_INPUT_TEXT =
-  'Give a phone number or a range, e.g. =PHONE_CHECK(A2) or =PHONE_CHECK(A2:A200).';
+const NOT_CHECKED_YET = PHONE_TEXTS.notCheckedYet;
 /**
  * Numbers of the first round and of later ones (each one fetchAll batch when the rate budget allows).
  * The first round is half a full one: its answers must come back well inside the 30 s, before anything
@@ -46,7 +39,7 @@ type Cell = [number, number];
 type Fill = (phones: Iterable<string>, answer: Answer) => void;
 
 export function phoneCheckFunction(phones: unknown): Answer | Answer[][] {
-  if (phones === undefined || phones === null) return NO_INPUT_TEXT;
+  if (phones === undefined || phones === null) return PHONE_TEXTS.noInput;
   const single = !Array.isArray(phones);
   const grid: unknown[][] = single
     ? [[phones]]
@@ -66,7 +59,7 @@ function answerKnown(grid: unknown[][], out: Answer[][], store: PhoneResults): M
       const normalized = cellPhone(value);
       if (!normalized) return;
       if (!normalized.ok) {
-        out[r][c] = invalidNumberText(normalized.reason);
+        out[r][c] = resultText({ kind: 'refused', reason: normalized.reason });
         return;
       }
       const known = store.get(normalized.phone);
@@ -90,9 +83,9 @@ function checkWaiting(waiting: Map<string, Cell[]>, out: Answer[][], store: Phon
   let left = [...waiting.keys()];
   fill(left, NOT_CHECKED_YET);
   const settings = readSettings();
-  if (!settings.phoneApiKey) return fill(left, NO_KEY_TEXT);
+  if (!settings.phoneApiKey) return fill(left, PHONE_TEXTS.noKey);
   // A check costs the owner's credits: only where the owner allowed formulas in this document to spend.
-  if (!formulasMaySpend()) return fill(left, NOT_ALLOWED_TEXT);
+  if (!formulasMaySpend()) return fill(left, PHONE_TEXTS.notAllowed);
   const deadline = Deadline.forCustomFunction();
   const client = phoneClient({ deadlineMs: deadline.at }, settings);
   // A round is started only when one as long as the last one ends in time: Sheets stops the execution at
@@ -138,7 +131,7 @@ function checkWaiting(waiting: Map<string, Cell[]>, out: Answer[][], store: Phon
 function keepBatch(round: string[], results: PhoneCheckResult[], store: PhoneResults, fill: Fill): void {
   for (const result of results) {
     const phone = round[result.index];
-    if (result.status === 'error') fill([phone], errorText(result.error));
+    if (result.status === 'error') fill([phone], resultText(errorCell(result.error)));
     else {
       store.put(phone, result.status);
       fill([phone], answerOf(result.status));
@@ -161,7 +154,7 @@ export function cellPhone(value: unknown): PhoneNormalization | null {
 
 export function phoneCreditsFunction(): number | string {
   const settings = readSettings();
-  if (!settings.phoneApiKey) return NO_KEY_TEXT;
+  if (!settings.phoneApiKey) return PHONE_TEXTS.noKey;
   try {
     return phoneClient({ deadlineMs: Deadline.forCustomFunction().at }, settings).credits();
   } catch (error) {
@@ -170,18 +163,17 @@ export function phoneCreditsFunction(): number | string {
 }
 
 function answerOf(status: 'registered' | 'not-registered' | 'invalid'): Answer {
-  return status === 'registered' ? true : status === 'not-registered' ? false : 'invalid number';
+  return status === 'registered' ? true : status === 'not-registered' ? false : PHONE_TEXTS.invalid;
 }
 
 /** A failure that concerns every number still unchecked. */
 function stopText(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.kind === 'missing-key') return NO_KEY_TEXT;
-    if (error.kind === 'funds') return 'no phone-check credits left: add credits, then recalculate';
-    if (error.kind === 'auth')
-      return 'the phone-check API key was refused: check it in Extensions › Outreach › Settings';
+    if (error.kind === 'missing-key') return PHONE_TEXTS.noKey;
+    if (error.kind === 'funds') return PHONE_TEXTS.noCredits;
+    if (error.kind === 'auth') return PHONE_TEXTS.keyRefused;
     if (isForLater(error)) return NOT_CHECKED_YET;
-    return `error: ${error.userMessage}`;
+    return resultText(errorCell(error));
   }
-  return `error: ${error instanceof Error ? error.message : String(error)}`;
+  return resultText({ kind: 'error', detail: error instanceof Error ? error.message : String(error) });
 }

@@ -14,11 +14,11 @@ import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs
 import { PhoneTarget } from './phone-plan';
 import { openTarget, writeResults } from './phone-sheet';
 import {
-  errorText,
+  errorCell,
   notCheckedText,
   pauseText,
   progressText,
-  RESULT_TEXT,
+  type ResultCell,
   RunCounts,
   summaryText,
 } from './phone-texts';
@@ -71,7 +71,7 @@ export const PHONE_JOB: JobDefinition<PhoneUnit, PhoneData, Checked> = {
   markStopped: (state) => {
     const left = state.units.flat();
     if (left.length === 0) return '';
-    writeResults(state.data, new Map(left.map((phone) => [phone, STOPPED_TEXT])));
+    writeResults(state.data, new Map(left.map((phone) => [phone, STOPPED])));
     return `${count(left.length, 'number')} ${plural(left.length, 'was', 'were')} not checked, nothing charged for them: their cells say "Stopped". Run the check again to check them.`;
   },
   workDone: (before, after) => {
@@ -81,8 +81,7 @@ export const PHONE_JOB: JobDefinition<PhoneUnit, PhoneData, Checked> = {
   },
 };
 
-/** The cell of a number Stop left unchecked (not a result: the next check of the selection checks it). */
-const STOPPED_TEXT = 'Stopped: not checked, nothing charged';
+const STOPPED: ResultCell = { kind: 'stopped' };
 
 function checkUnit(unit: PhoneUnit, state: PhoneState, context: StepContext): Checked {
   openTarget(state.data); // nothing is paid for numbers whose sheet is gone
@@ -104,22 +103,22 @@ function checkUnit(unit: PhoneUnit, state: PhoneState, context: StepContext): Ch
 /** Stores and writes the unit's answers; the numbers still unanswered come back as the next unit. */
 function recordUnit(unit: PhoneUnit, checked: Checked, state: PhoneState, context: StepContext): PhoneUnit[] {
   const { store, claimed, outcome } = checked;
-  const texts = new Map<string, string>();
+  const texts = new Map<string, ResultCell>();
   for (const result of outcome ? outcome.results : []) {
     const phone = claimed[result.index];
     state.data.done++;
     if (result.status === 'error') {
-      texts.set(phone, errorText(result.error));
+      texts.set(phone, errorCell(result.error));
       continue;
     }
     store.put(phone, result.status);
-    texts.set(phone, RESULT_TEXT[result.status]);
+    texts.set(phone, { kind: 'answer', status: result.status });
     if (result.status !== 'invalid') state.data.charged++;
   }
   // Numbers another execution answered meanwhile (claim() read the store again).
   for (const phone of unit) {
     const known = !texts.has(phone) && store.get(phone);
-    if (known) texts.set(phone, RESULT_TEXT[known.status]);
+    if (known) texts.set(phone, { kind: 'answer', status: known.status });
   }
   const notKept = keep(store);
   writeResults(state.data, texts);

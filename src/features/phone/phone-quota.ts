@@ -13,17 +13,13 @@ import type { PhoneTarget } from './phone-plan';
 import { writeResults } from './phone-sheet';
 import { HOUR_MS, DAY_MS } from '../../platform/time';
 
-/** The cell of a number that waits for Google's daily limit (not a result: the check goes on with it). */
-export const WAITING_QUOTA_TEXT =
-  "Waiting: Google's daily limit of calls is used up; checked when it is back (nothing charged yet)";
-
 /** Marks the numbers left, hands the job to the hourly trigger and pauses it for an hour. */
 export function dailyQuotaPause(
   error: ApiError,
   data: PhoneTarget & { byTimer?: boolean },
   left: string[],
 ): JobPause {
-  if (!data.byTimer) writeResults(data, new Map(left.map((phone) => [phone, WAITING_QUOTA_TEXT])));
+  if (!data.byTimer) writeResults(data, new Map(left.map((phone) => [phone, { kind: 'waiting' }])));
   const latest = whenText(Date.now() + DAY_MS);
   let how: string;
   try {

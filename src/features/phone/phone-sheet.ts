@@ -18,7 +18,17 @@ import {
   SelectionGrid,
   shift,
 } from './phone-plan';
-import { isOwnResult, movedText, RESULT_HEADER, sheetGoneText } from './phone-texts';
+import {
+  movedText,
+  parseResultCell,
+  RESULT_HEADER,
+  type ResultCell,
+  resultText,
+  sheetGoneText,
+} from './phone-texts';
+
+/** A text the check writes in a results cell: never taken for a formula's output beside the numbers. */
+const isOwnResult = (value: unknown) => parseResultCell(value) !== null;
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -89,7 +99,7 @@ export function applyColumnPlan(sheet: Sheet, plan: ColumnPlan): void {
 }
 
 /**
- * Writes what each covered cell shows before the first check (results known, invalid numbers, and blanks
+ * Writes what each covered cell shows before the first check (results known, invalid numbers, and blanks (null)
  * for the numbers to check: never stale data), by position: `rows` were read in this execution after the
  * inserts, and nothing slow happened since.
  */
@@ -97,27 +107,28 @@ export function writeBefore(
   table: Table,
   rows: TableRow[],
   target: PhoneTarget,
-  textOf: (entry: Entry) => string,
+  cellOf: (entry: Entry) => ResultCell | null,
 ): void {
   const hidden = hiddenRows(openTarget(target, table.sheet), target.lastRow);
   const changes = new Map<number, Record<string, CellValue>>();
   for (const entry of rows.flatMap((row) => rowEntries(row, target, hidden))) {
-    const text = textOf(entry);
+    const cell = cellOf(entry);
+    const text = cell ? resultText(cell) : '';
     if (sameText(entry.shown, text)) continue;
     changes.set(entry.row, { ...changes.get(entry.row), [`r${entry.column}`]: textCell(text) });
   }
   table.update(rows, changes);
 }
 
-/** Writes each number's text next to every covered cell that holds that number now. */
-export function writeResults(target: PhoneTarget, texts: Map<string, string>): void {
+/** Writes each number's result next to every covered cell that holds that number now. */
+export function writeResults(target: PhoneTarget, texts: Map<string, ResultCell>): void {
   if (texts.size === 0) return;
   const sheet = openTarget(target);
   const hidden = hiddenRows(sheet, target.lastRow);
   const changes = new Map<string, Record<string, CellValue>>();
   target.columns.forEach((_, column) => {
-    for (const [phone, text] of texts)
-      changes.set(resultKey(column, phone), { [`r${column}`]: textCell(text) });
+    for (const [phone, cell] of texts)
+      changes.set(resultKey(column, phone), { [`r${column}`]: textCell(resultText(cell)) });
   });
   const keysOf = (row: TableRow) =>
     rowEntries(row, target, hidden).flatMap((e) => (e.phone ? [resultKey(e.column, e.phone)] : []));

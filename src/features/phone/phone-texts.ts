@@ -9,39 +9,74 @@ import { FETCH_CALLS_PER_DAY, FETCH_CALLS_PER_DAY_WORKSPACE } from '../../api/er
 /** Header of a results column; a column with this header right of the numbers is reused. */
 export const RESULT_HEADER = 'Phone check';
 
-/** A results cell's text for each answer of the service. */
-export const RESULT_TEXT: Record<PhoneStatus, string> = {
+/** What a results cell holds: the code its text is made from and read back as (parseResultCell). */
+export type ResultCell =
+  | { kind: 'answer'; status: PhoneStatus }
+  /** A number the add-on refused itself (free): why. */
+  | { kind: 'refused'; reason: string }
+  /** A check that failed after the client's retries (costs nothing; a later run checks it again). */
+  | { kind: 'error'; detail: string }
+  /** Waits for Google's daily limit of calls (phone-quota.ts). */
+  | { kind: 'waiting' }
+  /** Left unchecked by Stop: the next check of the selection checks it. */
+  | { kind: 'stopped' };
+
+/** The words of results cells and of =PHONE_CHECK's answers. */
+export const PHONE_TEXTS = {
   registered: 'registered',
   'not-registered': 'not registered',
   invalid: 'invalid number',
+  error: 'error',
+  checkFailed: 'the check failed',
+  waiting: "Waiting: Google's daily limit of calls is used up; checked when it is back (nothing charged yet)",
+  stopped: 'Stopped: not checked, nothing charged',
+  notCheckedYet: 'not checked yet — recalculate',
+  /** Formulas run with the spreadsheet owner's user properties, whoever edits the sheet. */
+  noKey:
+    "No phone-check API key for formulas: they use the spreadsheet owner's key. The owner adds it in Extensions › Outreach › Settings; editors can check their selection from the menu with their own key.",
+  notAllowed:
+    "not checked: formulas here may not spend the owner's phone-check credits. The owner can allow it in Extensions › Outreach › Settings, or check the selection from the menu.",
+  noInput: 'Give a phone number or a range, e.g. =PHONE_CHECK(A2) or =PHONE_CHECK(A2:A200).',
+  noCredits: 'no phone-check credits left: add credits, then recalculate',
+  keyRefused: 'the phone-check API key was refused: check it in Extensions › Outreach › Settings',
 };
-const RESULTS = Object.values(RESULT_TEXT);
 
-/** A results cell of a number the add-on refused itself (free): "invalid number: too short, …". */
-export function invalidResultText(reason: string): string {
-  return `${RESULT_TEXT.invalid}: ${reason}`;
+const ANSWERS: PhoneStatus[] = ['registered', 'not-registered', 'invalid'];
+
+/** A results cell's text. */
+export function resultText(cell: ResultCell): string {
+  switch (cell.kind) {
+    case 'answer':
+      return PHONE_TEXTS[cell.status];
+    case 'refused':
+      return `${PHONE_TEXTS.invalid}: ${cell.reason}`;
+    case 'error':
+      return `${PHONE_TEXTS.error}: ${cell.detail}`;
+    default:
+      return PHONE_TEXTS[cell.kind];
+  }
 }
 
-/** What =PHONE_CHECK says about a number the add-on refused itself (free): "invalid number: too short, …". */
-export function invalidNumberText(reason: string): string {
-  return `${RESULT_TEXT.invalid}: ${reason}`;
+/**
+ * What a results cell says, read back (resuming a check, and telling the add-on's cells from others); null
+ * for a text the check does not write. With resultText, the only code that reads these words.
+ */
+export function parseResultCell(value: unknown): ResultCell | null {
+  if (typeof value !== 'string') return null;
+  const status = ANSWERS.find((s) => PHONE_TEXTS[s] === value);
+  if (status) return { kind: 'answer', status };
+  if (value === PHONE_TEXTS.waiting) return { kind: 'waiting' };
+  if (value === PHONE_TEXTS.stopped) return { kind: 'stopped' };
+  const after = (word: string) => (value.startsWith(`${word}: `) ? value.slice(word.length + 2) : null);
+  const reason = after(PHONE_TEXTS.invalid);
+  if (reason !== null) return { kind: 'refused', reason };
+  const detail = after(PHONE_TEXTS.error);
+  return detail === null ? null : { kind: 'error', detail };
 }
 
-/** A check that failed after the client's retries (costs nothing; a later run checks it again). */
-export function errorText(error: ApiError | undefined): string {
-  return `error: ${error ? error.userMessage : 'the check failed'}`;
-}
-
-/** A results cell showing an answer (not an error, not blank). */
-export function isResultText(value: unknown): value is string {
-  return typeof value === 'string' && RESULTS.includes(value);
-}
-
-/** Any text the check writes in a results cell: an answer, an invalid number, an error. */
-export function isOwnResult(value: unknown): boolean {
-  if (typeof value !== 'string') return false;
-  const text: string = value;
-  return RESULTS.includes(text) || text.startsWith(`${RESULT_TEXT.invalid}: `) || text.startsWith('error: ');
+/** A check that failed after the client's retries, as a results cell or a formula says it. */
+export function errorCell(error: ApiError | undefined): ResultCell {
+  return { kind: 'error', detail: error ? error.userMessage : PHONE_TEXTS.checkFailed };
 }
 
 /** What a check of the selection costs, as the confirmation states it. */

@@ -13,8 +13,8 @@ import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from '../settings';
-import { count, formatCount, neededText, plural } from '../words';
-import { isAllRoles, type RoleChoice, roleChoiceText } from './role-choice';
+import type { RoleChoice } from './role-choice';
+import { fundsText, type RowStatus, statusText, summaryText, UNLOCK_TEXTS } from './unlock-texts';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
 export const UNLOCK_CHUNK = 10;
@@ -41,15 +41,20 @@ export interface UnlockCounts {
 
 type UnlockState = JobState<UnlockUnit, UnlockCounts>;
 
+/** A row's new cells and the status they say (what the counts are made from). */
+interface RowResult {
+  status: RowStatus;
+  cells?: Record<string, CellValue>;
+}
+
 interface UnlockOutcome {
-  /** Cells to write per search id. */
-  rows: Map<string, Record<string, CellValue>>;
+  rows: Map<string, RowResult>;
   /** Ids not tried (out of time): a unit of their own, first in line. */
   rest: string[];
   hashes: string[];
   stop?: string;
   /** The status of every row the stop leaves not unlocked. */
-  notDone?: string;
+  notDone?: RowStatus;
   /** What stopped it (Google's daily fetch limit pauses the job instead: see recordUnlocks). */
   error?: ApiError;
 }
@@ -78,7 +83,7 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
     'unlock' in unit
       ? recordUnlocks(result as UnlockOutcome, state)
       : recordContacts(result as FetchedContacts, state),
-  summary: unlockSummary,
+  summary: (state, finished) => summaryText(state.data, finished, !!state.stopped),
   markStopped: markUnlocksStopped,
   workDone: (before, after) => {
     const unlocked = after.unlocked - before.unlocked;
@@ -86,9 +91,9 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
     const filled = after.companiesFilled - before.companiesFilled;
     const added = after.contactsAdded - before.contactsAdded;
     const parts: string[] = [];
-    if (unlocked) parts.push(`unlocked ${companies(unlocked)} (${count(points, 'point')})`);
-    if (filled) parts.push(`filled the contacts of ${companies(filled)} (${count(added, 'new contact')})`);
-    return parts.join(' and ');
+    if (unlocked) parts.push(UNLOCK_TEXTS.unlockedDone(unlocked, points));
+    if (filled) parts.push(UNLOCK_TEXTS.filledDone(filled, added));
+    return parts.join(UNLOCK_TEXTS.and);
   },
 };
 
@@ -102,10 +107,10 @@ function markUnlocksStopped(state: UnlockState): string {
   const parts: string[] = [];
   const changes = new Map<string, Record<string, CellValue>>();
   for (const id of ids) {
-    changes.set(`id:${id}`, { status: textCell(UNLOCK_STOPPED) });
-    changes.set(`unlocked:${id}`, { status: textCell(CONTACTS_STOPPED) }); // unlocked in an earlier run
+    changes.set(`id:${id}`, statusCell({ code: 'stopped' }));
+    changes.set(`unlocked:${id}`, statusCell({ code: 'contacts-stopped' })); // unlocked in an earlier run
   }
-  for (const hash of hashes) changes.set(`hash:${hash}`, { status: textCell(CONTACTS_STOPPED) });
+  for (const hash of hashes) changes.set(`hash:${hash}`, statusCell({ code: 'contacts-stopped' }));
   if (changes.size) {
     const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
     table.updateByKey((row) => {
@@ -116,30 +121,14 @@ function markUnlocksStopped(state: UnlockState): string {
       return changes.has(`hash:${hash}`) ? `hash:${hash}` : `unlocked:${id}`;
     }, changes);
   }
-  if (ids.length) {
-    parts.push(
-      `${companies(ids.length)} ${plural(ids.length, 'was', 'were')} not unlocked, nothing charged for them: their Unlock status says "Stopped".`,
-    );
-  }
-  if (hashes.length) {
-    parts.push(
-      `The contacts of ${companies(hashes.length)} already unlocked were not fetched: their Unlock status says so; select them and run Unlock again (free).`,
-    );
-  }
+  if (ids.length) parts.push(UNLOCK_TEXTS.idsStopped(ids.length));
+  if (hashes.length) parts.push(UNLOCK_TEXTS.contactsLeft(hashes.length));
   return parts.join(' ');
 }
 
-/** The Unlock status of a row whose Search ID belongs to another company than the row shows. */
-export const MISMATCH_TEXT =
-  'Not unlocked, nothing charged: this Search ID was found for another company than the name and country this row shows (changed by hand?). Run the search again to restore the row.';
-
-/** The Unlock status of a row unlocked whose contacts Stop left unfetched. */
-export const CONTACTS_STOPPED =
-  'Unlocked; contacts not fetched (stopped): select the row and run Unlock again, free.';
-const UNLOCK_STOPPED = 'Stopped: not unlocked, nothing charged. Select the row and run Unlock to unlock it.';
-
-function companies(n: number): string {
-  return count(n, 'company', 'companies');
+/** The Unlock status cell of a row. */
+export function statusCell(status: RowStatus): Record<string, CellValue> {
+  return { status: textCell(statusText(status)) };
 }
 
 function client(context: StepContext): OutreachClient {
@@ -154,7 +143,7 @@ function unlockIds(ids: string[], outreach: OutreachClient, context?: StepContex
 
   const index = CompanyIndex.load();
   const outcome: UnlockOutcome = { rows: new Map(), rest: [], hashes: [] };
-  const status = (id: string, text: string) => outcome.rows.set(id, { status: textCell(text) });
+  const status = (id: string, row: RowStatus) => outcome.rows.set(id, { status: row });
   for (let i = 0; i < ids.length && !outcome.stop; i++) {
     // The bar moves with each unlock (the unit counts 1 per unlock and 1 per company's contacts).
     if (i > 0 && context) context.progress(i);
@@ -168,27 +157,24 @@ function unlockIds(ids: string[], outreach: OutreachClient, context?: StepContex
     }
     const key = index.get(id);
     if (!key) {
-      status(id, 'Cannot unlock: search again to restore this row.');
+      status(id, { code: 'no-index' });
       continue;
     }
     if (!shownOnSheet(rows, id, key)) {
-      status(id, MISMATCH_TEXT);
+      status(id, { code: 'mismatch' });
       continue;
     }
     try {
       const result = outreach.unlock(key.domain, key.countryCode);
-      outcome.rows.set(id, {
+      const cells: Record<string, CellValue> = {
         companyHashId: textCell(result.companyHashId),
         charged: result.charged,
         alreadyViewed: result.alreadyViewed,
-        status: textCell(
-          result.charged ? 'Unlocked (1 point)' : 'Unlocked (free: viewed in the last 30 days)',
-        ),
-        // The name the search row could not show is known now.
-        ...(cellText(row.values.name) === NAME_HIDDEN
-          ? { name: textCell(unlockedName(result.companyName, key.domain)) }
-          : {}),
-      });
+      };
+      // The name the search row could not show is known now.
+      if (cellText(row.values.name) === NAME_HIDDEN)
+        cells.name = textCell(unlockedName(result.companyName, key.domain));
+      outcome.rows.set(id, { status: { code: result.charged ? 'charged' : 'free' }, cells });
       outcome.hashes.push(result.companyHashId);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -196,15 +182,17 @@ function unlockIds(ids: string[], outreach: OutreachClient, context?: StepContex
         outcome.rest = ids.slice(i); // out of time: the next step goes on from here
         break;
       }
-      if (error.kind === 'not-found') status(id, 'No matching company: nothing charged.');
-      else if (error.kind === 'outcome-unknown') {
-        status(id, 'Outcome unknown (connection lost): run Unlock again, a repeat within 30 days is free.');
-      } else if (error.kind === 'bad-request') status(id, describe(error));
+      if (error.kind === 'not-found') status(id, { code: 'not-found' });
+      else if (error.kind === 'outcome-unknown') status(id, { code: 'unknown' });
+      else if (error.kind === 'bad-request') status(id, { code: 'refused', why: describe(error) });
       else {
         // Funds, key, plan, quota, address or service failure: stop here, keep what was done; every row
         // left of this unit says why it was not unlocked (recordUnlocks adds the rows of later units).
         outcome.stop = error.kind === 'funds' ? fundsText(error, outreach.pricingUrl) : describe(error);
-        outcome.notDone = `${error.kind === 'fetch-quota' ? 'Waiting' : 'Not unlocked'}: ${describe(error)}`;
+        outcome.notDone = {
+          code: error.kind === 'fetch-quota' ? 'waiting' : 'not-done',
+          why: describe(error),
+        };
         [outcome.rest, outcome.error] = [ids.slice(i), error];
         for (const left of ids.slice(i)) if (rowById.has(left)) status(left, outcome.notDone);
       }
@@ -229,21 +217,20 @@ function recordUnlocks(outcome: UnlockOutcome, state: UnlockState): UnlockUnit[]
   if (outcome.notDone) {
     // state.units[0] is this unit; the rows of the unlock units after it will not be tried either.
     for (const unit of state.units.slice(1))
-      if ('unlock' in unit)
-        for (const id of unit.unlock) outcome.rows.set(id, { status: textCell(outcome.notDone) });
+      if ('unlock' in unit) for (const id of unit.unlock) outcome.rows.set(id, { status: outcome.notDone });
+  }
+  const changes = new Map<string, Record<string, CellValue>>();
+  const counts = state.data;
+  for (const [id, { status, cells }] of outcome.rows) {
+    changes.set(id, { ...cells, ...statusCell(status) });
+    if (status.code === 'charged' || status.code === 'free') counts.unlocked++;
+    if (status.code === 'charged') counts.charged++;
+    else if (status.code === 'free') counts.free++;
+    else if (status.code === 'not-found') counts.notFound++;
+    else if (status.code === 'unknown') counts.unknown++;
   }
   const table = Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES);
-  table.updateByKey((row) => cellText(row.values.id), outcome.rows);
-  const counts = state.data;
-  for (const cells of outcome.rows.values()) {
-    const text = cellText(cells.status);
-    if (cells.companyHashId) {
-      counts.unlocked++;
-      if (cells.charged) counts.charged++;
-      else counts.free++;
-    } else if (text.includes('No matching company')) counts.notFound++;
-    else if (text.includes('Outcome unknown')) counts.unknown++;
-  }
+  table.updateByKey((row) => cellText(row.values.id), changes);
   const next: UnlockUnit[] = [];
   if (outcome.rest.length) next.push({ unlock: outcome.rest });
   if (outcome.hashes.length) next.push({ contacts: outcome.hashes });
@@ -272,33 +259,4 @@ function recordContacts(fetched: FetchedContacts, state: UnlockState): UnlockUni
 
 export function rowsById(rows: TableRow[]): Map<string, TableRow> {
   return new Map(rows.map((row) => [cellText(row.values.id), row]));
-}
-
-function fundsText(error: ApiError, pricingUrl: string): string {
-  return `Not enough search points.${neededText(error)} Buy an add-on pack at ${pricingUrl}; the rows unlocked so far are kept.`;
-}
-
-function unlockSummary(state: UnlockState, finished: boolean): string {
-  const c = state.data;
-  if (finished && c.alreadyUnlocked > 0 && c.unlocked + c.notFound + c.unknown === 0 && !state.stopped) {
-    const rows = `${count(c.alreadyUnlocked, 'row')} ${plural(c.alreadyUnlocked, 'was', 'were')}`;
-    const added = count(c.contactsAdded, 'new contact');
-    const text = `${rows} already unlocked: ${c.contactsAdded ? `nothing charged, ${added} added` : 'nothing to do'}.`;
-    return isAllRoles(c.roles) || !c.contactsFound ? text : `${text} ${rolesText(c)}`;
-  }
-  const parts = [
-    `Unlocked ${formatCount(c.unlocked)} (${formatCount(c.charged)} charged, ${formatCount(c.free)} free)`,
-  ];
-  if (c.notFound) parts.push(`${formatCount(c.notFound)} not found (not charged)`);
-  if (c.unknown) parts.push(`${formatCount(c.unknown)} with unknown outcome (run Unlock again)`);
-  parts.push(
-    `contacts for ${count(c.companiesFilled, 'company', 'companies')} (${formatCount(c.contactsAdded)} new)`,
-  );
-  const text = (finished ? '' : 'Working: ') + parts.join(', ') + '.';
-  return isAllRoles(c.roles) ? text : `${text} ${rolesText(c)}`;
-}
-
-/** "42 contacts found, 17 added: Purchasing, Management; all seniorities." */
-function rolesText(c: UnlockCounts): string {
-  return `${count(c.contactsFound ?? 0, 'contact')} found, ${formatCount(c.contactsAdded)} added: ${roleChoiceText(c.roles)}.`;
 }

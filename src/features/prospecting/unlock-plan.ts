@@ -3,7 +3,7 @@
 // again when the unlock dialog's answer comes (unlock-question.ts), which starts the job.
 import { CompanyIndex, rowShowsCompany } from './company-index';
 import { otherJobs } from '../../platform/jobs';
-import { cellText, textCell } from '../../sheets/cells';
+import { cellText } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { Table, TableRow } from '../../sheets/table';
@@ -13,14 +13,7 @@ import { JobState, newJobState, savedJob, startJob } from '../jobs/job-runner';
 import { splitEvery } from '../../platform/split-every';
 import { count, plural } from '../words';
 import { MENU_REPORTER } from '../jobs/reporters';
-import {
-  CONTACT_CHUNK,
-  MISMATCH_TEXT,
-  UNLOCK_CHUNK,
-  UNLOCK_JOB,
-  UnlockCounts,
-  UnlockUnit,
-} from './unlock-job';
+import { CONTACT_CHUNK, statusCell, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
 
 export interface UnlockPlan {
   toUnlock: string[];
@@ -145,7 +138,7 @@ function classify(row: TableRow, index: CompanyIndex, plan: UnlockPlan): void {
 export function markMismatched(plan: UnlockPlan): void {
   if (plan.mismatchedRows.length === 0) return;
   const rows = new Set(plan.mismatchedRows);
-  const changes = new Map(plan.mismatchedRows.map((n) => [String(n), { status: textCell(MISMATCH_TEXT) }]));
+  const changes = new Map(plan.mismatchedRows.map((n) => [String(n), statusCell({ code: 'mismatch' })]));
   Table.open(SpreadsheetApp.getActiveSpreadsheet(), COMPANIES).updateByKey(
     (row) => (rows.has(row.rowNumber) ? String(row.rowNumber) : ''),
     changes,

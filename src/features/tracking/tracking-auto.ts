@@ -35,12 +35,40 @@ export interface AutoRefreshView {
   message: string;
 }
 
-/** Why it stops when all is final: statuses stop moving, and opens are counted for 14 days after a send. */
-const FINAL_TEXT =
-  'every mail is delivered or failed, and no open can be counted any more (opens are counted for 14 days after a send), so nothing will change; Refresh tracking reads them again by hand.';
-
-const ON_TEXT =
-  'Auto-refresh is on for you: the Tracking sheet is refreshed about every hour with your key. It turns itself off when every mail is final and 14 days have passed since the last send (opens are counted until then), after 30 days, or if the API key is refused; never while you have a send scheduled or waiting. The summary sheet shows each run.';
+/** What auto-refresh says: the switch's answers, each run's outcome and why it turned itself off. */
+export const AUTO_REFRESH_TEXTS = {
+  needsKey: 'Add your outreach API key in Settings first, then turn auto-refresh on.',
+  notTurnedOn: (why: string) => `Auto-refresh could not be turned on: ${why}`,
+  on: 'Auto-refresh is on for you: the Tracking sheet is refreshed about every hour with your key. It turns itself off when every mail is final and 14 days have passed since the last send (opens are counted until then), after 30 days, or if the API key is refused; never while you have a send scheduled or waiting. The summary sheet shows each run.',
+  off: 'Auto-refresh is off for you. Use Refresh tracking to refresh by hand.',
+  title: 'Auto-refresh tracking',
+  askOff: 'Turn it off?',
+  askOn:
+    'Turn it on? The Tracking sheet will be refreshed about every hour (the most Google allows an add-on), without this window open.',
+  isOn: 'Auto-refresh is ON for you in this document.',
+  isOff: 'Auto-refresh is OFF for you in this document.',
+  noRun: 'No automatic run yet.',
+  lastRun: (at: string, message: string) => `Last automatic run: ${at}. ${message}`,
+  error: (error: string) => `Error: ${error}`,
+  wasOff: (reason: string) => `It was turned off: ${reason}`,
+  failed: 'The automatic refresh failed.',
+  owedFailed: 'The refresh after a timed send failed.',
+  busy: 'Skipped: another refresh was running.',
+  nothingYet: (left: string) => `Nothing sent yet to refresh; auto-refresh stays on for ${left}.`,
+  turnedOff: (reason: string) => `Auto-refresh turned itself off: ${reason}`,
+  noKeyError: (text: string) => `No outreach API key: ${text}`,
+  // Why it turned itself off (the rest of "Auto-refresh turned itself off: …").
+  menu: 'turned off from the menu.',
+  failures: (n: number, why: string) => `it failed ${n} times in a row (${why}).`,
+  nothingSent: 'this document has not sent any e-mail.',
+  keyRefused: 'the API key was refused: check it in Settings, then turn auto-refresh on again.',
+  /** Statuses stop moving, and opens are counted for 14 days after a send. */
+  final:
+    'every mail is delivered or failed, and no open can be counted any more (opens are counted for 14 days after a send), so nothing will change; Refresh tracking reads them again by hand.',
+  noKey: 'no outreach API key is saved: add it in Settings, then turn auto-refresh on again.',
+  days: (days: number) => `${days} days have passed since it was turned on and since the last send.`,
+};
+const T = AUTO_REFRESH_TEXTS;
 
 /** Turns auto-refresh on or off for the current user in this document; other users' switches are untouched. */
 export function setAutoRefresh(on: boolean): AutoRefreshView {
@@ -48,19 +76,18 @@ export function setAutoRefresh(on: boolean): AutoRefreshView {
   const previous = myTimer().auto || null;
   let view: AutoRefreshView;
   if (on) {
-    if (!readSettings().outreachApiKey)
-      throw new UserError('Add your outreach API key in Settings first, then turn auto-refresh on.');
+    if (!readSettings().outreachApiKey) throw new UserError(T.needsKey);
     try {
       ensureTimer();
     } catch (error) {
-      throw new UserError(`Auto-refresh could not be turned on: ${describe(error)}`);
+      throw new UserError(T.notTurnedOn(describe(error)));
     }
     saveAuto({ on: true, since: Date.now(), failures: 0 });
-    view = { on: true, message: ON_TEXT };
+    view = { on: true, message: T.on };
   } else {
-    saveAuto(offState(previous, 'turned off from the menu.'));
+    saveAuto(offState(previous, T.menu, Date.now()));
     releaseTimerIfIdle();
-    view = { on: false, message: 'Auto-refresh is off for you. Use Refresh tracking to refresh by hand.' };
+    view = { on: false, message: T.off };
   }
   if (Table.find(spreadsheet, TRACKING_SUMMARY)) writeStatusBlock(spreadsheet);
   return view;
@@ -74,14 +101,10 @@ function saveAuto(auto: AutoRefresh): void {
 export function toggleAutoRefresh(): void {
   const auto = myTimer().auto;
   const on = !!(auto && auto.on);
-  const question = on
-    ? 'Turn it off?'
-    : 'Turn it on? The Tracking sheet will be refreshed about every hour (the most Google allows an add-on), without this window open.';
-  const state = on
-    ? 'Auto-refresh is ON for you in this document.'
-    : 'Auto-refresh is OFF for you in this document.';
-  if (!confirm('Auto-refresh tracking', `${state}\n${lastRunText()}\n\n${question}`)) return;
-  toast(setAutoRefresh(!on).message, 'Auto-refresh tracking', 10);
+  const question = on ? T.askOff : T.askOn;
+  const state = on ? T.isOn : T.isOff;
+  if (!confirm(T.title, `${state}\n${lastRunText()}\n\n${question}`)) return;
+  toast(setAutoRefresh(!on).message, T.title, 10);
 }
 
 /** "Last automatic run: …" with its result and error, for the confirmation. */
@@ -90,15 +113,14 @@ export function lastRunText(): string {
   const run = record.lastRun || null;
   const auto = record.auto;
   const lines = [];
-  if (!run) lines.push('No automatic run yet.');
+  if (!run) lines.push(T.noRun);
   else {
-    const at = whenText(run.at);
-    lines.push(`Last automatic run: ${at}. ${run.message}`);
-    if (run.error && run.error !== run.message) lines.push(`Error: ${run.error}`);
+    lines.push(T.lastRun(whenText(run.at), run.message));
+    if (run.error && run.error !== run.message) lines.push(T.error(run.error));
   }
-  // The run that turned it off already said why: say it once.
-  const saidByRun = run && auto && auto.offReason && run.message.includes(auto.offReason);
-  if (auto && !auto.on && auto.offReason && !saidByRun) lines.push(`It was turned off: ${auto.offReason}`);
+  // The run that turned it off (turnOff gives both the same time) already said why: say it once.
+  const saidByRun = run && auto && run.at === auto.offAt;
+  if (auto && !auto.on && auto.offReason && !saidByRun) lines.push(T.wasOff(auto.offReason));
   return lines.join('\n');
 }
 
@@ -124,8 +146,8 @@ export function autoRefreshOnTimer(): void {
     else autoStep(auto, started);
   } catch (error) {
     const failures = auto.failures + 1;
-    recordLastRun(KIND, { message: 'The automatic refresh failed.', error: describe(error), finished: true });
-    if (failures >= MAX_FAILURES) turnOff(auto, `it failed ${failures} times in a row (${describe(error)}).`);
+    recordLastRun(KIND, { message: T.failed, error: describe(error), finished: true });
+    if (failures >= MAX_FAILURES) turnOff(auto, T.failures(failures, describe(error)));
     else saveAuto({ ...auto, failures });
   }
   keepLastRun(started);
@@ -138,11 +160,7 @@ function owedRefreshOnTimer(): void {
     const progress = refreshStep();
     if (progress === 'nothing' || (progress !== 'busy' && progress.finished)) settleOwedRefresh();
   } catch (error) {
-    recordLastRun(KIND, {
-      message: 'The refresh after a timed send failed.',
-      error: describe(error),
-      finished: true,
-    });
+    recordLastRun(KIND, { message: T.owedFailed, error: describe(error), finished: true });
     settleOwedRefresh(); // not tried hourly in the background: the summary says it
   }
   keepLastRun(started);
@@ -165,8 +183,7 @@ function refreshStep(): JobProgress | 'nothing' | 'busy' {
     () => runRefresh('timer', unattendedReporter(KIND)) || 'nothing',
     () => 'busy',
   );
-  if (progress === 'busy')
-    recordLastRun(KIND, { message: 'Skipped: another refresh was running.', finished: true });
+  if (progress === 'busy') recordLastRun(KIND, { message: T.busy, finished: true });
   return progress;
 }
 
@@ -176,51 +193,32 @@ function autoStep(auto: AutoRefresh, started: number): void {
   if (progress !== 'nothing' && progress.finished && !progress.error) settleOwedRefresh();
   const left = timedWorkLeft();
   if (progress === 'nothing') {
-    if (left)
-      recordLastRun(KIND, {
-        message: `Nothing sent yet to refresh; auto-refresh stays on for ${left}.`,
-        finished: true,
-      });
-    else turnOff(auto, 'this document has not sent any e-mail.');
+    if (left) recordLastRun(KIND, { message: T.nothingYet(left), finished: true });
+    else turnOff(auto, T.nothingSent);
     return;
   }
   const outcome = lastRefreshOutcome();
   const mine = outcome && outcome.at >= started ? outcome : null;
   if (progress.error && mine && (mine.stopKind === 'auth' || mine.stopKind === 'missing-key')) {
-    turnOff(
-      auto,
-      'the API key was refused: check it in Settings, then turn auto-refresh on again.',
-      progress.error,
-    );
+    turnOff(auto, T.keyRefused, progress.error);
   } else if (progress.finished && !progress.error && mine && mine.allFinal && !left) {
-    turnOff(auto, FINAL_TEXT);
+    turnOff(auto, T.final);
   } else saveAuto({ ...auto, failures: 0 });
 }
 
 function reasonToStop(auto: AutoRefresh): { text: string; error?: string } | null {
-  if (!readSettings().outreachApiKey) {
-    const text = 'no outreach API key is saved: add it in Settings, then turn auto-refresh on again.';
-    return { text, error: `No outreach API key: ${text}` };
-  }
+  if (!readSettings().outreachApiKey) return { text: T.noKey, error: T.noKeyError(T.noKey) };
   const newest = Math.max(auto.since, lastSendAt());
-  if (Date.now() > newest + AUTO_REFRESH_DAYS * DAY_MS) {
-    return { text: `${AUTO_REFRESH_DAYS} days have passed since it was turned on and since the last send.` };
-  }
+  if (Date.now() > newest + AUTO_REFRESH_DAYS * DAY_MS) return { text: T.days(AUTO_REFRESH_DAYS) };
   return null;
 }
 
 function turnOff(auto: AutoRefresh | null, reason: string, error?: string): void {
-  saveAuto(offState(auto, reason));
-  const run = { message: `Auto-refresh turned itself off: ${reason}`, finished: true };
-  recordLastRun(KIND, error ? { ...run, error } : run);
+  const run = { message: T.turnedOff(reason), finished: true };
+  const recorded = recordLastRun(KIND, error ? { ...run, error } : run);
+  saveAuto(offState(auto, reason, recorded.at));
 }
 
-function offState(previous: AutoRefresh | null, reason: string): AutoRefresh {
-  return {
-    on: false,
-    since: previous ? previous.since : Date.now(),
-    failures: 0,
-    offAt: Date.now(),
-    offReason: reason,
-  };
+function offState(previous: AutoRefresh | null, reason: string, at: number): AutoRefresh {
+  return { on: false, since: previous ? previous.since : at, failures: 0, offAt: at, offReason: reason };
 }

@@ -21,11 +21,11 @@ export function trackedState(mail: Pick<MailRecord, 'status' | 'callbackReceived
 }
 
 /** What the Opened column says: the task's opens are the mail's only when the task holds that one mail. */
-export const OPENED = { yes: 'Yes', no: 'No', perCampaign: 'per campaign only' } as const;
+export const OPENED_WORDS = { yes: 'Yes', no: 'No', perCampaign: 'per campaign only' } as const;
 
 export function openedText(task: Pick<Task, 'totalCount' | 'openedCount'>): string {
-  if (task.totalCount !== 1) return OPENED.perCampaign;
-  return task.openedCount > 0 ? OPENED.yes : OPENED.no;
+  if (task.totalCount !== 1) return OPENED_WORDS.perCampaign;
+  return task.openedCount > 0 ? OPENED_WORDS.yes : OPENED_WORDS.no;
 }
 
 export function capitalized(text: string): string {
