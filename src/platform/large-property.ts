@@ -35,6 +35,7 @@ export function writeLarge(
   key: string,
   value: unknown,
   all?: Record<string, string>,
+  blankStale = false,
 ): string[] {
   const ascii = JSON.stringify(value).replace(
     /[\u0080-\uffff]/g,
@@ -51,9 +52,14 @@ export function writeLarge(
       values[`${key}.part${i + 1}`] = ascii.slice(i * PART_CHARS, (i + 1) * PART_CHARS);
     parts = count + 1;
   }
+  const written = Object.keys(values);
+  // Parts of a longer value before: emptied in the same call (one write) or deleted (a call each).
+  if (blankStale && all)
+    for (const name of Object.keys(all))
+      if (name.startsWith(`${key}.part`) && Number(name.slice(key.length + 5)) >= parts) values[name] = '';
   store.setProperties(values);
-  deleteParts(store, key, parts, all);
-  return Object.keys(values);
+  if (!blankStale) deleteParts(store, key, parts, all);
+  return written;
 }
 
 /** Deletes the value and all its parts. */

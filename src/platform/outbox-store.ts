@@ -2,7 +2,7 @@
 // by large-property.ts). No other editor's execution can read or write it, and a copy of the spreadsheet (another
 // id) starts without one. Changes are made under the user's lock, on a fresh read, so that two executions of the
 // same user (a send and the hourly run) never lose each other's writes.
-import { deleteLarge, readLarge, writeLarge } from './large-property';
+import { readLarge, writeLarge } from './large-property';
 
 const PREFIX = 'outbox.';
 /** What the add-on lets its records take of the user's 500 KB store; the rest stays for settings and others. */
@@ -47,8 +47,8 @@ export function roomLeft(): number {
 }
 
 /**
- * Reads the record afresh under the user's lock, lets `change` alter it, and writes what it answers (null
- * deletes the record). Answers what was written.
+ * Reads the record afresh under the user's lock, lets `change` alter it, and writes what it answers (null: an
+ * empty record). Answers what was written.
  */
 export function changeOutbox<T>(change: (current: T | null) => T | null): T | null {
   const lock = LockService.getUserLock();
@@ -57,8 +57,8 @@ export function changeOutbox<T>(change: (current: T | null) => T | null): T | nu
     const all = store().getProperties();
     const key = keyOf(documentId());
     const next = change(readLarge<T>(all, key));
-    if (next === null) deleteLarge(store(), key, all);
-    else writeLarge(store(), key, next, all);
+    // A record grows and shrinks with each send: its parts are rewritten in one call, never deleted one by one.
+    writeLarge(store(), key, next, all, true);
     return next;
   } finally {
     lock.releaseLock();
