@@ -255,8 +255,24 @@ async function answerUnlockDialog(page, { timeout = 60000 } = {}) {
   return text;
 }
 
+/**
+ * After a confirmed job (its question answered): waits until either its progress dialog, titled `title`, is
+ * shown, or a toast matching `toastText` says the job finished in one execution. Returns 'dialog' or 'toast'.
+ * Waiting for the title, not for any visible dialog, skips the question dialog still closing.
+ */
+async function waitForProgressDialogOrToast(page, title, toastText, { timeout = 60000 } = {}) {
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const dialog = page.locator('#html-dialog-layer:not([hidden])', {
+    has: page.locator('#html-dialog-title', { hasText: exact }),
+  });
+  const toast = page.locator('#toasts .toast', { hasText: toastText });
+  await dialog.or(toast).first().waitFor({ timeout });
+  return (await dialog.isVisible()) ? 'dialog' : 'toast';
+}
+
 module.exports = {
   answerUnlockDialog,
+  waitForProgressDialogOrToast,
   advanceServiceClock,
   screenshotOnFailure,
   pasteAtA1,

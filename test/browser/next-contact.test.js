@@ -15,6 +15,7 @@ const {
   advanceServiceClock,
   screenshotOnFailure,
   answerUnlockDialog,
+  waitForProgressDialogOrToast,
 } = require('./helpers');
 
 let page;
@@ -28,16 +29,15 @@ async function answerYes() {
   await page.locator('#alert-layer').waitFor({ state: 'hidden' });
 }
 
-/** Waits for a run that may go on in the progress dialog; closes the dialog when it finished there. */
-async function finished(toastText) {
-  const dialog = page.locator('#html-dialog-layer:not([hidden])');
-  await dialog
-    .or(page.locator('#toasts .toast', { hasText: toastText }))
-    .first()
-    .waitFor({ timeout: 60000 });
-  if (await dialog.isVisible()) {
+/**
+ * Waits for a run that may go on in its progress dialog (titled `title`, not the question dialog before it)
+ * or finish at once with a toast; closes the dialog when the run finished there.
+ */
+async function finished(title, toastText) {
+  if ((await waitForProgressDialogOrToast(page, title, toastText)) === 'dialog') {
     await page.frameLocator('#html-dialog-frame').locator('#message.ok').waitFor({ timeout: 60000 });
     await page.frameLocator('#html-dialog-frame').locator('#close').click();
+    await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
   }
   await waitIdle(page, 60000);
 }
@@ -59,7 +59,7 @@ async function steps() {
   await cell(page, 'B2').click();
   await clickMenuItem(page, 'Unlock selected companies');
   await answerUnlockDialog(page);
-  await finished(/Unlock finished/);
+  await finished('Unlocking companies', /Unlock finished/);
   await openTab(page, 'Contacts');
   await waitForCell(page, 'I2', /@/);
   const colleague = await cellText(page, 'I2');

@@ -17,6 +17,7 @@ const {
   sheetTabs,
   openTab,
   answerUnlockDialog,
+  waitForProgressDialogOrToast,
 } = require('./helpers');
 
 const built = builtEntryPoints();
@@ -40,14 +41,11 @@ const REGISTERED = ['TRUE', 'FALSE', 'TRUE'];
 let page;
 
 /**
- * After a confirmed long action: either the progress dialog appears and runs to 'Done.' (its #message turns
- * ok), or the action finished in one execution and a toast matching `toastText` says so.
+ * After a confirmed long action: either the progress dialog (titled `title`) appears and runs to 'Done.' (its
+ * #message turns ok), or the action finished in one execution and a toast matching `toastText` says so.
  */
-async function waitForProgressOrToast(page, toastText) {
-  const dialog = page.locator('#html-dialog-layer:not([hidden])');
-  const toast = page.locator('#toasts .toast', { hasText: toastText });
-  await dialog.or(toast).first().waitFor({ timeout: 30000 });
-  if (await dialog.isVisible()) {
+async function waitForProgressOrToast(page, title, toastText) {
+  if ((await waitForProgressDialogOrToast(page, title, toastText)) === 'dialog') {
     const frame = page.frameLocator('#html-dialog-frame');
     await frame.locator('#message.ok').waitFor({ timeout: 60000 });
     expect(await frame.locator('#message').textContent()).toMatch(/done/i);
@@ -155,12 +153,13 @@ step(
     await cell(page, 'B4').click({ modifiers: ['Shift'] });
     await expect(page.locator('#name-box').inputValue()).resolves.toBe('B2:B4');
     await clickMenuItem(page, MENU.unlock);
+    await page.locator('#html-dialog-title', { hasText: /^Unlock companies$/ }).waitFor({ timeout: 30000 });
     await screenshot(page, '04-unlock-confirm');
     const question = await answerUnlockDialog(page);
     expect(question).toMatch(/^Unlock 3 companies/); // three companies, their cost
     // A selection the first execution cannot finish continues in the progress dialog (one execution per
-    // step); a small one finishes in the menu execution and says so in a toast.
-    const finished = await waitForProgressOrToast(page, /Unlock finished/);
+    // step); a small one finishes in the dialog's execution and says so in a toast.
+    const finished = await waitForProgressOrToast(page, 'Unlocking companies', /Unlock finished/);
     await screenshot(page, '05-unlock-finished');
     if (finished === 'dialog') {
       await page.frameLocator('#html-dialog-frame').locator('#close').click();
@@ -195,7 +194,7 @@ step(
     await page
       .locator('#alert-buttons button[data-button="YES"], #alert-buttons button[data-button="OK"]')
       .click();
-    const finished = await waitForProgressOrToast(page, /Phone check/);
+    const finished = await waitForProgressOrToast(page, 'Checking phone numbers', /Phone check/);
     if (finished === 'dialog') {
       await page.frameLocator('#html-dialog-frame').locator('#close').click();
       await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
@@ -250,10 +249,8 @@ step(
     await page.locator('#name-box').press('Enter');
     await expect(page.locator('#name-box').inputValue()).resolves.toBe('A5:A204');
     await clickMenuItem(page, MENU.unlock);
-    await page.locator('#alert-layer').waitFor({ state: 'visible' });
-    expect(await page.locator('#alert-message').textContent()).toMatch(/Unlock 200 companies/);
-    await page.locator('#alert-buttons button[data-button="YES"]').click();
-    expect(await waitForProgressOrToast(page, /Unlock finished/)).toBe('dialog');
+    expect(await answerUnlockDialog(page)).toMatch(/^Unlock 200 companies/);
+    expect(await waitForProgressOrToast(page, 'Unlocking companies', /Unlock finished/)).toBe('dialog');
     await screenshot(page, '10-unlock-progress-dialog');
     const summary = await page.frameLocator('#html-dialog-frame').locator('#summary').textContent();
     expect(summary).toMatch(/Unlocked 200 \(200 charged, 0 free\)/);
