@@ -225,7 +225,9 @@ describe('words and numbers (issue 35, item 7)', () => {
   test('a count of things is written with count() (thousands separators), not as a bare number', () => {
     const nouns =
       'rows?|mails?|e-mails?|compan(?:y|ies)|numbers?|contacts?|recipients?|address(?:es)?|credits?|tasks?|results?|records?|editors?|points?';
-    expect(offending(new RegExp(`\\$\\{[A-Za-z_.]+\\} (${nouns})\\b`))).toEqual([]);
+    // "The ${name} address" names a service (its name ends in "service"), it counts nothing.
+    const counts = offending(new RegExp(`\\$\\{[A-Za-z_.]+\\} (${nouns})\\b`));
+    expect(counts.filter((line) => !line.includes('${name} address'))).toEqual([]);
   });
 
   test('no date the add-on writes or says shows seconds', () => {

@@ -42,7 +42,9 @@ const ann = (over: { email?: string; cells?: Record<string, string> } = {}) =>
 
 /** The payer's record with `row` confirmed as it is, `posted` of its mails gone, the last at `at`. */
 function recordOf(row: ListRow, posted: number, at = NOW - DAY, stop: StopCode | '' = '') {
+  // Ledger.read() answers one record per execution; each test is an execution of its own: start it empty.
   const ledger = Ledger.read();
+  [ledger.lists, ledger.stops, ledger.companies].forEach((part) => part.clear());
   const list = ledger.openList(SHEET, 'mail-mark', mail.followUps!.length, boundFields(mail), 'key-fp');
   const addr = addressMark(ledger.secret, row.key);
   list.people.set(addr, {
