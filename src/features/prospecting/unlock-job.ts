@@ -13,8 +13,14 @@ import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import { NAME_HIDDEN, unlockedName } from './search';
 import { describe } from '../settings';
-import type { RoleChoice } from './role-choice';
-import { fundsText, type RowStatus, statusText, summaryText, UNLOCK_TEXTS } from './unlock-texts';
+import {
+  fundsText,
+  type RowStatus,
+  statusText,
+  type SummaryCounts,
+  summaryText,
+  UNLOCK_TEXTS,
+} from './unlock-texts';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
 export const UNLOCK_CHUNK = 10;
@@ -23,19 +29,8 @@ export const CONTACT_CHUNK = 10;
 
 export type UnlockUnit = { unlock: string[] } | { contacts: string[] };
 
-export interface UnlockCounts {
-  unlocked: number;
-  charged: number;
-  free: number;
-  notFound: number;
-  unknown: number;
-  companiesFilled: number;
-  contactsAdded: number;
-  /** Rows of the selection that were unlocked before this run (contacts refreshed only). */
-  alreadyUnlocked: number;
-  /** The roles that go to Contacts (absent: all), new contacts found, and those the choice left out. */
-  roles?: RoleChoice;
-  contactsFound?: number;
+/** The summary's counts, and the contacts the role choice left out. */
+export interface UnlockCounts extends SummaryCounts {
   contactsLeftOut?: number;
 }
 

@@ -20,7 +20,9 @@ export interface SummaryCounts {
   unknown: number;
   companiesFilled: number;
   contactsAdded: number;
+  /** Rows of the selection that were unlocked before this run (contacts refreshed only). */
   alreadyUnlocked: number;
+  /** The roles that go to Contacts (absent: all), and the new contacts found. */
   roles?: RoleChoice;
   contactsFound?: number;
 }
