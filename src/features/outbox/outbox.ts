@@ -109,7 +109,8 @@ export function settleOpen(client: OutreachClient, list?: MailingList): void {
   });
 }
 
-function listOf(sheetId: number): MailingList | null {
+/** The list of sheet `sheetId` as it is now, read-only; null when the sheet or its recipient column is gone. */
+export function listOf(sheetId: number): MailingList | null {
   const sheet = SpreadsheetApp.getActiveSpreadsheet()
     .getSheets()
     .find((s) => s.getSheetId() === sheetId);

@@ -4,7 +4,6 @@
 import type { MailingList } from '../../sheets/mailing-list';
 import { recordLastRun } from '../jobs/reporters';
 import { loadTemplate } from '../outbox/mail-templates';
-import { openMailingList } from '../outbox/row-check';
 import { stepsToCome } from '../outbox/confirm';
 import { Ledger } from '../outbox/ledger';
 import { quotaWait } from '../outbox/quota-wait';
@@ -142,15 +141,4 @@ export function endList(sheetId: number, list: MailingList | null, record: Seque
     if (row.key && (shown === 'next' || shown === 'waiting')) texts.set(row.key, removed);
   }
   writeSequence(list, texts);
-}
-
-export function listOf(sheetId: number): MailingList | null {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet()
-    .getSheets()
-    .find((s) => s.getSheetId() === sheetId);
-  try {
-    return sheet ? openMailingList(sheet, false) : null;
-  } catch {
-    return null;
-  }
 }

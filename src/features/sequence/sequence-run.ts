@@ -17,10 +17,10 @@ import { loadTemplate, type StoredTemplate } from '../outbox/mail-templates';
 import { openMailingList } from '../outbox/row-check';
 import { Ledger, type LedgerList, type StopCode } from '../outbox/ledger';
 import { addressMark, mailMark } from '../outbox/marks';
-import { SEND_LEASE, settleOpen } from '../outbox/outbox';
+import { listOf, SEND_LEASE, settleOpen } from '../outbox/outbox';
 import { describe } from '../settings';
 import { ensureSequenceColumns } from './sequence-column';
-import { endList, finish, listOf } from './sequence-end';
+import { endList, finish } from './sequence-end';
 import {
   companyOf,
   type Due,
