@@ -5,10 +5,9 @@ import { ownerStamp } from '../../platform/owner';
 import { skipped, type MailState } from '../../sheets/mail-state';
 import type { ListRow } from '../../sheets/mailing-list';
 import { confirm } from '../../ui/dialogs';
-import { STEPS_CHANGED, stepsToCome } from '../outbox/confirm';
+import { STEPS_CHANGED, stepsChanged } from '../outbox/confirm';
 import { Ledger } from '../outbox/ledger';
 import type { StoredTemplate } from '../outbox/mail-templates';
-import { mailMark } from '../outbox/marks';
 import { SEND_TEXTS } from '../outbox/send-texts';
 import type { Elsewhere } from '../sequence/people';
 import { count, formatCount, plural } from '../words';
@@ -59,10 +58,7 @@ function includeElsewhere(plan: SendPlan, held: HeldElsewhere[], firstOnly: Set<
 
 /** A list whose steps differ from those its payer confirmed, with people still to get one: said, not sent. */
 export function stepsChangedSince(sheetId: number, template: StoredTemplate): string | null {
-  const ledger = Ledger.read();
-  const list = ledger.list(sheetId);
-  if (!list || list.keyFp !== ownerStamp('outreach').keyFp || !stepsToCome(list)) return null;
-  return mailMark(ledger.secret, template) === list.mail ? null : STEPS_CHANGED;
+  return stepsChanged(Ledger.read(), sheetId, template, ownerStamp('outreach').keyFp) ? STEPS_CHANGED : null;
 }
 
 /** The question about rows another list holds back: Yes sends them this first mail (no steps), No leaves them out. */

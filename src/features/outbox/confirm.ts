@@ -62,10 +62,8 @@ export function confirmSend(
   let serial = 0;
   Ledger.change((ledger) => {
     ledger.dropStale();
-    const earlier = ledger.list(sheetId);
+    if (stepsChanged(ledger, sheetId, mail, keyFp)) throw new UserError(STEPS_CHANGED);
     const mark = mailMark(ledger.secret, mail);
-    if (earlier && earlier.keyFp === keyFp && earlier.mail !== mark && stepsToCome(earlier))
-      throw new UserError(STEPS_CHANGED);
     const fields = boundFields(mail);
     const list = ledger.openList(sheetId, mark, (mail.followUps || []).length, fields, keyFp);
     serial = list.serial;
@@ -79,6 +77,15 @@ export function confirmSend(
     }
   });
   return refOf(sheetId, serial);
+}
+
+/**
+ * The list's steps differ from those this user confirmed with this key while people still have steps to come:
+ * nothing new is sent from it until they review the steps in Compose.
+ */
+export function stepsChanged(ledger: Ledger, sheetId: number, mail: ConfirmedMail, keyFp: string): boolean {
+  const list = ledger.list(sheetId);
+  return !!list && list.keyFp === keyFp && stepsToCome(list) && list.mail !== mailMark(ledger.secret, mail);
 }
 
 export const STEPS_CHANGED =
