@@ -101,16 +101,36 @@
     });
   }
 
+  // The page is busy from the moment it asks for a run until the reply, as well as while the server says
+  // so: the server's "busy" event comes later than the click that started the run.
+  var serverBusy = false;
+  var pending = 0;
+  function showBusy() {
+    document.body.dataset.busy = serverBusy || pending > 0 ? 'true' : 'false';
+  }
+  function whileBusy(promise) {
+    pending++;
+    showBusy();
+    var done = function () {
+      pending--;
+      showBusy();
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
   /** Runs an entry point as one execution; resolves with { ok, result } or { ok: false, error }. */
   function run(name, args, kind) {
-    return selectionSent.then(function () {
-      return post('/api/run', { name: name, args: args || [], kind: kind }).catch(function (e) {
-        return {
-          ok: false,
-          error: { name: 'Error', message: 'Playground server unreachable: ' + e.message },
-        };
-      });
-    });
+    return whileBusy(
+      selectionSent.then(function () {
+        return post('/api/run', { name: name, args: args || [], kind: kind }).catch(function (e) {
+          return {
+            ok: false,
+            error: { name: 'Error', message: 'Playground server unreachable: ' + e.message },
+          };
+        });
+      }),
+    );
   }
 
   /** A function's menu item as the user knows it ("Unlock selected companies"), else its name. */
@@ -165,7 +185,8 @@
         : busy.running
           ? 'Running ' + menuLabel(busy.running) + '…'
           : '';
-      document.body.dataset.busy = busy.running ? 'true' : 'false';
+      serverBusy = !!busy.running;
+      showBusy();
     });
     source.onerror = function () {
       $('busy').textContent = 'Disconnected from the playground server; retrying…';
@@ -1222,7 +1243,7 @@
       .join('; ');
   }
   function advanceClock(ms) {
-    post('/api/advance', { ms: ms }).then(function (data) {
+    whileBusy(post('/api/advance', { ms: ms })).then(function (data) {
       var runs = (data && data.result) || [];
       if (!data.ok) showToast({ title: 'Clock', message: data.error ? data.error.message : 'failed' });
       else if (runs.length)
