@@ -4,7 +4,7 @@
 import type { ApiError } from '../../api/errors';
 import { MailState, notSent } from '../../sheets/mail-state';
 import { SEND_TEXTS } from '../outbox/send-texts';
-import { JobPause, JobStop } from '../jobs/job-runner';
+import { JobPause, JobStop } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
 import { describe } from '../settings';
 import { count, neededText, plural } from '../words';

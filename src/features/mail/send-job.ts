@@ -14,7 +14,7 @@ import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import { isQueued, MailState, NO_STATE, notSent, skipped as skippedState } from '../../sheets/mail-state';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
-import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
+import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job';
 import type { Posted } from '../outbox/post';
 import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK, settleOpen } from '../outbox/outbox';
 import { idCells } from '../outbox/list-view';

@@ -18,8 +18,8 @@ import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { confirm, inform } from '../../ui/dialogs';
 import { showComposeDialog } from './compose';
 import { UserError } from '../inputs';
-import { endJob, JobState, newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
-import { keyChangedText } from '../jobs/job-owner';
+import { hasWorkLeft, JobState, keyChangedText, Reporter } from '../jobs/job';
+import { endJob, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { type ConfirmedRef, confirmSend, sequenceReach, tooManyToConfirm } from '../outbox/confirm';
 import { readMailRecord } from '../../sheets/mail-record';
 import { mailedRecently, peopleElsewhere } from '../sequence/people';
@@ -260,7 +260,7 @@ export function launchSend(
  */
 function resumeUnfinished(reporter: Reporter): boolean {
   const previous = savedJob<SendUnit, SendData>(SEND_JOB.kind);
-  if (!previous || previous.stopped || previous.units.length === 0) return false;
+  if (!previous || !hasWorkLeft(previous)) return false;
   const left = rowsLeft(previous.units);
   const otherKey = keyChangedText(SEND_JOB, previous);
   if (otherKey) {
@@ -281,7 +281,7 @@ function resumeUnfinished(reporter: Reporter): boolean {
     '(No: those rows are not sent and can be sent again later.)',
   ].join('\n');
   if (confirm('Unfinished send', question)) {
-    previous.pausedUntil = undefined; // the user asks for it now
+    previous.status = undefined; // not stopped (hasWorkLeft), so paused at most: the user asks for it now
     runStep(SEND_JOB, previous, reporter, Deadline.forExecution());
     return true;
   }

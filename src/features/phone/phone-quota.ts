@@ -5,7 +5,7 @@
 // execution at a time (the job lease) and a number with a kept result is never checked again.
 import { ApiError } from '../../api/errors';
 import { fetchQuotaInit } from '../../api/error-texts';
-import { JobPause } from '../jobs/job-runner';
+import { JobPause } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
 import { describe } from '../settings';
 import { count, whenText } from '../words';

@@ -9,7 +9,8 @@ import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { Table, TableRow } from '../../sheets/table';
 import { isAllRoles, type RoleChoice } from './role-choice';
 import { UserError } from '../inputs';
-import { JobState, newJobState, savedJob, startJob } from '../jobs/job-runner';
+import { hasWorkLeft, JobState } from '../jobs/job';
+import { newJobState, savedJob, startJob } from '../jobs/job-runner';
 import { splitEvery } from '../../platform/split-every';
 import { count, plural } from '../words';
 import { MENU_REPORTER } from '../jobs/reporters';
@@ -66,14 +67,14 @@ export function startUnlock(plan: UnlockPlan, toUnlock: string[], roles: RoleCho
 /** True when this user has an unlock that is not finished (the dialog must not start a second one). */
 export function hasUnfinishedUnlock(): boolean {
   const previous = savedJob<UnlockUnit, UnlockCounts>(UNLOCK_JOB.kind);
-  return !!previous && !previous.stopped && previous.units.length > 0;
+  return !!previous && hasWorkLeft(previous);
 }
 
 /** Companies in another editor's unfinished unlock: theirs to unlock, with their key (left out here). */
 function othersUnlocking(): Set<string> {
   const ids = new Set<string>();
   for (const job of otherJobs<JobState<UnlockUnit, UnlockCounts>>(UNLOCK_JOB.kind)) {
-    if (job.stopped) continue;
+    if (job.status && job.status.is === 'stopped') continue;
     for (const unit of job.units) if ('unlock' in unit) unit.unlock.forEach((id) => ids.add(id));
   }
   return ids;

@@ -64,7 +64,7 @@ function cancelWaitingSend(): boolean {
     SEND_JOB.kind,
     () => {
       const job = savedJob<SendUnit, SendData>(SEND_JOB.kind);
-      if (!job || job.stopped || !job.data.waiting) return false;
+      if (!job || (job.status && job.status.is === 'stopped') || !job.data.waiting) return false;
       const left = rowsLeft(job.units);
       const question =
         `The send from "${job.data.sheetName}" waits for the sending quota (${job.data.waiting.detail}) with ${count(left, 'e-mail')} left; ` +

@@ -4,6 +4,7 @@
 // against the usable EDM; when it runs, with no UI, the rows are checked again as they are then, and what
 // happened goes to the Mail status cells and to the Tracking summary.
 import { readSettings } from '../../platform/settings';
+import { hasWorkLeft } from '../jobs/job';
 import { savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
 import { notSent } from '../../sheets/mail-state';
@@ -212,7 +213,7 @@ function startScheduled(schedule: ScheduledSend): boolean {
     () => {
       const running = savedJob<{ n: number }, unknown>(SEND_JOB.kind);
       const zone = sheet.getParent().getSpreadsheetTimeZone();
-      const busy = running && !running.stopped && running.units.length > 0;
+      const busy = !!running && hasWorkLeft(running);
       if (busy || otherSendOnSheet(sheet.getSheetId(), sheet.getName(), zone)) return later();
       const prepared = prepareSend(sheet, 'all');
       if (!prepared) return notStarted('its mail was deleted.');

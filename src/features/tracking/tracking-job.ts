@@ -18,7 +18,7 @@ import { CellValue } from '../../sheets/cells';
 import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { outreachClient } from '../clients';
 import { RefreshOrigin, saveRefreshOutcome } from './tracking-store';
-import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
+import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job';
 import { describe } from '../settings';
 import { existingMark } from '../../platform/document-mark';
 import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
