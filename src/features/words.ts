@@ -20,7 +20,7 @@ export function spreadsheetZone(): string {
 
 /** " It needs 3 EDM and 1 is available." from a 402's amounts; "" when the service did not state them. */
 export function neededText(error: ApiError, unit = ''): string {
-  if (error.required === undefined || error.available === undefined) return '';
+  if (error.kind !== 'funds' || error.required === undefined || error.available === undefined) return '';
   const needs = unit ? `${formatCount(error.required)} ${unit}` : formatCount(error.required);
   return ` It needs ${needs} and ${formatCount(error.available)} ${plural(error.available, 'is', 'are')} available.`;
 }

@@ -278,7 +278,7 @@ export class Transport {
     if (transient && !spec.unsafe && state.failRetries < this.backoff.length) {
       const delay = this.backoff[state.failRetries];
       state.failRetries++;
-      return Math.max(delay, init.retryAfterMs ?? 0);
+      return Math.max(delay, init.kind === 'server' ? (init.retryAfterMs ?? 0) : 0);
     }
     return undefined;
   }
