@@ -3,7 +3,7 @@
 // (entry-guards.ts, the hourly trigger, the custom functions), and describe() translates a refusal that
 // still reaches a service call ("You do not have permission to call …") into the same words.
 import { missingScopes, refusedScope, type ScopeName } from '../platform/consent';
-import { UserError } from './inputs';
+import { UserError } from './errors';
 
 /** How Google's consent screen names each permission, and what the add-on needs it for. */
 const PERMISSIONS: Record<ScopeName, { name: string; purpose: string }> = {

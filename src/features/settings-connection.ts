@@ -13,9 +13,10 @@ import {
   takeReplacedKey,
 } from '../platform/settings';
 import { outreachClient, phoneClient } from './clients';
-import { describe, type Service } from './settings';
+import { type Service } from './settings';
 import { count, formatCount, whenText } from './words';
 import { usableEdm } from '../api/outreach/outreach-schemas';
+import { describe } from './errors';
 
 export interface ConnectionReport {
   ok: boolean;

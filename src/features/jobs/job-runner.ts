@@ -33,8 +33,8 @@ import {
 import { ownerStamp } from '../../platform/owner';
 import { JobDefinition, JobPause, JobState, JobStop, keyChangedText, Reporter, StepContext } from './job';
 import { backgroundReport } from './reporters';
-import { describe } from '../settings';
 import { whenText } from '../words';
+import { describe } from '../errors';
 
 /** Silent reporter for the progress dialog: the dialog shows the progress continueJob returns. */
 export const DIALOG_REPORTER: Reporter = { progress: () => undefined, end: () => undefined };

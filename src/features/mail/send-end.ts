@@ -6,10 +6,10 @@ import { MailState, notSent } from '../../sheets/mail-state';
 import { SEND_TEXTS } from '../outbox/send-texts';
 import { JobPause, JobStop } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
-import { describe } from '../settings';
 import { count, neededText, plural } from '../words';
 
 import { QUOTA_WAIT_DAYS, quotaWait } from '../outbox/quota-wait';
+import { describe } from '../errors';
 /** The next try: just under an hour, so the next hourly run of the trigger makes it. */
 const RETRY_MS = 50 * 60 * 1000;
 

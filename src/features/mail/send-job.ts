@@ -30,11 +30,10 @@ import { SEND_TEXTS } from '../outbox/send-texts';
 import { listedReason, listedStatus, readDoNotContact } from '../outbox/do-not-contact';
 import { readSettings } from '../../platform/settings';
 import { stopRequested } from '../../platform/jobs';
-import { describe } from '../settings';
 import { count, formatCount, plural } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
-import { UserError } from '../inputs';
 import { HOUR_MS } from '../../platform/time';
+import { describe, UserError } from '../errors';
 
 export { SEND_CHUNK, BATCH_CHUNKS };
 const UNIT_ROWS = SEND_CHUNK * BATCH_CHUNKS;

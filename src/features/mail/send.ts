@@ -17,7 +17,6 @@ import { ListRow, MailingList } from '../../sheets/mailing-list';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { confirm, inform } from '../../ui/dialogs';
 import { showComposeDialog } from './compose';
-import { UserError } from '../inputs';
 import { hasWorkLeft, JobState, keyChangedText, Reporter } from '../jobs/job';
 import { endJob, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { type ConfirmedRef, confirmSend, sequenceReach, tooManyToConfirm } from '../outbox/confirm';
@@ -41,6 +40,7 @@ import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../outbox/sequence-records';
 import { stepProblems } from '../outbox/follow-ups';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
+import { UserError } from '../errors';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

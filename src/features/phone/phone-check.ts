@@ -43,7 +43,8 @@ import {
 } from './phone-sheet';
 import { costQuestion, insertQuestion, parseResultCell, type ResultCell } from './phone-texts';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
-import { describe, ensureKey } from '../settings';
+import { ensureKey } from '../settings';
+import { describe } from '../errors';
 
 const TITLE = 'Check phone numbers';
 

@@ -23,8 +23,8 @@ import {
   summaryText,
 } from './phone-texts';
 import { dailyQuotaPause } from './phone-quota';
-import { describe } from '../settings';
 import { count, plural } from '../words';
+import { describe } from '../errors';
 
 export type PhoneUnit = string[];
 

@@ -11,16 +11,10 @@ import { readDocumentPreference, saveDocumentPreference } from '../../platform/p
 import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
-import {
-  COUNTRY_ALIASES,
-  parseCountries,
-  parseFlag,
-  parseList,
-  parseWholeNumber,
-  UserError,
-} from '../inputs';
+import { COUNTRY_ALIASES, parseCountries, parseFlag, parseList, parseWholeNumber } from '../inputs';
 import { ensureKey } from '../settings';
 import { scriptJson, showSidebarFile } from '../../ui/dialogs';
+import { UserError } from '../errors';
 
 export const MAX_PAGE_SIZE = 50;
 /** Matching companies one search may add. */

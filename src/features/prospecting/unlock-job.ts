@@ -12,7 +12,6 @@ import { Table, TableRow } from '../../sheets/table';
 import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job';
 import { NAME_HIDDEN, unlockedName } from './search';
-import { describe } from '../settings';
 import {
   fundsText,
   type RowStatus,
@@ -21,6 +20,7 @@ import {
   summaryText,
   UNLOCK_TEXTS,
 } from './unlock-texts';
+import { describe } from '../errors';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
 export const UNLOCK_CHUNK = 10;

@@ -8,13 +8,13 @@ import { COMPANIES } from '../../sheets/layouts';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { Table, TableRow } from '../../sheets/table';
 import { isAllRoles, type RoleChoice } from './role-choice';
-import { UserError } from '../inputs';
 import { hasWorkLeft, JobState } from '../jobs/job';
 import { newJobState, savedJob, startJob } from '../jobs/job-runner';
 import { splitEvery } from '../../platform/split-every';
 import { count, plural } from '../words';
 import { MENU_REPORTER } from '../jobs/reporters';
 import { CONTACT_CHUNK, statusCell, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
+import { UserError } from '../errors';
 
 export interface UnlockPlan {
   toUnlock: string[];

@@ -5,7 +5,6 @@
 import { outreachClient } from '../clients';
 import { BUSY_MESSAGE, withJobLease } from '../../platform/jobs';
 import { inform, scriptJson, showDialogFile } from '../../ui/dialogs';
-import { UserError } from '../inputs';
 import { count, formatCount } from '../words';
 import { DEPARTMENTS, SENIORITIES } from './roles';
 import { readRoleChoice, roleChoiceOf, type RoleChoice, saveRoleChoice } from './role-choice';
@@ -18,6 +17,7 @@ import {
   unknownRowsText,
   type UnlockPlan,
 } from './unlock-plan';
+import { UserError } from '../errors';
 
 /** What the dialog sends back: the plan's check, how many to unlock, the roles ticked (names, checked here). */
 export interface UnlockAnswer {

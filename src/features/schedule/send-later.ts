@@ -9,12 +9,10 @@ import { savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
 import { notSent } from '../../sheets/mail-state';
 import { SEND_TEXTS } from '../outbox/send-texts';
-import { UserError } from '../inputs';
 import { costLines, launchSend, PreparedSend, prepareSend, writeStatuses } from '../mail/send';
 import { SEND_JOB } from '../mail/send-job';
 import { skippedLines } from '../mail/send-plan';
 import { withJobLease } from '../../platform/jobs';
-import { describe } from '../settings';
 import {
   claimSchedule,
   deleteSchedule,
@@ -36,6 +34,7 @@ import { count, formatCount, plural } from '../words';
 import { ensureTimer, releaseTimerIfIdle } from '../jobs/timer';
 import { userToken } from '../../platform/owner';
 import { DAY_MS } from '../../platform/time';
+import { describe, UserError } from '../errors';
 
 const YEAR_MS = 365 * DAY_MS;
 

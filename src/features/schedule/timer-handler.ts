@@ -16,7 +16,6 @@ import { continueSavedJob, savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter, type UnattendedWork } from '../jobs/reporters';
 import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { PHONE_JOB, PhoneData, PhoneUnit } from '../phone/phone-job';
-import { describe } from '../settings';
 import { refreshOnTimer } from '../tracking/tracking-auto';
 import { writeStatusBlock } from '../tracking/tracking-summary';
 import { runDueSchedules } from './send-later';
@@ -25,6 +24,7 @@ import { runMySequences } from '../sequence/sequence-run';
 import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from '../jobs/timer';
 import { myTimer, saveMyTimer } from '../jobs/timer-store';
 import { userToken } from '../../platform/owner';
+import { describe } from '../errors';
 
 export function onHourlyTimer(event?: { triggerUid?: string }): void {
   const uid = event && event.triggerUid;

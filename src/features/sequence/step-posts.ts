@@ -13,12 +13,12 @@ import { Ledger } from '../outbox/ledger';
 import { addressMark } from '../outbox/marks';
 import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK } from '../outbox/outbox';
 import { readStepMails, writeStepMails } from '../outbox/step-mails';
-import { describe } from '../settings';
 import { type Due, type Plans, recordStops } from './sequence-eligibility';
 import { previousMails } from './sequence-previous';
 import { stepTemplate } from '../outbox/follow-ups';
 import type { Wait } from '../outbox/sequence-records';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
+import { describe } from '../errors';
 
 /** Time kept free at the end of the execution for the sheet writes after the last batch. */
 export const MARGIN_MS = 45_000;

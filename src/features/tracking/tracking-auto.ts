@@ -16,13 +16,12 @@ import { AutoRefresh, myTimer, saveMyTimer } from '../jobs/timer-store';
 import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { confirm, toast } from '../../ui/dialogs';
-import { UserError } from '../inputs';
 import { lastRun, recordLastRun, unattendedReporter } from '../jobs/reporters';
-import { describe } from '../settings';
 import { runRefresh } from './tracking';
 import { writeStatusBlock } from './tracking-summary';
 import { whenText } from '../words';
 import { DAY_MS } from '../../platform/time';
+import { describe, UserError } from '../errors';
 
 const KIND = 'tracking';
 /** Auto-refresh stops this long after it was turned on or after the last send, whichever is later. */

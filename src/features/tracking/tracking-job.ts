@@ -19,7 +19,6 @@ import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { outreachClient } from '../clients';
 import { RefreshOrigin, saveRefreshOutcome } from './tracking-store';
 import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job';
-import { describe } from '../settings';
 import { existingMark } from '../../platform/document-mark';
 import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
 import { type ChunksRead, type Pace, readChunks } from './tracking-fetch';
@@ -38,6 +37,7 @@ import { readListStates, writeStatesByMailId } from '../../sheets/mail-record';
 import { MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
 import { count } from '../words';
+import { describe } from '../errors';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;

@@ -6,8 +6,8 @@ import {
   parseFlag,
   parseList,
   parseWholeNumber,
-  UserError,
 } from '../../../src/features/inputs';
+import { UserError } from '../../../src/features/errors';
 
 describe('parseList', () => {
   test('items from text, arrays and ranges: trimmed, de-duplicated, blanks dropped', () => {

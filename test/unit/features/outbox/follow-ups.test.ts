@@ -10,7 +10,7 @@ import {
   stepProblems,
   stepTemplate,
 } from '../../../../src/features/outbox/follow-ups';
-import { UserError } from '../../../../src/features/inputs';
+import { UserError } from '../../../../src/features/errors';
 import type { MailTemplate } from '../../../../src/features/outbox/mail-template';
 import { useUtilities } from '../../gas-utilities';
 

@@ -9,7 +9,7 @@ import {
   parseBounds,
   parseFilters,
 } from '../../../../src/features/prospecting/filters';
-import { UserError } from '../../../../src/features/inputs';
+import { UserError } from '../../../../src/features/errors';
 
 describe('parseBounds', () => {
   test.each([
