@@ -5,8 +5,8 @@
 // trace reads forwarder → guard → feature.
 import { ApiError } from '../api/errors';
 import { ensureInstallId } from '../platform/attribution';
-import { missingScopes, promptForScopes, type ScopeName } from '../platform/consent';
-import { consentText } from './consent';
+import { missingScopes, promptForScopes, type ScopeName } from '../platform/scopes';
+import { consentText } from './permissions';
 import { showSettingsDialog } from './settings';
 import { isStoreFull } from './storage';
 import { inform } from '../ui/dialogs';

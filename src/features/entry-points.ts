@@ -34,7 +34,7 @@ import {
   prospectSearch,
   prospectTask,
 } from './prospecting/prospect-functions';
-import type { ScopeName } from '../platform/consent';
+import type { ScopeName } from '../platform/scopes';
 
 /** The permissions an entry point needs besides the document (and, for a menu action, the dialogs). */
 const NONE: ScopeName[] = [];

@@ -5,7 +5,7 @@
 import { ApiError } from '../api/errors';
 import { redact } from '../api/transport/redact';
 import { readSettings } from '../platform/settings';
-import { refusalText } from './consent';
+import { refusalText } from './permissions';
 import { isStoreFull, STORE_FULL_TEXT } from './storage';
 
 /** A mistake the user can fix, said in their words; `field` names the input it concerns (sidebar forms). */

@@ -1,7 +1,7 @@
 // Settings dialog, "Test connection", and the guard every action uses (an action started before its key is set
 // opens Settings, saying why, instead of failing). It never shows a key: the dialog gets the masked settings.
 import { ensureInstallId } from '../platform/attribution';
-import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-consent';
+import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-spending';
 import {
   keepReplacedKeys,
   keyOf,

@@ -9,7 +9,7 @@
 // happened; whether this user's key can pay for their sends scheduled later is written where the other
 // editors see it (schedule-check.ts); the trigger removes itself when nothing is left for it.
 import { JobProgress } from '../../platform/jobs';
-import { missingScopes, type ScopeName } from '../../platform/consent';
+import { missingScopes, type ScopeName } from '../../platform/scopes';
 import { needsReauthorization } from '../../platform/triggers';
 import { hasWorkLeft } from '../jobs/job';
 import { continueSavedJob, savedJob } from '../jobs/job-runner';

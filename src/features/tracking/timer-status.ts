@@ -2,9 +2,9 @@
 // on (each user's own switch), an hourly run that needs re-authorization, the sends scheduled for later and
 // a send waiting for the sending quota, and each running follow-up sequence. A trigger has no UI and its failures are mailed to nobody: this is
 // where its user sees them.
-import type { ScopeName } from '../../platform/consent';
+import type { ScopeName } from '../../platform/scopes';
 import { loadJob, otherJobs } from '../../platform/jobs';
-import { consentText } from '../consent';
+import { consentText } from '../permissions';
 import { lastRun } from '../jobs/reporters';
 import { allSchedules, whyCannotRun } from '../outbox/scheduled-sends';
 import { startWindowText } from '../outbox/send-later-time';

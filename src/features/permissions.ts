@@ -2,7 +2,7 @@
 // what it is for, how to grant it. Every entry point checks the permissions it needs before it starts
 // (entry-guards.ts, the hourly trigger, the custom functions), and describe() translates a refusal that
 // still reaches a service call ("You do not have permission to call …") into the same words.
-import { missingScopes, refusedScope, type ScopeName } from '../platform/consent';
+import { missingScopes, refusedScope, type ScopeName } from '../platform/scopes';
 import { UserError } from './errors';
 
 /** How Google's consent screen names each permission, and what the add-on needs it for. */
