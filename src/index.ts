@@ -65,9 +65,6 @@ export { stopSelectedFollowUpsFromMenu as stopSelectedFollowUps } from './featur
 /** Menu: Stop follow-ups for this sheet (every row's steps to come, and the sheet's sequence). */
 export { stopSheetFollowUpsFromMenu as stopSheetFollowUps } from './features/entry-points';
 
-/** Turns the hourly tracking refresh on or off for the current user in this document. */
-export { setAutoRefreshForPage as setAutoRefresh } from './features/entry-points';
-
 // ── Triggers ───────────────────────────────────────────────────────────────────────────────────────────
 
 /**

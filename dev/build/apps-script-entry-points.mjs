@@ -1,7 +1,8 @@
 // Rollup plugin: turns the bundle into one Apps Script file whose only top-level declarations are the entry
 // points exported by src/index.ts. The library lives in one closure stored under a Symbol on globalThis (a
 // Symbol key is no identifier, so google.script.run and the function picker cannot see it); each entry point
-// is a thin forwarder that keeps the JSDoc written above it, which custom-function help needs.
+// is a thin forwarder; a custom function's keeps the JSDoc written above it (Sheets' help and autocomplete read
+// it), the others' JSDoc stays in src/index.ts for its readers (Apps Script reads it nowhere else).
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import entryPoints from './entry-points.js';
@@ -29,7 +30,7 @@ export function forwarderSource(entries) {
   const library = `globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})]`;
   return entries
     .map(({ name, params, jsDoc }) => {
-      const doc = jsDoc ? `${jsDoc}\n` : '';
+      const doc = /@customfunction\b/.test(jsDoc || '') ? `${jsDoc}\n` : '';
       return `${doc}function ${name}(${params.join(', ')}) {\n\treturn ${library}.${name}.apply(this, arguments);\n}\n`;
     })
     .join('\n');
@@ -55,7 +56,7 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
       // the whole bundle, zod included, is lowered to ES2019. Apps Script parses the whole file on every
       // execution, each custom-function cell included, so the library's comments are left out (names and
       // layout are kept: the file stays readable), and it is indented with one tab per level (tabIndent). The
-      // entry points below keep their JSDoc. Arrow functions at the library's top level become function
+      // custom functions below keep their JSDoc. Arrow functions at the library's top level become function
       // expressions (top-level-arrows.mjs: V8 parses them sooner).
       const code = ts.transpileModule(bundled, {
         compilerOptions: {

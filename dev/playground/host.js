@@ -218,7 +218,6 @@ const PAGE_ACTIONS = {
   getJobProgress: 'the progress dialog',
   jobEndShown: 'the progress dialog (closing)',
   stopJob: 'the progress dialog: Stop',
-  setAutoRefresh: 'Auto-refresh tracking',
 };
 
 module.exports = { EmulatorHost, runningName, PAGE_ACTIONS };

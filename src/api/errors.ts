@@ -65,7 +65,8 @@ interface ApiErrorCommon {
 }
 
 /** The kinds that say how long to wait before the same request can succeed. */
-export type WaitKind = 'rate-limit' | 'rate-budget' | 'time-up' | 'stopped' | 'quota' | 'fetch-quota' | 'server';
+export type WaitKind =
+  'rate-limit' | 'rate-budget' | 'time-up' | 'stopped' | 'quota' | 'fetch-quota' | 'server';
 
 /** What each family of kinds carries besides: a reader narrows on `kind` to reach it. */
 export type ApiErrorFacts =

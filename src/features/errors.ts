@@ -25,7 +25,8 @@ export class UserError extends Error {
  */
 export function describe(error: unknown): string {
   if (isStoreFull(error)) return STORE_FULL_TEXT;
-  if (error instanceof ApiError) return error.action ? `${error.userMessage} ${error.action}` : error.userMessage;
+  if (error instanceof ApiError)
+    return error.action ? `${error.userMessage} ${error.action}` : error.userMessage;
   const text = error instanceof Error ? error.message : String(error);
   return refusalText(text) || hideKeys(text);
 }

@@ -54,14 +54,16 @@ function mine(kind: JobKind): string {
   return `${PREFIX}${kind}.${userToken()}`;
 }
 
-export function loadJob<T>(kind: JobKind,
+export function loadJob<T>(
+  kind: JobKind,
   all = PropertiesService.getDocumentProperties().getProperties(),
 ): T | null {
   return readLarge<T>(all, mine(kind));
 }
 
 /** The saved jobs of this kind of the document's other users (told, never continued, by this user). */
-export function otherJobs<T>(kind: JobKind,
+export function otherJobs<T>(
+  kind: JobKind,
   all = PropertiesService.getDocumentProperties().getProperties(),
 ): T[] {
   const own = mine(kind);

@@ -142,7 +142,8 @@ function stopByUser<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>)
 /** The progress of a step that may not run: the job is another key's, or paused until later. */
 function heldBack<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): JobProgress | null {
   const otherKey = keyChangedText(job, state);
-  if (otherKey) return { ...progressOf(job, state, false), status: 'paused', finished: true, error: otherKey };
+  if (otherKey)
+    return { ...progressOf(job, state, false), status: 'paused', finished: true, error: otherKey };
   if (state.status && state.status.is === 'paused' && Date.now() < state.status.until)
     return progressOf(job, state, false);
   return null;
@@ -217,7 +218,8 @@ const MARGIN_MS = 10_000;
 /** Applies a stop, a pause or an "out of time" to the state; false for an error that is a bug. */
 function handleStop<U, D>(error: unknown, state: JobState<U, D>): boolean {
   if (error instanceof JobStop) state.status = { is: 'stopped', byUser: false, message: error.message };
-  else if (error instanceof JobPause) state.status = { is: 'paused', until: error.until, message: error.message };
+  else if (error instanceof JobPause)
+    state.status = { is: 'paused', until: error.until, message: error.message };
   else if (error instanceof ApiError) {
     if (isForLater(error)) return true; // out of time, or the rate budget would wait past the deadline
     if (error.kind === 'fetch-quota') {
@@ -242,16 +244,24 @@ function progressOf<U, D, R>(
   const status = state.status;
   const base = {
     kind: job.kind,
-    done: finished && !isStopped(state) ? state.total : Math.max(0, Math.min(state.total - left, state.total)),
+    done:
+      finished && !isStopped(state) ? state.total : Math.max(0, Math.min(state.total - left, state.total)),
     total: state.total,
     message: job.summary(state, finished),
     ...(state.startedAt ? { elapsedMs: Math.max(0, Date.now() - state.startedAt) } : {}),
   };
   if (status && status.is === 'stopped')
-    return { ...base, status: status.byUser ? 'user-stopped' : 'stopped', finished: true, error: status.message };
+    return {
+      ...base,
+      status: status.byUser ? 'user-stopped' : 'stopped',
+      finished: true,
+      error: status.message,
+    };
   if (!finished && status && status.is === 'paused' && Date.now() < status.until)
     return { ...base, status: 'paused', finished: true, error: status.message };
-  return finished ? { ...base, status: 'done', finished: true } : { ...base, status: 'working', finished: false };
+  return finished
+    ? { ...base, status: 'done', finished: true }
+    : { ...base, status: 'working', finished: false };
 }
 
 export function busyProgress(kind: JobKind): JobProgress {

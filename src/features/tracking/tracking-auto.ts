@@ -29,7 +29,7 @@ export const AUTO_REFRESH_DAYS = 30;
 /** Unexpected failures in a row after which it turns itself off. */
 const MAX_FAILURES = 3;
 
-export interface AutoRefreshView {
+interface AutoRefreshView {
   on: boolean;
   message: string;
 }
@@ -70,7 +70,7 @@ export const AUTO_REFRESH_TEXTS = {
 const T = AUTO_REFRESH_TEXTS;
 
 /** Turns auto-refresh on or off for the current user in this document; other users' switches are untouched. */
-export function setAutoRefresh(on: boolean): AutoRefreshView {
+function setAutoRefresh(on: boolean): AutoRefreshView {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const previous = myTimer().auto || null;
   let view: AutoRefreshView;
