@@ -15,19 +15,17 @@ const JOBS: Record<JobKind, JobDefinition<any, any, any>> = {
   tracking: TRACKING_JOB,
 };
 
-/** The kind a page names (any string reaches the server), checked. */
-function kindOf(kind: string): JobKind {
-  if (!isJobKind(kind)) throw new Error(`Unknown job "${kind}".`);
-  return kind;
-}
-
+// A page may name any string: the kind is checked where it arrives (in the entry point itself, so that a
+// stack trace reads forwarder → guard → entry point).
 export function continueJob(kind: string): JobProgress {
-  return continueSavedJob(JOBS[kindOf(kind)], DIALOG_REPORTER);
+  if (!isJobKind(kind)) throw new Error(`Unknown job "${kind}".`);
+  return continueSavedJob(JOBS[kind], DIALOG_REPORTER);
 }
 
 /** Stop: ends the job now, or (while a step works) after the unit under way; rows left say "Stopped". */
 export function stopJob(kind: string): JobProgress {
-  return stopSavedJob(JOBS[kindOf(kind)]);
+  if (!isJobKind(kind)) throw new Error(`Unknown job "${kind}".`);
+  return stopSavedJob(JOBS[kind]);
 }
 
 /** The dialog showed how the job ended: the next menu action need not say it again. */
