@@ -1,5 +1,5 @@
 'use strict';
-// Least privilege (issue 14, item 8): the manifest asks for exactly the scopes the pushed code needs. The
+// Least privilege: the manifest asks for exactly the scopes the pushed code needs. The
 // scopes are derived from the service calls in dist/Code.js, with the scope the "Authorization" section of
 // each method's reference page (developers.google.com/apps-script/reference/…) names for it. A call of a
 // service this table does not know fails the test, so a new service cannot slip in without its scope.

@@ -1,5 +1,5 @@
 'use strict';
-// A deployment to the real service addresses without editing code (issue 21, item 2):
+// A deployment to the real service addresses without editing code:
 // `OUTREACH_BASE_URL=https://… PHONE_BASE_URL=https://… npm run build` makes them the add-on's defaults and
 // the manifest's urlFetchWhitelist; anything but https:// stops the build with what to write. The build runs
 // here as `npm run build` runs it (rollup with the project's config), in a copy of the project, so the

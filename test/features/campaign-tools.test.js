@@ -1,5 +1,5 @@
 'use strict';
-// Issue 20 (and items 7 and 8 of issue 18) through the built bundle, against the sandbox and its clock: the
+// Through the built bundle, against the sandbox and its clock: the
 // Do not contact sheet, the {{Unsubscribe}} line, earlier failures kept out of later sends, Send later,
 // the quota continuation, and the one hourly trigger per user and document that serves auto-refresh,
 // scheduled sends and waiting sends (each user's own, re-authorization recorded where the user sees it).

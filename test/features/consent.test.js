@@ -1,5 +1,5 @@
 'use strict';
-// Issue 29, item 1, through the built bundle: granular consent. A user may grant some of the add-on's
+// Through the built bundle: granular consent. A user may grant some of the add-on's
 // permissions and refuse others (the emulator's grantedScopes). Each entry point checks what it needs first
 // and says which permission is missing, what it is for and how to grant it, never Apps Script's raw
 // "You do not have permission to call …"; what needs nothing refused keeps working.

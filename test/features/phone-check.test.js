@@ -1,5 +1,5 @@
 'use strict';
-// Issue 6 through the built bundle: "Check phone numbers in selection" against the sandbox's phone service.
+// Through the built bundle: "Check phone numbers in selection" against the sandbox's phone service.
 // Sandbox rule: a valid number (E.164 or 8-15 digits) is registered iff its last digit is even.
 const {
   useServices,

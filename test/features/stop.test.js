@@ -1,5 +1,5 @@
 'use strict';
-// Issue 21 through the built bundle: the progress dialog's Stop, pressed while a step works in another
+// Through the built bundle: the progress dialog's Stop, pressed while a step works in another
 // execution (the emulator runs stopJob as its own execution while the step waits on the network), ends the
 // job after the unit under way: no request that costs money afterwards, and the rows left say "Stopped".
 // Close leaves the step under way going on in the background; the next menu action says what it did.
@@ -87,7 +87,7 @@ describe('Unlock', () => {
     expect(progress.error).toBe(
       'Stopped, as you asked. 40 companies were not unlocked, nothing charged for them: their Unlock status says "Stopped". The contacts of 10 companies already unlocked were not fetched: their Unlock status says so; select them and run Unlock again (free).',
     );
-    // Those rows say so on their own row (issue 29 item 7).
+    // Those rows say so on their own row.
     const noContacts = rowsOf('Companies').filter((r) => /contacts not fetched/.test(r['Unlock status']));
     expect(noContacts).toHaveLength(10);
     expect(noContacts.every((r) => r['Company hash ID'] !== '')).toBe(true);

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 13 through the built bundle, against the sandbox and its clock: the Tracking sheet, the summary and
+// Through the built bundle, against the sandbox and its clock: the Tracking sheet, the summary and
 // its chart, the Mail status of the rows sent, the hourly trigger and its rules, Show mail, PROSPECT_TASK,
 // and a refresh of 10,000 mails across executions. Mails are sent through the add-on's own sender.
 const { useServices, control, newAddon, DEMO_KEYS, jobKey, driveToEnd } = require('../support/harness');
