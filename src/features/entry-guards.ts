@@ -6,11 +6,10 @@
 import { ApiError } from '../api/errors';
 import { ensureInstallId } from '../platform/attribution';
 import { missingScopes, promptForScopes, type ScopeName } from '../platform/scopes';
-import { consentText } from './permissions';
 import { showSettingsDialog } from './settings';
 import { isStoreFull } from './storage';
 import { inform } from '../ui/dialogs';
-import { describe, UserError } from './errors';
+import { consentText, describe, UserError } from './errors';
 
 /**
  * A menu action: checks the permissions it needs (the document and dialogs, plus `scopes`), makes the

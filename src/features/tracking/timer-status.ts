@@ -4,7 +4,7 @@
 // where its user sees them.
 import type { ScopeName } from '../../platform/scopes';
 import { loadJob, otherJobs } from '../../platform/jobs';
-import { consentText } from '../permissions';
+import { consentText } from '../errors';
 import { lastRun } from '../jobs/reporters';
 import { allSchedules, whyCannotRun } from '../outbox/scheduled-sends';
 import { startWindowText } from '../outbox/send-later-time';
