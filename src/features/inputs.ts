@@ -1,7 +1,7 @@
 // User input from sidebars and custom-function arguments: a keyword list may be comma-separated text, a
 // range (2-D array) or an array; numbers and flags may be blank.
 import { UserError } from './errors';
-import { plural } from './words';
+import { plural } from '../platform/plural';
 
 /** Trimmed, non-empty, de-duplicated items from text ("a, b"), arrays or ranges. */
 export function parseList(input: unknown): string[] {

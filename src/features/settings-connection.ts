@@ -13,10 +13,11 @@ import {
   takeReplacedKey,
 } from '../platform/settings';
 import { outreachClient, phoneClient } from './clients';
-import { type Service } from './settings';
-import { count, formatCount, whenText } from './words';
+import { type Service } from '../platform/settings';
+import { whenText } from './words';
 import { usableEdm } from '../api/outreach/outreach-schemas';
 import { describe } from './errors';
+import { count, formatCount } from '../platform/plural';
 
 export interface ConnectionReport {
   ok: boolean;

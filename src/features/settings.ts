@@ -16,8 +16,6 @@ import {
 } from '../platform/settings';
 import { scriptJson, showDialogFile } from '../ui/dialogs';
 
-export type { Service };
-
 /** What the Settings dialog shows: the masked settings and the user's phone-formula switch. */
 export interface SettingsDialogView extends SettingsView {
   phoneFormulasAllowed: boolean;

@@ -2,9 +2,6 @@
 import type { ApiError } from '../api/errors';
 import { formatCount, plural } from '../platform/plural';
 
-// count, formatCount and plural live in platform/, where the API layer's messages reach them too.
-export { count, formatCount, plural } from '../platform/plural';
-
 /** The one date-and-time format of messages: "2026-11-25 14:30", in the spreadsheet's time zone. */
 export function whenText(ms: number, zone = spreadsheetZone()): string {
   return Utilities.formatDate(new Date(ms), zone, DATE_TIME_FORMAT);

@@ -43,8 +43,6 @@ export function keyFingerprint(key: string): string {
     .join('');
 }
 
-export type { Service };
-
 /** The current user's stamp for work that spends the key of `service`. */
 export function ownerStamp(service: Service): OwnerStamp {
   return { owner: userToken(), keyFp: keyFingerprint(keyOf(readSettings(), service)), at: Date.now() };

@@ -3,7 +3,8 @@
 // import it; it imports neither).
 import type { Deadline } from '../../platform/deadline';
 import type { JobKind, JobProgress } from '../../platform/jobs';
-import { ownershipOf, type OwnerStamp, type Service } from '../../platform/owner';
+import { ownershipOf, type OwnerStamp } from '../../platform/owner';
+import type { Service } from '../../platform/settings';
 
 /** What is saved between steps. `data` is the job's own (counters, settings of the run). */
 export interface JobState<U, D> {

@@ -15,7 +15,7 @@ import { mySchedules } from '../outbox/scheduled-sends';
 import { mySequences } from '../outbox/sequence-records';
 import { myTimer, saveMyTimer } from './timer-store';
 import { userToken } from '../../platform/owner';
-import { count } from '../words';
+import { count } from '../../platform/plural';
 
 type Trigger = GoogleAppsScript.Script.Trigger;
 

@@ -6,10 +6,11 @@ import { MailState, notSent } from '../../sheets/mail-state';
 import { SEND_TEXTS } from '../outbox/send-texts';
 import { JobPause, JobStop } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
-import { count, neededText, plural } from '../words';
+import { neededText } from '../words';
 
 import { QUOTA_WAIT_DAYS, quotaWait } from '../outbox/quota-wait';
 import { describe } from '../errors';
+import { count, plural } from '../../platform/plural';
 /** The next try: just under an hour, so the next hourly run of the trigger makes it. */
 const RETRY_MS = 50 * 60 * 1000;
 

@@ -30,12 +30,11 @@ import { SEND_TEXTS } from '../outbox/send-texts';
 import { listedReason, listedStatus, readDoNotContact } from '../outbox/do-not-contact';
 import { readSettings } from '../../platform/settings';
 import { stopRequested } from '../../platform/jobs';
-import { count, formatCount, plural } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { HOUR_MS } from '../../platform/time';
 import { describe, UserError } from '../errors';
+import { count, formatCount, plural } from '../../platform/plural';
 
-export { SEND_CHUNK, BATCH_CHUNKS };
 const UNIT_ROWS = SEND_CHUNK * BATCH_CHUNKS;
 
 export type SendUnit = { n: number };

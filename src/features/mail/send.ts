@@ -34,13 +34,13 @@ import { readDoNotContact } from '../outbox/do-not-contact';
 import { earlierFailures, failureWhy } from './earlier-failures';
 import { ensureKey } from '../settings';
 import { userToken } from '../../platform/owner';
-import { count, formatCount, plural } from '../words';
 import { startFollowUps } from '../sequence/sequence-control';
 import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../outbox/sequence-records';
 import { stepProblems } from '../outbox/follow-ups';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
 import { UserError } from '../errors';
+import { count, formatCount, plural } from '../../platform/plural';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -23,8 +23,8 @@ import {
   summaryText,
 } from './phone-texts';
 import { dailyQuotaPause } from './phone-quota';
-import { count, plural } from '../words';
 import { describe } from '../errors';
+import { count, plural } from '../../platform/plural';
 
 export type PhoneUnit = string[];
 

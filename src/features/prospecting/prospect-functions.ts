@@ -14,10 +14,10 @@ import { roleOf } from './roles';
 import { parseWholeNumber } from '../inputs';
 import { companyName, MAX_PAGE_SIZE, searchPlan, withoutDomain } from './search';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
-import { count, formatCount } from '../words';
 import { campaignOf, capitalized, TASK_STATUS_WORDS } from '../tracking/tracking-rows';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
 import { describe, UserError } from '../errors';
+import { count, formatCount } from '../../platform/plural';
 
 type Cell = string | number | boolean | Date;
 

@@ -11,10 +11,10 @@ import { isAllRoles, type RoleChoice } from './role-choice';
 import { hasWorkLeft, JobState } from '../jobs/job';
 import { newJobState, savedJob, startJob } from '../jobs/job-runner';
 import { splitEvery } from '../../platform/split-every';
-import { count, plural } from '../words';
 import { MENU_REPORTER } from '../jobs/reporters';
 import { CONTACT_CHUNK, statusCell, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
 import { UserError } from '../errors';
+import { count, plural } from '../../platform/plural';
 
 export interface UnlockPlan {
   toUnlock: string[];

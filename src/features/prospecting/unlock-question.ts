@@ -5,7 +5,6 @@
 import { outreachClient } from '../clients';
 import { BUSY_MESSAGE, withJobLease } from '../../platform/jobs';
 import { inform, scriptJson, showDialogFile } from '../../ui/dialogs';
-import { count, formatCount } from '../words';
 import { DEPARTMENTS, SENIORITIES } from './roles';
 import { readRoleChoice, roleChoiceOf, type RoleChoice, saveRoleChoice } from './role-choice';
 import { UNLOCK_JOB } from './unlock-job';
@@ -18,6 +17,7 @@ import {
   type UnlockPlan,
 } from './unlock-plan';
 import { UserError } from '../errors';
+import { count, formatCount } from '../../platform/plural';
 
 /** What the dialog sends back: the plan's check, how many to unlock, the roles ticked (names, checked here). */
 export interface UnlockAnswer {

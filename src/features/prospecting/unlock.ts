@@ -7,13 +7,13 @@ import { confirm, inform, toast } from '../../ui/dialogs';
 import { isAllRoles, readRoleChoice } from './role-choice';
 import { hasWorkLeft, keyChangedText } from '../jobs/job';
 import { runStep, savedJob } from '../jobs/job-runner';
-import { count, formatCount, plural } from '../words';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
 import { Deadline } from '../../platform/deadline';
 import { showUnlockQuestion } from './unlock-question';
 import { currentPlan, markMismatched, mismatchedRowsText, startUnlock, unknownRowsText } from './unlock-plan';
+import { count, formatCount, plural } from '../../platform/plural';
 
 /** Menu: Unlock selected companies. One run at a time per document (see withJobLease). */
 export function unlockSelectedCompanies(): void {

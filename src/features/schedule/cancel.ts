@@ -20,7 +20,7 @@ import {
 import { userToken } from '../../platform/owner';
 import { startWindowText } from '../outbox/send-later-time';
 import { releaseTimerIfIdle } from '../jobs/timer';
-import { count, formatCount, plural } from '../words';
+import { count, formatCount, plural } from '../../platform/plural';
 
 const TITLE = 'Cancel a waiting or scheduled send';
 

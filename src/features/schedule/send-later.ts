@@ -30,11 +30,11 @@ import { parseWhen, startWindowText } from '../outbox/send-later-time';
 import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../outbox/confirm';
 import { otherSendOnSheet } from '../mail/send-owners';
 import { ownershipOf, ownerStamp } from '../../platform/owner';
-import { count, formatCount, plural } from '../words';
 import { ensureTimer, releaseTimerIfIdle } from '../jobs/timer';
 import { userToken } from '../../platform/owner';
 import { DAY_MS } from '../../platform/time';
 import { describe, UserError } from '../errors';
+import { count, formatCount, plural } from '../../platform/plural';
 
 const YEAR_MS = 365 * DAY_MS;
 

@@ -3,8 +3,8 @@
 // reads the views and codes, never these words.
 import type { StopCode } from '../outbox/ledger';
 import type { Wait, WaitCode } from '../outbox/sequence-records';
-import { count, formatCount } from '../words';
 import type { FollowUp } from '../outbox/follow-ups';
+import { count, formatCount } from '../../platform/plural';
 
 /** Why a row gets no more steps, as its Sequence cell shows it. */
 export type RowStop = StopCode | 'problem' | 'removed';

@@ -9,9 +9,10 @@ import { lastRun } from '../jobs/reporters';
 import { allSchedules, whyCannotRun } from '../outbox/scheduled-sends';
 import { startWindowText } from '../outbox/send-later-time';
 import { allTimers } from '../jobs/timer-store';
-import { count, whenText } from '../words';
+import { whenText } from '../words';
 import { allSequences } from '../outbox/sequence-records';
 import { sequenceSummary } from '../sequence/sequence-texts';
+import { count } from '../../platform/plural';
 
 /** The part of a saved send job this status reads (mail/send-job.ts owns the type). */
 interface WaitingJob {

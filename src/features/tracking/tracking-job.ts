@@ -36,8 +36,8 @@ import {
 import { readListStates, writeStatesByMailId } from '../../sheets/mail-record';
 import { MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
-import { count } from '../words';
 import { describe } from '../errors';
+import { count } from '../../platform/plural';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
