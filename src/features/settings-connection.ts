@@ -14,7 +14,7 @@ import {
 } from '../platform/settings';
 import { outreachClient, phoneClient } from './clients';
 import { type Service } from '../platform/settings';
-import { whenText } from './words';
+import { asClause, whenText } from './words';
 import { usableEdm } from '../api/outreach/outreach-schemas';
 import { describe } from './errors';
 import { count, formatCount } from '../platform/plural';
@@ -103,7 +103,7 @@ function keepReplacedKey(service: Service, replaced: string, result: KeyCheck): 
   return {
     ...result,
     reverted: true,
-    text: `${result.refusal.replace(/\.$/, '')}: the key you entered was not saved, and the key saved before (${maskKey(replaced)}) stays. Check the new key and paste it again.`,
+    text: `${asClause(result.refusal)}: the key you entered was not saved, and the key saved before (${maskKey(replaced)}) stays. Check the new key and paste it again.`,
   };
 }
 
@@ -164,11 +164,11 @@ function balanceLines(b: Balance): Array<[string, string]> {
 export function describeInSettings(error: unknown, address = ''): string {
   if (!(error instanceof ApiError)) return describe(error);
   if (error.kind === 'network' && address) {
-    return `${error.userMessage.replace(/\.$/, '')} at ${address}: check the service address above (or use Restore default addresses) and the connection.`;
+    return `${asClause(error.userMessage)} at ${address}: check the service address above (or use Restore default addresses) and the connection.`;
   }
   if (error.kind === 'auth') return `${error.userMessage} Check the API key above.`;
   // "Nothing that speaks … answers at <address>: check the service address." already says what to do.
-  if (error.kind === 'address') return `${error.userMessage.replace(/\.$/, '')} above.`;
+  if (error.kind === 'address') return `${asClause(error.userMessage)} above.`;
   if (error.kind === 'address-not-allowed')
     return `${error.userMessage} Change the service address above: nothing was sent.`;
   return describe(error);

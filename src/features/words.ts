@@ -2,6 +2,15 @@
 import type { ApiError } from '../api/errors';
 import { formatCount, plural } from '../platform/plural';
 
+/**
+ * A sentence (an error's words, a service's detail) as a clause of a longer one: without its final full
+ * stop. The one place that edits a sentence made elsewhere; it decides nothing.
+ */
+export function asClause(sentence: string): string {
+  const text = sentence.trim();
+  return text.endsWith('.') ? text.slice(0, -1) : text;
+}
+
 /** The one date-and-time format of messages: "2026-11-25 14:30", in the spreadsheet's time zone. */
 export function whenText(ms: number, zone = spreadsheetZone()): string {
   return Utilities.formatDate(new Date(ms), zone, DATE_TIME_FORMAT);

@@ -18,6 +18,7 @@ export type SequenceView =
   | { kind: 'finished'; of: number; at: number };
 
 const STOPPED = 'Stopped';
+const DUE_AND_WAITS = ' is due and waits: ';
 const FINISHED = 'Finished';
 const HELD =
   'Held: this row changed after its follow-ups were confirmed; put it back as it was, or send it as a new row';
@@ -64,7 +65,7 @@ export function sequenceText(view: SequenceView, when: (ms: number) => string): 
         : `Next: ${next}`;
     }
     case 'waiting':
-      return `Next: step ${view.step} is due and waits: ${waitText(view.wait)}`;
+      return `Next: step ${view.step}${DUE_AND_WAITS}${waitText(view.wait)}`;
     case 'held':
       return HELD;
     case 'stopped':
@@ -81,7 +82,7 @@ export function parseSequence(text: string): SequenceView['kind'] | 'none' {
   if (t.startsWith(`${STOPPED}:`)) return 'stopped';
   if (t.startsWith(`${FINISHED}:`)) return 'finished';
   if (t === HELD) return 'held';
-  if (t.includes(' is due and waits: ')) return 'waiting';
+  if (t.includes(DUE_AND_WAITS)) return 'waiting';
   return 'next';
 }
 

@@ -19,6 +19,7 @@ import { stepTemplate } from '../outbox/follow-ups';
 import type { Wait } from '../outbox/sequence-records';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
 import { describe } from '../errors';
+import { asClause } from '../words';
 
 /** Time kept free at the end of the execution for the sheet writes after the last batch. */
 export const MARGIN_MS = 45_000;
@@ -131,7 +132,7 @@ function postStep(
 
 export function waitFor(error: ApiError): Wait {
   if (error.kind === 'quota' || error.kind === 'fetch-quota')
-    return { code: 'quota', detail: (error.detail || error.userMessage).replace(/\.$/, '') };
+    return { code: 'quota', detail: asClause(error.detail || error.userMessage) };
   if (error.kind === 'funds') return { code: 'credits', detail: 'the service refused for lack of EDM' };
   return { code: 'error', detail: describe(error) };
 }
