@@ -1,8 +1,8 @@
-import { formatCount, plural } from '../../platform/plural';
 // The words a send writes after "Skipped:" and "Not sent:" in Mail status, made from the codes the plan
 // and the send job give (one place; behaviour reads the codes, never these words). A test changes every
 // text of the objects named *_TEXTS in the built bundle and runs the send again
 // (test/features/texts-swapped.test.js).
+import { formatCount, plural } from '../../platform/plural';
 
 export const SEND_TEXTS = {
   failed: 'failed',
