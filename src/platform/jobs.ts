@@ -1,10 +1,9 @@
-// What a long job still has to do is kept in document properties, so any later execution (the next step
-// of the progress dialog, the menu action run again, the next trigger run) carries on where it stopped.
-// A state larger than one property value (9 KB) is split over several; the progress of the running step is
-// kept apart, small, so the dialog can poll it while the step works. Each user has their own job of each
-// kind (`job.<kind>.<user token>`, with its progress, stop and report beside it): a job spends its owner's
-// key, so only its owner loads, continues or stops it; another editor only learns that it exists
-// (otherJobs). The lease stays one per kind and document: one step of a kind works at a time.
+// Where a long job is kept between executions: its state (document properties, split over several values
+// past 9 KB), the running step's progress (kept apart and small, for the dialog to poll), a Stop asked from
+// another execution, the report of a step nobody saw, and the lease (one step of a kind per document at a
+// time). Each user has their own job of each kind (`job.<kind>.<user token>`): it spends its owner's key,
+// so only its owner loads, continues or stops it; other editors only learn that it exists (otherJobs). It
+// runs no job and says nothing to the user (features/jobs does both).
 import { executionEnd } from './deadline';
 import { deleteLarge, readLarge, writeLarge } from './large-property';
 import { withDocumentLock } from './locks';

@@ -14,6 +14,8 @@
 //     leaves the step going on in the background, and the next menu action of the job says what it did.
 // A job supplies its units (planned before the first step), the work of a unit, and how a finished unit is
 // recorded (sheet, stores, counters); a recorded unit may add follow-up units (unlock → contacts).
+// It must never run two steps of a kind at once, start a unit that would not end before the deadline, or
+// go on with a job started with another key (keyChangedText, job.ts).
 import { ApiError, isForLater } from '../../api/errors';
 import { Deadline } from '../../platform/deadline';
 import {
