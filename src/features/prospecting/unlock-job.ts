@@ -78,7 +78,8 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
     'unlock' in unit
       ? recordUnlocks(result as UnlockOutcome, state)
       : recordContacts(result as FetchedContacts, state),
-  summary: (state, finished) => summaryText(state.data, finished, !!state.status && state.status.is === 'stopped'),
+  summary: (state, finished) =>
+    summaryText(state.data, finished, !!state.status && state.status.is === 'stopped'),
   markStopped: markUnlocksStopped,
   workDone: (before, after) => {
     const unlocked = after.unlocked - before.unlocked;
