@@ -1,6 +1,7 @@
 // Typed errors of the two API clients. Every failure a feature can meet (no key, refused key, funds, plan,
 // unknown company, retired endpoint, rate limit, quota, bad request, server, network, unexpected answer,
-// unknown outcome of a paid call) is one ApiError with a `kind`, a one-sentence `userMessage` and an `action`.
+// unknown outcome of a paid call) is one ApiError with a `kind`, a one-sentence `userMessage` and an `action`,
+// typed per kind (ApiErrorFacts: what a funds, gone, wait or bad-request error carries besides).
 // The texts are built in error-texts.ts, problem.ts (RFC 7807 answers) and phone-codes.ts.
 //
 // Secrets: no field of an ApiError may contain an API key. The transport builds every error from an

@@ -1,5 +1,6 @@
 // User input from sidebars and custom-function arguments: a keyword list may be comma-separated text, a
-// range (2-D array) or an array; numbers and flags may be blank.
+// range (2-D array) or an array; numbers and flags may be blank. It reads what the user typed and never a
+// cell the add-on wrote (those have their own parser beside their writer).
 import { UserError } from './errors';
 import { plural } from '../platform/plural';
 

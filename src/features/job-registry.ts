@@ -1,4 +1,5 @@
-// The progress dialog's endpoints drive every long job; each kind registers its job here.
+// The progress dialog's endpoints (continue, stop, poll, end shown) for every long job: each JobKind has its
+// job here, and a kind a page names is checked before use. It runs no step itself (jobs/job-runner.ts does).
 import { forgetUnseenReport, isJobKind, JobKind, JobProgress, readProgress } from '../platform/jobs';
 import type { JobDefinition } from './jobs/job';
 import { continueSavedJob, DIALOG_REPORTER, stopSavedJob } from './jobs/job-runner';

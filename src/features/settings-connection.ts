@@ -1,7 +1,7 @@
 // What the Settings dialog asks the services: Test connection (both balances, or what to change) and the
 // check of a key just saved (one free request per service whose key or address changed), so a key the
-// service refuses is never left at "Saved." and never replaces the key saved before. Errors are said in the dialog's own place: "the key above",
-// not "in Extensions › Outreach › Settings", which is where the user already is.
+// service refuses is never left at "Saved." and never replaces the key saved before. Errors are said in the
+// dialog's own place: "the key above", not "in Extensions › Outreach › Settings", where the user already is.
 import { ApiError } from '../api/errors';
 import type { Balance } from '../api/outreach/outreach-schemas';
 import {

@@ -1,5 +1,6 @@
-// Settings dialog, "Test connection", and the guard every action uses (an action started before its key is set
-// opens Settings, saying why, instead of failing). It never shows a key: the dialog gets the masked settings.
+// The Settings dialog (its view, saving, restoring the default addresses) and ensureKey, the guard every action
+// uses (an action started before its key is set opens Settings, saying why, instead of failing); what the
+// dialog asks the services is settings-connection.ts. It never shows a key: the dialog gets the masked settings.
 import { ensureInstallId } from '../platform/attribution';
 import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-spending';
 import {

@@ -1,4 +1,5 @@
-// Small wordings shared by the features' messages.
+// Small wordings shared by the features' messages: dates and times, a 402's amounts, a sentence as a clause.
+// It makes words and never reads them back.
 import type { ApiError } from '../api/errors';
 import { formatCount, plural } from '../platform/plural';
 
