@@ -469,7 +469,7 @@ test("one run of a job at a time: a second window waits, a dead run's lease expi
   unlock(emu);
   expect(emu.ui.alerts.at(-1).message).toMatch(/already running/);
   expect(emu.run('continueJob', ['unlock'], { kind: 'webapp' })).toMatchObject({
-    busy: true,
+    status: 'busy',
     finished: false,
   });
   expect(requests('/companies/unlock')).toBe(0);
