@@ -10,10 +10,11 @@ import { withDocumentLock } from './locks';
 import { userToken } from './owner';
 
 /** The long jobs the runner drives; each has its own saved state, lease, progress and Stop per user. */
-export type JobKind = 'unlock' | 'send' | 'phone' | 'tracking';
+const JOB_KINDS = ['unlock', 'send', 'phone', 'tracking'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
 
 export function isJobKind(kind: unknown): kind is JobKind {
-  return kind === 'unlock' || kind === 'send' || kind === 'phone' || kind === 'tracking';
+  return (JOB_KINDS as readonly unknown[]).includes(kind);
 }
 
 /**
