@@ -196,7 +196,8 @@ class GmailUsersMessages {
       emu._chargeTime(`gmail.${method}`, ms);
       exec.spend(ms);
     }
-    emu.gmail._pull(user);
+    // New mail shows in a list; a get reads an id a list gave (a message not delivered yet has none).
+    if (method === 'list') emu.gmail._pull(user);
     return { user, scope: read ? 'read' : 'metadata' };
   }
 
