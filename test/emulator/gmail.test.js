@@ -331,6 +331,21 @@ describe('quota and time', () => {
   });
 });
 
+test('Gmail calls count against the 6-minute limit of their execution', () => {
+  const loop = `function scanForever() { for (;;) Gmail.Users.Messages.list('me', {}); }`;
+  const emu = withGmail({ code: CODE + loop, gmailUnitsPerMinute: 1e9 });
+  expect(() => emu.run('scanForever')).toThrow('Exceeded maximum execution time');
+  expect(emu.clock.now() - T0).toBe(360000);
+  // 7,200 calls fill the 6 minutes; the one under way when the limit passes ends the execution.
+  expect(emu.callCount('Gmail.Users.Messages.list')).toBe(360000 / 50 + 1);
+});
+
+test('not from a custom function', () => {
+  expect(() => withGmail().runCustomFunction('list', [])).toThrow(
+    'You do not have permission to call Gmail.Users.Messages.list',
+  );
+});
+
 describe('incoming mail', () => {
   test('the gmailIncoming source delivers what arrived since the last look, once', () => {
     const looks = [];
