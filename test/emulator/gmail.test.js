@@ -141,6 +141,14 @@ describe('users.messages.list', () => {
     expect(second.messages).toHaveLength(3);
   });
 
+  test('gmailQueryMaxChars: a longer q is a 400 (Gmail documents no limit; none by default)', () => {
+    const long = `from:(${Array.from({ length: 60 }, (_, i) => `p${i}@example.com`).join(' OR ')})`;
+    expect(withGmail().run('list', [{ q: long }])).toEqual({ resultSizeEstimate: 0 });
+    const e = withGmail({ gmailQueryMaxChars: 1000 }).run('failure', ['list', { q: long }]);
+    expect(e.details.code).toBe(400);
+    expect(e.text).toContain("Query too long (the emulator's gmailQueryMaxChars is 1000");
+  });
+
   test('an invalid pageToken is a 400', () => {
     const e = withGmail().run('failure', ['list', { pageToken: 'nonsense' }]);
     expect(e.text).toContain('failed with error: Invalid pageToken');
