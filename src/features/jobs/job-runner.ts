@@ -33,7 +33,16 @@ import {
   withJobLease,
 } from '../../platform/jobs';
 import { ownerStamp } from '../../platform/owner';
-import { JobDefinition, JobPause, JobState, JobStop, keyChangedText, Reporter, StepContext } from './job';
+import {
+  isStopped,
+  JobDefinition,
+  JobPause,
+  JobState,
+  JobStop,
+  keyChangedText,
+  Reporter,
+  StepContext,
+} from './job';
 import { backgroundReport } from './reporters';
 import { whenText } from '../words';
 import { describe } from '../errors';
@@ -121,10 +130,6 @@ export function stopSavedJob<U, D, R>(job: JobDefinition<U, D, R>): JobProgress 
 
 function nothingLeft(kind: JobKind): JobProgress {
   return { kind, done: 0, total: 0, status: 'done', finished: true, message: 'Nothing left to do.' };
-}
-
-function isStopped<U, D>(state: JobState<U, D>): boolean {
-  return !!state.status && state.status.is === 'stopped';
 }
 
 function isPaused<U, D>(state: JobState<U, D>): boolean {

@@ -27,9 +27,14 @@ export type JobStatus =
   /** `byUser`: the user pressed Stop. */
   | { is: 'stopped'; message: string; byUser: boolean };
 
+/** The job is over before its units were done: stopped by the user or by a problem. */
+export function isStopped(state: Pick<JobState<unknown, unknown>, 'status'>): boolean {
+  return !!state.status && state.status.is === 'stopped';
+}
+
 /** The job has units left and was not stopped: it goes on (now, or after its pause). */
 export function hasWorkLeft(state: Pick<JobState<unknown, unknown>, 'status' | 'units'>): boolean {
-  return (!state.status || state.status.is !== 'stopped') && state.units.length > 0;
+  return !isStopped(state) && state.units.length > 0;
 }
 
 /** Until when the job waits (ms): no step runs before; 0 when it does not wait. */

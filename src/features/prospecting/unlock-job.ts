@@ -10,7 +10,7 @@ import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { Table, TableRow } from '../../sheets/table';
 import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
-import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job';
+import { isStopped, JobDefinition, JobState, JobStop, StepContext } from '../jobs/job';
 import { NAME_HIDDEN, unlockedName } from './search';
 import {
   fundsText,
@@ -78,8 +78,7 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
     'unlock' in unit
       ? recordUnlocks(result as UnlockOutcome, state)
       : recordContacts(result as FetchedContacts, state),
-  summary: (state, finished) =>
-    summaryText(state.data, finished, !!state.status && state.status.is === 'stopped'),
+  summary: (state, finished) => summaryText(state.data, finished, isStopped(state)),
   markStopped: markUnlocksStopped,
   workDone: (before, after) => {
     const unlocked = after.unlocked - before.unlocked;

@@ -8,7 +8,7 @@ import { COMPANIES } from '../../sheets/layouts';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { Table, TableRow } from '../../sheets/table';
 import { isAllRoles, type RoleChoice } from './role-choice';
-import { hasWorkLeft, JobState } from '../jobs/job';
+import { hasWorkLeft, isStopped, JobState } from '../jobs/job';
 import { newJobState, savedJob, startJob } from '../jobs/job-runner';
 import { splitEvery } from '../../platform/split-every';
 import { MENU_REPORTER } from '../jobs/reporters';
@@ -74,7 +74,7 @@ export function hasUnfinishedUnlock(): boolean {
 function othersUnlocking(): Set<string> {
   const ids = new Set<string>();
   for (const job of otherJobs<JobState<UnlockUnit, UnlockCounts>>(UNLOCK_JOB.kind)) {
-    if (job.status && job.status.is === 'stopped') continue;
+    if (isStopped(job)) continue;
     for (const unit of job.units) if ('unlock' in unit) unit.unlock.forEach((id) => ids.add(id));
   }
   return ids;
