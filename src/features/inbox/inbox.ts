@@ -1,0 +1,106 @@
+// Reply detection: the hourly run and Refresh tracking read the answers that came to this user's mails since
+// the last scan (gmail-read.ts), classify them (classify.ts), match them to the people of the payer's record
+// (decide.ts), write what they show on the sheets (inbox-apply.ts), then save the decisions and how far the
+// mailbox was read in ONE change of the record. A scan killed before that change is redone whole next time
+// (every write is idempotent); one killed after it has nothing left to do: nothing is lost or done twice.
+// Nothing of a message is kept: only the verdict, its address's mark and when (docs/privacy.md).
+import { missingScopes } from '../../platform/consent';
+import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
+import { Deadline } from '../../platform/deadline';
+import { MailingList } from '../../sheets/mailing-list';
+import { Ledger } from '../outbox/ledger';
+import { addressMark } from '../outbox/marks';
+import { describe } from '../settings';
+import { whenText } from '../words';
+import { decide, record, scanTargets } from './decide';
+import { gmailService, readMailbox } from './gmail-read';
+import { applyToSheets } from './inbox-apply';
+import { replyDetection } from './inbox-switch';
+import { INBOX_TEXTS, type ScanCounts } from './inbox-texts';
+
+/** A scan takes at most this long: the hourly run has sends and refreshes to do too. */
+const SCAN_BUDGET_MS = 90_000;
+const STATUS = 'inboxScan';
+
+/** This user's last scan in this document, for the Tracking summary. */
+interface ScanStatus {
+  at: number;
+  refused?: boolean;
+  error?: string;
+}
+
+/** Scans when this user turned detection on; answers the decisions taken (0 when off or nothing new). */
+export function scanReplies(deadline = Deadline.forExecution()): number {
+  const gmail = gmailService();
+  if (!gmail || !replyDetection().on) return 0;
+  if (missingScopes(['gmail']).length > 0) {
+    // Said once in the summary (its line), never a failure each hour.
+    if (!readDocumentPreference<ScanStatus>(STATUS)?.refused) saveStatus({ at: Date.now(), refused: true });
+    return 0;
+  }
+  const ledger = Ledger.read();
+  const targets = scanTargets(ledger);
+  if (targets.size === 0) return 0;
+  const since = ledger.inboxAfter || earliestMail(ledger, targets);
+  const stopAt = Math.min(deadline.at - 30_000, Date.now() + SCAN_BUDGET_MS);
+  try {
+    const read = readMailbox(gmail, since, targets.size, () => addressesOf(ledger, targets), stopAt);
+    const decisions = decide(ledger, read.messages);
+    const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+    applyToSheets(spreadsheet, ledger, decisions);
+    Ledger.change((l) => record(l, decisions, read.through));
+    saveStatus({ at: Date.now() });
+    return decisions.length;
+  } catch (error) {
+    // A Gmail refusal (the per-user rate, a permission taken back) or a sheet error: the next run goes on
+    // from the last saved point.
+    saveStatus({ at: Date.now(), error: describe(error) });
+    return 0;
+  }
+}
+
+/** The first time anyone of the scan was mailed (a first scan reads from there). */
+function earliestMail(ledger: Ledger, targets: Set<string>): number {
+  let first = Date.now();
+  for (const list of ledger.lists.values())
+    for (const p of list.people.values()) if (targets.has(p.addr) && p.at && p.at < first) first = p.at;
+  return first;
+}
+
+/** The addresses of the scan's people, read from their lists (only for the address-query plan). */
+function addressesOf(ledger: Ledger, targets: Set<string>): string[] {
+  const found = new Set<string>();
+  for (const sheet of SpreadsheetApp.getActiveSpreadsheet().getSheets()) {
+    if (!ledger.list(sheet.getSheetId())) continue;
+    try {
+      for (const row of MailingList.open(sheet, false).readRows())
+        if (row.key && targets.has(addressMark(ledger.secret, row.key))) found.add(row.key);
+    } catch {
+      continue; // no recipient column any more
+    }
+  }
+  return [...found];
+}
+
+function saveStatus(status: ScanStatus): void {
+  saveDocumentPreference(STATUS, status);
+}
+
+/** The Tracking summary's line: off, refused, or the last scan and what the record holds. */
+export function replyDetectionLine(zone: string): string | null {
+  const view = replyDetection();
+  if (!view.available) return null;
+  if (!view.on) return INBOX_TEXTS.off;
+  const status = readDocumentPreference<ScanStatus>(STATUS);
+  if (!status) return INBOX_TEXTS.never;
+  if (status.refused && missingScopes(['gmail']).length > 0) return INBOX_TEXTS.refused();
+  if (status.error) return INBOX_TEXTS.busyLater(status.error);
+  return INBOX_TEXTS.scanned(whenText(status.at, zone), answerCounts(Ledger.read()));
+}
+
+/** What the record holds of the scans' verdicts, address by address. */
+export function answerCounts(ledger: Ledger): ScanCounts {
+  const counts: ScanCounts = { replied: 0, outOfOffice: 0, optedOut: 0, bounced: 0 };
+  for (const { code } of ledger.answers.values()) counts[code]++;
+  return counts;
+}
