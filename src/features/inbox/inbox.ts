@@ -8,7 +8,7 @@ import { missingScopes } from '../../platform/consent';
 import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
 import { Deadline } from '../../platform/deadline';
 import { MailingList } from '../../sheets/mailing-list';
-import { Ledger } from '../outbox/ledger';
+import { type AnswerCode, Ledger } from '../outbox/ledger';
 import { addressMark } from '../outbox/marks';
 import { describe } from '../settings';
 import { whenText } from '../words';
@@ -103,4 +103,11 @@ export function answerCounts(ledger: Ledger): ScanCounts {
   const counts: ScanCounts = { replied: 0, outOfOffice: 0, optedOut: 0, bounced: 0 };
   for (const { code } of ledger.answers.values()) counts[code]++;
   return counts;
+}
+
+/** The answer read in Gmail from a recipient, for the Tracking summary's campaigns; none when nothing was read. */
+export function answerOfRecipient(): ((recipient: string) => AnswerCode | undefined) | undefined {
+  const ledger = Ledger.read();
+  if (ledger.answers.size === 0) return undefined;
+  return (recipient) => ledger.answers.get(addressMark(ledger.secret, recipient))?.code;
 }
