@@ -10,7 +10,7 @@
 // happened; whether this user's key can pay for their sends scheduled later is written where the other
 // editors see it (schedule-check.ts); the trigger removes itself when nothing is left for it.
 import { JobProgress } from '../../platform/jobs';
-import { missingScopes, type ScopeName } from '../../platform/consent';
+import { missingScopes, SCOPES, type ScopeName } from '../../platform/consent';
 import { needsReauthorization } from '../../platform/triggers';
 import { continueSavedJob, savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
@@ -38,7 +38,7 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   // Some permissions refused (granular consent): named; none left, or the grant is needed again: re-authorize.
   const refused = missingScopes(TIMER_SCOPES);
   const missing = refused.length < TIMER_SCOPES.length ? refused : [];
-  if (missing.length > 0 || needsReauthorization()) {
+  if (missing.length > 0 || needsReauthorization(TIMER_SCOPES.map((n) => SCOPES[n]))) {
     noteReauthorization(spreadsheet, missing);
     return;
   }

@@ -1,0 +1,238 @@
+'use strict';
+// Issue 36: replies, out-of-office answers, removal requests and bounces read from the user's Gmail, through the
+// built bundle in a build with the Gmail advanced service (dist-local's manifest with gmail.readonly and the
+// service added, as REPLY_DETECTION=gmail makes it), against the sandbox, whose mailbox answers an hour after
+// each mail to reply./ooo./unsub./bounce. addresses. A three-step sequence: each person gets exactly the steps
+// they should (the out-of-office one after each return date), with an execution killed mid-scan, a refused
+// Gmail permission and the default build among the tests.
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { useServices, control, newAddon, DEMO_KEYS, LOCAL_DIST } = require('../support/harness');
+const { listWithMail } = require('../support/sent-mail');
+const { rowsOf } = require('../support/sheets');
+const { sandboxMailbox } = require('../emulator/gmail-sandbox');
+
+const services = useServices();
+let emu;
+afterEach(() => emu && emu.dispose());
+
+const HOUR = 3600_000;
+const DAY = 24 * HOUR;
+const READONLY = 'https://www.googleapis.com/auth/gmail.readonly';
+
+/** dist-local with Gmail: what REPLY_DETECTION=gmail adds to the manifest (scope and advanced service). */
+let GMAIL_DIST;
+beforeAll(() => {
+  GMAIL_DIST = fs.mkdtempSync(path.join(os.tmpdir(), 'replies-dist-'));
+  for (const file of fs.readdirSync(LOCAL_DIST))
+    fs.copyFileSync(path.join(LOCAL_DIST, file), path.join(GMAIL_DIST, file));
+  const manifest = JSON.parse(fs.readFileSync(path.join(LOCAL_DIST, 'appsscript.json'), 'utf8'));
+  manifest.oauthScopes.push(READONLY);
+  manifest.dependencies = {
+    enabledAdvancedServices: [{ userSymbol: 'Gmail', serviceId: 'gmail', version: 'v1' }],
+  };
+  fs.writeFileSync(path.join(GMAIL_DIST, 'appsscript.json'), JSON.stringify(manifest, null, 2));
+});
+afterAll(() => fs.rmSync(GMAIL_DIST, { recursive: true, force: true }));
+
+/** The add-on built with Gmail, its mailbox fed by the sandbox's answers to the paid key's mails. */
+function gmailAddon(options = {}) {
+  const addon = newAddon(services, {
+    dist: GMAIL_DIST,
+    gmailIncoming: sandboxMailbox(services.sandbox.outreachUrl, () => DEMO_KEYS.paid),
+    ...options,
+  });
+  return addon;
+}
+
+const detectReplies = (on) => emu.run('saveSettings', [{ detectReplies: on }], { kind: 'webapp' });
+
+const PEOPLE = [
+  ['Ann', 'reply.ann@acme.com', 'Acme', 'H-ACME'],
+  ['Bob', 'bob@acme.com', 'Acme', 'H-ACME'],
+  ['Cara', 'ooo.cara@delta.de', 'Delta', 'H-DELTA'],
+  ['Dan', 'unsub.dan@echo.com', 'Echo', 'H-ECHO'],
+  ['Tom', 'bounce.tom@example.org', 'Fox', 'H-FOX'],
+  ['Eve', 'eve@quiet.com', 'Quiet', 'H-QUIET'],
+];
+const STEPS = [
+  { afterDays: 2, body: 'Step one, {{Name}}.' },
+  { afterDays: 3, body: 'Step two, {{Name}}.' },
+  { afterDays: 3, body: 'Step three, {{Name}}.' },
+];
+
+function sendSequence() {
+  listWithMail(emu, 'Spring', [['Name', 'Email', 'Company', 'Company hash ID'], ...PEOPLE], {
+    campaign: 'Spring',
+    subject: 'Hello {{Name}}',
+    body: 'Dear {{Name}}',
+    bodyFormat: 'text',
+    followUps: STEPS,
+  });
+  emu.ui.queue('YES');
+  emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+}
+
+/** Recipient → the times (ms) of the mails they were sent, oldest first. */
+async function sentTimes() {
+  const { mails } = await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`);
+  const got = {};
+  for (const m of mails.sort((a, b) => a.mailId - b.mailId))
+    (got[m.recipientEmail] = got[m.recipientEmail] || []).push(Date.parse(m.createdAt || m.sentAt));
+  return got;
+}
+const counts = async () =>
+  Object.fromEntries(Object.entries(await sentTimes()).map(([k, v]) => [k, v.length]));
+const column = (name) => Object.fromEntries(rowsOf(emu, 'Spring').map((r) => [r.Email, r[name]]));
+const repliesLine = () => emu.spreadsheet.getSheetByName('Tracking summary').getRange('D7:E7').getValues()[0];
+
+describe('Reply detection (a build with Gmail)', () => {
+  test('reply, out of office, removal request, bounce and silence: each gets exactly the steps it should', async () => {
+    emu = gmailAddon();
+    expect(emu.run('getSettings', [], { kind: 'webapp' }).replyDetection).toEqual({
+      available: true,
+      on: false,
+    });
+    detectReplies(true);
+    sendSequence();
+    const first = emu.clock.now();
+
+    emu.advanceTime(DAY + 12 * HOUR); // every answer came (an hour after its mail) and was read
+    const sequence = column('Sequence');
+    expect(column('Replied')['reply.ann@acme.com']).toBe(true);
+    expect(sequence['reply.ann@acme.com']).toMatch(/^Stopped: replied \d{4}-\d\d-\d\d$/);
+    expect(sequence['ooo.cara@delta.de']).toMatch(/^Paused: out of office until \d{4}-\d\d-\d\d$/);
+    expect(sequence['unsub.dan@echo.com']).toMatch(
+      /^Stopped: on the do-not-contact list \(asked to be removed in a reply on \d{4}-\d\d-\d\d\)$/,
+    );
+    expect(column('Mail status')['bounce.tom@example.org']).toMatch(/^Failed: /);
+    expect(rowsOf(emu, 'Do not contact')).toEqual([
+      {
+        'E-mail': 'unsub.dan@echo.com',
+        Reason: expect.stringMatching(/^asked to be removed in a reply on /),
+      },
+    ]);
+    // The return date the German answer gave ("zurück am dd.mm.yyyy": ten days after it).
+    const until = Date.parse(sequence['ooo.cara@delta.de'].slice(-10));
+    expect(until).toBeGreaterThan(first + 9 * DAY);
+    expect(until).toBeLessThan(first + 12 * DAY);
+
+    emu.advanceTime(34 * DAY); // the whole sequence, and the out-of-office person's three returns
+    const times = await sentTimes();
+    expect(await counts()).toEqual({
+      'reply.ann@acme.com': 1, // replied: stopped
+      'bob@acme.com': 1, // their company replied
+      'ooo.cara@delta.de': 4, // paused, then every step
+      'unsub.dan@echo.com': 1, // asked to be removed
+      'bounce.tom@example.org': 1, // bounced
+      'eve@quiet.com': 4, // said nothing: every step
+    });
+    // Each out-of-office step went after the return date its answer gave, never before.
+    const cara = times['ooo.cara@delta.de'];
+    expect(cara[1] - cara[0]).toBeGreaterThan(9 * DAY);
+    expect(cara[2] - cara[1]).toBeGreaterThan(9 * DAY);
+    expect(cara[3] - cara[2]).toBeGreaterThan(9 * DAY);
+    const eve = times['eve@quiet.com'];
+    expect(eve[1] - eve[0]).toBeLessThan(2 * DAY + 2 * HOUR);
+    expect(column('Sequence')['bob@acme.com']).toMatch(/^Stopped: Acme replied/);
+    expect(column('Sequence')['eve@quiet.com']).toMatch(/^Finished: /);
+
+    // Seen where users look: the summary's line and the campaign's answers.
+    emu.run('refreshTracking', [], { kind: 'menu' });
+    expect(repliesLine()[0]).toBe('Replies from Gmail');
+    expect(repliesLine()[1]).toMatch(
+      /^on; last read .*: 1 reply, 1 out-of-office answer, 1 removal request, 1 bounce\.$/,
+    );
+    const campaign = rowsOf(emu, 'Tracking summary', 8).find((r) => r.Campaign === 'Spring');
+    expect(campaign).toMatchObject({ Replies: 1, 'Out of office': 1, 'Asked to be removed': 1 });
+    expect(campaign['Reply %']).toBeCloseTo(1 / 6);
+    // Nothing of a message is kept: no answer's words in any property or cell.
+    const stored = JSON.stringify([emu.snapshot(), emu.properties.forUser(emu.users.active).getProperties()]);
+    for (const words of ['this sounds interesting', 'zurück am', 'remove me', 'Address not found'])
+      expect(stored).not.toContain(words);
+    expect(emu.executions.filter((e) => e.kind === 'trigger').every((e) => e.status === 'completed')).toBe(
+      true,
+    );
+  });
+
+  test('an execution killed mid-scan: the next hourly run reads it again whole, nothing lost or done twice', async () => {
+    emu = gmailAddon();
+    detectReplies(true);
+    sendSequence();
+    emu.advanceTime(HOUR + 30 * 60_000); // the answers are in the mailbox; none read yet
+    let calls = 0;
+    let killed = false;
+    const incoming = emu.gmail.incoming;
+    emu.gmail.incoming = (...args) => {
+      if (!killed && ++calls === 4) {
+        killed = true;
+        services.clock.advance(7 * 60_000); // past the 6-minute limit: the next service call dies
+      }
+      return incoming(...args);
+    };
+    emu.advanceTime(HOUR);
+    expect(killed).toBe(true);
+    expect(emu.executions.some((e) => e.kind === 'trigger' && e.status !== 'completed')).toBe(true);
+    emu.advanceTime(3 * DAY); // the next runs read it all again, and step 1 goes
+    expect(await counts()).toMatchObject({
+      'reply.ann@acme.com': 1,
+      'bob@acme.com': 1,
+      'ooo.cara@delta.de': 1,
+      'unsub.dan@echo.com': 1,
+      'bounce.tom@example.org': 1,
+      'eve@quiet.com': 2,
+    });
+    expect(rowsOf(emu, 'Do not contact')).toHaveLength(1);
+    expect(column('Replied')['reply.ann@acme.com']).toBe(true);
+  });
+
+  test('a refused Gmail permission leaves Replied manual, says so once in the summary, and everything else works', async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(GMAIL_DIST, 'appsscript.json'), 'utf8'));
+    emu = gmailAddon({ grantedScopes: manifest.oauthScopes.filter((s) => s !== READONLY) });
+    detectReplies(true);
+    sendSequence();
+    emu.advanceTime(2 * DAY + 2 * HOUR); // step 1 goes to everyone who did not fail
+    expect(await counts()).toMatchObject({
+      'reply.ann@acme.com': 2,
+      'bob@acme.com': 2,
+      'ooo.cara@delta.de': 2,
+      'unsub.dan@echo.com': 2,
+      'bounce.tom@example.org': 1, // the service's own failure stops it
+      'eve@quiet.com': 2,
+    });
+    expect(column('Replied')['reply.ann@acme.com']).toBe(false);
+    expect(repliesLine()[1]).toMatch(
+      /^Reply detection needs the permission "View your email messages and settings".*tick Replied by hand\.$/,
+    );
+    const failed = emu.executions.filter((e) => e.kind === 'trigger' && e.status !== 'completed');
+    expect(failed).toEqual([]);
+  });
+
+  test('off by default: nothing is read, the steps go as before', async () => {
+    emu = gmailAddon();
+    sendSequence();
+    emu.advanceTime(2 * DAY + 2 * HOUR);
+    expect((await counts())['reply.ann@acme.com']).toBe(2);
+    expect(emu.gmail.unitsUsed('owner@example.com')).toBe(0);
+    expect(repliesLine()[1]).toMatch(/^off /);
+  });
+});
+
+describe('The default build', () => {
+  test('has no Gmail: no permission asked, no switch in Settings, no line in the summary', async () => {
+    const manifest = JSON.parse(fs.readFileSync(path.join(LOCAL_DIST, 'appsscript.json'), 'utf8'));
+    expect(JSON.stringify(manifest)).not.toMatch(/gmail/i);
+    emu = newAddon(services);
+    expect(emu.run('getSettings', [], { kind: 'webapp' }).replyDetection).toEqual({
+      available: false,
+      on: false,
+    });
+    detectReplies(true); // ignored: this build cannot read Gmail
+    expect(emu.run('getSettings', [], { kind: 'webapp' }).replyDetection.on).toBe(false);
+    sendSequence();
+    emu.advanceTime(2 * DAY + 2 * HOUR);
+    expect((await counts())['ooo.cara@delta.de']).toBe(2);
+    expect(repliesLine()).toEqual(['', '']);
+  });
+});
