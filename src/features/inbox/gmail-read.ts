@@ -3,8 +3,9 @@
 // 15,000 units per user per minute (3,000 calls); Apps Script offers no batch for advanced services, so the
 // cost is the calls: one `list` of everything received since the last scan (up to 500 ids a page), then one
 // `get` (format metadata: METADATA_HEADERS and the snippet, never the body) per message. When the mailbox got
-// more messages than address queries would cost, it asks `from:(a OR b …)` per QUERY_CHARS of addresses and
-// the failure notices' senders instead, and gets only what they find. Never a call per row.
+// PLAN_FACTOR times more messages than address queries would take (mostly other mail), it asks `from:(a OR b
+// …)` per QUERY_CHARS of addresses and the failure notices' senders instead, and gets only what they find.
+// Never a call per row.
 import { METADATA_HEADERS, type InboxMessage } from './classify';
 
 /** The two methods of `Gmail.Users.Messages` a scan uses, as the Gmail API documents them. */
@@ -33,6 +34,8 @@ export const QUERY_CHARS = 1500;
 const PAGE = 500;
 /** What a scan reads at most (messages); the rest waits for the next scan, from where this one stopped. */
 export const MAX_MESSAGES = 600;
+/** How many more inbox messages than address queries make the queries the cheaper plan. */
+export const PLAN_FACTOR = 3;
 /** Mail that arrived while the last scan ran is read again (the decisions are idempotent). */
 export const OVERLAP_MS = 10 * 60_000;
 
@@ -64,10 +67,12 @@ export function readMailbox(
   const started = Date.now();
   const after = `after:${Math.floor(Math.max(0, since - OVERLAP_MS) / 1000)}`;
   const calls = { n: 0 };
+  // The address plan costs its queries and a `get` per answer found, the inbox plan a `get` per message: the
+  // queries pay off only for an inbox mostly of other mail (more than PLAN_FACTOR × queries messages).
   const queries = Math.ceil((people * 24) / QUERY_CHARS) + 1; // an address and " OR " take ~24 characters
   let plan: MailboxRead['plan'] = 'inbox';
-  let ids = listIds(gmail, `${after} -in:sent -in:drafts`, queries + 1, calls);
-  if (ids.length > queries) {
+  let ids = listIds(gmail, `${after} -in:sent -in:drafts`, PLAN_FACTOR * queries, calls);
+  if (ids.length > PLAN_FACTOR * queries) {
     plan = 'addresses';
     ids = [];
     for (const q of addressQueries(addresses()))
