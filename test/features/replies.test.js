@@ -6,12 +6,12 @@
 // they should (the out-of-office one after each return date), with an execution killed mid-scan, a refused
 // Gmail permission and the default build among the tests.
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { useServices, control, newAddon, DEMO_KEYS, LOCAL_DIST } = require('../support/harness');
 const { listWithMail } = require('../support/sent-mail');
 const { rowsOf } = require('../support/sheets');
 const { sandboxMailbox } = require('../emulator/gmail-sandbox');
+const { gmailDist, GMAIL_READONLY: READONLY } = require('../support/gmail-dist');
 
 const services = useServices();
 let emu;
@@ -19,22 +19,12 @@ afterEach(() => emu && emu.dispose());
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
-const READONLY = 'https://www.googleapis.com/auth/gmail.readonly';
 
 /** dist-local with Gmail: what REPLY_DETECTION=gmail adds to the manifest (scope and advanced service). */
 let GMAIL_DIST;
 beforeAll(() => {
-  GMAIL_DIST = fs.mkdtempSync(path.join(os.tmpdir(), 'replies-dist-'));
-  for (const file of fs.readdirSync(LOCAL_DIST))
-    fs.copyFileSync(path.join(LOCAL_DIST, file), path.join(GMAIL_DIST, file));
-  const manifest = JSON.parse(fs.readFileSync(path.join(LOCAL_DIST, 'appsscript.json'), 'utf8'));
-  manifest.oauthScopes.push(READONLY);
-  manifest.dependencies = {
-    enabledAdvancedServices: [{ userSymbol: 'Gmail', serviceId: 'gmail', version: 'v1' }],
-  };
-  fs.writeFileSync(path.join(GMAIL_DIST, 'appsscript.json'), JSON.stringify(manifest, null, 2));
+  GMAIL_DIST = gmailDist();
 });
-afterAll(() => fs.rmSync(GMAIL_DIST, { recursive: true, force: true }));
 
 /** The add-on built with Gmail, its mailbox fed by the sandbox's answers to the paid key's mails. */
 function gmailAddon(options = {}) {
