@@ -8,7 +8,7 @@ import { stateCell } from '../../sheets/mail-record';
 import type { MailState } from '../../sheets/mail-state';
 import { type ListRow, MailingList } from '../../sheets/mailing-list';
 import { normalizeHeader, Table } from '../../sheets/table';
-import { addToDoNotContact } from '../outbox/do-not-contact';
+import { listOnDoNotContact } from '../outbox/do-not-contact';
 import type { Ledger } from '../outbox/ledger';
 import { addressMark } from '../outbox/marks';
 import { REPLIED_HEADER, writeSequence } from '../sequence/sequence-column';
@@ -46,7 +46,7 @@ export function applyToSheets(spreadsheet: Spreadsheet, ledger: Ledger, decision
     removals.push(...writes.removals);
     writeList(list, writes, (ms) => whenText(ms, zone));
   }
-  addToDoNotContact(spreadsheet, removals);
+  listOnDoNotContact(spreadsheet, removals);
 }
 
 interface ListWrites {

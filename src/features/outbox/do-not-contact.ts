@@ -70,7 +70,7 @@ export function listedStatus(reason: string): Skipped {
  * Adds addresses with their reason (the mailbox scan: "asked to be removed in a reply on 2026-12-03"); one
  * already listed (or its domain) is kept as it is. Answers how many were added.
  */
-export function addToDoNotContact(
+export function listOnDoNotContact(
   spreadsheet: Spreadsheet,
   entries: Array<{ email: string; reason: string }>,
 ): number {
