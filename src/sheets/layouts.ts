@@ -171,10 +171,16 @@ export const TRACKING_SUMMARY: TableLayout = {
     { key: 'firstSent', header: 'First sent', format: 'yyyy-mm-dd hh:mm' },
     { key: 'lastSent', header: 'Last sent', format: 'yyyy-mm-dd hh:mm' },
     { key: 'opensCounted', header: 'Opens counted', note: OPENS_COUNTED_NOTE },
-    // Answers read in Gmail (Settings › Detect replies in Gmail), per person the campaign mailed.
-    { key: 'replies', header: 'Replies', format: '#,##0', note: ANSWERS_NOTE },
-    { key: 'replyRate', header: 'Reply %', format: '0.0%', note: ANSWERS_NOTE },
-    { key: 'outOfOffice', header: 'Out of office', format: '#,##0', note: ANSWERS_NOTE },
-    { key: 'unsubscribed', header: 'Asked to be removed', format: '#,##0', note: ANSWERS_NOTE },
   ],
 };
+
+/**
+ * The summary's campaign columns in a build that reads Gmail (features/inbox), right of the others: the
+ * answers read there, per person the campaign mailed.
+ */
+export const SUMMARY_ANSWER_COLUMNS: TableLayout['columns'] = [
+  { key: 'replies', header: 'Replies', format: '#,##0', note: ANSWERS_NOTE },
+  { key: 'replyRate', header: 'Reply %', format: '0.0%', note: ANSWERS_NOTE },
+  { key: 'outOfOffice', header: 'Out of office', format: '#,##0', note: ANSWERS_NOTE },
+  { key: 'unsubscribed', header: 'Asked to be removed', format: '#,##0', note: ANSWERS_NOTE },
+];

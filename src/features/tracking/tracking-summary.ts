@@ -10,7 +10,7 @@
 import { lastRefreshOutcome, type RefreshOutcome } from './tracking-store';
 import { timedStatus } from './timer-status';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
-import { TRACKING_SUMMARY } from '../../sheets/layouts';
+import { SUMMARY_ANSWER_COLUMNS, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
 import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
@@ -19,6 +19,7 @@ import { formatCount, whenText } from '../words';
 import type { AnswerCode } from '../outbox/ledger';
 import { replyDetectionLine } from '../inbox/inbox';
 import { INBOX_TEXTS } from '../inbox/inbox-texts';
+import { replyDetection } from '../inbox/inbox-switch';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -161,7 +162,10 @@ function addToCampaign(
 function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow>): void {
   const sheet = read.sheet;
   const headerRow = TRACKING_SUMMARY.headerRow || 1;
-  const columns = TRACKING_SUMMARY.columns;
+  const columns = [
+    ...TRACKING_SUMMARY.columns,
+    ...(replyDetection().available ? SUMMARY_ANSWER_COLUMNS : []),
+  ];
   const header = sheet.getRange(headerRow, 1, 1, columns.length);
   header.setValues([columns.map((c) => c.header)]);
   // Headers and notes of the columns (what "Tasks" or "Opened %" count), each header whole on its lines.
