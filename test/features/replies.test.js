@@ -137,6 +137,12 @@ describe('Reply detection (a build with Gmail)', () => {
     const campaign = rowsOf(emu, 'Tracking summary', 8).find((r) => r.Campaign === 'Spring');
     expect(campaign).toMatchObject({ Replies: 1, 'Out of office': 1, 'Asked to be removed': 1 });
     expect(campaign['Reply %']).toBeCloseTo(1 / 6);
+    // Show mail of the row that replied says so.
+    const list = emu.spreadsheet.getSheetByName('Spring');
+    emu.spreadsheet.setActiveSheet(list);
+    list.getRange('B2').activate();
+    emu.run('showMailDetail', [], { kind: 'menu' });
+    expect(emu.ui.dialogs.at(-1).html).toMatch(/replied on \d{4}-\d\d-\d\d \(read in Gmail\)/);
     // Nothing of a message is kept: no answer's words in any property or cell.
     const stored = JSON.stringify([emu.snapshot(), emu.properties.forUser(emu.users.active).getProperties()]);
     for (const words of ['this sounds interesting', 'zurück am', 'remove me', 'Address not found'])

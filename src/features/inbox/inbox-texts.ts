@@ -30,5 +30,12 @@ export const INBOX_TEXTS = {
       `${count(counts.optedOut, 'removal request')}`,
       `${count(counts.bounced, 'bounce')}`,
     ].join(', ')}.`,
+  /** Show mail's line: the latest answer read from the recipient. */
+  answer: {
+    replied: (day: string) => `replied on ${day} (read in Gmail)`,
+    outOfOffice: (day: string) => `out-of-office answer on ${day} (read in Gmail)`,
+    optedOut: (day: string) => `asked to be removed on ${day} (read in Gmail)`,
+    bounced: (day: string) => `bounced on ${day} (a delivery failure notice in Gmail)`,
+  },
   busyLater: (error: string) => `on; the last read stopped (${error}); the next run goes on from there.`,
 };

@@ -111,3 +111,11 @@ export function answerOfRecipient(): ((recipient: string) => AnswerCode | undefi
   if (ledger.answers.size === 0) return undefined;
   return (recipient) => ledger.answers.get(addressMark(ledger.secret, recipient))?.code;
 }
+
+/** Show mail's line on a recipient: the latest answer read in Gmail and its day; '' when none. */
+export function answerLine(recipient: string, zone: string): string {
+  const ledger = Ledger.read();
+  const answer = ledger.answers.get(addressMark(ledger.secret, recipient.trim().toLowerCase()));
+  if (!answer) return '';
+  return INBOX_TEXTS.answer[answer.code](Utilities.formatDate(new Date(answer.at), zone, 'yyyy-MM-dd'));
+}
