@@ -3,7 +3,17 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-local/', 'node_modules/', 'coverage/', 'test-output/', 'bench-results/'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-local/',
+      'dist-local-gmail/',
+      'node_modules/',
+      'coverage/',
+      'test-output/',
+      'bench-results/',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.ts'],

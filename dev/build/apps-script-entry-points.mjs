@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import entryPoints from './entry-points.js';
 import { topLevelArrowsAsFunctions } from './top-level-arrows.mjs';
+import { manifestFor } from './reply-detection.mjs';
 
 const { readEntryPoints } = entryPoints;
 export { readEntryPoints };
@@ -36,18 +37,21 @@ export function forwarderSource(entries) {
 }
 
 /**
- * @param {{ index: string, urlFetchAllowlist: string[], serviceAddresses: { outreach: string, phone: string } }}
+ * @param {{ index: string, urlFetchAllowlist: string[], serviceAddresses: { outreach: string, phone: string },
+ *   replyDetection?: '' | 'gmail' }}
  *   options urlFetchAllowlist becomes the constant URL_FETCH_ALLOWLIST of the library
  *   (src/platform/url-allowlist.ts), serviceAddresses the default addresses SERVICE_ADDRESSES
- *   (src/platform/settings.ts; see service-addresses.mjs)
+ *   (src/platform/settings.ts; see service-addresses.mjs), replyDetection the constant REPLY_DETECTION
+ *   (see reply-detection.mjs)
  */
-export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddresses }) {
+export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddresses, replyDetection = '' }) {
   if (!Array.isArray(urlFetchAllowlist)) throw new Error('appsScriptEntryPoints: give urlFetchAllowlist');
   if (!serviceAddresses?.outreach || !serviceAddresses?.phone)
     throw new Error('appsScriptEntryPoints: give serviceAddresses { outreach, phone }');
   const constants =
     `const URL_FETCH_ALLOWLIST = Object.freeze(${JSON.stringify(urlFetchAllowlist)});\n` +
-    `const SERVICE_ADDRESSES = Object.freeze(${JSON.stringify(serviceAddresses)});\n`;
+    `const SERVICE_ADDRESSES = Object.freeze(${JSON.stringify(serviceAddresses)});\n` +
+    `const REPLY_DETECTION = ${JSON.stringify(replyDetection)};\n`;
   return {
     name: 'apps-script-entry-points',
     renderChunk(bundled) {
@@ -79,16 +83,19 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
 
 /**
  * Copies the manifest and the HTML files, inlining `<!-- include: file -->` from src/ui. With
- * urlFetchAllowlist, the manifest's urlFetchWhitelist becomes that list (the local build's loopback).
+ * urlFetchAllowlist, the manifest's urlFetchWhitelist becomes that list (the local build's loopback); with
+ * replyDetection 'gmail', it gets the Gmail scope and advanced service (reply-detection.mjs).
  */
-export function appsScriptAssets({ manifest, uiDir, urlFetchAllowlist }) {
+export function appsScriptAssets({ manifest, uiDir, urlFetchAllowlist, replyDetection = '' }) {
   return {
     name: 'apps-script-assets',
     async generateBundle() {
       const { readdirSync } = await import('node:fs');
       let source = readFileSync(manifest, 'utf8');
-      if (urlFetchAllowlist) {
-        source = `${JSON.stringify({ ...JSON.parse(source), urlFetchWhitelist: urlFetchAllowlist }, null, 2)}\n`;
+      if (urlFetchAllowlist || replyDetection) {
+        let json = JSON.parse(source);
+        if (urlFetchAllowlist) json = { ...json, urlFetchWhitelist: urlFetchAllowlist };
+        source = `${JSON.stringify(manifestFor(json, replyDetection), null, 2)}\n`;
       }
       this.emitFile({ type: 'asset', fileName: 'appsscript.json', source });
       for (const file of readdirSync(uiDir)) {

@@ -31,7 +31,9 @@ afterAll(() => {
 /** `npm run build`'s rollup step in the copy, with these variables (and none from the test's shell). */
 function build(variables) {
   const env = { ...process.env, ...variables };
-  for (const name of ['OUTREACH_BASE_URL', 'PHONE_BASE_URL']) if (!(name in variables)) delete env[name];
+  for (const name of ['OUTREACH_BASE_URL', 'PHONE_BASE_URL', 'REPLY_DETECTION']) {
+    if (!(name in variables)) delete env[name];
+  }
   const rollup = path.join(ROOT, 'node_modules', 'rollup', 'dist', 'bin', 'rollup');
   return spawnSync(process.execPath, [rollup, '-c', 'rollup.config.mjs', '--silent'], {
     cwd: project,

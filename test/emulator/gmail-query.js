@@ -168,8 +168,19 @@ function hasWords(haystack, needle) {
   return false;
 }
 
+const parsedAddresses = new Map();
+
 /** The addresses of an address header ("Ann <ann@x.com>, bob@y.org" → ['ann@x.com', 'bob@y.org']). */
 function addressesOf(header) {
+  const key = String(header || '');
+  if (!parsedAddresses.has(key)) {
+    if (parsedAddresses.size > 100000) parsedAddresses.clear();
+    parsedAddresses.set(key, parseAddresses(key));
+  }
+  return parsedAddresses.get(key);
+}
+
+function parseAddresses(header) {
   const out = [];
   for (const part of String(header || '').split(',')) {
     const angle = part.match(/<([^>]+)>/);

@@ -141,6 +141,14 @@ describe('users.messages.list', () => {
     expect(second.messages).toHaveLength(3);
   });
 
+  test('gmailQueryMaxChars: a longer q is a 400 (Gmail documents no limit; none by default)', () => {
+    const long = `from:(${Array.from({ length: 60 }, (_, i) => `p${i}@example.com`).join(' OR ')})`;
+    expect(withGmail().run('list', [{ q: long }])).toEqual({ resultSizeEstimate: 0 });
+    const e = withGmail({ gmailQueryMaxChars: 1000 }).run('failure', ['list', { q: long }]);
+    expect(e.details.code).toBe(400);
+    expect(e.text).toContain("Query too long (the emulator's gmailQueryMaxChars is 1000");
+  });
+
   test('an invalid pageToken is a 400', () => {
     const e = withGmail().run('failure', ['list', { pageToken: 'nonsense' }]);
     expect(e.text).toContain('failed with error: Invalid pageToken');
@@ -329,6 +337,21 @@ describe('quota and time', () => {
     expect(modelled.stats.cost.byKind['gmail.get']).toEqual({ calls: 1, ms: COST_KINDS['gmail.get'] });
     expect(modelled.callCount('Gmail.Users.Messages.list')).toBe(1);
   });
+});
+
+test('Gmail calls count against the 6-minute limit of their execution', () => {
+  const loop = `function scanForever() { for (;;) Gmail.Users.Messages.list('me', {}); }`;
+  const emu = withGmail({ code: CODE + loop, gmailUnitsPerMinute: 1e9 });
+  expect(() => emu.run('scanForever')).toThrow('Exceeded maximum execution time');
+  expect(emu.clock.now() - T0).toBe(360000);
+  // 7,200 calls fill the 6 minutes; the one under way when the limit passes ends the execution.
+  expect(emu.callCount('Gmail.Users.Messages.list')).toBe(360000 / 50 + 1);
+});
+
+test('not from a custom function', () => {
+  expect(() => withGmail().runCustomFunction('list', [])).toThrow(
+    'You do not have permission to call Gmail.Users.Messages.list',
+  );
 });
 
 describe('incoming mail', () => {

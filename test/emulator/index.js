@@ -136,6 +136,7 @@ class AppsScriptEmulator {
    * @param {Function} [options.gmailIncoming] the source of incoming mail of the Gmail advanced service:
    *   (userEmail, { sinceMs, nowMs, getJson }) => messages to deliver (gmail.js; gmail-sandbox.js reads the sandbox)
    * @param {number} [options.gmailUnitsPerMinute=15000] Gmail's per-user quota units per minute
+   * @param {number} [options.gmailQueryMaxChars] a limit on the length of `q` (none: Gmail documents none)
    * @param {number} [options.gmailLatencyMs=50] virtual ms of one Gmail call without the cost model
    * @param {string[]} [options.advancedServices] advanced services enabled besides the manifest's (['gmail'])
    */
@@ -179,6 +180,7 @@ class AppsScriptEmulator {
     this.gmail = new GmailMailboxes(this, {
       incoming: options.gmailIncoming || null,
       unitsPerMinute: options.gmailUnitsPerMinute,
+      queryMaxChars: options.gmailQueryMaxChars,
     });
     this.gmailLatencyMs = options.gmailLatencyMs === undefined ? 50 : options.gmailLatencyMs;
     // Google documents getUserTriggers(spreadsheet) as the user's triggers "in the given spreadsheet"; a
