@@ -1,5 +1,5 @@
 'use strict';
-// Reply detection (issue 36) on a large running sequence, in a build with Gmail (test/support/gmail-dist.js),
+// Reply detection (issue 36) on a large running sequence, in the build with Gmail (dist-local-gmail/),
 // run by the hourly trigger as Apps Script would run it. Set-up (not measured): n rows sent through the
 // add-on with three follow-ups, 3 % of them answering (1 % reply., 1 % ooo., 0.5 % unsub., 0.5 % bounce.,
 // an hour after their mail, from the sandbox's mailbox), the hour's refresh owed after the send done, the
@@ -8,8 +8,6 @@
 // are the first run and 23 steady ones (a steady day: 24 steady ones). Minimum: no outreach request (the step is not due); Gmail: 1 list + 1 get per
 // message (the inbox plan). See dev/bench/README.md.
 const { control, newAddon, DEMO_KEYS } = require('../../test/support/harness');
-const { gmailDist } = require('../../test/support/gmail-dist');
-const { sandboxMailbox } = require('../../test/emulator/gmail-sandbox');
 const { Measurement } = require('./measure');
 
 const HOUR = 3600_000;
@@ -60,10 +58,9 @@ async function gmailAddon(ctx, count, runJob) {
     addonEdm: 1_000_000,
   });
   const emu = newAddon(ctx.services, {
-    dist: gmailDist(),
+    gmail: true,
     costModel: true,
     realTimeoutMs: 15 * 60_000,
-    gmailIncoming: sandboxMailbox(outreachUrl, () => DEMO_KEYS.paid),
   });
   ctx.track(emu);
   const rows = [['Name', 'E-mail', 'Company']];

@@ -1,17 +1,22 @@
 'use strict';
 // Issue 36: replies, out-of-office answers, removal requests and bounces read from the user's Gmail, through the
-// built bundle in a build with the Gmail advanced service (dist-local's manifest with gmail.readonly and the
-// service added, as REPLY_DETECTION=gmail makes it), against the sandbox, whose mailbox answers an hour after
+// built bundle in the build with the Gmail advanced service (dist-local-gmail/: REPLY_DETECTION=gmail),
+// against the sandbox, whose mailbox answers an hour after
 // each mail to reply./ooo./unsub./bounce. addresses. A three-step sequence: each person gets exactly the steps
 // they should (the out-of-office one after each return date), with an execution killed mid-scan, a refused
 // Gmail permission and the default build among the tests.
 const fs = require('node:fs');
 const path = require('node:path');
-const { useServices, control, newAddon, DEMO_KEYS, LOCAL_DIST } = require('../support/harness');
+const {
+  useServices,
+  control,
+  newAddon,
+  DEMO_KEYS,
+  LOCAL_DIST,
+  LOCAL_GMAIL_DIST,
+} = require('../support/harness');
 const { listWithMail } = require('../support/sent-mail');
 const { rowsOf } = require('../support/sheets');
-const { sandboxMailbox } = require('../emulator/gmail-sandbox');
-const { gmailDist, GMAIL_READONLY: READONLY } = require('../support/gmail-dist');
 
 const services = useServices();
 let emu;
@@ -20,21 +25,10 @@ afterEach(() => emu && emu.dispose());
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-/** dist-local with Gmail: what REPLY_DETECTION=gmail adds to the manifest (scope and advanced service). */
-let GMAIL_DIST;
-beforeAll(() => {
-  GMAIL_DIST = gmailDist();
-});
+const READONLY = 'https://www.googleapis.com/auth/gmail.readonly';
 
-/** The add-on built with Gmail, its mailbox fed by the sandbox's answers to the paid key's mails. */
-function gmailAddon(options = {}) {
-  const addon = newAddon(services, {
-    dist: GMAIL_DIST,
-    gmailIncoming: sandboxMailbox(services.sandbox.outreachUrl, () => DEMO_KEYS.paid),
-    ...options,
-  });
-  return addon;
-}
+/** The add-on built with Gmail, its users' mailboxes fed by the sandbox's answers to their mails. */
+const gmailAddon = (options = {}) => newAddon(services, { gmail: true, ...options });
 
 const detectReplies = (on) => emu.run('saveSettings', [{ detectReplies: on }], { kind: 'webapp' });
 
@@ -157,15 +151,16 @@ describe('Reply detection (a build with Gmail)', () => {
     detectReplies(true);
     sendSequence();
     emu.advanceTime(HOUR + 30 * 60_000); // the answers are in the mailbox; none read yet
+    // Each Gmail call takes its quota units (test/emulator/gmail.js): the third call of the scan kills it.
     let calls = 0;
     let killed = false;
-    const incoming = emu.gmail.incoming;
-    emu.gmail.incoming = (...args) => {
-      if (!killed && ++calls === 4) {
+    const take = emu.gmail._take.bind(emu.gmail);
+    emu.gmail._take = (...args) => {
+      if (!killed && ++calls === 3) {
         killed = true;
         services.clock.advance(7 * 60_000); // past the 6-minute limit: the next service call dies
       }
-      return incoming(...args);
+      return take(...args);
     };
     emu.advanceTime(HOUR);
     expect(killed).toBe(true);
@@ -184,7 +179,7 @@ describe('Reply detection (a build with Gmail)', () => {
   });
 
   test('a refused Gmail permission leaves Replied manual, says so once in the summary, and everything else works', async () => {
-    const manifest = JSON.parse(fs.readFileSync(path.join(GMAIL_DIST, 'appsscript.json'), 'utf8'));
+    const manifest = JSON.parse(fs.readFileSync(path.join(LOCAL_GMAIL_DIST, 'appsscript.json'), 'utf8'));
     emu = gmailAddon({ grantedScopes: manifest.oauthScopes.filter((s) => s !== READONLY) });
     detectReplies(true);
     sendSequence();
