@@ -1,12 +1,13 @@
 'use strict';
 // Issue 36: replies, out-of-office answers, removal requests and bounces read from the user's Gmail, through the
 // built bundle in the build with the Gmail advanced service (dist-local-gmail/: REPLY_DETECTION=gmail),
-// against the sandbox, whose mailbox answers an hour after
-// each mail to reply./ooo./unsub./bounce. addresses. A three-step sequence: each person gets exactly the steps
-// they should (the out-of-office one after each return date), with an execution killed mid-scan, a refused
-// Gmail permission and the default build among the tests.
+// against the sandbox, whose mailbox answers an hour after each mail to reply./ooo./unsub./bounce. addresses.
+// A three-step sequence: each person gets exactly the steps they should (the out-of-office one after each
+// return date), with executions killed mid-scan (while reading Gmail; after the sheets were written, before
+// the record took the decisions), a refused Gmail permission and the default build among the tests.
 const fs = require('node:fs');
 const path = require('node:path');
+const { TimeLimitError } = require('../emulator/errors');
 const {
   useServices,
   control,
@@ -176,6 +177,50 @@ describe('Reply detection (a build with Gmail)', () => {
     });
     expect(rowsOf(emu, 'Do not contact')).toHaveLength(1);
     expect(column('Replied')['reply.ann@acme.com']).toBe(true);
+  });
+
+  test('an execution killed after the sheets were written, before the record took the decisions: done again, never twice', async () => {
+    emu = gmailAddon();
+    detectReplies(true);
+    sendSequence();
+    emu.advanceTime(HOUR + 30 * 60_000); // the answers are in the mailbox; none read yet
+    // Once the scan has read Gmail, the next write of the payer's record (user properties) is its one change:
+    // the execution dies there, after the lists and Do not contact were written.
+    let read = false;
+    let killed = false;
+    const take = emu.gmail._take.bind(emu.gmail);
+    emu.gmail._take = (...args) => {
+      read = true;
+      return take(...args);
+    };
+    const store = emu.properties.forUser('owner@example.com');
+    const setProperties = store.setProperties.bind(store);
+    store.setProperties = (...args) => {
+      if (read && !killed) {
+        killed = true;
+        services.clock.advance(7 * 60_000);
+        throw new TimeLimitError();
+      }
+      return setProperties(...args);
+    };
+    emu.advanceTime(HOUR);
+    expect(killed).toBe(true);
+    const recorded = () => JSON.stringify(store.toJSON()).includes('\\"answers\\"');
+    expect(recorded()).toBe(false); // the payer's record has none of the decisions
+    expect(column('Replied')['reply.ann@acme.com']).toBe(true); // the sheets were written
+    expect(rowsOf(emu, 'Do not contact')).toHaveLength(1);
+    emu.advanceTime(3 * DAY); // the next run decides it all again, and step 1 goes
+    expect(await counts()).toMatchObject({
+      'reply.ann@acme.com': 1,
+      'bob@acme.com': 1,
+      'ooo.cara@delta.de': 1,
+      'unsub.dan@echo.com': 1,
+      'bounce.tom@example.org': 1,
+      'eve@quiet.com': 2,
+    });
+    expect(rowsOf(emu, 'Do not contact')).toHaveLength(1);
+    expect(column('Sequence')['ooo.cara@delta.de']).toMatch(/^Paused: out of office until /);
+    expect(recorded()).toBe(true);
   });
 
   test('a refused Gmail permission leaves Replied manual, says so once in the summary, and everything else works', async () => {
