@@ -223,6 +223,46 @@ describe('Reply detection (a build with Gmail)', () => {
     expect(recorded()).toBe(true);
   });
 
+  test('a send without follow-ups, read at Refresh tracking: a removal request joins Do not contact, a bounce fails its row', async () => {
+    emu = gmailAddon();
+    detectReplies(true);
+    listWithMail(emu, 'Plain', [['Name', 'Email'], ...PEOPLE.map(([name, email]) => [name, email])], {
+      campaign: 'Plain',
+      subject: 'Hello {{Name}}',
+      body: 'Dear {{Name}}',
+      bodyFormat: 'text',
+    });
+    emu.ui.queue('YES');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    services.clock.advance(2 * HOUR); // the answers came; no hourly run here
+    emu.run('refreshTracking', [], { kind: 'menu' });
+    const status = Object.fromEntries(rowsOf(emu, 'Plain').map((r) => [r.Email, r['Mail status']]));
+    expect(status['bounce.tom@example.org']).toMatch(/^Failed: /);
+    expect(rowsOf(emu, 'Do not contact')).toEqual([
+      {
+        'E-mail': 'unsub.dan@echo.com',
+        Reason: expect.stringMatching(/^asked to be removed in a reply on /),
+      },
+    ]);
+    expect(repliesLine()[1]).toMatch(/1 reply, 1 out-of-office answer, 1 removal request, 1 bounce\.$/);
+    const campaign = rowsOf(emu, 'Tracking summary', 8).find((r) => r.Campaign === 'Plain');
+    expect(campaign).toMatchObject({ Replies: 1, 'Out of office': 1, 'Asked to be removed': 1 });
+    // A later send from another list leaves out who asked to be removed.
+    listWithMail(
+      emu,
+      'Later',
+      [
+        ['Name', 'Email'],
+        ['Dan', 'unsub.dan@echo.com'],
+        ['Fay', 'fay@quiet.com'],
+      ],
+      { campaign: 'Later', subject: 'Hi {{Name}}', body: 'Dear {{Name}}', bodyFormat: 'text' },
+    );
+    emu.ui.queue('YES');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(await counts()).toMatchObject({ 'unsub.dan@echo.com': 1, 'fay@quiet.com': 1 });
+  });
+
   test('a refused Gmail permission leaves Replied manual, says so once in the summary, and everything else works', async () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(LOCAL_GMAIL_DIST, 'appsscript.json'), 'utf8'));
     emu = gmailAddon({ grantedScopes: manifest.oauthScopes.filter((s) => s !== READONLY) });

@@ -20,13 +20,19 @@ export interface Decision {
   at: number;
   /** The lists (sheet ids) whose person it is. */
   sheetIds: number[];
-  /** The company's mark of a reply (filled by inbox-apply.ts from the row). */
-  company?: string;
+  /** The company of a reply ('id:…' or 'domain:…', filled by inbox-apply.ts from the row). */
+  companyKey?: string;
 }
 
+/**
+ * People the sheets say this document mailed in the last SCAN_DAYS (Mail ID and Sent at on a list) whom the
+ * payer's record no longer holds (a send that ended): address mark → the address, its lists, its last mail.
+ */
+export type RecentMail = Map<string, { email: string; sheetIds: number[]; at: number }>;
+
 /** The marks of the people a scan looks for: mailed in the last SCAN_DAYS, or in a running sequence. */
-export function scanTargets(ledger: Ledger, now = Date.now()): Set<string> {
-  const marks = new Set<string>();
+export function scanTargets(ledger: Ledger, now = Date.now(), recent: RecentMail = new Map()): Set<string> {
+  const marks = new Set<string>(recent.keys());
   for (const list of ledger.lists.values())
     for (const p of list.people.values())
       if (p.posted > 0 && (now - p.at <= SCAN_DAYS * DAY_MS || (list.steps > 0 && !p.stop)))
@@ -34,8 +40,8 @@ export function scanTargets(ledger: Ledger, now = Date.now()): Set<string> {
   return marks;
 }
 
-/** The decisions the messages make, oldest first; an answer from nobody of the record makes none. */
-export function decide(ledger: Ledger, messages: InboxMessage[]): Decision[] {
+/** The decisions the messages make, oldest first; an answer from nobody the document mailed makes none. */
+export function decide(ledger: Ledger, messages: InboxMessage[], recent: RecentMail = new Map()): Decision[] {
   const decisions: Decision[] = [];
   for (const message of [...messages].sort((a, b) => a.at - b.at)) {
     const verdict = classify(message);
@@ -46,6 +52,9 @@ export function decide(ledger: Ledger, messages: InboxMessage[]): Decision[] {
       const person = list.people.get(addr);
       if (person && person.posted > 0 && person.at <= message.at) sheetIds.push(list.sheetId);
     }
+    const mailed = recent.get(addr);
+    if (mailed && mailed.at <= message.at)
+      for (const id of mailed.sheetIds) if (!sheetIds.includes(id)) sheetIds.push(id);
     if (sheetIds.length) decisions.push({ verdict, addr, at: message.at, sheetIds });
   }
   return decisions;
@@ -54,10 +63,12 @@ export function decide(ledger: Ledger, messages: InboxMessage[]): Decision[] {
 /** Takes the decisions into the payer's record (on a fresh read: Ledger.change), with how far it read. */
 export function record(ledger: Ledger, decisions: Decision[], through: number): void {
   for (const d of decisions) {
-    const { verdict, addr, at } = d;
+    const { verdict, at } = d;
+    // Marked again with the record's own key: a document with no record yet gets its key in this change.
+    const addr = addressMark(ledger.secret, verdict.address);
+    const company = d.companyKey && addressMark(ledger.secret, d.companyKey);
     for (const sheetId of d.sheetIds) {
-      if (verdict.code === 'reply')
-        recordStops(ledger, sheetId, [{ addr, code: 'replied', company: d.company }]);
+      if (verdict.code === 'reply') recordStops(ledger, sheetId, [{ addr, code: 'replied', company }]);
       else if (verdict.code === 'unsubscribe') recordStops(ledger, sheetId, [{ addr, code: 'optedOut' }]);
       else if (verdict.code === 'bounce') recordStops(ledger, sheetId, [{ addr, code: 'failed' }]);
     }

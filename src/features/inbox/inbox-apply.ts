@@ -3,6 +3,7 @@
 // makes the row's Mail status Failed with the notice's status, and the Sequence cell says where the row is
 // ("Stopped: replied 2026-12-03", "Paused: out of office until 2026-12-10"). Every write finds its row by
 // recipient and is the same when done twice, so a scan cut off before its record was saved is redone whole.
+// A reply's company is named here, from its row, and marked when the record takes it (decide.ts).
 import { cellText, type CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import type { MailState } from '../../sheets/mail-state';
@@ -10,7 +11,6 @@ import { type ListRow, MailingList } from '../../sheets/mailing-list';
 import { normalizeHeader, Table } from '../../sheets/table';
 import { listOnDoNotContact } from '../outbox/do-not-contact';
 import type { Ledger } from '../outbox/ledger';
-import { addressMark } from '../outbox/marks';
 import { REPLIED_HEADER, writeSequence } from '../sequence/sequence-column';
 import { companyOf } from '../sequence/sequence-eligibility';
 import { sequenceText, type SequenceView } from '../sequence/sequence-texts';
@@ -23,7 +23,7 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 /** States a failure notice may overturn: the service took the mail and has not said it failed. */
 const IN_FLIGHT = new Set<MailState['kind']>(['accepted', 'pending', 'requested', 'sent', 'delivered']);
 
-/** Writes the decisions on their lists (and Do not contact); fills each reply's company mark. */
+/** Writes the decisions on their lists (and Do not contact); fills each reply's company. */
 export function applyToSheets(spreadsheet: Spreadsheet, ledger: Ledger, decisions: Decision[]): void {
   const zone = spreadsheet.getSpreadsheetTimeZone();
   const day = (ms: number) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd');
@@ -74,7 +74,7 @@ function listWrites(
       case 'reply': {
         writes.replied.add(row.key);
         const company = companyOf(row);
-        if (company) d.company = addressMark(ledger.secret, company.key);
+        if (company) d.companyKey = company.key;
         writes.views.set(row.key, { kind: 'stopped', code: 'replied', detail: day(d.at) });
         break;
       }

@@ -1,9 +1,10 @@
-// Reply detection: the hourly run and Refresh tracking read the answers that came to this user's mails since
-// the last scan (gmail-read.ts), classify them (classify.ts), match them to the people of the payer's record
-// (decide.ts), write what they show on the sheets (inbox-apply.ts), then save the decisions and how far the
-// mailbox was read in ONE change of the record. A scan killed before that change is redone whole next time
-// (every write is idempotent); one killed after it has nothing left to do: nothing is lost or done twice.
-// Nothing of a message is kept: only the verdict, its address's mark and when (docs/privacy.md).
+// Reply detection: the hourly run and Refresh tracking read the answers that came since the last scan to
+// this document's mails (the payer's record, and what the lists say went in the last 30 days: gmail-read.ts),
+// classify them (classify.ts), match them to the people mailed (decide.ts), write what they show on the sheets
+// (inbox-apply.ts), then save the decisions and how far the mailbox was read in ONE change of the record. A
+// scan killed before that change is redone whole next time (every write is idempotent); one killed after it
+// has nothing left to do: nothing is lost or done twice. Nothing of a message is kept: only the verdict, its
+// address's mark and when (docs/privacy.md).
 import { missingScopes } from '../../platform/consent';
 import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
 import { Deadline } from '../../platform/deadline';
@@ -12,7 +13,9 @@ import { type AnswerCode, Ledger } from '../outbox/ledger';
 import { addressMark } from '../outbox/marks';
 import { describe } from '../settings';
 import { whenText } from '../words';
-import { decide, record, scanTargets } from './decide';
+import { decide, type RecentMail, record, SCAN_DAYS, scanTargets } from './decide';
+import { readMailRecord } from '../../sheets/mail-record';
+import { DAY_MS } from '../../platform/time';
 import { gmailService, readMailbox } from './gmail-read';
 import { applyToSheets } from './inbox-apply';
 import { replyDetection } from './inbox-switch';
@@ -39,14 +42,16 @@ export function scanReplies(deadline = Deadline.forExecution()): number {
     return 0;
   }
   const ledger = Ledger.read();
-  const targets = scanTargets(ledger);
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const recent = recentMail(spreadsheet, ledger);
+  const targets = scanTargets(ledger, Date.now(), recent);
   if (targets.size === 0) return 0;
-  const since = ledger.inboxAfter || earliestMail(ledger, targets);
+  const since = ledger.inboxAfter || earliestMail(ledger, targets, recent);
   const stopAt = Math.min(deadline.at - 30_000, Date.now() + SCAN_BUDGET_MS);
   try {
-    const read = readMailbox(gmail, since, targets.size, () => addressesOf(ledger, targets), stopAt);
-    const decisions = decide(ledger, read.messages);
-    const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+    const addresses = () => addressesOf(ledger, targets, recent);
+    const read = readMailbox(gmail, since, targets.size, addresses, stopAt);
+    const decisions = decide(ledger, read.messages, recent);
     applyToSheets(spreadsheet, ledger, decisions);
     Ledger.change((l) => record(l, decisions, read.through));
     saveStatus({ at: Date.now() });
@@ -60,16 +65,17 @@ export function scanReplies(deadline = Deadline.forExecution()): number {
 }
 
 /** The first time anyone of the scan was mailed (a first scan reads from there). */
-function earliestMail(ledger: Ledger, targets: Set<string>): number {
+function earliestMail(ledger: Ledger, targets: Set<string>, recent: RecentMail): number {
   let first = Date.now();
+  for (const { at } of recent.values()) first = Math.min(first, at);
   for (const list of ledger.lists.values())
     for (const p of list.people.values()) if (targets.has(p.addr) && p.at && p.at < first) first = p.at;
   return first;
 }
 
 /** The addresses of the scan's people, read from their lists (only for the address-query plan). */
-function addressesOf(ledger: Ledger, targets: Set<string>): string[] {
-  const found = new Set<string>();
+function addressesOf(ledger: Ledger, targets: Set<string>, recent: RecentMail): string[] {
+  const found = new Set<string>([...recent.values()].map((m) => m.email));
   for (const sheet of SpreadsheetApp.getActiveSpreadsheet().getSheets()) {
     if (!ledger.list(sheet.getSheetId())) continue;
     try {
@@ -80,6 +86,34 @@ function addressesOf(ledger: Ledger, targets: Set<string>): string[] {
     }
   }
   return [...found];
+}
+
+/**
+ * What the sheets say this document mailed in the last SCAN_DAYS beyond the payer's record (a send that ended):
+ * one scan of the document's lists (hidden sheets, the add-on's own, left out).
+ */
+function recentMail(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, ledger: Ledger): RecentMail {
+  const recent: RecentMail = new Map();
+  const since = Date.now() - SCAN_DAYS * DAY_MS;
+  const hidden = new Set(
+    spreadsheet
+      .getSheets()
+      .filter((s) => s.isSheetHidden())
+      .map((s) => s.getSheetId()),
+  );
+  for (const sheet of readMailRecord(spreadsheet)) {
+    if (sheet.tracking || hidden.has(sheet.sheetId)) continue;
+    for (const row of sheet.rows) {
+      const at = row.sentAt ? row.sentAt.getTime() : 0;
+      if (!row.key || row.mailId === null || at < since) continue;
+      const addr = addressMark(ledger.secret, row.key);
+      const known = recent.get(addr) || { email: row.key, sheetIds: [], at: 0 };
+      if (!known.sheetIds.includes(sheet.sheetId)) known.sheetIds.push(sheet.sheetId);
+      known.at = Math.max(known.at, at);
+      recent.set(addr, known);
+    }
+  }
+  return recent;
 }
 
 function saveStatus(status: ScanStatus): void {

@@ -82,14 +82,14 @@ describe('decide and record', () => {
     ]);
     expect(decisions.map((d) => d.verdict.code)).toEqual(['outOfOffice', 'reply', 'unsubscribe', 'bounce']);
     expect(decisions.every((d) => d.sheetIds[0] === 7)).toBe(true);
-    decisions[1].company = 'COMPANY1';
+    decisions[1].companyKey = 'id:H-ACME';
     const through = NOW;
     record(ledger, decisions, through);
     const mark = (e: string) => addressMark(ledger.secret, e);
     const people = ledger.list(7)!.people;
     expect(people.get(mark('ann@acme.com'))!.stop).toBe('replied');
     expect(ledger.stops.get(mark('ann@acme.com'))).toBe('replied');
-    expect(ledger.companies.has('COMPANY1')).toBe(true);
+    expect(ledger.companies.has(addressMark(ledger.secret, 'id:H-ACME'))).toBe(true);
     expect(people.get(mark('dan@echo.com'))!.stop).toBe('optedOut');
     expect(ledger.stops.get(mark('dan@echo.com'))).toBe('optedOut');
     expect(people.get(mark('tom@fox.org'))!.stop).toBe('failed');
@@ -114,5 +114,26 @@ describe('decide and record', () => {
     const mark = addressMark(ledger.secret, 'cara@delta.de');
     expect(ledger.pausedUntil(mark, NOW)).toBe(0);
     expect(ledger.answers.get(mark)!.code).toBe('replied');
+  });
+});
+
+describe('a send that ended (the lists say it went, the record no longer holds it)', () => {
+  test('its people are scanned and their answers decided on their lists, after their mail only', () => {
+    const ledger = ledgerWith([]);
+    const mark = (e: string) => addressMark(ledger.secret, e);
+    const recent = new Map([[mark('dan@echo.com'), { email: 'dan@echo.com', sheetIds: [9], at: NOW - DAY }]]);
+    expect(scanTargets(ledger, NOW, recent)).toEqual(new Set([mark('dan@echo.com')]));
+    const decisions = decide(
+      ledger,
+      [
+        message('dan@echo.com', NOW - 2 * DAY, {}, 'unsubscribe'), // before the mail
+        message('dan@echo.com', NOW - 3600_000, {}, 'Please unsubscribe me'),
+      ],
+      recent,
+    );
+    expect(decisions).toEqual([expect.objectContaining({ sheetIds: [9], at: NOW - 3600_000 })]);
+    record(ledger, decisions, NOW);
+    expect(ledger.stops.get(mark('dan@echo.com'))).toBe('optedOut');
+    expect(ledger.answers.get(mark('dan@echo.com'))!.code).toBe('optedOut');
   });
 });
