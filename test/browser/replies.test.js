@@ -27,7 +27,7 @@ const replyDetection = async () =>
     .replyDetection;
 
 test('Settings: Detect replies in Gmail is off until the user ticks it, and stays as saved', async () => {
-  expect(await replyDetection()).toEqual({ available: true, on: false });
+  expect(await replyDetection()).toEqual({ available: true, on: false, refused: '' });
   const dialog = await openSettings();
   const box = dialog.locator('#detectReplies');
   await box.waitFor({ state: 'visible' });
@@ -38,12 +38,12 @@ test('Settings: Detect replies in Gmail is off until the user ticks it, and stay
   expect(await waitUntilNothingClipped(dialog)).toEqual([]);
   await screenshot(page, 'replies-01-settings-detect-replies');
   await closeDialog(dialog);
-  expect(await replyDetection()).toEqual({ available: true, on: true });
+  expect(await replyDetection()).toEqual({ available: true, on: true, refused: '' });
   const again = await openSettings();
   await again.locator('#detectReplies:checked').waitFor();
   await again.locator('#detectReplies').uncheck();
   await again.locator('#save').click();
   await again.locator('#message.ok', { hasText: /^Saved/ }).waitFor();
   await closeDialog(again);
-  expect(await replyDetection()).toEqual({ available: true, on: false });
+  expect(await replyDetection()).toEqual({ available: true, on: false, refused: '' });
 });

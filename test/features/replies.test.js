@@ -78,6 +78,7 @@ describe('Reply detection (a build with Gmail)', () => {
     expect(emu.run('getSettings', [], { kind: 'webapp' }).replyDetection).toEqual({
       available: true,
       on: false,
+      refused: '',
     });
     detectReplies(true);
     sendSequence();
@@ -281,6 +282,10 @@ describe('Reply detection (a build with Gmail)', () => {
     expect(repliesLine()[1]).toMatch(
       /^Reply detection needs the permission "View your email messages and settings".*tick Replied by hand\.$/,
     );
+    // Settings says it too, beside the switch.
+    expect(emu.run('getSettings', [], { kind: 'webapp' }).replyDetection.refused).toMatch(
+      /^Reply detection needs the permission "View your email messages and settings"/,
+    );
     const failed = emu.executions.filter((e) => e.kind === 'trigger' && e.status !== 'completed');
     expect(failed).toEqual([]);
   });
@@ -303,6 +308,7 @@ describe('The default build', () => {
     expect(emu.run('getSettings', [], { kind: 'webapp' }).replyDetection).toEqual({
       available: false,
       on: false,
+      refused: '',
     });
     detectReplies(true); // ignored: this build cannot read Gmail
     expect(emu.run('getSettings', [], { kind: 'webapp' }).replyDetection.on).toBe(false);
