@@ -88,9 +88,10 @@ const SECOND = 1000;
 /** Stops kept per document: the oldest go first (the sheets still show Replied and Do not contact). */
 const MAX_STOPS = 4000;
 const STALE_MS = 45 * DAY_MS;
-/** Pauses and answers kept per document: the oldest go first. */
+/** Pauses and answers kept per document: the oldest go first; an answer is kept 90 days (the summary counts it). */
 const MAX_PAUSES = 1000;
 const MAX_ANSWERS = 2000;
+const ANSWER_MS = 90 * DAY_MS;
 
 let current: Ledger | undefined;
 
@@ -248,7 +249,7 @@ export class Ledger {
     for (const [addr, until] of this.paused) if (until > now) paused += addr + toSeconds(until);
     let answers = '';
     for (const [addr, { code, at }] of this.answers)
-      answers += addr + DIGITS[ANSWERS.indexOf(code)] + toSeconds(at);
+      if (now - at < ANSWER_MS) answers += addr + DIGITS[ANSWERS.indexOf(code)] + toSeconds(at);
     if (paused) stored.paused = paused;
     if (answers) stored.answers = answers;
     if (this.inboxAfter) stored.inbox = Math.floor((this.inboxAfter - EPOCH) / SECOND);
