@@ -65,6 +65,11 @@ const PERMISSIONS: Record<ScopeName, { name: string; purpose: string }> = {
     purpose:
       'for the hourly run behind auto-refresh, sends scheduled for later and work that goes on by itself',
   },
+  gmail: {
+    name: '"View your email messages and settings"',
+    purpose:
+      'to see the replies, out-of-office answers and bounces your mails get, so follow-ups stop by themselves',
+  },
 };
 
 const GRANT_HOW = (one: boolean) =>

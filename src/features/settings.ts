@@ -16,16 +16,21 @@ import {
   viewSettings,
 } from '../platform/settings';
 import { scriptJson, showDialogFile } from '../ui/dialogs';
+import { replyDetection, type ReplyDetectionView, setReplyDetection } from './inbox/inbox-switch';
 
 /** What the Settings dialog shows: the masked settings and the user's phone-formula switch. */
 export interface SettingsDialogView extends SettingsView {
   phoneFormulasAllowed: boolean;
+  /** "Detect replies in Gmail": shown only in a build that can read Gmail. */
+  replyDetection: ReplyDetectionView;
 }
 
 /** What the Settings dialog saves: absent fields are kept. */
 export interface SettingsDialogPatch extends SettingsPatch {
   /** Formulas in this document may spend the saving user's phone-check credits (only the owner's counts). */
   allowPhoneFormulas?: boolean;
+  /** Reply detection in Gmail (features/inbox), this user's switch. */
+  detectReplies?: boolean;
 }
 
 /** Menu: Settings… (a menu click passes no text: there is no reason to show then). */
@@ -36,7 +41,7 @@ export function showSettingsDialog(reason: unknown = ''): void {
 }
 
 export function getSettingsView(): SettingsDialogView {
-  return { ...viewSettings(), phoneFormulasAllowed: formulasMaySpend() };
+  return { ...viewSettings(), phoneFormulasAllowed: formulasMaySpend(), replyDetection: replyDetection() };
 }
 
 /**
@@ -63,6 +68,7 @@ export function saveSettingsFromDialog(patch: SettingsDialogPatch): SavedSetting
   const before = readSettings();
   saveSettings(clean);
   if (patch && typeof patch.allowPhoneFormulas === 'boolean') setFormulasMaySpend(patch.allowPhoneFormulas);
+  if (patch && typeof patch.detectReplies === 'boolean') setReplyDetection(patch.detectReplies);
   // Made here, where user properties may be written, so the owner's formulas send it too.
   ensureInstallId();
   const after = readSettings();

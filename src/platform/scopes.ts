@@ -10,6 +10,8 @@ export const SCOPES = {
   fetch: 'https://www.googleapis.com/auth/script.external_request',
   ui: 'https://www.googleapis.com/auth/script.container.ui',
   triggers: 'https://www.googleapis.com/auth/script.scriptapp',
+  /** Only in a build made with REPLY_DETECTION=gmail (features/inbox). */
+  gmail: 'https://www.googleapis.com/auth/gmail.readonly',
 } as const;
 
 export type ScopeName = keyof typeof SCOPES;

@@ -37,8 +37,19 @@ export function deleteTriggers(ids: string[]): number {
   return triggers.length;
 }
 
-/** True when the add-on needs the user's authorization again (a trigger keeps firing all the same). */
-export function needsReauthorization(): boolean {
-  const info = ScriptApp.getAuthorizationInfo(ScriptApp.AuthMode.FULL);
+/**
+ * True when the add-on needs the user's authorization again (a trigger keeps firing all the same). `scopes`:
+ * only those count (an optional permission the user refused, such as Gmail's, does not stop the rest).
+ */
+export function needsReauthorization(scopes?: string[]): boolean {
+  const app = ScriptApp as unknown as {
+    getAuthorizationInfo(
+      mode: GoogleAppsScript.Script.AuthMode,
+      scopes?: string[],
+    ): GoogleAppsScript.Script.AuthorizationInfo;
+  };
+  const info = scopes
+    ? app.getAuthorizationInfo(ScriptApp.AuthMode.FULL, scopes)
+    : app.getAuthorizationInfo(ScriptApp.AuthMode.FULL);
   return info.getAuthorizationStatus() === ScriptApp.AuthorizationStatus.REQUIRED;
 }

@@ -113,6 +113,9 @@ const OPENED_RATE_NOTE =
 const OPENS_COUNTED_NOTE =
   "per mail: each of the campaign's tasks holds one mail, so its opens are that mail's. per task of several mails: the e-mail service counts the opens of a task as a whole; which of its mails was opened is not known.";
 
+const ANSWERS_NOTE =
+  'People of the campaign whose answer was read in Gmail (Settings › Detect replies in Gmail): each counted once, by their latest answer; Reply % is of the people the campaign mailed. A Replied box ticked by hand is not counted here.';
+
 const TRACKING_STATE_NOTE = [
   'Pending / Requested: the e-mail service has the mail and has not sent it yet; Sent: it left; Delivered: delivery confirmed; Failed: see Failure reason.',
   OTHER_KEY_NOTE,
@@ -170,3 +173,14 @@ export const TRACKING_SUMMARY: TableLayout = {
     { key: 'opensCounted', header: 'Opens counted', note: OPENS_COUNTED_NOTE },
   ],
 };
+
+/**
+ * The summary's campaign columns in a build that reads Gmail (features/inbox), right of the others: the
+ * answers read there, per person the campaign mailed.
+ */
+export const SUMMARY_ANSWER_COLUMNS: TableLayout['columns'] = [
+  { key: 'replies', header: 'Replies', format: '#,##0', note: ANSWERS_NOTE },
+  { key: 'replyRate', header: 'Reply %', format: '0.0%', note: ANSWERS_NOTE },
+  { key: 'outOfOffice', header: 'Out of office', format: '#,##0', note: ANSWERS_NOTE },
+  { key: 'unsubscribed', header: 'Asked to be removed', format: '#,##0', note: ANSWERS_NOTE },
+];

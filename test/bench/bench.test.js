@@ -130,7 +130,7 @@ describe('npm run bench -- --quick', () => {
     for (const id of ['search', 'unlock', 'phone', 'phone-fn', 'prospect-fn', 'send', 'send-filter']) {
       expect(ids).toContain(id);
     }
-    for (const id of ['tracking', 'tracking-large', 'sequence']) expect(ids).toContain(id);
+    for (const id of ['tracking', 'tracking-large', 'sequence', 'reply-scan']) expect(ids).toContain(id);
     const unlock = results.operations.filter((r) => r.id === 'unlock');
     expect(unlock.map((r) => r.size)).toEqual([10]);
   });

@@ -40,8 +40,8 @@ export interface LastRun {
   finished: boolean;
 }
 
-/** What runs unattended and keeps its last outcome: the jobs, and the hourly follow-up steps. */
-export type UnattendedWork = JobKind | 'sequence';
+/** What runs unattended and keeps its last outcome: the jobs, the hourly follow-up steps and the reply scan. */
+export type UnattendedWork = JobKind | 'sequence' | 'inbox';
 
 const LAST_RUN = (kind: UnattendedWork) => `job.${kind}.lastRun`;
 

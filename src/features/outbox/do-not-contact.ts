@@ -66,6 +66,27 @@ export function listedStatus(reason: string): Skipped {
   return skipped('do-not-contact', listedText(reason));
 }
 
+/**
+ * Adds addresses with their reason (the mailbox scan: "asked to be removed in a reply on 2026-12-03"); one
+ * already listed (or its domain) is kept as it is. Answers how many were added.
+ */
+export function listOnDoNotContact(
+  spreadsheet: Spreadsheet,
+  entries: Array<{ email: string; reason: string }>,
+): number {
+  if (entries.length === 0) return 0;
+  const listed = readDoNotContact(spreadsheet);
+  const seen = new Set<string>();
+  const added = entries.filter(({ email }) => {
+    const key = email.trim().toLowerCase();
+    if (!key || seen.has(key) || listedReason(listed, key) !== null) return false;
+    seen.add(key);
+    return true;
+  });
+  Table.open(spreadsheet, DO_NOT_CONTACT).append(added.map(({ email, reason }) => ({ email, reason })));
+  return added.length;
+}
+
 /** Menu: adds the selected rows' addresses to the list (made on first use); already listed ones are kept once. */
 export function addSelectedToDoNotContact(): void {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();

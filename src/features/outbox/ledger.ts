@@ -5,7 +5,10 @@
 // mark, how many of its mails were posted, why it stopped, which confirmation added it, and when its last
 // mail went. Per document: the addresses that stopped everywhere (replied, opted out) and the companies that
 // replied. It holds people of running sends and sequences only (a list leaves when nothing is left to send),
-// so it never grows with what was ever sent; what does not fit is refused before anything is sent.
+// so it never grows with what was ever sent; what does not fit is refused before anything is sent. What the
+// mailbox scan decided (features/inbox) is kept beside it, bounded, without a word of any message: the
+// addresses paused by an out-of-office answer and until when, each answered address's latest verdict and its
+// time, and how far the mailbox was read (optional fields: records written before them read as empty).
 import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store';
 import { ADDRESS_CHARS, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import { DAY_MS } from '../../platform/time';
@@ -58,6 +61,10 @@ interface StoredList extends Omit<LedgerList, 'people'> {
   people: string;
 }
 
+/** What the mailbox scan decided of an address (features/inbox/decide.ts). */
+export type AnswerCode = 'replied' | 'outOfOffice' | 'optedOut' | 'bounced';
+const ANSWERS: AnswerCode[] = ['replied', 'outOfOffice', 'optedOut', 'bounced'];
+
 interface StoredLedger {
   v: 1;
   secret: string;
@@ -66,6 +73,12 @@ interface StoredLedger {
   stops: string;
   /** Companies where someone replied: marks (8). */
   companies: string;
+  /** Addresses whose steps wait for an out-of-office answer's return: mark (8) + until (5, seconds). */
+  paused?: string;
+  /** Each answered address's latest verdict: mark (8) + AnswerCode character + when (5, seconds). */
+  answers?: string;
+  /** The mailbox was read up to here (seconds since EPOCH). */
+  inbox?: number;
 }
 
 const TIME_CHARS = 5;
@@ -75,6 +88,10 @@ const SECOND = 1000;
 /** Stops kept per document: the oldest go first (the sheets still show Replied and Do not contact). */
 const MAX_STOPS = 4000;
 const STALE_MS = 45 * DAY_MS;
+/** Pauses and answers kept per document: the oldest go first; an answer is kept 90 days (the summary counts it). */
+const MAX_PAUSES = 1000;
+const MAX_ANSWERS = 2000;
+const ANSWER_MS = 90 * DAY_MS;
 
 let current: Ledger | undefined;
 
@@ -85,6 +102,13 @@ export class Ledger {
     readonly stops: Map<string, StopCode>,
     readonly companies: Set<string>,
   ) {}
+
+  /** Address mark → until when its steps wait (ms): an out-of-office answer's return date. */
+  paused = new Map<string, number>();
+  /** Address mark → the mailbox scan's latest verdict on it, and when the answer came (ms). */
+  answers = new Map<string, { code: AnswerCode; at: number }>();
+  /** How far the mailbox was read (ms; 0: never). */
+  inboxAfter = 0;
 
   /**
    * The record as this user's runs last wrote it. Read once an execution (each read of the user's store is a
@@ -126,7 +150,48 @@ export class Ledger {
     const companies = new Set<string>();
     for (let i = 0; i < stored.companies.length; i += ADDRESS_CHARS)
       companies.add(stored.companies.slice(i, i + ADDRESS_CHARS));
-    return new Ledger(stored.secret, lists, stops, companies);
+    const ledger = new Ledger(stored.secret, lists, stops, companies);
+    ledger.readInbox(stored);
+    return ledger;
+  }
+
+  private readInbox(stored: StoredLedger): void {
+    const timed = (
+      text: string | undefined,
+      size: number,
+      each: (mark: string, at: number, i: number) => void,
+    ) => {
+      for (let i = 0; text && i + size <= text.length; i += size)
+        each(text.slice(i, i + ADDRESS_CHARS), fromSeconds(text.slice(i + size - TIME_CHARS, i + size)), i);
+    };
+    timed(stored.paused, ADDRESS_CHARS + TIME_CHARS, (mark, until) => this.paused.set(mark, until));
+    timed(stored.answers, ADDRESS_CHARS + 1 + TIME_CHARS, (mark, at, i) => {
+      const code = ANSWERS[DIGITS.indexOf(stored.answers![i + ADDRESS_CHARS])];
+      if (code) this.answers.set(mark, { code, at });
+    });
+    this.inboxAfter = stored.inbox ? EPOCH + stored.inbox * SECOND : 0;
+  }
+
+  /** An address's steps wait until `until` (ms); a later pause of the same address replaces it. */
+  pause(addr: string, until: number): void {
+    this.paused.delete(addr);
+    this.paused.set(addr, until);
+    while (this.paused.size > MAX_PAUSES) this.paused.delete(this.paused.keys().next().value!);
+  }
+
+  /** When the address's steps may go on again (ms), or 0 when they do not wait. */
+  pausedUntil(addr: string, now = Date.now()): number {
+    const until = this.paused.get(addr) || 0;
+    return until > now ? until : 0;
+  }
+
+  /** Keeps the scan's latest verdict on an address (the newest answer wins). */
+  answer(addr: string, code: AnswerCode, at: number): void {
+    const known = this.answers.get(addr);
+    if (known && known.at > at) return;
+    this.answers.delete(addr);
+    this.answers.set(addr, { code, at });
+    while (this.answers.size > MAX_ANSWERS) this.answers.delete(this.answers.keys().next().value!);
   }
 
   list(sheetId: number): LedgerList | undefined {
@@ -168,7 +233,9 @@ export class Ledger {
   }
 
   private isEmpty(): boolean {
-    return this.lists.size === 0 && this.stops.size === 0 && this.companies.size === 0;
+    return (
+      this.lists.size === 0 && this.stops.size === 0 && this.companies.size === 0 && this.answers.size === 0
+    );
   }
 
   private stored(): StoredLedger {
@@ -176,9 +243,22 @@ export class Ledger {
     let stops = '';
     for (const [addr, code] of this.stops) stops += addr + DIGITS[STOPS.indexOf(code)];
     const companies = [...this.companies].slice(-MAX_STOPS).join('');
-    return { v: 1, secret: this.secret, lists, stops, companies };
+    const stored: StoredLedger = { v: 1, secret: this.secret, lists, stops, companies };
+    const now = Date.now();
+    let paused = '';
+    for (const [addr, until] of this.paused) if (until > now) paused += addr + toSeconds(until);
+    let answers = '';
+    for (const [addr, { code, at }] of this.answers)
+      if (now - at < ANSWER_MS) answers += addr + DIGITS[ANSWERS.indexOf(code)] + toSeconds(at);
+    if (paused) stored.paused = paused;
+    if (answers) stored.answers = answers;
+    if (this.inboxAfter) stored.inbox = Math.floor((this.inboxAfter - EPOCH) / SECOND);
+    return stored;
   }
 }
+
+const toSeconds = (ms: number) => encodeNumber(Math.ceil((ms - EPOCH) / SECOND), TIME_CHARS);
+const fromSeconds = (text: string) => EPOCH + decodeNumber(text) * SECOND;
 
 function packPeople(people: Map<string, Person>): string {
   let text = '';

@@ -5,11 +5,12 @@
 // a send waiting for the quota (or cut off by the time limit) goes on, the scheduled sends that are due
 // start, the auto-refresh runs (or, with it off, the refresh owed after a timed send: the first run after a
 // timed send refreshes what it sent, before it starts any other send, so a bounce is known before a later
-// send); the follow-up steps that are due go out (sequence/sequence-run.ts); the summary says what
+// send); the answers in Gmail are read when the user turned reply detection on (inbox/inbox.ts); the
+// follow-up steps that are due go out (sequence/sequence-run.ts); the summary says what
 // happened; whether this user's key can pay for their sends scheduled later is written where the other
 // editors see it (schedule-check.ts); the trigger removes itself when nothing is left for it.
 import { JobProgress } from '../../platform/jobs';
-import { missingScopes, type ScopeName } from '../../platform/scopes';
+import { missingScopes, SCOPES, type ScopeName } from '../../platform/scopes';
 import { needsReauthorization } from '../../platform/triggers';
 import { hasWorkLeft } from '../jobs/job';
 import { continueSavedJob, savedJob } from '../jobs/job-runner';
@@ -21,6 +22,7 @@ import { writeStatusBlock } from '../tracking/tracking-summary';
 import { runDueSchedules } from './send-later';
 import { checkMySchedules } from './schedule-check';
 import { runMySequences } from '../sequence/sequence-run';
+import { scanReplies } from '../inbox/inbox';
 import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from '../jobs/timer';
 import { myTimer, saveMyTimer } from '../jobs/timer-store';
 import { userToken } from '../../platform/owner';
@@ -37,7 +39,7 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   // Some permissions refused (granular consent): named; none left, or the grant is needed again: re-authorize.
   const refused = missingScopes(TIMER_SCOPES);
   const missing = refused.length < TIMER_SCOPES.length ? refused : [];
-  if (missing.length > 0 || needsReauthorization()) {
+  if (missing.length > 0 || needsReauthorization(TIMER_SCOPES.map((n) => SCOPES[n]))) {
     noteReauthorization(spreadsheet, missing);
     return;
   }
@@ -50,6 +52,8 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   const started = guarded('A scheduled send could not start.', runDueSchedules);
   // Whether this user's key can pay for their later sends, where the other editors see it.
   guarded('The scheduled sends could not be checked.', checkMySchedules);
+  // Answers read in Gmail before any step goes: a reply stops it, an out-of-office answer pauses it.
+  guarded('The replies could not be read from Gmail.', () => scanReplies(), 'inbox');
   const followUps = guarded('The follow-ups could not go on.', () => runMySequences(), 'sequence');
   guarded('The paused phone check could not go on.', continueMyPhoneCheck, 'phone');
   if (!refreshedFirst) refreshOnTimer();

@@ -79,7 +79,8 @@ function runningElsewhere(
     try {
       for (const row of MailingList.open(sheet, false).readRows()) {
         const shown = parseSequence(sequenceCell(row));
-        if (row.key && (shown === 'next' || shown === 'waiting')) byKey.set(row.key, sheet.getName());
+        if (row.key && (shown === 'next' || shown === 'waiting' || shown === 'paused'))
+          byKey.set(row.key, sheet.getName());
       }
     } catch {
       continue; // its recipient column is gone

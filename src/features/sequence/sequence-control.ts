@@ -76,7 +76,11 @@ export function stopRows(sheet: Sheet, only?: Set<number>): number {
   for (const row of list.readRows(only)) {
     const shown = parseSequence(sequenceCell(row));
     const running =
-      shown === 'next' || shown === 'waiting' || shown === 'held' || (shown === 'none' && !!row.mailId);
+      shown === 'next' ||
+      shown === 'waiting' ||
+      shown === 'paused' ||
+      shown === 'held' ||
+      (shown === 'none' && !!row.mailId);
     if (row.key && (running || row.mailId)) requests.add(row.key);
     if (row.key && running) texts.set(row.key, stopped);
   }

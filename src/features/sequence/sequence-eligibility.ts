@@ -4,7 +4,9 @@
 // kept in the record: a reply ticked on any list of the document (the company too: the same Company hash ID,
 // else the same e-mail domain, public webmail excepted), the do-not-contact list, a stop asked from the menu.
 // Unticking, deleting or clearing a cell afterwards restarts nothing. The service's own word on the previous
-// mails (a failure it knows) is read by the run before anything is posted (sequence-previous.ts).
+// mails (a failure it knows) is read by the run before anything is posted (sequence-previous.ts). An
+// out-of-office answer the mailbox scan read (features/inbox) pauses a row: its next step waits until the
+// return date the record keeps, then goes on.
 import type { ListRow } from '../../sheets/mailing-list';
 import { isQueued } from '../../sheets/mail-state';
 import { normalizeHeader } from '../../sheets/table';
@@ -24,7 +26,8 @@ export type RowPlan =
   | { kind: 'held'; person: Person }
   | { kind: 'stopped'; person: Person; code: StopCode | 'problem'; detail?: string; fresh?: boolean }
   | { kind: 'finished'; person: Person }
-  | { kind: 'later'; person: Person; step: number; at: number }
+  /** `paused`: it waits for an out-of-office answer's return date (`at`), its step may be due before it. */
+  | { kind: 'later'; person: Person; step: number; at: number; paused?: boolean }
   | { kind: 'due'; person: Person; step: number; at: number };
 
 export type Due = { row: ListRow; plan: Extract<RowPlan, { kind: 'due' }> };
@@ -69,7 +72,7 @@ export function planRow(row: ListRow, context: PlanContext): RowPlan {
   if (!found) return { kind: 'out' };
   const { person } = found;
   if (person.posted === 0) return isQueued(row.state) ? { kind: 'out', pending: true } : { kind: 'out' };
-  if (person.stop) return { kind: 'stopped', person, code: person.stop };
+  if (person.stop) return { kind: 'stopped', person, code: person.stop, detail: answeredOn(person, context) };
   const stop = newStop(row, person, context);
   if (stop) return { kind: 'stopped', person, ...stop, fresh: true };
   if (person.posted > context.followUps.length) return { kind: 'finished', person };
@@ -77,7 +80,16 @@ export function planRow(row: ListRow, context: PlanContext): RowPlan {
   const step = person.posted; // the next step's number: the first mail and posted − 1 steps went
   const rule = context.followUps[step - 1];
   const at = dueAt(person.at || context.now, rule.afterDays, rule.workingDaysOnly, context.zone);
+  const until = context.ledger.pausedUntil(person.addr, context.now);
+  if (until && until >= at) return { kind: 'later', person, step, at: until, paused: true };
   return at > context.now ? { kind: 'later', person, step, at } : { kind: 'due', person, step, at };
+}
+
+/** The day a reply the mailbox scan read came ('2026-12-03'), for "Stopped: replied 2026-12-03"; else none. */
+function answeredOn(person: Person, context: PlanContext): string | undefined {
+  const answer = context.ledger.answers.get(person.addr);
+  if (person.stop !== 'replied' || !answer || answer.code !== 'replied') return undefined;
+  return Utilities.formatDate(new Date(answer.at), context.zone, 'yyyy-MM-dd');
 }
 
 /** A stop the sheets show now that the record does not hold yet. */
@@ -112,6 +124,7 @@ export function planView(plan: Exclude<RowPlan, { kind: 'out' | 'due' }>, of: nu
     case 'finished':
       return { kind: 'finished', of, at: plan.person.at };
     case 'later':
+      if (plan.paused) return { kind: 'paused', until: plan.at };
       return { kind: 'next', step: plan.step, of, at: plan.at, sentAt: plan.person.at };
   }
 }

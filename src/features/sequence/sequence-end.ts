@@ -139,7 +139,8 @@ export function endList(sheetId: number, list: MailingList | null, record: Seque
   const removed = sequenceText({ kind: 'stopped', code: 'removed' }, String);
   for (const row of list.readRows()) {
     const shown = parseSequence(sequenceCell(row));
-    if (row.key && (shown === 'next' || shown === 'waiting')) texts.set(row.key, removed);
+    if (row.key && (shown === 'next' || shown === 'waiting' || shown === 'paused'))
+      texts.set(row.key, removed);
   }
   writeSequence(list, texts);
 }

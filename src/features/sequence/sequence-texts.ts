@@ -14,17 +14,20 @@ export type SequenceView =
   | { kind: 'next'; step: number; of: number; at: number; sentAt?: number }
   | { kind: 'waiting'; step: number; wait: Wait }
   | { kind: 'held' }
+  /** Its steps wait for an out-of-office answer's return date (ms). */
+  | { kind: 'paused'; until: number }
   | { kind: 'stopped'; code: RowStop; detail?: string }
   | { kind: 'finished'; of: number; at: number };
 
 const STOPPED = 'Stopped';
 const DUE_AND_WAITS = ' is due and waits: ';
+const PAUSED = 'Paused';
 const FINISHED = 'Finished';
 const HELD =
   'Held: this row changed after its follow-ups were confirmed; put it back as it was, or send it as a new row';
 
 const STOP_TEXT: Record<RowStop, (detail: string) => string> = {
-  replied: () => 'replied',
+  replied: (on) => (on ? `replied ${on}` : 'replied'),
   company: (who) => who || 'their company replied',
   optedOut: (why) => `on the do-not-contact list${why ? ` (${why})` : ''}`,
   menu: () => 'follow-ups stopped from the menu',
@@ -68,6 +71,8 @@ export function sequenceText(view: SequenceView, when: (ms: number) => string): 
       return `Next: step ${view.step}${DUE_AND_WAITS}${waitText(view.wait)}`;
     case 'held':
       return HELD;
+    case 'paused':
+      return `${PAUSED}: out of office until ${when(view.until).slice(0, 10)}`;
     case 'stopped':
       return `${STOPPED}: ${STOP_TEXT[view.code](view.detail || '')}`;
     case 'finished':
@@ -80,6 +85,7 @@ export function parseSequence(text: string): SequenceView['kind'] | 'none' {
   const t = text.trim();
   if (!t) return 'none';
   if (t.startsWith(`${STOPPED}:`)) return 'stopped';
+  if (t.startsWith(`${PAUSED}:`)) return 'paused';
   if (t.startsWith(`${FINISHED}:`)) return 'finished';
   if (t === HELD) return 'held';
   if (t.includes(DUE_AND_WAITS)) return 'waiting';

@@ -38,6 +38,7 @@ import { MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
 import { describe } from '../errors';
 import { count } from '../../platform/plural';
+import { answerOfRecipient } from '../inbox/inbox';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -135,7 +136,7 @@ function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
   if (read.error) stop(read.error, data.origin);
   if (!last) return [{ after: cursor, left }];
   // The last unit: the summary is written in the same step, counted from every Tracking row.
-  const summary = summarize(written.rows);
+  const summary = summarize(written.rows, answerOfRecipient());
   const outcome = {
     at: Date.now(),
     origin: data.origin,

@@ -11,6 +11,7 @@ import { ensureKey } from '../settings';
 import { trackedState } from './tracking-rows';
 import { whenText } from '../words';
 import { UserError } from '../errors';
+import { answerLine } from '../inbox/inbox';
 
 export interface MailView {
   mailId: number;
@@ -24,6 +25,8 @@ export interface MailView {
   confirmedAt: string;
   bodyFormat: 'text' | 'html';
   content: string;
+  /** The latest answer read from the recipient in Gmail ('' none: features/inbox). */
+  answer: string;
 }
 
 export function showMailDetail(): void {
@@ -98,5 +101,6 @@ export function mailView(mail: MailDetail): MailView {
     confirmedAt: time(mail.callbackReceivedAt),
     bodyFormat: mail.bodyFormat,
     content: mail.content,
+    answer: answerLine(mail.recipientEmail, zone),
   };
 }

@@ -10,18 +10,24 @@
 import { lastRefreshOutcome, type RefreshOutcome } from './tracking-store';
 import { timedStatus } from './timer-status';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
-import { TRACKING_SUMMARY } from '../../sheets/layouts';
+import { SUMMARY_ANSWER_COLUMNS, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
 import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
 import { isFinal, MailState, parseState } from '../../sheets/mail-state';
 import { whenText } from '../words';
 import { formatCount } from '../../platform/plural';
+import type { AnswerCode } from '../outbox/ledger';
+import { replyDetectionLine } from '../inbox/inbox';
+import { INBOX_TEXTS } from '../inbox/inbox-texts';
+import { replyDetection } from '../inbox/inbox-switch';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 /** Where the mails-per-status block is. */
 const COUNTS_A1 = 'D1:E6';
+/** Reply detection's line (a build with Gmail only). */
+const REPLIES_A1 = 'D7:E7';
 /** The chart's series: the campaign rows' Waiting, Sent, Delivered and Failed columns, in colours. */
 const CHART_SERIES = { first: 'waiting', last: 'failed' };
 const CHART_COLOURS = ['#9e9e9e', '#fbc02d', '#43a047', '#e53935'];
@@ -47,7 +53,12 @@ interface CampaignRow extends MailCounts {
   taskMails: Map<string, number>;
   firstSent?: Date;
   lastSent?: Date;
+  /** Recipient → the latest answer read in Gmail ('' none): each person counted once. */
+  people: Map<string, AnswerCode | ''>;
 }
+
+/** The answer read in Gmail from a recipient (features/inbox), if any. */
+export type AnswerOf = (recipient: string) => AnswerCode | undefined;
 
 const emptyCounts = (): MailCounts => ({ waiting: 0, sent: 0, delivered: 0, failed: 0, otherKey: 0 });
 
@@ -91,7 +102,7 @@ export interface MailSummary {
   allFinal: boolean;
 }
 
-export function summarize(rows: Iterable<Record<string, unknown>>): MailSummary {
+export function summarize(rows: Iterable<Record<string, unknown>>, answerOf?: AnswerOf): MailSummary {
   const counts = emptyCounts();
   const campaigns = new Map<string, CampaignRow>();
   let allFinal = true;
@@ -103,7 +114,7 @@ export function summarize(rows: Iterable<Record<string, unknown>>): MailSummary 
     if (state.kind === 'notThisDocument') continue;
     if (!isFinal(state)) allFinal = false;
     counts[countOf(state)]++;
-    addToCampaign(campaigns, values, countOf(state));
+    addToCampaign(campaigns, values, countOf(state), answerOf);
   }
   if (allFinal && tasksWithOpensToCome(counted).size > 0) allFinal = false;
   return { counts, campaigns, allFinal };
@@ -120,6 +131,7 @@ function addToCampaign(
   campaigns: Map<string, CampaignRow>,
   values: Record<string, unknown>,
   which: keyof MailCounts,
+  answerOf?: AnswerOf,
 ): void {
   const name = cellText(values.campaign);
   const campaign: CampaignRow = campaigns.get(name) || {
@@ -128,7 +140,11 @@ function addToCampaign(
     mails: 0,
     opens: new Map(),
     taskMails: new Map(),
+    people: new Map(),
   };
+  const recipient = cellText(values.recipient).trim().toLowerCase();
+  if (recipient && !campaign.people.get(recipient))
+    campaign.people.set(recipient, (answerOf && answerOf(recipient)) || '');
   campaign[which]++;
   campaign.mails++;
   const taskId = cellText(values.taskId);
@@ -147,7 +163,10 @@ function addToCampaign(
 function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow>): void {
   const sheet = read.sheet;
   const headerRow = TRACKING_SUMMARY.headerRow || 1;
-  const columns = TRACKING_SUMMARY.columns;
+  const columns = [
+    ...TRACKING_SUMMARY.columns,
+    ...(replyDetection().available ? SUMMARY_ANSWER_COLUMNS : []),
+  ];
   const header = sheet.getRange(headerRow, 1, 1, columns.length);
   header.setValues([columns.map((c) => c.header)]);
   // Headers and notes of the columns (what "Tasks" or "Opened %" count), each header whole on its lines.
@@ -168,6 +187,7 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
       opened,
       firstSent: c.firstSent || '',
       lastSent: c.lastSent || '',
+      ...answers(c),
     };
     return columns.map((column) => record[column.key]);
   });
@@ -193,6 +213,18 @@ function rates(c: CampaignRow, opened: number): Record<string, CellValue> {
     failedRate: c.mails ? c.failed / c.mails : '',
     openedRate: reached ? Math.min(1, opened / reached) : '',
     opensCounted: perMail ? 'per mail' : 'per task of several mails', // the header's note says what it means
+  };
+}
+
+/** The campaign's people by the answer read in Gmail, and the share who replied. */
+function answers(c: CampaignRow): Record<string, CellValue> {
+  const codes = [...c.people.values()];
+  const n = (code: AnswerCode) => codes.filter((a) => a === code).length;
+  return {
+    replies: n('replied'),
+    replyRate: codes.length ? n('replied') / codes.length : '',
+    outOfOffice: n('outOfOffice'),
+    unsubscribed: n('optedOut'),
   };
 }
 
@@ -292,4 +324,7 @@ function writeStatusRows(
     .getRange(1, 1, rows.length, 2)
     .setValues(rows.map(([label, value]) => [label, textCell(value)]))
     .setWrap(true);
+  // Below the mails per status, where the row's right is free for the text to run on.
+  const replies = replyDetectionLine(zone);
+  if (replies !== null) sheet.getRange(REPLIES_A1).setValues([[INBOX_TEXTS.summaryLabel, textCell(replies)]]);
 }

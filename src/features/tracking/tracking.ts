@@ -12,6 +12,7 @@ import { ensureKey } from '../settings';
 import { newTrackingData, type TrackingData, type TrackingUnit } from './tracking-data';
 import { firstStepMemory, TRACKING_JOB } from './tracking-job';
 import { readMailIndex } from './tracking-plan';
+import { scanReplies } from '../inbox/inbox';
 
 export const NOTHING_TO_TRACK =
   'This document has not sent any e-mail yet: no Mail ID on a mailing list and no Tracking sheet. Send e-mails first, then refresh.';
@@ -19,6 +20,7 @@ export const NOTHING_TO_TRACK =
 /** Menu: Refresh tracking. One refresh at a time per document (the menu, the dialog and the trigger). */
 export function refreshTracking(): void {
   if (!ensureKey('outreach')) return;
+  scanReplies(); // the answers in Gmail first (Settings › Detect replies in Gmail): nothing when off
   withJobLease(
     TRACKING_JOB.kind,
     () => {

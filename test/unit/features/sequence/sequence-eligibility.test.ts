@@ -44,7 +44,9 @@ const ann = (over: { email?: string; cells?: Record<string, string> } = {}) =>
 function recordOf(row: ListRow, posted: number, at = NOW - DAY, stop: StopCode | '' = '') {
   // Ledger.read() answers one record per execution; each test is an execution of its own: start it empty.
   const ledger = Ledger.read();
-  [ledger.lists, ledger.stops, ledger.companies].forEach((part) => part.clear());
+  [ledger.lists, ledger.stops, ledger.companies, ledger.paused, ledger.answers].forEach((part) =>
+    part.clear(),
+  );
   const list = ledger.openList(SHEET, 'mail-mark', mail.followUps!.length, boundFields(mail), 'key-fp');
   const addr = addressMark(ledger.secret, row.key);
   list.people.set(addr, {
@@ -233,5 +235,40 @@ describe('recordStops', () => {
     recordStops(ledger, SHEET, [{ addr, code: 'menu' }]);
     expect(ledger.list(SHEET)!.people.get(addr)!.stop).toBe('failed');
     expect(ledger.stops.size).toBe(0);
+  });
+});
+
+describe('an out-of-office pause (the mailbox scan, features/inbox)', () => {
+  test('a step due before the return date waits until it, then goes on', () => {
+    const record = recordOf(ann(), 1, NOW - 4 * DAY); // step 1 was due a day ago
+    const addr = addressMark(record.ledger.secret, 'ann@acme.com');
+    const back = NOW + 2 * DAY;
+    record.ledger.pause(addr, back);
+    const plan = planRow(ann(), context(record));
+    expect(plan).toMatchObject({ kind: 'later', step: 1, at: back, paused: true });
+    expect(planView(plan as Exclude<typeof plan, { kind: 'out' | 'due' }>, 2)).toEqual({
+      kind: 'paused',
+      until: back,
+    });
+    expect(planRow(ann(), context(record, { now: back + 1 }))).toMatchObject({ kind: 'due', step: 1 });
+  });
+
+  test('a step due after the return date keeps its own time', () => {
+    const record = recordOf(ann(), 1, NOW); // step 1 in 3 days
+    record.ledger.pause(addressMark(record.ledger.secret, 'ann@acme.com'), NOW + DAY);
+    expect(planRow(ann(), context(record))).toEqual(
+      expect.objectContaining({ kind: 'later', at: NOW + 3 * DAY }),
+    );
+    expect(planRow(ann(), context(record))).not.toHaveProperty('paused');
+  });
+
+  test('a reply the scan read shows its day on the stop', () => {
+    const record = recordOf(ann(), 1, NOW - DAY, 'replied');
+    record.ledger.answer(addressMark(record.ledger.secret, 'ann@acme.com'), 'replied', NOW - 3600_000);
+    expect(planRow(ann(), context(record))).toMatchObject({
+      kind: 'stopped',
+      code: 'replied',
+      detail: '2026-03-10',
+    });
   });
 });

@@ -65,6 +65,7 @@ describe('parseSequence reads back the kind of every view the add-on writes', ()
     { kind: 'next', step: 2, of: 2, at: AT, sentAt: SENT },
     { kind: 'waiting', step: 1, wait: { code: 'quota', detail: 'back at 14:00' } },
     { kind: 'held' },
+    { kind: 'paused', until: AT },
     ...(
       [
         'replied',
@@ -89,6 +90,18 @@ describe('parseSequence reads back the kind of every view the add-on writes', ()
   test('an empty cell is none', () => {
     expect(parseSequence('')).toBe('none');
     expect(parseSequence('  ')).toBe('none');
+  });
+});
+
+describe('what the mailbox scan decided', () => {
+  test('paused until the return day; stopped by a reply on its day', () => {
+    expect(sequenceText({ kind: 'paused', until: Date.UTC(2026, 11, 10, 12) }, when)).toBe(
+      'Paused: out of office until 2026-12-10',
+    );
+    expect(sequenceText({ kind: 'stopped', code: 'replied', detail: '2026-12-03' }, when)).toBe(
+      'Stopped: replied 2026-12-03',
+    );
+    expect(sequenceText({ kind: 'stopped', code: 'replied' }, when)).toBe('Stopped: replied');
   });
 });
 

@@ -1,0 +1,87 @@
+// From verdicts to decisions: each answer is matched to the people of the payer's record by its address's
+// mark (never a cell), and counts only when it came after that person's last mail. A decision names the lists
+// whose rows it concerns; acting on them is inbox-apply.ts (the sheets) and `record` (the payer's record).
+import type { Ledger } from '../outbox/ledger';
+import { addressMark } from '../outbox/marks';
+import { recordStops } from '../sequence/sequence-eligibility';
+import { DAY_MS } from '../../platform/time';
+import { classify, type InboxMessage, type Verdict } from './classify';
+
+/** People mailed this long ago are still scanned for answers, sequence or not. */
+export const SCAN_DAYS = 30;
+
+export type Decided = Exclude<Verdict, { code: 'ignore' }>;
+
+export interface Decision {
+  verdict: Decided;
+  /** The address's mark in the payer's record. */
+  addr: string;
+  /** When the answer came (ms). */
+  at: number;
+  /** The lists (sheet ids) whose person it is. */
+  sheetIds: number[];
+  /** The company of a reply ('id:…' or 'domain:…', filled by inbox-apply.ts from the row). */
+  companyKey?: string;
+}
+
+/**
+ * People the sheets say this document mailed in the last SCAN_DAYS (Mail ID and Sent at on a list) whom the
+ * payer's record no longer holds (a send that ended): address mark → the address, its lists, its last mail.
+ */
+export type RecentMail = Map<string, { email: string; sheetIds: number[]; at: number }>;
+
+/** The marks of the people a scan looks for: mailed in the last SCAN_DAYS, or in a running sequence. */
+export function scanTargets(ledger: Ledger, now = Date.now(), recent: RecentMail = new Map()): Set<string> {
+  const marks = new Set<string>(recent.keys());
+  for (const list of ledger.lists.values())
+    for (const p of list.people.values())
+      if (p.posted > 0 && (now - p.at <= SCAN_DAYS * DAY_MS || (list.steps > 0 && !p.stop)))
+        marks.add(p.addr);
+  return marks;
+}
+
+/** The decisions the messages make, oldest first; an answer from nobody the document mailed makes none. */
+export function decide(ledger: Ledger, messages: InboxMessage[], recent: RecentMail = new Map()): Decision[] {
+  const decisions: Decision[] = [];
+  for (const message of [...messages].sort((a, b) => a.at - b.at)) {
+    const verdict = classify(message);
+    if (verdict.code === 'ignore') continue;
+    const addr = addressMark(ledger.secret, verdict.address);
+    const sheetIds: number[] = [];
+    for (const list of ledger.lists.values()) {
+      const person = list.people.get(addr);
+      if (person && person.posted > 0 && person.at <= message.at) sheetIds.push(list.sheetId);
+    }
+    const mailed = recent.get(addr);
+    if (mailed && mailed.at <= message.at)
+      for (const id of mailed.sheetIds) if (!sheetIds.includes(id)) sheetIds.push(id);
+    if (sheetIds.length) decisions.push({ verdict, addr, at: message.at, sheetIds });
+  }
+  return decisions;
+}
+
+/** Takes the decisions into the payer's record (on a fresh read: Ledger.change), with how far it read. */
+export function record(ledger: Ledger, decisions: Decision[], through: number): void {
+  for (const d of decisions) {
+    const { verdict, at } = d;
+    // Marked again with the record's own key: a document with no record yet gets its key in this change.
+    const addr = addressMark(ledger.secret, verdict.address);
+    const company = d.companyKey && addressMark(ledger.secret, d.companyKey);
+    for (const sheetId of d.sheetIds) {
+      if (verdict.code === 'reply') recordStops(ledger, sheetId, [{ addr, code: 'replied', company }]);
+      else if (verdict.code === 'unsubscribe') recordStops(ledger, sheetId, [{ addr, code: 'optedOut' }]);
+      else if (verdict.code === 'bounce') recordStops(ledger, sheetId, [{ addr, code: 'failed' }]);
+    }
+    if (verdict.code === 'outOfOffice') ledger.pause(addr, verdict.until);
+    else ledger.paused.delete(addr); // a person who answers is back
+    ledger.answer(addr, ANSWER_OF[verdict.code], at);
+  }
+  ledger.inboxAfter = Math.max(ledger.inboxAfter, through);
+}
+
+const ANSWER_OF = {
+  reply: 'replied',
+  outOfOffice: 'outOfOffice',
+  unsubscribe: 'optedOut',
+  bounce: 'bounced',
+} as const;

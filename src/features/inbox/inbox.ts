@@ -1,0 +1,155 @@
+// Reply detection: the hourly run and Refresh tracking read the answers that came since the last scan to
+// this document's mails (the payer's record, and what the lists say went in the last 30 days: gmail-read.ts),
+// classify them (classify.ts), match them to the people mailed (decide.ts), write what they show on the sheets
+// (inbox-apply.ts), then save the decisions and how far the mailbox was read in ONE change of the record. A
+// scan killed before that change is redone whole next time (every write is idempotent); one killed after it
+// has nothing left to do: nothing is lost or done twice. Nothing of a message is kept: only the verdict, its
+// address's mark and when (docs/privacy.md).
+import { missingScopes } from '../../platform/scopes';
+import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
+import { Deadline } from '../../platform/deadline';
+import { MailingList } from '../../sheets/mailing-list';
+import { type AnswerCode, Ledger } from '../outbox/ledger';
+import { addressMark } from '../outbox/marks';
+import { describe } from '../errors';
+import { whenText } from '../words';
+import { decide, type RecentMail, record, SCAN_DAYS, scanTargets } from './decide';
+import { readMailRecord } from '../../sheets/mail-record';
+import { DAY_MS } from '../../platform/time';
+import { gmailService, readMailbox } from './gmail-read';
+import { applyToSheets } from './inbox-apply';
+import { replyDetection } from './inbox-switch';
+import { INBOX_TEXTS, type ScanCounts } from './inbox-texts';
+
+/** A scan takes at most this long: the hourly run has sends and refreshes to do too. */
+const SCAN_BUDGET_MS = 90_000;
+const STATUS = 'inboxScan';
+
+/** This user's last scan in this document, for the Tracking summary. */
+interface ScanStatus {
+  at: number;
+  refused?: boolean;
+  error?: string;
+}
+
+/** Scans when this user turned detection on; answers the decisions taken (0 when off or nothing new). */
+export function scanReplies(deadline = Deadline.forExecution()): number {
+  const gmail = gmailService();
+  if (!gmail || !replyDetection().on) return 0;
+  if (missingScopes(['gmail']).length > 0) {
+    // Said once in the summary (its line), never a failure each hour.
+    if (!readDocumentPreference<ScanStatus>(STATUS)?.refused) saveStatus({ at: Date.now(), refused: true });
+    return 0;
+  }
+  const ledger = Ledger.read();
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const recent = recentMail(spreadsheet, ledger);
+  const targets = scanTargets(ledger, Date.now(), recent);
+  if (targets.size === 0) return 0;
+  const since = ledger.inboxAfter || earliestMail(ledger, targets, recent);
+  const stopAt = Math.min(deadline.at - 30_000, Date.now() + SCAN_BUDGET_MS);
+  try {
+    const addresses = () => addressesOf(ledger, targets, recent);
+    const read = readMailbox(gmail, since, targets.size, addresses, stopAt);
+    const decisions = decide(ledger, read.messages, recent);
+    applyToSheets(spreadsheet, ledger, decisions);
+    Ledger.change((l) => record(l, decisions, read.through));
+    saveStatus({ at: Date.now() });
+    return decisions.length;
+  } catch (error) {
+    // A Gmail refusal (the per-user rate, a permission taken back) or a sheet error: the next run goes on
+    // from the last saved point.
+    saveStatus({ at: Date.now(), error: describe(error) });
+    return 0;
+  }
+}
+
+/** The first time anyone of the scan was mailed (a first scan reads from there). */
+function earliestMail(ledger: Ledger, targets: Set<string>, recent: RecentMail): number {
+  let first = Date.now();
+  for (const { at } of recent.values()) first = Math.min(first, at);
+  for (const list of ledger.lists.values())
+    for (const p of list.people.values()) if (targets.has(p.addr) && p.at && p.at < first) first = p.at;
+  return first;
+}
+
+/** The addresses of the scan's people, read from their lists (only for the address-query plan). */
+function addressesOf(ledger: Ledger, targets: Set<string>, recent: RecentMail): string[] {
+  const found = new Set<string>([...recent.values()].map((m) => m.email));
+  for (const sheet of SpreadsheetApp.getActiveSpreadsheet().getSheets()) {
+    if (!ledger.list(sheet.getSheetId())) continue;
+    try {
+      for (const row of MailingList.open(sheet, false).readRows())
+        if (row.key && targets.has(addressMark(ledger.secret, row.key))) found.add(row.key);
+    } catch {
+      continue; // no recipient column any more
+    }
+  }
+  return [...found];
+}
+
+/**
+ * What the sheets say this document mailed in the last SCAN_DAYS beyond the payer's record (a send that ended):
+ * one scan of the document's lists (hidden sheets, the add-on's own, left out).
+ */
+function recentMail(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, ledger: Ledger): RecentMail {
+  const recent: RecentMail = new Map();
+  const since = Date.now() - SCAN_DAYS * DAY_MS;
+  const hidden = new Set(
+    spreadsheet
+      .getSheets()
+      .filter((s) => s.isSheetHidden())
+      .map((s) => s.getSheetId()),
+  );
+  for (const sheet of readMailRecord(spreadsheet)) {
+    if (sheet.tracking || hidden.has(sheet.sheetId)) continue;
+    for (const row of sheet.rows) {
+      const at = row.sentAt ? row.sentAt.getTime() : 0;
+      if (!row.key || row.mailId === null || at < since) continue;
+      const addr = addressMark(ledger.secret, row.key);
+      const known = recent.get(addr) || { email: row.key, sheetIds: [], at: 0 };
+      if (!known.sheetIds.includes(sheet.sheetId)) known.sheetIds.push(sheet.sheetId);
+      known.at = Math.max(known.at, at);
+      recent.set(addr, known);
+    }
+  }
+  return recent;
+}
+
+function saveStatus(status: ScanStatus): void {
+  saveDocumentPreference(STATUS, status);
+}
+
+/** The Tracking summary's line: off, refused, or the last scan and what the record holds. */
+export function replyDetectionLine(zone: string): string | null {
+  const view = replyDetection();
+  if (!view.available) return null;
+  if (!view.on) return INBOX_TEXTS.off;
+  const status = readDocumentPreference<ScanStatus>(STATUS);
+  if (!status) return INBOX_TEXTS.never;
+  if (status.refused && missingScopes(['gmail']).length > 0) return INBOX_TEXTS.refused();
+  if (status.error) return INBOX_TEXTS.busyLater(status.error);
+  return INBOX_TEXTS.scanned(whenText(status.at, zone), answerCounts(Ledger.read()));
+}
+
+/** What the record holds of the scans' verdicts, address by address. */
+export function answerCounts(ledger: Ledger): ScanCounts {
+  const counts: ScanCounts = { replied: 0, outOfOffice: 0, optedOut: 0, bounced: 0 };
+  for (const { code } of ledger.answers.values()) counts[code]++;
+  return counts;
+}
+
+/** The answer read in Gmail from a recipient, for the Tracking summary's campaigns; none when nothing was read. */
+export function answerOfRecipient(): ((recipient: string) => AnswerCode | undefined) | undefined {
+  const ledger = Ledger.read();
+  if (ledger.answers.size === 0) return undefined;
+  return (recipient) => ledger.answers.get(addressMark(ledger.secret, recipient))?.code;
+}
+
+/** Show mail's line on a recipient: the latest answer read in Gmail and its day; '' when none. */
+export function answerLine(recipient: string, zone: string): string {
+  const ledger = Ledger.read();
+  const answer = ledger.answers.get(addressMark(ledger.secret, recipient.trim().toLowerCase()));
+  if (!answer) return '';
+  return INBOX_TEXTS.answer[answer.code](Utilities.formatDate(new Date(answer.at), zone, 'yyyy-MM-dd'));
+}
