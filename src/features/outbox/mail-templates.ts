@@ -4,9 +4,11 @@
 // document properties: a template may be 50,000 characters (150 KB of UTF-8 in Chinese) and a document may
 // have a template on any number of sheets, while the property store has 500 KB for everything. The
 // follow-up steps of a mail (sequence/sequence-steps.ts) are one more row, "<sheet id> follow-ups" in the
-// Sheet ID column, their JSON in the body's cells.
+// Sheet ID column, their JSON in the body's cells; when its mails may go (send-timing.ts) one more,
+// "<sheet id> timing".
 import { textCell } from '../../sheets/cells';
 import { FollowUp, followUpsFromText } from './follow-ups';
+import { parseTiming, timed, type Timing } from './send-timing';
 
 export interface StoredTemplate {
   campaign: string;
@@ -16,6 +18,8 @@ export interface StoredTemplate {
   savedAt: number;
   /** Follow-up steps (none: a single mail). */
   followUps?: FollowUp[];
+  /** Send window, dates to skip, hourly limit (none: every mail goes as soon as it may). */
+  timing?: Timing;
 }
 
 export const TEMPLATES_SHEET = 'Outreach templates';
@@ -27,6 +31,7 @@ const BODY_COLUMN = 6;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 const followUpsKey = (sheetId: number) => `${sheetId} follow-ups`;
+const timingKey = (sheetId: number) => `${sheetId} timing`;
 
 function templatesSheet(create: boolean): Sheet | null {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
@@ -54,6 +59,8 @@ export function loadTemplate(sheetId: number): StoredTemplate | null {
   if (!row) return null;
   const steps = rows.find((r) => String(r[0]) === followUpsKey(sheetId));
   const followUps = steps ? followUpsFromText(bodyOf(steps)) : [];
+  const timingRow = rows.find((r) => String(r[0]) === timingKey(sheetId));
+  const timing = timingRow ? timingFromText(bodyOf(timingRow)) : undefined;
   return {
     campaign: String(row[1]),
     subject: String(row[2]),
@@ -61,7 +68,17 @@ export function loadTemplate(sheetId: number): StoredTemplate | null {
     savedAt: Number(row[4]) || 0,
     body: bodyOf(row),
     ...(followUps.length ? { followUps } : {}),
+    ...(timing ? { timing } : {}),
   };
+}
+
+function timingFromText(text: string): Timing | undefined {
+  try {
+    const timing = parseTiming(JSON.parse(text) as Record<string, unknown>);
+    return timed(timing) ? timing : undefined;
+  } catch {
+    return undefined; // unreadable (edited by hand): no rule, as before it was saved
+  }
 }
 
 const bodyOf = (row: unknown[]) =>
@@ -73,6 +90,7 @@ const bodyOf = (row: unknown[]) =>
 export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 'savedAt'>): StoredTemplate {
   const stored: StoredTemplate = { ...template, savedAt: Date.now() };
   if (!stored.followUps || stored.followUps.length === 0) delete stored.followUps;
+  if (!timed(stored.timing)) delete stored.timing;
   const sheet = templatesSheet(true)!;
   const rows = readRows(sheet);
   const head = [textCell(stored.campaign), textCell(stored.subject), stored.bodyFormat, stored.savedAt];
@@ -81,6 +99,9 @@ export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 's
   const hasSteps = rows.some((r) => String(r[0]) === steps);
   if (stored.followUps || hasSteps)
     writeRow(sheet, rows, steps, [steps, '', '', '', stored.savedAt], JSON.stringify(stored.followUps || []));
+  const timing = timingKey(sheetId);
+  if (stored.timing || rows.some((r) => String(r[0]) === timing))
+    writeRow(sheet, rows, timing, [timing, '', '', '', stored.savedAt], JSON.stringify(stored.timing || {}));
   return stored;
 }
 

@@ -1,0 +1,74 @@
+// A send whose rows wait for their send window or for the list's hourly limit (send-timing.ts): the rows say
+// when, and the job pauses until the first of them may go; the hourly trigger of the user who sent it goes on
+// from there (the job's pause, as for the sending quota).
+import type { MailState } from '../../sheets/mail-state';
+import { JobPause } from '../jobs/job-runner';
+import { ensureTimer } from '../jobs/timer';
+import { SEND_TEXTS } from '../outbox/send-texts';
+import { nextHour, openingText, type Timing } from '../outbox/send-timing';
+import { describe } from '../settings';
+import { count, formatCount, plural } from '../words';
+import type { Queued } from './send-queue';
+
+export interface Hold {
+  /** When the first waiting row may go. */
+  until: number;
+  /** Past the hourly limit: nothing more goes this hour. */
+  pace: boolean;
+  /** Recipient key → its waiting state. */
+  states: Map<string, MailState>;
+  text: string;
+}
+
+/** The rows of `queued` that wait, and until when; null when none does. `paced`: the hourly limit cut it. */
+export function holdOf(
+  queued: Queued,
+  timing: Timing | undefined,
+  paced: boolean,
+  now = Date.now(),
+): Hold | null {
+  const states = new Map<string, MailState>();
+  let until = Infinity;
+  let first = '';
+  for (const [key, { at, zone }] of queued.waiting) {
+    states.set(key, {
+      kind: 'waiting',
+      code: 'window',
+      detail: SEND_TEXTS.windowWait(openingText(at, zone)),
+    });
+    if (at < until) [until, first] = [at, openingText(at, zone)];
+  }
+  const limit = (timing && timing.hourlyLimit) || 0;
+  if (paced && limit) {
+    const next = nextHour(now);
+    const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+    const detail = SEND_TEXTS.paceWait(limit, Utilities.formatDate(new Date(next), zone, 'HH:mm'));
+    for (const key of queued.over) states.set(key, { kind: 'waiting', code: 'pace', detail });
+    until = Math.min(until, next);
+  }
+  if (states.size === 0) return null;
+  const windowed = queued.waiting.size;
+  const parts = [];
+  if (windowed)
+    parts.push(
+      `${count(windowed, 'e-mail')} ${plural(windowed, 'waits', 'wait')} for the recipient's send window (the first from ${first})`,
+    );
+  if (paced && limit)
+    parts.push(
+      `${formatCount(queued.over.length)} for the hourly limit (${formatCount(limit)} an hour from this list)`,
+    );
+  const text = `${parts.join(' and ')}: the hourly run sends each of them once, in its time.`;
+  return { until, pace: paced && limit > 0, states, text };
+}
+
+/** The send pauses until the first waiting row may go; the hourly trigger carries it on. */
+export function holdPause(hold: Hold, sent: number): JobPause {
+  let retry = '';
+  try {
+    ensureTimer();
+  } catch (error) {
+    retry = ` The hourly run could not be set up (${describe(error)}): run the send again later.`;
+  }
+  const done = `${count(sent, 'e-mail')} ${plural(sent, 'was', 'were')} sent so far.`;
+  return new JobPause(`${done} ${hold.text}${retry}`, hold.until);
+}
