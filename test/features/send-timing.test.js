@@ -11,7 +11,7 @@ let emu;
 afterEach(() => emu && emu.dispose());
 
 const HOUR = 3600_000;
-const DAY = 24 * HOUR; // eslint-disable-line no-unused-vars
+const DAY = 24 * HOUR;
 const sheet = (name) => emu.spreadsheet.getSheetByName(name);
 const rowsOf = (name) => {
   const [header, ...rows] = sheet(name).getDataRange().getValues();
@@ -23,13 +23,15 @@ async function mails() {
   return (await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`)).mails;
 }
 
-/** The clock moved on to the next Monday at `hour`:00 UTC (the suite's clock only goes forward). */
-function startOnMonday(hour) {
-  const now = services.clock.now();
-  const day = new Date(now);
-  const daysAhead = ((8 - day.getUTCDay()) % 7) + 7;
-  services.clock.set(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + daysAhead, hour));
+/** The clock moved on to a coming `weekday` (1 = Monday) at `hour`:00 UTC (the suite's clock only goes forward). */
+function startOn(weekday, hour) {
+  const day = new Date(services.clock.now());
+  const daysAhead = ((weekday - day.getUTCDay() + 7) % 7) + 7;
+  const at = Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + daysAhead, hour);
+  services.clock.set(at);
+  return at;
 }
+const isoDate = (ms) => new Date(ms).toISOString().slice(0, 10);
 
 /** A mail's local weekday (1 = Monday) and minutes after midnight in `zone`. */
 function localTime(ms, zone) {
@@ -59,7 +61,7 @@ const MAIL = { campaign: 'Timed', subject: 'Hello {{Name}}', body: 'Dear {{Name}
 
 describe('Send window in the recipient time zone', () => {
   test('a list across four zones: nothing is posted outside its recipient window, each row once, the rows say when', async () => {
-    startOnMonday(9); // 04:00 in New York, 10:00 in Berlin, 18:00 in Tokyo, 20:00 in Sydney
+    startOn(4, 9); // Thursday: 04:00 in New York, 10:00 in Berlin, 18:00 in Tokyo, 20:00 in Sydney
     emu = newAddon(services);
     const people = [
       ['Ann', 'ann@ny.com', 'US', ''],
@@ -72,6 +74,7 @@ describe('Send window in the recipient time zone', () => {
     listWithMail(emu, 'Leads', [['Name', 'Email', 'Country', 'Time zone'], ...people], {
       ...MAIL,
       sendWindow: WINDOW,
+      followUps: [{ afterDays: 1, body: 'Again, {{Name}}.' }], // due on Saturday for some: waits for Monday
     });
     const zones = {
       'ann@ny.com': 'America/New_York',
@@ -87,19 +90,22 @@ describe('Send window in the recipient time zone', () => {
 
     const confirmation = send();
     expect(confirmation.message).toMatch(
-      /When: 2 now, 2 from 09:00 Mon \d+ \w+ in America\/New_York, 1 from 09:00 Tue \d+ \w+ in Australia\/Sydney, 1 from 09:00 Tue \d+ \w+ in Asia\/Tokyo\./,
+      /When: 2 now, 2 from 09:00 Thu \d+ \w+ in America\/New_York, 1 from 09:00 Fri \d+ \w+ in Australia\/Sydney, 1 from 09:00 Fri \d+ \w+ in Asia\/Tokyo\./,
     );
     expect((await mails()).map((m) => m.recipientEmail).sort()).toEqual(['cai@berlin.de', 'fay@nowhere.org']);
     const status = byEmail('Leads', 'Mail status');
     expect(status['ann@ny.com']).toMatch(
-      /^Waiting for its send window \(goes from 09:00 Mon \d+ \w+ in America\/New_York\)$/,
+      /^Waiting for its send window \(goes from 09:00 Thu \d+ \w+ in America\/New_York\)$/,
     );
     expect(status['dai@tokyo.jp']).toMatch(/in Asia\/Tokyo\)$/);
     expect(emu.triggers.filter((t) => t.eventType === 'CLOCK')).toHaveLength(1);
 
-    for (let hour = 0; hour < 48; hour++) emu.advanceTime(HOUR);
+    for (let hour = 0; hour < 6 * 24; hour++) emu.advanceTime(HOUR);
     const all = await mails();
-    expect(all.map((m) => m.recipientEmail).sort()).toEqual(Object.keys(zones).sort()); // each once
+    const first = all.filter((m) => m.subject.startsWith('Hello'));
+    const steps = all.filter((m) => m.subject.startsWith('Re: '));
+    expect(first.map((m) => m.recipientEmail).sort()).toEqual(Object.keys(zones).sort()); // each once
+    expect(steps.map((m) => m.recipientEmail).sort()).toEqual(Object.keys(zones).sort());
     for (const mail of all) {
       const { weekday, minutes } = localTime(Date.parse(mail.createdAt), zones[mail.recipientEmail]);
       expect({
@@ -111,7 +117,10 @@ describe('Send window in the recipient time zone', () => {
       });
     }
     // Each waiting row went in the first hourly run inside its window: New York's before Sydney's before Tokyo's.
-    const at = Object.fromEntries(all.map((m) => [m.recipientEmail, Date.parse(m.createdAt)]));
+    const at = Object.fromEntries(first.map((m) => [m.recipientEmail, Date.parse(m.createdAt)]));
+    // A step that fell due on Saturday went on Monday, in its window.
+    const tokyoStep = steps.find((m) => m.recipientEmail === 'dai@tokyo.jp');
+    expect(localTime(Date.parse(tokyoStep.createdAt), 'Asia/Tokyo').weekday).toBe(1);
     expect(at['ann@ny.com']).toBeLessThan(at['eve@sydney.au']);
     expect(at['eve@sydney.au']).toBeLessThan(at['dai@tokyo.jp']);
     expect(localTime(at['ann@ny.com'], 'America/New_York').minutes).toBeLessThan(10 * 60);
@@ -120,5 +129,96 @@ describe('Send window in the recipient time zone', () => {
     expect(emu.executions.filter((e) => e.kind === 'trigger').every((e) => e.status === 'completed')).toBe(
       true,
     );
+  });
+});
+
+describe('Dates to skip', () => {
+  test('a send started on a date to skip goes the next day; a step never falls on one', async () => {
+    const monday = startOn(1, 9);
+    emu = newAddon(services);
+    const skipDates = [isoDate(monday), isoDate(monday + 2 * DAY)]; // Monday and Wednesday
+    const people = [1, 2, 3].map((i) => [`P${i}`, `p${i}@example.com`]);
+    listWithMail(emu, 'Leads', [['Name', 'Email'], ...people], {
+      ...MAIL,
+      skipDates,
+      followUps: [{ afterDays: 1, body: 'Again, {{Name}}.' }],
+    });
+    expect(emu.run('getComposeState', [], { kind: 'webapp' }).timing.skipDates).toEqual(skipDates);
+    const confirmation = send();
+    expect(confirmation.message).toMatch(/When: 0 now, 3 from 00:00 Tue \d+ \w+ in Etc\/UTC\./);
+    expect(await mails()).toEqual([]);
+    expect(byEmail('Leads', 'Mail status')['p1@example.com']).toMatch(
+      /^Waiting for its send window \(goes from 00:00 Tue/,
+    );
+    for (let hour = 0; hour < 5 * 24; hour++) emu.advanceTime(HOUR);
+    const all = await mails();
+    const days = (subject) =>
+      new Set(all.filter((m) => m.subject.startsWith(subject)).map((m) => new Date(m.createdAt).getUTCDay()));
+    expect(all).toHaveLength(6);
+    expect(days('Hello')).toEqual(new Set([2])); // Tuesday
+    expect(days('Re: ')).toEqual(new Set([4])); // due Wednesday, a date to skip: Thursday
+    expect(byEmail('Leads', 'Sequence')['p1@example.com']).toMatch(/^Finished: step 1 of 1 sent /);
+  });
+
+  test('a date that is not one is refused with what to write', () => {
+    emu = newAddon(services);
+    listWithMail(
+      emu,
+      'Leads',
+      [
+        ['Name', 'Email'],
+        ['Ann', 'ann@example.com'],
+      ],
+      MAIL,
+    );
+    expect(() =>
+      emu.run('saveTemplate', [{ ...MAIL, skipDates: ['24/12/2026'] }], { kind: 'webapp' }),
+    ).toThrow(/"24\/12\/2026" is not a date to skip: write dates as YYYY-MM-DD/);
+  });
+});
+
+describe('Hourly limit', () => {
+  test('at most N mails an hour from the list, first mails and steps together; the rows waiting say so', async () => {
+    startOn(5, 15); // Friday 15:00 UTC: two hours of the window left
+    emu = newAddon(services);
+    const people = Array.from({ length: 25 }, (_, i) => [`P${i}`, `p${i}@example.com`]);
+    listWithMail(emu, 'Leads', [['Name', 'Email'], ...people], {
+      ...MAIL,
+      hourlyLimit: 10,
+      sendWindow: { ...WINDOW, zone: 'spreadsheet' },
+      followUps: [{ afterDays: 1, body: 'Again, {{Name}}.' }], // due on Saturday: all wait for Monday 09:00
+    });
+    const confirmation = send();
+    expect(confirmation.message).toMatch(
+      /Hourly limit: 10 mails an hour from this list .*take at least 3 hours/,
+    );
+    expect(await mails()).toHaveLength(10);
+    const status = () => Object.values(byEmail('Leads', 'Mail status'));
+    const paced = /^Waiting for the hourly limit \(10 an hour from this list; the next go from 16:00\)$/;
+    expect(status().filter((s) => paced.test(s))).toHaveLength(15);
+    emu.advanceTime(2 * HOUR); // 16:00 posts 10; at 17:00 the window is closed
+    expect(await mails()).toHaveLength(20);
+    expect(status().filter((s) => /^Waiting for its send window \(goes from 09:00 Mon/.test(s))).toHaveLength(
+      5,
+    );
+
+    emu.advanceTime(64 * HOUR + 1000); // Monday 09:00: 5 first mails and 20 steps due, 10 go
+    expect(await mails()).toHaveLength(30);
+    const sequence = Object.values(byEmail('Leads', 'Sequence'));
+    expect(
+      sequence.filter((s) => /waits: the list's hourly limit \(10 an hour\) is reached/.test(s)),
+    ).toHaveLength(15);
+
+    for (let hour = 0; hour < 30; hour++) emu.advanceTime(HOUR);
+    const all = await mails();
+    expect(all).toHaveLength(50); // each first mail and step once
+    const perHour = new Map();
+    for (const m of all) {
+      const hour = Math.floor(Date.parse(m.createdAt) / HOUR);
+      perHour.set(hour, (perHour.get(hour) || 0) + 1);
+    }
+    expect(Math.max(...perHour.values())).toBe(10);
+    for (const m of all) expect(localTime(Date.parse(m.createdAt), 'Etc/UTC').weekday).not.toBeGreaterThan(5);
+    expect(Object.keys(sendJournal(emu))).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ import { previousMails } from './sequence-previous';
 import { stepTemplate } from '../outbox/follow-ups';
 import type { Wait } from '../outbox/sequence-records';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
+import { hourRoom } from '../outbox/send-timing';
 
 /** Time kept free at the end of the execution for the sheet writes after the last batch. */
 export const MARGIN_MS = 45_000;
@@ -50,7 +51,12 @@ export function sendDue(
         detail: problem.reason,
       };
   }
-  if (sendable.length === 0) return { posted: 0, wait: null };
+  // The list's hourly limit counts its first mails and steps alike (the payer's record): the rest wait an hour.
+  const room = hourRoom(Ledger.read().list(list.sheet.getSheetId()), template.timing);
+  const paced: Wait | null =
+    sendable.length > room ? { code: 'pace', detail: String(template.timing!.hourlyLimit) } : null;
+  if (paced) sendable.splice(room);
+  if (sendable.length === 0) return { posted: 0, wait: paced };
   const balance = client.balance();
   const usable = usableEdm(balance);
   if (usable < sendable.length)
@@ -71,7 +77,7 @@ export function sendDue(
       if (result.wait) return { posted, wait: result.wait };
     }
   }
-  return { posted, wait: null };
+  return { posted, wait: paced };
 }
 
 /** Rows whose previous mail the service says failed (or was opened, where that stops them) stop, for good. */
