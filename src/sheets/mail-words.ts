@@ -23,4 +23,6 @@ export const MAIL_STATUS_TEXTS = {
   waitingWindow: 'Waiting for its send window',
   /** Confirmed, past the list's hourly limit: the hourly run sends it. */
   waitingPace: 'Waiting for the hourly limit',
+  /** Confirmed, outside a subject test's share: the hourly run sends it the winning subject. */
+  waitingTest: 'Waiting for the subject test',
 };

@@ -4,6 +4,7 @@
 // hourly trigger posts each waiting row in the first hour its recipient is inside the window, exactly once.
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
 const { listWithMail } = require('../support/sent-mail');
+const crypto = require('node:crypto');
 const { sendJournal } = require('../support/send-journal');
 
 const services = useServices();
@@ -220,5 +221,120 @@ describe('Hourly limit', () => {
     expect(Math.max(...perHour.values())).toBe(10);
     for (const m of all) expect(localTime(Date.parse(m.createdAt), 'Etc/UTC').weekday).not.toBeGreaterThan(5);
     expect(Object.keys(sendJournal(emu))).toEqual([]);
+  });
+});
+
+/** The payer's record made with a known secret, so the test knows who is in the subject test's share. */
+function seedSecret(secret) {
+  const id = emu.spreadsheet.getId();
+  const key = `outbox.${crypto.createHash('sha256').update(id).digest().subarray(0, 9).toString('base64url')}`;
+  emu.properties.user.setProperty(key, JSON.stringify({ v: 1, secret, lists: [], stops: '', companies: '' }));
+}
+
+/** outbox/marks.ts addressMark and subject-test.ts testSlot, as the add-on computes them. */
+const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+function hash32(secret, text) {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (const s of [secret, '\u0000', text])
+    for (let i = 0; i < s.length; i++) {
+      h1 = Math.imul(h1 ^ s.charCodeAt(i), 2654435761);
+      h2 = Math.imul(h2 ^ s.charCodeAt(i), 1597334677);
+    }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (h1 ^ h2) >>> 0;
+}
+const digits = (n) => Array.from({ length: 4 }, (_, i) => DIGITS[Math.floor(n / 64 ** i) % 64]).join('');
+const decode = (text) => [...text].reduce((n, ch) => n * 64 + DIGITS.indexOf(ch), 0);
+function slotOf(secret, email, share, n) {
+  const mark = digits(hash32(secret, email)) + digits(hash32(`${secret}:2`, email));
+  return { inTest: decode(mark.slice(0, 4)) % 100 < share, variant: decode(mark.slice(4, 8)) % n };
+}
+
+describe.each(['per-request', 'per-mail'])('Subject test (task shape: %s)', (taskShape) => {
+  beforeEach(() => control(services.sandbox.outreachUrl, 'POST', '/task-shape', { taskShape }));
+
+  test('the share gets the subjects in tasks of their own; after the hours the best open rate reaches the rest exactly once, through a killed execution', async () => {
+    startOn(2, 9);
+    emu = newAddon(services);
+    const secret = 'subject-test-secret';
+    seedSecret(secret);
+    // In the test (50 %): subject 1's rows open their mail (the sandbox opens a mail to "open…"), subject 0's
+    // do not; outside it, anyone.
+    const pick = (prefix, want, count) => {
+      const found = [];
+      for (let i = 0; found.length < count; i++) {
+        const email = `${prefix}${i}@example.com`;
+        if (want(slotOf(secret, email, 50, 2))) found.push(email);
+      }
+      return found;
+    };
+    const quiet = pick('quiet', (s) => s.inTest && s.variant === 0, 6);
+    const opener = pick('open', (s) => s.inTest && s.variant === 1, 6);
+    const rest = pick('rest', (s) => !s.inTest, 10);
+    const emails = [...quiet, ...opener, ...rest];
+    const variants = ['Hello {{Name}}', 'Quick question, {{Name}}'];
+    listWithMail(emu, 'Leads', [['Name', 'Email'], ...emails.map((e, i) => [`N${i}`, e])], {
+      ...MAIL,
+      subjectVariants: variants,
+      subjectTest: { share: 50, decideAfterHours: 4 },
+    });
+    expect(emu.run('getComposeState', [], { kind: 'webapp' }).subjectVariants).toEqual(variants);
+    const confirmation = send();
+    expect(confirmation.message).toMatch(
+      /Subject test: about 11 of these rows \(50%\) get the subjects "Hello \{\{Name\}\}", "Quick question, \{\{Name\}\}" in turn; 4 hours after/,
+    );
+
+    let all = await mails();
+    expect(all).toHaveLength(12);
+    const subjectOf = Object.fromEntries(all.map((m) => [m.recipientEmail, m.subject]));
+    quiet.forEach((e) => expect(subjectOf[e]).toMatch(/^Hello N\d+$/));
+    opener.forEach((e) => expect(subjectOf[e]).toMatch(/^Quick question, N\d+$/));
+    const subjectsPerTask = new Map();
+    for (const m of all)
+      subjectsPerTask.set(
+        m.taskId,
+        new Set([...(subjectsPerTask.get(m.taskId) || []), m.subject.split(/ N| /)[0]]),
+      );
+    expect([...subjectsPerTask.values()].every((s) => s.size === 1)).toBe(true); // one subject per task
+    const status = byEmail('Leads', 'Mail status');
+    rest.forEach((e) =>
+      expect(status[e]).toMatch(
+        /^Waiting for the subject test \(gets the winning subject of the test, decided /,
+      ),
+    );
+
+    emu.advanceTime(3 * HOUR);
+    expect(await mails()).toHaveLength(12); // nothing before the hours
+    let killed = false;
+    emu.onFetch = (entries) => {
+      if (!killed && entries.some((e) => e.url.endsWith('/send/personalized'))) {
+        killed = true;
+        services.clock.advance(7 * 60 * 1000); // past the 6-minute limit: the execution dies after the post
+      }
+    };
+    emu.advanceTime(2 * HOUR);
+    emu.onFetch = null;
+    expect(killed).toBe(true);
+    expect(emu.executions.some((e) => e.kind === 'trigger' && e.status !== 'completed')).toBe(true);
+    emu.advanceTime(3 * HOUR);
+    all = await mails();
+    expect(all).toHaveLength(22);
+    for (const e of rest) {
+      const got = all.filter((m) => m.recipientEmail === e);
+      expect(got).toHaveLength(1); // exactly once
+      expect(got[0].subject).toMatch(/^Quick question, N\d+$/); // the winner: 6 of 6 opened against 0 of 6
+    }
+    expect(Object.keys(sendJournal(emu))).toEqual([]);
+    expect(Object.values(byEmail('Leads', 'Mail ID')).every((id) => typeof id === 'number')).toBe(true);
+
+    const timed = sheet('Tracking summary')
+      .getDataRange()
+      .getValues()
+      .find((r) => r[0] === 'Timed sends')[1];
+    expect(timed).toContain(
+      'Subject test of "Leads": "Hello {{Name}}": 6 sent, 0 opened (0%); "Quick question, {{Name}}": 6 sent, 6 opened (100%); winner: "Quick question, {{Name}}", sent to the rest.',
+    );
   });
 });

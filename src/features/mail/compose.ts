@@ -40,6 +40,7 @@ import { reconfirmMail } from '../outbox/confirm';
 import { isSequenceHeader, opensNote } from '../sequence/sequence-column';
 import { parseTiming, type Timing } from '../outbox/send-timing';
 import { timingNote } from './timing-note';
+import { parseSubjectTest, type SubjectTest } from '../outbox/subject-test';
 
 export interface ComposeState {
   sheetName: string;
@@ -72,6 +73,9 @@ export interface ComposeState {
   timing: Timing;
   /** What Compose says of the timing: the zone each row is timed in, and where that is a guess. */
   timingNote: string;
+  /** The subject test's subjects ([] for none), its share of the list and its hours. */
+  subjectVariants: string[];
+  subjectTest: { share: number; decideAfterHours: number } | null;
 }
 
 export interface MailPreview {
@@ -138,6 +142,11 @@ export function getComposeState(): ComposeState {
     opensNote: opens,
     timing: (stored && stored.timing) || {},
     timingNote: timing,
+    subjectVariants: stored && stored.subjectTest ? stored.subjectTest.variants : [],
+    subjectTest:
+      stored && stored.subjectTest
+        ? { share: stored.subjectTest.share, decideAfterHours: stored.subjectTest.decideAfterHours }
+        : null,
   };
 }
 
@@ -145,13 +154,15 @@ export function getComposeState(): ComposeState {
 export function saveTemplate(
   input: Partial<MailTemplate> & { followUps?: unknown } & Record<string, unknown>,
 ): ComposeState {
-  const template: MailTemplate & { followUps: FollowUp[]; timing: Timing } = {
+  const test = parseSubjectTest(input || {});
+  const template: MailTemplate & { followUps: FollowUp[]; timing: Timing; subjectTest?: SubjectTest } = {
     campaign: String((input && input.campaign) || '').trim(),
     subject: String((input && input.subject) || ''),
     body: String((input && input.body) || ''),
     bodyFormat: input && input.bodyFormat === 'html' ? 'html' : 'text',
     followUps: parseFollowUps(input && input.followUps),
     timing: parseTiming(input || {}),
+    ...(test ? { subjectTest: test } : {}),
   };
   if (template.body.length > 50_000)
     throw new UserError('The body is longer than 50,000 characters: shorten it.');

@@ -8,6 +8,8 @@ import { SEND_TEXTS } from '../outbox/send-texts';
 import { nextHour, openingText, type Timing } from '../outbox/send-timing';
 import { describe } from '../settings';
 import { count, formatCount, plural } from '../words';
+import { whenText } from '../words';
+import { HOUR_MS } from '../../platform/time';
 import type { Queued } from './send-queue';
 
 export interface Hold {
@@ -38,6 +40,11 @@ export function holdOf(
     });
     if (at < until) [until, first] = [at, openingText(at, zone)];
   }
+  for (const [key, at] of queued.testWait) {
+    const detail = at < Infinity ? SEND_TEXTS.testWait(whenText(at)) : SEND_TEXTS.testNotStarted;
+    states.set(key, { kind: 'waiting', code: 'test', detail });
+    until = Math.min(until, at);
+  }
   const limit = (timing && timing.hourlyLimit) || 0;
   if (paced && limit) {
     const next = nextHour(now);
@@ -47,6 +54,7 @@ export function holdOf(
     until = Math.min(until, next);
   }
   if (states.size === 0) return null;
+  if (until === Infinity) until = now + HOUR_MS; // the test has not started: looked at again in an hour
   const windowed = queued.waiting.size;
   const parts = [];
   if (windowed)

@@ -13,7 +13,7 @@ import { idsOf, openChunks } from '../outbox/journal';
 import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import { isQueued, MailState, NO_STATE, notSent } from '../../sheets/mail-state';
-import { MailingList } from '../../sheets/mailing-list';
+import { type ListRow, MailingList } from '../../sheets/mailing-list';
 import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
 import type { Posted } from '../outbox/post';
 import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK, settleOpen } from '../outbox/outbox';
@@ -30,7 +30,7 @@ import { count, formatCount, plural } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { UserError } from '../inputs';
 import { HOUR_MS } from '../../platform/time';
-import { queuedRows } from './send-queue';
+import { queuedRows, subjectGate } from './send-queue';
 import { type Hold, holdOf, holdPause } from './send-hold';
 
 export { SEND_CHUNK, BATCH_CHUNKS };
@@ -158,7 +158,8 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   const room = hourRoom(Ledger.read().list(state.data.sheetId), template.timing);
   const wanted = Math.min(most, room);
   const clock = sendClock(template.timing, list.sheet.getParent().getSpreadsheetTimeZone());
-  const queued = queuedRows(list, template, confirmed, wanted, unsubscribe, clock);
+  const subject = subjectGate(client, list, template);
+  const queued = queuedRows(list, template, confirmed, wanted, unsubscribe, clock, subject.gate);
   const { rows, skipped, unconfirmed } = queued;
   const hold = holdOf(queued, template.timing, room < most && queued.over.length > 0);
   const exhausted = rows.length < wanted;
@@ -175,7 +176,12 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
     const rest = `${gone} more posted; the other ${size - gone} of this batch wait for ${limit}.`;
     context.progress(gone, gone < size ? `${sendSummary(state, false)} ${rest}` : undefined);
   };
-  const posted = postBatch(client, { list, template, step: 0, rows, unsubscribe }, { onAnswered, cancelled });
+  const subjects = subject.texts && {
+    of: (row: ListRow) => queued.variants.get(row.key) || 0,
+    texts: subject.texts,
+  };
+  const batch = { list, template, step: 0, rows, unsubscribe, subjects };
+  const posted = postBatch(client, batch, { onAnswered, cancelled });
   if (posted.outcomes.every((o) => 'later' in o)) {
     closeBatch(posted); // nothing went: the runner stops the job, or the next step posts these rows
     if (stopped) return { list, skipped, unconfirmed, exhausted: false, hold: null };

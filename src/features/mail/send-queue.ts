@@ -10,6 +10,11 @@ import type { StoredTemplate } from '../outbox/mail-templates';
 import { problemState, rowProblem } from '../outbox/row-check';
 import { SEND_TEXTS } from '../outbox/send-texts';
 import type { SendClock } from '../outbox/send-timing';
+import type { OutreachClient } from '../../api/outreach/outreach-client';
+import { Ledger } from '../outbox/ledger';
+import { addressMark } from '../outbox/marks';
+import { decideTest, subjectSlot } from '../outbox/subject-test';
+import { showTest } from '../outbox/test-records';
 
 export interface Queued {
   rows: ListRow[];
@@ -19,7 +24,14 @@ export interface Queued {
   waiting: Map<string, { at: number; zone: string }>;
   /** Confirmed rows inside their window that this unit did not take (`wanted` reached). */
   over: string[];
+  /** Rows outside a running subject test's share: they wait for its winner (until when it is decided). */
+  testWait: Map<string, number>;
+  /** The subject of each row taken, in a subject test. */
+  variants: Map<string, number>;
 }
+
+/** A row's subject in a subject test (subject-test.ts subjectSlot), or null when the mail has none. */
+export type SubjectGate = (row: ListRow) => { variant: number } | { waitUntil: number } | null;
 
 /**
  * The first `wanted` queued rows that can be sent now, checked again as they stand now; the queued rows met on
@@ -34,6 +46,7 @@ export function queuedRows(
   wanted: number,
   unsubscribe: string,
   clock: SendClock,
+  subjectOf: SubjectGate = () => null,
   now = Date.now(),
 ): Queued {
   const queued: Queued = {
@@ -42,6 +55,8 @@ export function queuedRows(
     unconfirmed: new Map(),
     waiting: new Map(),
     over: [],
+    testWait: new Map(),
+    variants: new Map(),
   };
   const taken = new Set<string>();
   const doNotContact = readDoNotContact(list.sheet.getParent());
@@ -59,6 +74,11 @@ export function queuedRows(
       queued.waiting.set(row.key, { at, zone });
       continue;
     }
+    const subject = subjectOf(row);
+    if (subject && 'waitUntil' in subject) {
+      queued.testWait.set(row.key, subject.waitUntil);
+      continue;
+    }
     if (queued.rows.length >= wanted) {
       queued.over.push(row.key);
       continue;
@@ -71,6 +91,7 @@ export function queuedRows(
     else {
       queued.rows.push(row);
       taken.add(row.key);
+      if (subject) queued.variants.set(row.key, subject.variant);
     }
   }
   return queued;
@@ -88,4 +109,24 @@ function heldState(verdict: Exclude<FirstVerdict, { kind: 'send' }>): MailState 
     default:
       return notSent('not-confirmed', SEND_TEXTS.notConfirmed);
   }
+}
+
+/**
+ * The subject gate of a send whose mail has a subject test: decided first when its hours have passed (read
+ * once from the service), then each row's subject, or until when it waits. Null gate when there is no test.
+ */
+export function subjectGate(
+  client: OutreachClient,
+  list: MailingList,
+  template: StoredTemplate,
+): { gate: SubjectGate; texts?: string[] } {
+  if (!template.subjectTest) return { gate: () => null };
+  const sheetId = list.sheet.getSheetId();
+  const test = decideTest(client, sheetId);
+  if (test) showTest(list.sheet, template.subjectTest.variants, test);
+  const secret = Ledger.read().secret;
+  return {
+    gate: (row) => subjectSlot(test, addressMark(secret, row.key)),
+    texts: template.subjectTest.variants,
+  };
 }

@@ -41,7 +41,7 @@ import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../outbox/sequence-records';
 import { stepProblems } from '../outbox/follow-ups';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
-import { whenLines } from './timing-note';
+import { testLines, whenLines } from './timing-note';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -156,6 +156,7 @@ export function costLines(prepared: PreparedSend): { lines: string[]; usable: nu
     `Cost: ${count(n, 'e-mail credit')} (EDM, 1 per e-mail).`,
     `Usable e-mail credits (EDM): ${edmText(balance)}.`,
   );
+  lines.push(...testLines(n, template.subjectTest));
   lines.push(...whenLines(plan.rows, template.timing, sheet.getParent().getSpreadsheetTimeZone()));
   if (prepared.recent)
     lines.push(

@@ -4,6 +4,7 @@ import type { ListRow, MailingList } from '../../sheets/mailing-list';
 import { normalizeHeader } from '../../sheets/table';
 import { countryZone, SEVERAL_ZONES } from '../outbox/country-zones';
 import { openingText, sendClock, type Timing } from '../outbox/send-timing';
+import type { SubjectTest } from '../outbox/subject-test';
 import { count, formatCount } from '../words';
 
 const DAY_NAMES = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -104,3 +105,13 @@ export function whenLines(
 }
 
 const MAX_GROUPS = 4;
+
+/** The confirmation's line on a subject test: who gets which subject, and when the rest get the winner. */
+export function testLines(rows: number, test: SubjectTest | undefined): string[] {
+  if (!test || rows === 0) return [];
+  const share = Math.round((rows * test.share) / 100);
+  const subjects = test.variants.map((s) => `"${s}"`).join(', ');
+  return [
+    `Subject test: about ${formatCount(share)} of these rows (${test.share}%) get the subjects ${subjects} in turn; ${count(test.decideAfterHours, 'hour')} after their first mails the subject opened most (a tie: the first) goes to the other rows. Each subject goes in tasks of its own, so the service counts its opens apart.`,
+  ];
+}

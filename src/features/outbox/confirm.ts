@@ -9,6 +9,7 @@ import { UserError } from '../inputs';
 import { formatCount } from '../words';
 import { Ledger, type LedgerList, type Person, type StopCode } from './ledger';
 import { addressMark, boundFields, type ConfirmedMail, contentMark, mailMark } from './marks';
+import { testRecord } from './subject-test';
 
 /** What a send keeps of its confirmation: the list and the confirmation's number in the payer's record. */
 export interface ConfirmedRef {
@@ -65,7 +66,11 @@ export function confirmSend(
     if (stepsChanged(ledger, sheetId, mail, keyFp)) throw new UserError(STEPS_CHANGED);
     const mark = mailMark(ledger.secret, mail);
     const fields = boundFields(mail);
+    const sameMail = ledger.list(sheetId)?.mail === mark;
     const list = ledger.openList(sheetId, mark, (mail.followUps || []).length, fields, keyFp);
+    // A subject test runs once per mail confirmed: a later send of the same mail keeps its test (its winner).
+    if (!mail.subjectTest) delete list.test;
+    else if (!sameMail || !list.test) list.test = testRecord(mail.subjectTest);
     serial = list.serial;
     for (const row of rows) {
       const addr = addressMark(ledger.secret, row.key);

@@ -9,6 +9,7 @@
 import { textCell } from '../../sheets/cells';
 import { FollowUp, followUpsFromText } from './follow-ups';
 import { parseTiming, timed, type Timing } from './send-timing';
+import { parseSubjectTest, type SubjectTest } from './subject-test';
 
 export interface StoredTemplate {
   campaign: string;
@@ -20,6 +21,8 @@ export interface StoredTemplate {
   followUps?: FollowUp[];
   /** Send window, dates to skip, hourly limit (none: every mail goes as soon as it may). */
   timing?: Timing;
+  /** Subjects tested on a share of the list, the winner sent to the rest (subject-test.ts). */
+  subjectTest?: SubjectTest;
 }
 
 export const TEMPLATES_SHEET = 'Outreach templates';
@@ -60,7 +63,7 @@ export function loadTemplate(sheetId: number): StoredTemplate | null {
   const steps = rows.find((r) => String(r[0]) === followUpsKey(sheetId));
   const followUps = steps ? followUpsFromText(bodyOf(steps)) : [];
   const timingRow = rows.find((r) => String(r[0]) === timingKey(sheetId));
-  const timing = timingRow ? timingFromText(bodyOf(timingRow)) : undefined;
+  const { timing, subjectTest } = timingRow ? timingFromText(bodyOf(timingRow)) : {};
   return {
     campaign: String(row[1]),
     subject: String(row[2]),
@@ -69,15 +72,19 @@ export function loadTemplate(sheetId: number): StoredTemplate | null {
     body: bodyOf(row),
     ...(followUps.length ? { followUps } : {}),
     ...(timing ? { timing } : {}),
+    ...(subjectTest ? { subjectTest } : {}),
   };
 }
 
-function timingFromText(text: string): Timing | undefined {
+/** The timing row's JSON: when mails go, and the subject test. */
+function timingFromText(text: string): { timing?: Timing; subjectTest?: SubjectTest } {
   try {
-    const timing = parseTiming(JSON.parse(text) as Record<string, unknown>);
-    return timed(timing) ? timing : undefined;
+    const saved = JSON.parse(text) as Record<string, unknown>;
+    const timing = parseTiming(saved);
+    const subjectTest = parseSubjectTest(saved);
+    return { ...(timed(timing) ? { timing } : {}), ...(subjectTest ? { subjectTest } : {}) };
   } catch {
-    return undefined; // unreadable (edited by hand): no rule, as before it was saved
+    return {}; // unreadable (edited by hand): no rule, as before it was saved
   }
 }
 
@@ -91,6 +98,7 @@ export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 's
   const stored: StoredTemplate = { ...template, savedAt: Date.now() };
   if (!stored.followUps || stored.followUps.length === 0) delete stored.followUps;
   if (!timed(stored.timing)) delete stored.timing;
+  if (!stored.subjectTest) delete stored.subjectTest;
   const sheet = templatesSheet(true)!;
   const rows = readRows(sheet);
   const head = [textCell(stored.campaign), textCell(stored.subject), stored.bodyFormat, stored.savedAt];
@@ -100,8 +108,18 @@ export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 's
   if (stored.followUps || hasSteps)
     writeRow(sheet, rows, steps, [steps, '', '', '', stored.savedAt], JSON.stringify(stored.followUps || []));
   const timing = timingKey(sheetId);
-  if (stored.timing || rows.some((r) => String(r[0]) === timing))
-    writeRow(sheet, rows, timing, [timing, '', '', '', stored.savedAt], JSON.stringify(stored.timing || {}));
+  const test = stored.subjectTest;
+  const saved = {
+    ...(stored.timing || {}),
+    ...(test
+      ? {
+          subjectVariants: test.variants,
+          subjectTest: { share: test.share, decideAfterHours: test.decideAfterHours },
+        }
+      : {}),
+  };
+  if (stored.timing || test || rows.some((r) => String(r[0]) === timing))
+    writeRow(sheet, rows, timing, [timing, '', '', '', stored.savedAt], JSON.stringify(saved));
   return stored;
 }
 
