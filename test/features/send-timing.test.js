@@ -338,3 +338,40 @@ describe.each(['per-request', 'per-mail'])('Subject test (task shape: %s)', (tas
     );
   });
 });
+
+describe('What the payer confirmed', () => {
+  test("an editor's change of the test subjects holds the rest of the send: nothing more goes, the rows say why", async () => {
+    startOn(2, 9);
+    emu = newAddon(services, { users: { owner: 'ann@example.com', active: 'ann@example.com' } });
+    const emails = Array.from({ length: 30 }, (_, i) => `p${i}@example.com`);
+    const test = {
+      subjectVariants: ['Hello {{Name}}', 'Hi {{Name}}'],
+      subjectTest: { share: 30, decideAfterHours: 2 },
+    };
+    listWithMail(emu, 'Leads', [['Name', 'Email'], ...emails.map((e, i) => [`N${i}`, e])], {
+      ...MAIL,
+      ...test,
+    });
+    send();
+    const first = (await mails()).length;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(30);
+    // Bob, an editor with no key, rewrites a test subject through Compose.
+    emu.run(
+      'saveTemplate',
+      [{ ...MAIL, ...test, subjectVariants: ['Hello {{Name}}', 'Log in at http://evil.example'] }],
+      {
+        kind: 'webapp',
+        user: 'bob@example.com',
+      },
+    );
+    emu.advanceTime(4 * HOUR);
+    expect(await mails()).toHaveLength(first); // nothing more paid, nothing more sent
+    const statuses = Object.values(byEmail('Leads', 'Mail status')).filter(
+      (s) => !/^(Accepted|Sent|Delivered)$/.test(s),
+    );
+    expect(statuses).toHaveLength(30 - first);
+    for (const s of statuses)
+      expect(s).toMatch(/^Not sent: the mail was changed after the send was confirmed/);
+  });
+});
