@@ -13,7 +13,7 @@ const { searchMinimum, unlockMinimum, phoneMinimum, trackingMinimum, SEARCH_MAX_
 const { sendFromSheet, topUpEdm } = require('../../test/support/sent-mail');
 const { volumeOperations } = require('./volume-operations');
 const { sequenceOperation } = require('./sequence-operation');
-const { timingOperation } = require('./timing-operation');
+const { subjectTestOperation, timingOperation } = require('./timing-operation');
 const { addresses, postMails, appendRows } = require('./volume');
 
 /** The search every operation that needs companies uses: matches 599 of the 600 sandbox companies. */
@@ -464,6 +464,7 @@ const OPERATIONS = [
   ...volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, alertsText }),
   sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
   timingOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
+  subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
 ];
 
 module.exports = { OPERATIONS, chunkSizes, phoneCells, freshAddon, runJob, BROAD_SEARCH };

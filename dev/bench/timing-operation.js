@@ -76,4 +76,80 @@ function startOnMonday(ctx, hour) {
   ctx.services.clock.set(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + ahead, hour));
 }
 
-module.exports = { timingOperation, startOnMonday };
+/**
+ * A subject test over a large list: 2 subjects on 20 % of the rows, decided after 4 hours, the winner sent to
+ * the rest by the hourly trigger. Measured from the menu send until every row is sent (a day of trigger runs).
+ * Minimum: 1 balance + each subject's rows in its own chunks + 1 read of the test's task counts + the rest in
+ * chunks of 100, and every mail refreshed once (a task request and ceil(rows / 100) mail pages per send).
+ */
+function subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText }) {
+  return {
+    id: 'subject-test',
+    name: 'Subject test',
+    unit: 'rows',
+    requires: ['saveTemplate', 'sendAllUnsentRows', 'continueJob', 'onHourlyTimer'],
+    sizes: { full: [10000], quick: [400] },
+    async run(ctx, count) {
+      startOnMonday(ctx, 9);
+      const rows = [['Name', 'E-mail', 'Company']];
+      // One in three opens its mail (the sandbox opens a mail to an address with "open" in it).
+      for (let i = 1; i <= count; i++)
+        rows.push([`Person ${i}`, `${i % 3 ? 'person' : 'open'}${i}@example.com`, `Company ${i}`]);
+      const { emu, sheet } = await mailingListAddon(ctx, rows, 'Dear {{Name}}');
+      const template = {
+        campaign: 'Bench',
+        subject: 'Hello {{Name}}',
+        body: 'Dear {{Name}}',
+        bodyFormat: 'text',
+      };
+      const test = {
+        subjectVariants: ['Hello {{Name}}', 'A question, {{Name}}'],
+        subjectTest: { share: 20, decideAfterHours: 4 },
+      };
+      emu.run('saveTemplate', [{ ...template, ...test }], { kind: 'webapp' });
+      const m = await new Measurement(ctx, emu).start();
+      runJob(emu, 'sendAllUnsentRows', 'send');
+      const inTest = accepted(sheetRows(emu, sheet.getName()));
+      const runs = [];
+      for (let hour = 0; hour < 24; hour++) {
+        const trigger = emu.triggers.find((t) => t.eventType === 'CLOCK');
+        if (!trigger) break;
+        ctx.services.clock.set(Math.max(ctx.services.clock.now(), trigger.nextRunMs));
+        runs.push(...emu.fireDueTriggers());
+      }
+      const triggerExecutions = emu.executions.filter(
+        (x) => x.kind === 'trigger' && x.startMs >= m.clockFrom,
+      );
+      const triggerMs = triggerExecutions.reduce((sum, x) => sum + (x.endMs - x.startMs), 0);
+      const sent = accepted(sheetRows(emu, sheet.getName()));
+      const testChunks = 2 * Math.ceil(inTest / 2 / 100) + 1; // each subject's rows in chunks of their own
+      const restChunks = Math.ceil((count - inTest) / 100);
+      const summary = emu.spreadsheet.getSheetByName('Tracking summary');
+      const timed = summary
+        ? summary
+            .getDataRange()
+            .getValues()
+            .find((r) => r[0] === 'Timed sends')
+        : null;
+      const row = await m.finish({
+        minimum: { outreach: 1 + testChunks + 1 + restChunks + 2 * (1 + Math.ceil(count / 2 / 100)) },
+        minimumFormula: `1 balance + ${testChunks} test chunks (one subject each) + 1 read of the test's tasks + ceil(${count - inTest} rows / 100) for the rest + 2 refreshes (1 task request + ceil(${count / 2} / 100) mail pages each)`,
+        chunks: testChunks + restChunks,
+        minExecutions: 2,
+        details: {
+          inTest,
+          sent,
+          triggerRuns: runs.length,
+          runStatuses: [...new Set(runs.map((r) => r.status))],
+          summary: timed ? String(timed[1]).match(/Subject test[^.]*\./)?.[0] : null,
+          alerts: alertsText(emu),
+        },
+        extra: { triggerMinutesPerDay: triggerMs / 60_000 },
+      });
+      if (sent !== count) ctx.note(`subject-test ${count}: ${sent} rows accepted`);
+      return [{ variant: 'day', label: `${count} rows`, ...row }];
+    },
+  };
+}
+
+module.exports = { timingOperation, subjectTestOperation, startOnMonday };

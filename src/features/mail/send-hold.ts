@@ -40,15 +40,15 @@ export function holdOf(
     });
     if (at < until) [until, first] = [at, openingText(at, zone)];
   }
+  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(); // read once: a spreadsheet call
   for (const [key, at] of queued.testWait) {
-    const detail = at < Infinity ? SEND_TEXTS.testWait(whenText(at)) : SEND_TEXTS.testNotStarted;
+    const detail = at < Infinity ? SEND_TEXTS.testWait(whenText(at, zone)) : SEND_TEXTS.testNotStarted;
     states.set(key, { kind: 'waiting', code: 'test', detail });
     until = Math.min(until, at);
   }
   const limit = (timing && timing.hourlyLimit) || 0;
   if (paced && limit) {
     const next = nextHour(now);
-    const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
     const detail = SEND_TEXTS.paceWait(limit, Utilities.formatDate(new Date(next), zone, 'HH:mm'));
     for (const key of queued.over) states.set(key, { kind: 'waiting', code: 'pace', detail });
     until = Math.min(until, next);
