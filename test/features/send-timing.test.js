@@ -279,6 +279,7 @@ describe.each(['per-request', 'per-mail'])('Subject test (task shape: %s)', (tas
       ...MAIL,
       subjectVariants: variants,
       subjectTest: { share: 50, decideAfterHours: 4 },
+      followUps: [{ afterDays: 2, body: 'Again, {{Name}}.' }],
     });
     expect(emu.run('getComposeState', [], { kind: 'webapp' }).subjectVariants).toEqual(variants);
     const confirmation = send();
@@ -336,6 +337,14 @@ describe.each(['per-request', 'per-mail'])('Subject test (task shape: %s)', (tas
     expect(timed).toContain(
       'Subject test of "Leads": "Hello {{Name}}": 6 sent, 0 opened (0%); "Quick question, {{Name}}": 6 sent, 6 opened (100%); winner: "Quick question, {{Name}}", sent to the rest.',
     );
+
+    // The follow-up answers the subject each person got: the test's share its own, the rest the winner.
+    emu.advanceTime(2 * DAY + 2 * HOUR);
+    const steps = (await mails()).filter((m) => m.subject.startsWith('Re: '));
+    expect(steps).toHaveLength(22);
+    const stepOf = Object.fromEntries(steps.map((m) => [m.recipientEmail, m.subject]));
+    quiet.forEach((e) => expect(stepOf[e]).toMatch(/^Re: Hello N\d+$/));
+    [...opener, ...rest].forEach((e) => expect(stepOf[e]).toMatch(/^Re: Quick question, N\d+$/));
   });
 });
 

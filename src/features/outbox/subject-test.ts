@@ -119,13 +119,16 @@ export function decideTest(
   return saved.list(sheetId)?.test;
 }
 
-/** The subject a row gets now, or when it may go: the test's share its own, the rest the winner's. */
+/**
+ * The subject a row gets, or until when it waits: the test's share always its own (so a step knows what each
+ * person got from the mark alone), the rest the winner's once decided.
+ */
 export function subjectSlot(
   test: TestRecord | undefined,
   addr: string,
 ): { variant: number } | { waitUntil: number } | null {
   if (!test) return null;
-  if (test.winner !== undefined) return { variant: test.winner };
   const slot = testSlot(addr, test.share, test.n);
-  return slot.inTest ? { variant: slot.variant } : { waitUntil: decideAt(test) };
+  if (slot.inTest) return { variant: slot.variant };
+  return test.winner !== undefined ? { variant: test.winner } : { waitUntil: decideAt(test) };
 }
