@@ -87,7 +87,7 @@ describe('Send window in the recipient time zone', () => {
     };
     const compose = emu.run('getComposeState', [], { kind: 'webapp' });
     expect(compose.timing.sendWindow).toEqual(WINDOW);
-    expect(compose.timingNote).toMatch(/US span several time zones: their rows use the capital's/);
+    expect(compose.timingNote).toMatch(/US spans several time zones: their rows use the capital's/);
 
     const confirmation = send();
     expect(confirmation.message).toMatch(

@@ -272,7 +272,11 @@ function resumeUnfinished(reporter: Reporter): boolean {
     dropSend(previous);
     return false;
   }
-  const waiting = previous.data.waiting ? ' (it waits for the sending quota)' : '';
+  const waiting = previous.data.waiting
+    ? ' (it waits for the sending quota)'
+    : previous.data.held
+      ? ' (its rows wait for their send window, the hourly limit or the subject test: the hourly run sends them)'
+      : '';
   const balance = outreachClient().balance();
   const question = [
     `Your last send from "${previous.data.sheetName}" (campaign "${previous.data.campaign}") was interrupted with ${count(left, 'e-mail')} left${waiting}.`,

@@ -5,7 +5,7 @@ import { normalizeHeader } from '../../sheets/table';
 import { countryZone, SEVERAL_ZONES } from '../outbox/country-zones';
 import { openingText, sendClock, type Timing } from '../outbox/send-timing';
 import type { SubjectTest } from '../outbox/subject-test';
-import { count, formatCount } from '../words';
+import { count, formatCount, plural } from '../words';
 
 const DAY_NAMES = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const TIME_ZONE = normalizeHeader('Time zone');
@@ -56,7 +56,7 @@ function zonesLine(list: MailingList, timing: Timing, spreadsheetZone: string): 
       : '',
   ].filter(Boolean);
   const guess = guessed.size
-    ? ` ${[...guessed].sort().join(', ')} span several time zones: their rows use the capital's; add a Time zone column (such as America/Chicago) for those rows.`
+    ? ` ${[...guessed].sort().join(', ')} ${plural(guessed.size, 'spans', 'span')} several time zones: their rows use the capital's; add a Time zone column (such as America/Chicago) for those rows.`
     : '';
   return line.length ? `Rows timed: ${line.join(', ')}.${guess}` : '';
 }
