@@ -9,7 +9,7 @@ import { UserError } from '../inputs';
 import { formatCount } from '../words';
 import { Ledger, type LedgerList, type Person, type StopCode } from './ledger';
 import { addressMark, boundFields, type ConfirmedMail, contentMark, mailMark } from './marks';
-import { testRecord } from './subject-test';
+import { keptTest, testRecord } from './subject-test';
 
 /** What a send keeps of its confirmation: the list and the confirmation's number in the payer's record. */
 export interface ConfirmedRef {
@@ -178,6 +178,7 @@ export function reconfirmMail(sheet: GoogleAppsScript.Spreadsheet.Sheet, mail: C
     if (!entry || entry.keyFp !== keyFp) return;
     entry.mail = mailMark(ledger.secret, mail);
     entry.steps = (mail.followUps || []).length;
+    entry.test = mail.subjectTest ? keptTest(entry.test, mail.subjectTest) : undefined;
     const fields = boundFields(mail);
     if (fields.join('\u0000') === entry.fields.join('\u0000')) return;
     for (const row of rows) {

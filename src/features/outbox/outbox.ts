@@ -88,7 +88,7 @@ function chunksBySubject(
   for (const [v, rows] of [...groups].sort((a, b) => a[0] - b[0]))
     for (const chunk of splitEvery(rows, SEND_CHUNK)) {
       candidates.push(chunk);
-      mails.push({ ...mail, subject: subjects.texts[v] });
+      mails.push({ ...mail, subject: subjects.texts[v] ?? mail.subject });
     }
   return { candidates, mails };
 }

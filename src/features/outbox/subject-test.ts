@@ -62,6 +62,23 @@ export function testRecord(test: SubjectTest): TestRecord {
   };
 }
 
+/**
+ * The payer changed the test in Compose: what it found so far is kept (its start, its tasks per subject, a
+ * winner that still exists), sized to the subjects as they are now.
+ */
+export function keptTest(earlier: TestRecord | undefined, test: SubjectTest): TestRecord {
+  const fresh = testRecord(test);
+  if (!earlier) return fresh;
+  const tasks = fresh.tasks.map((_, v) => earlier.tasks[v] || []);
+  const winner = earlier.winner !== undefined && earlier.winner < fresh.n ? earlier.winner : undefined;
+  return {
+    ...fresh,
+    tasks,
+    firstAt: earlier.firstAt,
+    ...(winner !== undefined ? { winner, counts: earlier.counts } : {}),
+  };
+}
+
 /** When the test is decided (ms): its hours after its first mails; Infinity before they went. */
 export function decideAt(record: TestRecord): number {
   return record.firstAt ? record.firstAt + record.hours * HOUR_MS : Infinity;

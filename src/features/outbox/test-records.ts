@@ -2,6 +2,7 @@
 // subjects, when it is decided, and once decided each subject's sent, opened and open rate and the winner,
 // for the Tracking summary every editor reads. The payer's record (ledger.ts) decides; this only shows.
 import { sheetRecords } from '../../platform/sheet-records';
+import { DAY_MS } from '../../platform/time';
 import { formatCount } from '../words';
 import type { TestRecord } from './ledger';
 import { decideAt } from './subject-test';
@@ -17,6 +18,7 @@ export interface TestView {
   counts?: Array<[number, number]>;
 }
 
+const SHOWN_MS = 30 * DAY_MS;
 const records = sheetRecords<TestView>('subjecttest.', (value) => Array.isArray(value.variants));
 
 /** The document's view of the test, written when it changed. */
@@ -51,7 +53,9 @@ const TEST_TEXTS = {
 
 /** The Tracking summary's words for each subject test of the document. */
 export function testSummary(properties: Record<string, string>, time: (ms: number) => string): string[] {
-  return records.all(properties).map((view) => {
+  // A decided test is shown for 30 days after its decision, then no more (its record stays, one per sheet).
+  const shown = records.all(properties).filter((v) => !v.decideAt || Date.now() - v.decideAt < SHOWN_MS);
+  return shown.map((view) => {
     if (view.winner === undefined || !view.counts) {
       const when = view.decideAt ? TEST_TEXTS.decidedAt(time(view.decideAt)) : TEST_TEXTS.notStarted;
       return TEST_TEXTS.running(view.sheetName, view.variants.length, view.share, when);

@@ -3,6 +3,7 @@
 // wait before and after the winner.
 import {
   decideAt,
+  keptTest,
   MAX_TASKS,
   parseSubjectTest,
   recordTestChunk,
@@ -111,5 +112,18 @@ describe('the record of a running test', () => {
     const list = { test: decided } as unknown as LedgerList;
     recordTestChunk(list, inShare(0), [55], 5000);
     expect(list.test!.tasks[0]).toEqual([]);
+  });
+});
+
+describe('keptTest', () => {
+  test('a changed test keeps its start, its tasks and a winner that still exists, sized to its subjects', () => {
+    const three = parseSubjectTest(TEST)!;
+    const two = parseSubjectTest({ ...TEST, subjectVariants: ['A', 'B'] })!;
+    const earlier = { ...testRecord(three), tasks: [[1], [2], [3]], firstAt: 5, winner: 2, counts: [] };
+    expect(keptTest(undefined, two)).toEqual(testRecord(two));
+    const kept = keptTest(earlier, two);
+    expect(kept).toMatchObject({ n: 2, tasks: [[1], [2]], firstAt: 5 });
+    expect(kept.winner).toBeUndefined(); // subject 3 is gone: the test is decided again
+    expect(keptTest({ ...earlier, winner: 1 }, two).winner).toBe(1);
   });
 });
