@@ -100,6 +100,9 @@ describe('Send window in the recipient time zone', () => {
     );
     expect(status['dai@tokyo.jp']).toMatch(/in Asia\/Tokyo\)$/);
     expect(emu.triggers.filter((t) => t.eventType === 'CLOCK')).toHaveLength(1);
+    expect(emu.ui.alerts.at(-1).message).toMatch(
+      /2 e-mails were sent so far\. 4 e-mails wait for the recipient's send window \(the first from 09:00 Thu \d+ \w+ in America\/New_York\): the hourly run sends each of them once, in its time\./,
+    );
 
     for (let hour = 0; hour < 6 * 24; hour++) emu.advanceTime(HOUR);
     const all = await mails();
@@ -299,6 +302,9 @@ describe.each(['per-request', 'per-mail'])('Subject test (task shape: %s)', (tas
         new Set([...(subjectsPerTask.get(m.taskId) || []), m.subject.split(/ N| /)[0]]),
       );
     expect([...subjectsPerTask.values()].every((s) => s.size === 1)).toBe(true); // one subject per task
+    expect(emu.ui.alerts.at(-1).message).toMatch(
+      /12 e-mails were sent so far\. 10 e-mails wait for the winning subject of the subject test: the hourly run sends each of them once/,
+    );
     const status = byEmail('Leads', 'Mail status');
     rest.forEach((e) =>
       expect(status[e]).toMatch(

@@ -55,16 +55,13 @@ export function holdOf(
   }
   if (states.size === 0) return null;
   if (until === Infinity) until = now + HOUR_MS; // the test has not started: looked at again in an hour
-  const windowed = queued.waiting.size;
-  const parts = [];
-  if (windowed)
-    parts.push(
-      `${count(windowed, 'e-mail')} ${plural(windowed, 'waits', 'wait')} for the recipient's send window (the first from ${first})`,
-    );
+  const wait = (n: number, what: string) => `${count(n, 'e-mail')} ${plural(n, 'waits', 'wait')} for ${what}`;
+  const parts: string[] = [];
+  if (queued.waiting.size)
+    parts.push(wait(queued.waiting.size, `the recipient's send window (the first from ${first})`));
   if (paced && limit)
-    parts.push(
-      `${formatCount(queued.over.length)} for the hourly limit (${formatCount(limit)} an hour from this list)`,
-    );
+    parts.push(wait(queued.over.length, `the hourly limit (${formatCount(limit)} an hour from this list)`));
+  if (queued.testWait.size) parts.push(wait(queued.testWait.size, 'the winning subject of the subject test'));
   const text = `${parts.join(' and ')}: the hourly run sends each of them once, in its time.`;
   return { until, pace: paced && limit > 0, states, text };
 }
