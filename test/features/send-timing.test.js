@@ -101,7 +101,7 @@ describe('Send window in the recipient time zone', () => {
     expect(status['dai@tokyo.jp']).toMatch(/in Asia\/Tokyo\)$/);
     expect(emu.triggers.filter((t) => t.eventType === 'CLOCK')).toHaveLength(1);
     expect(emu.ui.alerts.at(-1).message).toMatch(
-      /2 e-mails were sent so far\. 4 e-mails wait for the recipient's send window \(the first from 09:00 Thu \d+ \w+ in America\/New_York\): the hourly run sends each of them once, in its time\./,
+      /Sent 2 e-mails, 4 to go[^]*4 e-mails wait for the recipient's send window \(the first from 09:00 Thu \d+ \w+ in America\/New_York\): the hourly run sends each of them once, in its time\./,
     );
 
     for (let hour = 0; hour < 6 * 24; hour++) emu.advanceTime(HOUR);
@@ -303,7 +303,7 @@ describe.each(['per-request', 'per-mail'])('Subject test (task shape: %s)', (tas
       );
     expect([...subjectsPerTask.values()].every((s) => s.size === 1)).toBe(true); // one subject per task
     expect(emu.ui.alerts.at(-1).message).toMatch(
-      /12 e-mails were sent so far\. 10 e-mails wait for the winning subject of the subject test: the hourly run sends each of them once/,
+      /Sent 12 e-mails, 10 to go[^]*10 e-mails wait for the winning subject of the subject test: the hourly run sends each of them once/,
     );
     const status = byEmail('Leads', 'Mail status');
     rest.forEach((e) =>

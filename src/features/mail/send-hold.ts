@@ -67,13 +67,12 @@ export function holdOf(
 }
 
 /** The send pauses until the first waiting row may go; the hourly trigger carries it on. */
-export function holdPause(hold: Hold, sent: number): JobPause {
+export function holdPause(hold: Hold): JobPause {
   let retry = '';
   try {
     ensureTimer();
   } catch (error) {
     retry = ` The hourly run could not be set up (${describe(error)}): run the send again later.`;
   }
-  const done = `${count(sent, 'e-mail')} ${plural(sent, 'was', 'were')} sent so far.`;
-  return new JobPause(`${done} ${hold.text}${retry}`, hold.until);
+  return new JobPause(`${hold.text}${retry}`, hold.until); // the runner says before it what was sent
 }
