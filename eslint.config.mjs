@@ -3,7 +3,17 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dist-local/', 'node_modules/', 'coverage/', 'test-output/', 'bench-results/'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-local/',
+      'dist-local-gmail/',
+      'node_modules/',
+      'coverage/',
+      'test-output/',
+      'bench-results/',
+    ],
+  },
   js.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -20,7 +30,7 @@ export default tseslint.config(
     // Small modules and functions (the developers' guide), counted without blank lines and comments.
     files: ['src/**/*.ts'],
     rules: {
-      'max-lines': ['error', { max: 350, skipBlankLines: true, skipComments: true }],
+      'max-lines': ['error', { max: 600, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },

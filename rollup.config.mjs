@@ -7,47 +7,59 @@ import {
   manifestAllowlist,
 } from './dev/build/apps-script-entry-points.mjs';
 import { ServiceAddressError, serviceAddresses } from './dev/build/service-addresses.mjs';
+import { ReplyDetectionError, replyDetectionOf } from './dev/build/reply-detection.mjs';
 
 const MANIFEST = 'appsscript.json';
 const INDEX = 'src/index.ts';
 // OUTREACH_BASE_URL and PHONE_BASE_URL when set (https:// only, else the build stops), else the example hosts.
+// REPLY_DETECTION=gmail adds the Gmail scope and advanced service (dev/build/reply-detection.mjs).
 const manifestList = manifestAllowlist(MANIFEST);
-const { addresses, allowlist: deployed } = addressesOrStop();
-function addressesOrStop() {
+const { addresses, allowlist: deployed } = orStop(() => serviceAddresses(process.env, manifestList));
+const replyDetection = orStop(() => replyDetectionOf(process.env));
+function orStop(read) {
   try {
-    return serviceAddresses(process.env, manifestList);
+    return read();
   } catch (error) {
-    if (!(error instanceof ServiceAddressError)) throw error;
+    if (!(error instanceof ServiceAddressError || error instanceof ReplyDetectionError)) throw error;
     console.error(`The build stopped: ${error.message}`); // what to write instead, without a stack trace
     process.exit(1);
   }
 }
 const asWritten = JSON.stringify(deployed) === JSON.stringify(manifestList);
 
-// One build, two outputs that differ only in the URL allowlist (Settings and the API clients refuse any
-// other address, as Apps Script does): dist/ is what clasp pushes, with the https:// prefixes of the
-// service addresses; dist-local/ adds the loopback sandbox, for the tests, the playground and the benchmark.
-// `written`: the manifest's list when it differs from appsscript.json's (undefined: copied as written).
+// One build, three outputs that differ only in the URL allowlist (Settings and the API clients refuse any
+// other address, as Apps Script does) and in reply detection: dist/ is what clasp pushes, with the https://
+// prefixes of the service addresses; dist-local/ adds the loopback sandbox, for the tests, the playground and
+// the benchmark; dist-local-gmail/ is dist-local/ with reply detection from Gmail whatever REPLY_DETECTION
+// says (the tests of reply detection and the playground run it). `written`: the manifest's list when it
+// differs from appsscript.json's (undefined: copied as written).
 const local = [...deployed, ...LOOPBACK_URL_PREFIXES];
 const flavours = [
-  { dir: 'dist', allowlist: deployed, written: asWritten ? undefined : deployed },
-  { dir: 'dist-local', allowlist: local, written: local },
+  { dir: 'dist', allowlist: deployed, written: asWritten ? undefined : deployed, replyDetection },
+  { dir: 'dist-local', allowlist: local, written: local, replyDetection },
+  { dir: 'dist-local-gmail', allowlist: local, written: local, replyDetection: 'gmail' },
 ];
 
 export default {
   input: INDEX,
-  output: flavours.map(({ dir, allowlist, written }) => ({
+  output: flavours.map(({ dir, allowlist, written, replyDetection: detection }) => ({
     file: `${dir}/Code.js`,
     format: 'cjs',
     esModule: false,
     strict: false,
     generatedCode: 'es2015',
     plugins: [
-      appsScriptEntryPoints({ index: INDEX, urlFetchAllowlist: allowlist, serviceAddresses: addresses }),
+      appsScriptEntryPoints({
+        index: INDEX,
+        urlFetchAllowlist: allowlist,
+        serviceAddresses: addresses,
+        replyDetection: detection,
+      }),
       appsScriptAssets({
         manifest: MANIFEST,
         uiDir: 'src/ui',
         urlFetchAllowlist: written,
+        replyDetection: detection,
       }),
     ],
   })),

@@ -63,7 +63,7 @@ function evaluationTimes(source, runs) {
   return times;
 }
 
-/** Target for the size of dist/Code.js (issue 26: Apps Script compiles all of it on every execution). */
+/** Target for the size of dist/Code.js (Apps Script compiles all of it on every execution). */
 const MAX_BYTES = 330 * KB;
 
 /** Target for the median compile + evaluation time (Apps Script evaluates the file on every execution). */

@@ -37,7 +37,7 @@ function phoneMinimum(distinctUnknown) {
  * page_size), then their tasks by task id, 100 a request, per group of 1,000 mails (asked as soon as the
  * group's pages are in). With at most 100 tasks in each 1,000 mails (one task per chunk of 100) that is one
  * task request per 1,000 mails. `opensTasks`: the tasks of final mails sent in the last 14 days whose opens
- * can still grow, read again for their opens (issue 29), 100 a request with the others.
+ * can still grow, read again for their opens, 100 a request with the others.
  */
 function trackingMinimum(tasks, mails, opensTasks = 0) {
   const units = Math.ceil(mails / 1000);

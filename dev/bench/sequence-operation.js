@@ -1,5 +1,5 @@
 'use strict';
-// A follow-up step of a large list (issue 28), run by the hourly trigger as Apps Script would run it: the
+// A follow-up step of a large list, run by the hourly trigger as Apps Script would run it: the
 // first mail sent through the add-on with one follow-up (set-up, not measured), the clock moved past the
 // delay, then the one trigger run that sends the step. Minimum: the previous mails' statuses read (100 ids a
 // request), 1 balance, ceil(n / 100) sends. See dev/bench/README.md.

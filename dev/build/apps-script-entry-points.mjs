@@ -1,11 +1,13 @@
 // Rollup plugin: turns the bundle into one Apps Script file whose only top-level declarations are the entry
 // points exported by src/index.ts. The library lives in one closure stored under a Symbol on globalThis (a
 // Symbol key is no identifier, so google.script.run and the function picker cannot see it); each entry point
-// is a thin forwarder that keeps the JSDoc written above it, which custom-function help needs.
+// is a thin forwarder; a custom function's keeps the JSDoc written above it (Sheets' help and autocomplete read
+// it), the others' JSDoc stays in src/index.ts for its readers (Apps Script reads it nowhere else).
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import entryPoints from './entry-points.js';
 import { topLevelArrowsAsFunctions } from './top-level-arrows.mjs';
+import { manifestFor } from './reply-detection.mjs';
 
 const { readEntryPoints } = entryPoints;
 export { readEntryPoints };
@@ -29,25 +31,28 @@ export function forwarderSource(entries) {
   const library = `globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})]`;
   return entries
     .map(({ name, params, jsDoc }) => {
-      const doc = jsDoc ? `${jsDoc}\n` : '';
+      const doc = /@customfunction\b/.test(jsDoc || '') ? `${jsDoc}\n` : '';
       return `${doc}function ${name}(${params.join(', ')}) {\n\treturn ${library}.${name}.apply(this, arguments);\n}\n`;
     })
     .join('\n');
 }
 
 /**
- * @param {{ index: string, urlFetchAllowlist: string[], serviceAddresses: { outreach: string, phone: string } }}
+ * @param {{ index: string, urlFetchAllowlist: string[], serviceAddresses: { outreach: string, phone: string },
+ *   replyDetection?: '' | 'gmail' }}
  *   options urlFetchAllowlist becomes the constant URL_FETCH_ALLOWLIST of the library
  *   (src/platform/url-allowlist.ts), serviceAddresses the default addresses SERVICE_ADDRESSES
- *   (src/platform/settings.ts; see service-addresses.mjs)
+ *   (src/platform/settings.ts; see service-addresses.mjs), replyDetection the constant REPLY_DETECTION
+ *   (see reply-detection.mjs)
  */
-export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddresses }) {
+export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddresses, replyDetection = '' }) {
   if (!Array.isArray(urlFetchAllowlist)) throw new Error('appsScriptEntryPoints: give urlFetchAllowlist');
   if (!serviceAddresses?.outreach || !serviceAddresses?.phone)
     throw new Error('appsScriptEntryPoints: give serviceAddresses { outreach, phone }');
   const constants =
     `const URL_FETCH_ALLOWLIST = Object.freeze(${JSON.stringify(urlFetchAllowlist)});\n` +
-    `const SERVICE_ADDRESSES = Object.freeze(${JSON.stringify(serviceAddresses)});\n`;
+    `const SERVICE_ADDRESSES = Object.freeze(${JSON.stringify(serviceAddresses)});\n` +
+    `const REPLY_DETECTION = ${JSON.stringify(replyDetection)};\n`;
   return {
     name: 'apps-script-entry-points',
     renderChunk(bundled) {
@@ -55,7 +60,7 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
       // the whole bundle, zod included, is lowered to ES2019. Apps Script parses the whole file on every
       // execution, each custom-function cell included, so the library's comments are left out (names and
       // layout are kept: the file stays readable), and it is indented with one tab per level (tabIndent). The
-      // entry points below keep their JSDoc. Arrow functions at the library's top level become function
+      // custom functions below keep their JSDoc. Arrow functions at the library's top level become function
       // expressions (top-level-arrows.mjs: V8 parses them sooner).
       const code = ts.transpileModule(bundled, {
         compilerOptions: {
@@ -79,16 +84,19 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
 
 /**
  * Copies the manifest and the HTML files, inlining `<!-- include: file -->` from src/ui. With
- * urlFetchAllowlist, the manifest's urlFetchWhitelist becomes that list (the local build's loopback).
+ * urlFetchAllowlist, the manifest's urlFetchWhitelist becomes that list (the local build's loopback); with
+ * replyDetection 'gmail', it gets the Gmail scope and advanced service (reply-detection.mjs).
  */
-export function appsScriptAssets({ manifest, uiDir, urlFetchAllowlist }) {
+export function appsScriptAssets({ manifest, uiDir, urlFetchAllowlist, replyDetection = '' }) {
   return {
     name: 'apps-script-assets',
     async generateBundle() {
       const { readdirSync } = await import('node:fs');
       let source = readFileSync(manifest, 'utf8');
-      if (urlFetchAllowlist) {
-        source = `${JSON.stringify({ ...JSON.parse(source), urlFetchWhitelist: urlFetchAllowlist }, null, 2)}\n`;
+      if (urlFetchAllowlist || replyDetection) {
+        let json = JSON.parse(source);
+        if (urlFetchAllowlist) json = { ...json, urlFetchWhitelist: urlFetchAllowlist };
+        source = `${JSON.stringify(manifestFor(json, replyDetection), null, 2)}\n`;
       }
       this.emitFile({ type: 'asset', fileName: 'appsscript.json', source });
       for (const file of readdirSync(uiDir)) {

@@ -15,15 +15,26 @@ const HELP = [
   "a minute after it is sent; in every third company with two contacts or more, the first contact's address does.",
   'Opens: an address whose name contains "open" (open.jane@example.com) is opened a',
   'minute after it is sent. Move the service clock on (+1 hour), then Extensions › Outreach › Refresh tracking:',
-  'Tracking shows them. The demo list has both kinds. The progress dialog and Stop: add the demo list (or the',
-  'demo companies), turn Slow service on, then send to all unsent rows (or select companies and unlock).',
+  'Tracking shows them. Answers, in your Gmail an hour after the mail: "reply." (reply.ann@example.com)',
+  'replies, "ooo." is out of office until a date, "unsub." asks to be removed, and a "bounce." address sends',
+  'a delivery failure notice. The demo list has every kind. The progress dialog and Stop: add the demo list (or',
+  'the demo companies), turn Slow service on, then send to all unsent rows (or select companies and unlock).',
 ].join(' ');
 
-/** A name for row i of the demo list, and its address: every 10th bounces, every 7th is opened. */
+/** The first kind whose step divides row i: every 10th bounces, then replies, out of office, unsubscribes, opens. */
+const DEMO_KINDS = [
+  [10, 'bounce.'],
+  [11, 'reply.'],
+  [13, 'ooo.'],
+  [17, 'unsub.'],
+  [7, 'open.'],
+];
+
+/** A name for row i of the demo list, and its address (its kind: DEMO_KINDS). */
 function demoRow(i) {
   const name = `Person ${i}`;
-  const local = i % 10 === 0 ? `bounce.person${i}` : i % 7 === 0 ? `open.person${i}` : `person${i}`;
-  return [name, `${local}@example.com`, `Company ${1 + (i % 97)}`];
+  const kind = DEMO_KINDS.find(([step]) => i % step === 0);
+  return [name, `${kind ? kind[1] : ''}person${i}@example.com`, `Company ${1 + (i % 97)}`];
 }
 
 /** "row 2" or "rows 2–7,001". */
@@ -65,7 +76,7 @@ const ACTIONS = {
     await sandbox(info, 'POST', '/accounts', { key: info.keys[0], addonEdm: 10000 });
     return {
       ok: true,
-      message: `"Demo list" has ${LIST_ROWS.toLocaleString('en-US')} rows (${rowsText(2, LIST_ROWS + 1)}: every 10th bounces, every 7th is opened), and the demo account 10,000 add-on e-mail credits. Compose e-mail… there, then Send to all unsent rows.`,
+      message: `"Demo list" has ${LIST_ROWS.toLocaleString('en-US')} rows (${rowsText(2, LIST_ROWS + 1)}: every 10th bounces; of the others every 11th replies, every 13th is out of office, every 17th asks to be removed, every 7th opens), and the demo account 10,000 add-on e-mail credits. Compose e-mail… there, then Send to all unsent rows.`,
     };
   },
   async companies(host) {
@@ -130,6 +141,27 @@ const ACTIONS = {
   async 'slow-off'(host, info) {
     await sandbox(info, 'DELETE', '/faults');
     return { ok: true, message: 'Slow service off: the sandbox answers at once again.' };
+  },
+  // The user's Gmail as a mail client would list it: what reply., ooo., unsub. and bounce. addresses answered.
+  async inbox(host) {
+    const reply = await host.call({ op: 'inbox' });
+    if (!reply.ok) return reply;
+    const box = reply.result;
+    if (!box) {
+      return {
+        ok: true,
+        message: 'This build reads no Gmail: npm start runs the build with reply detection.',
+      };
+    }
+    if (box.total === 0) {
+      return {
+        ok: true,
+        message: `Nothing in ${box.user}'s Gmail yet. Send to reply./ooo./unsub./bounce. addresses (the demo list has them), then move the service clock on (+1 hour): they answer an hour after the mail.`,
+      };
+    }
+    const lines = box.messages.slice(0, 6).map((m) => `${m.from}: "${m.subject}" (${m.text.split('\n')[0]})`);
+    const more = box.total > lines.length ? ` …and ${box.total - lines.length} more.` : '';
+    return { ok: true, message: `${box.user}'s Gmail, newest first: ${lines.join(' · ')}${more}` };
   },
   async help() {
     return { ok: true, message: HELP };

@@ -8,6 +8,7 @@
 const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { Clock } = require('../clock');
 const { AppsScriptEmulator } = require('../../test/emulator');
+const { sandboxMailbox } = require('../../test/emulator/gmail-sandbox');
 const {
   buildState,
   newUiEvents,
@@ -19,7 +20,8 @@ const {
   advanceClock,
 } = require('./emulator-state');
 
-const { clockBuffer, codePath, htmlDir, emulatorOptions, signal, answerPort, sidePort } = workerData;
+const { clockBuffer, codePath, htmlDir, emulatorOptions, signal, answerPort, sidePort, mailboxUrl } =
+  workerData;
 const flag = new Int32Array(signal);
 const clock = new Clock(clockBuffer);
 const emu = new AppsScriptEmulator({
@@ -29,6 +31,13 @@ const emu = new AppsScriptEmulator({
   clock,
   addonName: 'Outreach',
 });
+// A build with reply detection reads each user's Gmail: it receives what the sandbox's mailbox answers to the
+// mails sent with the outreach key that user saved in Settings (src/platform/settings.ts keeps it there).
+if (mailboxUrl) {
+  emu.gmail.incoming = sandboxMailbox(mailboxUrl, (user) =>
+    emu.properties.forUser(user).getProperty('settings.outreachApiKey'),
+  );
+}
 const tracker = { seen: null, uiSeq: 0, version: 0, selectSeq: 0 };
 let promptSeq = 0;
 
@@ -118,6 +127,24 @@ function jsonClone(value) {
   return JSON.parse(JSON.stringify(value));
 }
 
+/** The active user's Gmail, newest first, as a mail client lists it (what arrived until now included). */
+function inbox() {
+  if (!emu.gmailSymbol) return null;
+  emu.services[emu.gmailSymbol].Users.Messages.list('me', {}); // test side: no quota; delivers what arrived
+  const header = (m, name) => (m.headers.find((h) => h.name === name) || { value: '' }).value;
+  const messages = emu.gmail.messages(emu.users.active).reverse();
+  return {
+    user: emu.users.active,
+    total: messages.length,
+    messages: messages.slice(0, 20).map((m) => ({
+      date: new Date(m.internalDate).toISOString(),
+      from: header(m, 'From'),
+      subject: header(m, 'Subject'),
+      text: m.body.slice(0, 160),
+    })),
+  };
+}
+
 function handle(message) {
   switch (message.op) {
     case 'init': {
@@ -193,6 +220,12 @@ function handle(message) {
         return { ok: false, error: errorOf(e) };
       } finally {
         recalculate(emu);
+      }
+    case 'inbox': // the Demo menu's look at the user's Gmail (null: a build without reply detection)
+      try {
+        return { ok: true, result: inbox() };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
       }
     case 'state':
       return { ok: true };

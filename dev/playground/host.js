@@ -16,10 +16,11 @@ const ANSWERED = 1;
 
 class EmulatorHost extends EventEmitter {
   /**
-   * @param {{ clock: import('../clock').Clock, codePath: string, htmlDir: string, emulatorOptions?: object }}
-   *   options emulatorOptions: more AppsScriptEmulator options (tests: realTimeoutMs)
+   * @param {{ clock: import('../clock').Clock, codePath: string, htmlDir: string, emulatorOptions?: object,
+   *   mailboxUrl?: string }} options emulatorOptions: more AppsScriptEmulator options (tests: realTimeoutMs);
+   *   mailboxUrl: the sandbox's outreach address, whose mailbox feeds the users' Gmail
    */
-  constructor({ clock, codePath, htmlDir, emulatorOptions = {} }) {
+  constructor({ clock, codePath, htmlDir, emulatorOptions = {}, mailboxUrl = null }) {
     super();
     this.clock = clock;
     this.codePath = codePath;
@@ -43,6 +44,7 @@ class EmulatorHost extends EventEmitter {
         codePath,
         htmlDir,
         emulatorOptions,
+        mailboxUrl,
         signal: this.signal.buffer,
         answerPort: channel.port2,
         sidePort: side.port2,
@@ -218,7 +220,6 @@ const PAGE_ACTIONS = {
   getJobProgress: 'the progress dialog',
   jobEndShown: 'the progress dialog (closing)',
   stopJob: 'the progress dialog: Stop',
-  setAutoRefresh: 'Auto-refresh tracking',
 };
 
 module.exports = { EmulatorHost, runningName, PAGE_ACTIONS };

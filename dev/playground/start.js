@@ -1,6 +1,7 @@
 'use strict';
 // `npm start`: the add-on working in a real browser, offline. The service sandbox runs in a worker, the
-// built add-on (dist-local/: dist/ with the sandbox allowed) runs in the Apps Script emulator in a worker, and a
+// built add-on (dist-local-gmail/: dist/ with the sandbox allowed and reply detection from Gmail) runs in the
+// Apps Script emulator in a worker, whose Gmail receives the sandbox's answers to the mails sent, and a
 // local page on 127.0.0.1 shows the spreadsheet, the Extensions menu, toasts, alerts, sidebars and dialogs.
 // `npm start` builds first; this script builds nothing. Options: --port N (default 8080; 0 = a free port).
 const fs = require('node:fs');
@@ -33,9 +34,10 @@ function entryPointNames(codePath) {
 async function startPlayground({
   port = DEFAULT_PORT,
   host = '127.0.0.1',
-  // The local build: dist/ with the loopback sandbox in its URL allowlist (rollup.config.mjs).
-  codePath = path.join(ROOT, 'dist-local', 'Code.js'),
-  htmlDir = path.join(ROOT, 'dist-local'),
+  // The local build with reply detection: dist/ with the loopback sandbox in its URL allowlist, the Gmail
+  // scope and advanced service (rollup.config.mjs), so the demo shows replies read from Gmail.
+  codePath = path.join(ROOT, 'dist-local-gmail', 'Code.js'),
+  htmlDir = path.join(ROOT, 'dist-local-gmail'),
   emulatorOptions = {},
 } = {}) {
   if (!fs.existsSync(codePath)) {
@@ -54,7 +56,13 @@ async function startPlayground({
     await sandbox.stop();
   };
   try {
-    emulator = new EmulatorHost({ clock, codePath, htmlDir, emulatorOptions });
+    emulator = new EmulatorHost({
+      clock,
+      codePath,
+      htmlDir,
+      emulatorOptions,
+      mailboxUrl: sandbox.outreachUrl,
+    });
     const settings = {
       outreachApiKey: DEMO_KEYS.paid,
       outreachBaseUrl: sandbox.outreachUrl,

@@ -6,6 +6,7 @@ const http = require('node:http');
 const { handleOutreach, outreachKey, outreachFaultResponse, problem } = require('./outreach');
 const { handlePhone, phoneKey, phoneFailure, phoneFaultResponse } = require('./phone');
 const { iso, sleep } = require('./util');
+const { mailboxOf } = require('./mailbox');
 
 const MAX_BODY_BYTES = 20 * 1024 * 1024;
 const CONTROL_PREFIX = '/__sandbox/';
@@ -100,6 +101,13 @@ function control(state, method, path, query, rawBody) {
       }
       case 'GET /mails':
         return json({ mails: state.mailsOf(key) });
+      case 'GET /mailbox': {
+        const bound = (name, fallback) => (query.has(name) ? Number(query.get(name)) : fallback);
+        const sinceMs = bound('since', 0);
+        const untilMs = bound('until', Infinity);
+        if (!Number.isFinite(sinceMs) || Number.isNaN(untilMs)) return fail('since and until are epoch ms');
+        return json({ messages: mailboxOf(state, { key, sinceMs, untilMs }) });
+      }
       case 'GET /unlocks':
         return json({ unlocks: state.unlockLog.filter((u) => !key || u.key === key) });
       case 'GET /phone-checks':

@@ -1,6 +1,7 @@
 // Typed errors of the two API clients. Every failure a feature can meet (no key, refused key, funds, plan,
 // unknown company, retired endpoint, rate limit, quota, bad request, server, network, unexpected answer,
-// unknown outcome of a paid call) is one ApiError with a `kind`, a one-sentence `userMessage` and an `action`.
+// unknown outcome of a paid call) is one ApiError with a `kind`, a one-sentence `userMessage` and an `action`,
+// typed per kind (ApiErrorFacts: what a funds, gone, wait or bad-request error carries besides).
 // The texts are built in error-texts.ts, problem.ts (RFC 7807 answers) and phone-codes.ts.
 //
 // Secrets: no field of an ApiError may contain an API key. The transport builds every error from an
@@ -40,9 +41,9 @@ export type ApiErrorKind =
 /** What a 402 / 1004 was short of. */
 export type FundsUnit = 'points' | 'edm' | 'credits';
 
-export interface ApiErrorInit {
+/** What every error carries, whatever its kind. */
+interface ApiErrorCommon {
   service: ApiService;
-  kind: ApiErrorKind;
   /** Developer-level description: endpoint, status, slug or code, detail. Never a key, never a URL. */
   message: string;
   /** One sentence a user understands. */
@@ -61,25 +62,39 @@ export interface ApiErrorInit {
   code?: number | string;
   title?: string;
   detail?: string;
-  /** Parsed from a 402 detail when it states the amounts. */
-  required?: number;
-  available?: number;
-  unit?: FundsUnit;
   instance?: string;
-  /** 410: the path that replaces the retired endpoint. */
-  replacement?: string;
-  /** How long to wait before trying again (Retry-After, or the time until the rate budget frees). */
-  retryAfterMs?: number;
-  /** Client-side request checks: the offending field (`emails[2].email`). */
-  field?: string;
-  /** Client-side request checks of sends: 0-based index of the offending recipient or e-mail. */
-  index?: number;
 }
+
+/** The kinds that say how long to wait before the same request can succeed. */
+export type WaitKind =
+  'rate-limit' | 'rate-budget' | 'time-up' | 'stopped' | 'quota' | 'fetch-quota' | 'server';
+
+/** What each family of kinds carries besides: a reader narrows on `kind` to reach it. */
+export type ApiErrorFacts =
+  | {
+      kind: 'funds';
+      /** Parsed from a 402 detail when it states the amounts. */
+      required?: number;
+      available?: number;
+      unit?: FundsUnit;
+    }
+  /** 410: the path that replaces the retired endpoint. */
+  | { kind: 'gone'; replacement?: string }
+  /** How long to wait before trying again (Retry-After, or the time until the rate budget frees). */
+  | { kind: WaitKind; retryAfterMs?: number }
+  /** Client-side request checks: the offending field (`emails[2].email`), a recipient's or e-mail's 0-based index. */
+  | { kind: 'bad-request'; field?: string; index?: number }
+  | { kind: Exclude<ApiErrorKind, 'funds' | 'gone' | WaitKind | 'bad-request'> };
+
+export type ApiErrorInit = ApiErrorCommon & ApiErrorFacts;
+
+/** What a user is told of an error. */
+export type ApiErrorWords = Pick<ApiErrorCommon, 'userMessage' | 'action' | 'retryable'>;
 
 /** Plain JSON form of an ApiError (google.script.run and custom functions cannot carry an Error's fields). */
 export type ApiErrorJson = ApiErrorInit & { name: 'ApiError' };
 
-export class ApiError extends Error {
+class ApiErrorClass extends Error {
   declare readonly service: ApiService;
   declare readonly kind: ApiErrorKind;
   declare readonly userMessage: string;
@@ -91,14 +106,7 @@ export class ApiError extends Error {
   declare readonly code?: number | string;
   declare readonly title?: string;
   declare readonly detail?: string;
-  declare readonly required?: number;
-  declare readonly available?: number;
-  declare readonly unit?: FundsUnit;
   declare readonly instance?: string;
-  declare readonly replacement?: string;
-  declare readonly retryAfterMs?: number;
-  declare readonly field?: string;
-  declare readonly index?: number;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -116,6 +124,10 @@ export class ApiError extends Error {
   }
 }
 
+/** An error of the API clients, typed per kind: `error.kind === 'funds'` gives its amounts, and so on. */
+export type ApiError = ApiErrorClass & Readonly<ApiErrorFacts>;
+export const ApiError = ApiErrorClass as { new (init: ApiErrorInit): ApiError; readonly prototype: ApiError };
+
 /**
  * What an error means for the run (one requestAll, one job step) that met it:
  * - 'later': nothing is wrong with the work left; the run ends here and the rest is done by a later step
@@ -128,7 +140,10 @@ export class ApiError extends Error {
  */
 export type RunEffect = 'later' | 'stop' | 'go-on';
 
-const RUN_EFFECTS: Record<ApiErrorKind, RunEffect> = {
+/** The kinds whose run effect is 'later' (RUN_EFFECTS' type keeps the two the same). */
+type LaterKind = 'rate-limit' | 'rate-budget' | 'time-up' | 'stopped';
+
+const RUN_EFFECTS: { [K in ApiErrorKind]: K extends LaterKind ? 'later' : 'stop' | 'go-on' } = {
   'rate-limit': 'later',
   'rate-budget': 'later',
   'time-up': 'later',
@@ -160,7 +175,7 @@ export function endsRun(error: Pick<ApiErrorInit, 'kind'>): boolean {
 }
 
 /** The run ends at this error, and the work left is done by a later step. */
-export function isForLater(error: unknown): boolean {
+export function isForLater(error: unknown): error is ApiError & { kind: LaterKind } {
   return error instanceof ApiError && RUN_EFFECTS[error.kind] === 'later';
 }
 

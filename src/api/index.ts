@@ -1,5 +1,6 @@
 // Public surface of the API layer: features import from here.
 export * from './errors';
+export { OUTREACH_PATHS } from './outreach/outreach-paths';
 export * from './error-texts';
 export * from './outreach/problem';
 export * from './phone/phone-codes';
@@ -11,7 +12,6 @@ export * from './phone/phone-schemas';
 export * from './phone/phone-number';
 export {
   OutreachClient,
-  OUTREACH_PATHS,
   PROFILE_EMAILS_PAGE_SIZE,
   type OutreachClientOptions,
   type ProfileEmailsOptions,

@@ -5,12 +5,11 @@
 // trace reads forwarder → guard → feature.
 import { ApiError } from '../api/errors';
 import { ensureInstallId } from '../platform/attribution';
-import { missingScopes, promptForScopes, type ScopeName } from '../platform/consent';
-import { consentText } from './consent';
-import { UserError } from './inputs';
-import { describe, showSettingsDialog } from './settings';
+import { missingScopes, promptForScopes, type ScopeName } from '../platform/scopes';
+import { showSettingsDialog } from './settings';
 import { isStoreFull } from './storage';
 import { inform } from '../ui/dialogs';
+import { consentText, describe, UserError } from './errors';
 
 /**
  * A menu action: checks the permissions it needs (the document and dialogs, plus `scopes`), makes the

@@ -16,7 +16,7 @@ import {
 } from './settings';
 import { checkSavedKeys, testConnection } from './settings-connection';
 import { refreshTracking } from './tracking/tracking';
-import { setAutoRefresh, toggleAutoRefresh } from './tracking/tracking-auto';
+import { toggleAutoRefresh } from './tracking/tracking-auto';
 import { showMailDetail } from './tracking/tracking-mail';
 import { unlockSelectedCompanies } from './prospecting/unlock';
 import { confirmUnlock } from './prospecting/unlock-question';
@@ -34,7 +34,7 @@ import {
   prospectSearch,
   prospectTask,
 } from './prospecting/prospect-functions';
-import type { ScopeName } from '../platform/consent';
+import type { ScopeName } from '../platform/scopes';
 
 /** The permissions an entry point needs besides the document (and, for a menu action, the dialogs). */
 const NONE: ScopeName[] = [];
@@ -90,10 +90,6 @@ export const cancelScheduledSendForPage = pageEndpoint(
 );
 export const stopJobForPage = pageEndpoint('Stop', NONE, stopJob);
 export const jobEndShownForPage = pageEndpoint('The progress dialog', NONE, jobEndShown);
-/** Only a true turns auto-refresh on. */
-export const setAutoRefreshForPage = pageEndpoint('Auto-refresh', TIMED, (on: unknown) =>
-  setAutoRefresh(on === true),
-);
 
 // Custom functions (each reaches a service with the owner's key).
 export const PROSPECT_BALANCE = customFunction('=PROSPECT_BALANCE', FETCH, prospectBalance);

@@ -1,16 +1,8 @@
 // User input from sidebars and custom-function arguments: a keyword list may be comma-separated text, a
-// range (2-D array) or an array; numbers and flags may be blank.
-import { plural } from './words';
-
-export class UserError extends Error {
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
-    super(message);
-    this.name = 'UserError';
-  }
-}
+// range (2-D array) or an array; numbers and flags may be blank. It reads what the user typed and never a
+// cell the add-on wrote (those have their own parser beside their writer).
+import { UserError } from './errors';
+import { plural } from '../platform/plural';
 
 /** Trimmed, non-empty, de-duplicated items from text ("a, b"), arrays or ranges. */
 export function parseList(input: unknown): string[] {

@@ -1,7 +1,7 @@
 // What the Settings dialog asks the services: Test connection (both balances, or what to change) and the
 // check of a key just saved (one free request per service whose key or address changed), so a key the
-// service refuses is never left at "Saved." and never replaces the key saved before. Errors are said in the dialog's own place: "the key above",
-// not "in Extensions › Outreach › Settings", which is where the user already is.
+// service refuses is never left at "Saved." and never replaces the key saved before. Errors are said in the
+// dialog's own place: "the key above", not "in Extensions › Outreach › Settings", where the user already is.
 import { ApiError } from '../api/errors';
 import type { Balance } from '../api/outreach/outreach-schemas';
 import {
@@ -13,9 +13,11 @@ import {
   takeReplacedKey,
 } from '../platform/settings';
 import { outreachClient, phoneClient } from './clients';
-import { describe, type Service } from './settings';
-import { count, formatCount, whenText } from './words';
+import { type Service } from '../platform/settings';
+import { asClause, whenText } from './words';
 import { usableEdm } from '../api/outreach/outreach-schemas';
+import { describe } from './errors';
+import { count, formatCount } from '../platform/plural';
 
 export interface ConnectionReport {
   ok: boolean;
@@ -101,7 +103,7 @@ function keepReplacedKey(service: Service, replaced: string, result: KeyCheck): 
   return {
     ...result,
     reverted: true,
-    text: `${result.refusal.replace(/\.$/, '')}: the key you entered was not saved, and the key saved before (${maskKey(replaced)}) stays. Check the new key and paste it again.`,
+    text: `${asClause(result.refusal)}: the key you entered was not saved, and the key saved before (${maskKey(replaced)}) stays. Check the new key and paste it again.`,
   };
 }
 
@@ -162,11 +164,11 @@ function balanceLines(b: Balance): Array<[string, string]> {
 export function describeInSettings(error: unknown, address = ''): string {
   if (!(error instanceof ApiError)) return describe(error);
   if (error.kind === 'network' && address) {
-    return `${error.userMessage.replace(/\.$/, '')} at ${address}: check the service address above (or use Restore default addresses) and the connection.`;
+    return `${asClause(error.userMessage)} at ${address}: check the service address above (or use Restore default addresses) and the connection.`;
   }
   if (error.kind === 'auth') return `${error.userMessage} Check the API key above.`;
   // "Nothing that speaks … answers at <address>: check the service address." already says what to do.
-  if (error.kind === 'address') return `${error.userMessage.replace(/\.$/, '')} above.`;
+  if (error.kind === 'address') return `${asClause(error.userMessage)} above.`;
   if (error.kind === 'address-not-allowed')
     return `${error.userMessage} Change the service address above: nothing was sent.`;
   return describe(error);

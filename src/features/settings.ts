@@ -1,12 +1,8 @@
-// Settings dialog, "Test connection", the guard every action uses (an action started before its key is set
-// opens Settings, saying why, instead of failing), and describe(): the words of an error as every surface
-// shows them, with no fragment of an API key in them.
-import { isStoreFull, STORE_FULL_TEXT } from './storage';
-import { refusalText } from './consent';
-import { ApiError } from '../api/errors';
-import { redact } from '../api/transport/redact';
+// The Settings dialog (its view, saving, restoring the default addresses) and ensureKey, the guard every action
+// uses (an action started before its key is set opens Settings, saying why, instead of failing); what the
+// dialog asks the services is settings-connection.ts. It never shows a key: the dialog gets the masked settings.
 import { ensureInstallId } from '../platform/attribution';
-import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-consent';
+import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-spending';
 import {
   keepReplacedKeys,
   keyOf,
@@ -20,8 +16,6 @@ import {
   viewSettings,
 } from '../platform/settings';
 import { scriptJson, showDialogFile } from '../ui/dialogs';
-
-export type { Service };
 
 /** What the Settings dialog shows: the masked settings and the user's phone-formula switch. */
 export interface SettingsDialogView extends SettingsView {
@@ -100,28 +94,4 @@ export function ensureKey(service: Service): boolean {
   const name = service === 'outreach' ? 'prospecting and outreach' : 'phone checking';
   showSettingsDialog(`Add your ${name} API key first, then run the action again.`);
   return false;
-}
-
-/**
- * The words of an error for the user (alerts, status cells, the Tracking summary). An ApiError was
- * redacted when it was made (the transport knows both keys); any other error's text is redacted here.
- */
-export function describe(error: unknown): string {
-  if (isStoreFull(error)) return STORE_FULL_TEXT;
-  if (error instanceof ApiError)
-    return error.action ? `${error.userMessage} ${error.action}` : error.userMessage;
-  const text = error instanceof Error ? error.message : String(error);
-  return refusalText(text) || hideKeys(text);
-}
-
-/** The text with any fragment of the user's two API keys hidden (redact(), keys read from settings). */
-export function hideKeys(text: string): string {
-  let keys: string[];
-  try {
-    const settings = readSettings();
-    keys = [settings.outreachApiKey, settings.phoneApiKey];
-  } catch {
-    return text; // no access to the settings (AuthMode.NONE): no key can have been used either
-  }
-  return redact(text, keys);
 }

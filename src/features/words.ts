@@ -1,9 +1,16 @@
-// Small wordings shared by the features' messages.
+// Small wordings shared by the features' messages: dates and times, a 402's amounts, a sentence as a clause.
+// It makes words and never reads them back.
 import type { ApiError } from '../api/errors';
 import { formatCount, plural } from '../platform/plural';
 
-// count, formatCount and plural live in platform/, where the API layer's messages reach them too.
-export { count, formatCount, plural } from '../platform/plural';
+/**
+ * A sentence (an error's words, a service's detail) as a clause of a longer one: without its final full
+ * stop. The one place that edits a sentence made elsewhere; it decides nothing.
+ */
+export function asClause(sentence: string): string {
+  const text = sentence.trim();
+  return text.endsWith('.') ? text.slice(0, -1) : text;
+}
 
 /** The one date-and-time format of messages: "2026-11-25 14:30", in the spreadsheet's time zone. */
 export function whenText(ms: number, zone = spreadsheetZone()): string {
@@ -20,7 +27,7 @@ export function spreadsheetZone(): string {
 
 /** " It needs 3 EDM and 1 is available." from a 402's amounts; "" when the service did not state them. */
 export function neededText(error: ApiError, unit = ''): string {
-  if (error.required === undefined || error.available === undefined) return '';
+  if (error.kind !== 'funds' || error.required === undefined || error.available === undefined) return '';
   const needs = unit ? `${formatCount(error.required)} ${unit}` : formatCount(error.required);
   return ` It needs ${needs} and ${formatCount(error.available)} ${plural(error.available, 'is', 'are')} available.`;
 }

@@ -1,45 +1,61 @@
-// What a long job still has to do is kept in document properties, so any later execution (the next step
-// of the progress dialog, the menu action run again, the next trigger run) carries on where it stopped.
-// A state larger than one property value (9 KB) is split over several; the progress of the running step is
-// kept apart, small, so the dialog can poll it while the step works. Each user has their own job of each
-// kind (`job.<kind>.<user token>`, with its progress, stop and report beside it): a job spends its owner's
-// key, so only its owner loads, continues or stops it; another editor only learns that it exists
-// (otherJobs). The lease stays one per kind and document: one step of a kind works at a time.
+// Where a long job is kept between executions: its state (document properties, split over several values
+// past 9 KB), the running step's progress (kept apart and small, for the dialog to poll), a Stop asked from
+// another execution, the report of a step nobody saw, and the lease (one step of a kind per document at a
+// time). Each user has their own job of each kind (`job.<kind>.<user token>`): it spends its owner's key,
+// so only its owner loads, continues or stops it; other editors only learn that it exists (otherJobs). It
+// runs no job and says nothing to the user (features/jobs does both).
 import { executionEnd } from './deadline';
 import { deleteLarge, readLarge, writeLarge } from './large-property';
 import { withDocumentLock } from './locks';
 import { userToken } from './owner';
 
-export interface JobProgress {
-  kind: string;
+/** The long jobs the runner drives; each has its own saved state, lease, progress and Stop per user. */
+const JOB_KINDS = ['unlock', 'send', 'phone', 'tracking'] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export function isJobKind(kind: unknown): kind is JobKind {
+  return (JOB_KINDS as readonly unknown[]).includes(kind);
+}
+
+/**
+ * Where a job stands after a step, for the progress dialog. `finished` says whether the dialog asks for another
+ * step; each status fixes it, so the two never disagree.
+ */
+export type ProgressStatus =
+  /** Units are left: the dialog asks for the next step. */
+  | { status: 'working'; finished: false; error?: never }
+  /** Another execution is working on this job right now: ask again a little later. */
+  | { status: 'busy'; finished: false; error?: never }
+  /** Stop was asked for while a step works in another execution: it ends after the batch under way. */
+  | { status: 'stopping'; finished: false; error?: never }
+  | { status: 'done'; finished: true; error?: never }
+  /** Kept, but waiting (a rate limit, Google's daily quota, the key it was started with): `error` says why. */
+  | { status: 'paused'; finished: true; error: string }
+  /** The job ended early (funds, key, sheet gone…): `error` says why. */
+  | { status: 'stopped'; finished: true; error: string }
+  /** The job ended because the user pressed Stop (said calmly: it is not an error). */
+  | { status: 'user-stopped'; finished: true; error: string };
+
+export type JobProgress = {
+  kind: JobKind;
   done: number;
   total: number;
-  finished: boolean;
   message: string;
-  error?: string;
-  /** Another execution is working on this job right now: ask again a little later. */
-  busy?: boolean;
-  /** The job waits (a rate limit): it is kept, and the message says when to go on. */
-  paused?: boolean;
   /** When the running step saved this progress (ms). */
   at?: number;
   /** Time since the job started (its first step), by the server's clock, for the dialog's elapsed time. */
   elapsedMs?: number;
-  /** The job ended because the user pressed Stop (said calmly: it is not an error). */
-  userStopped?: boolean;
-  /** Stop was asked for while a step works in another execution: it ends after the batch under way. */
-  stopping?: boolean;
-}
+} & ProgressStatus;
 
 const PREFIX = 'job.';
 
 /** The current user's key of a job of this kind (the prefix of its progress, stop and report keys). */
-function mine(kind: string): string {
+function mine(kind: JobKind): string {
   return `${PREFIX}${kind}.${userToken()}`;
 }
 
 export function loadJob<T>(
-  kind: string,
+  kind: JobKind,
   all = PropertiesService.getDocumentProperties().getProperties(),
 ): T | null {
   return readLarge<T>(all, mine(kind));
@@ -47,7 +63,7 @@ export function loadJob<T>(
 
 /** The saved jobs of this kind of the document's other users (told, never continued, by this user). */
 export function otherJobs<T>(
-  kind: string,
+  kind: JobKind,
   all = PropertiesService.getDocumentProperties().getProperties(),
 ): T[] {
   const own = mine(kind);
@@ -58,11 +74,11 @@ export function otherJobs<T>(
     .filter((state): state is NonNullable<T> => state !== null);
 }
 
-export function saveJob(kind: string, state: unknown): void {
+export function saveJob(kind: JobKind, state: unknown): void {
   writeLarge(PropertiesService.getDocumentProperties(), mine(kind), state);
 }
 
-export function clearJob(kind: string): void {
+export function clearJob(kind: JobKind): void {
   const properties = PropertiesService.getDocumentProperties();
   deleteLarge(properties, mine(kind));
   properties.deleteProperty(`${mine(kind)}.progress`);
@@ -73,16 +89,16 @@ export function clearJob(kind: string): void {
  * Stop, asked for from the progress dialog while a step of the job works in another execution: that step
  * reads it before each unit (one property read) and ends the job there.
  */
-export function requestStop(kind: string): void {
+export function requestStop(kind: JobKind): void {
   PropertiesService.getDocumentProperties().setProperty(`${mine(kind)}.stop`, String(Date.now()));
 }
 
-export function stopRequested(kind: string): boolean {
+export function stopRequested(kind: JobKind): boolean {
   return !!PropertiesService.getDocumentProperties().getProperty(`${mine(kind)}.stop`);
 }
 
 /** A new job of this kind starts: a stop asked for the one before is no longer meant. */
-export function forgetStop(kind: string): void {
+export function forgetStop(kind: JobKind): void {
   PropertiesService.getDocumentProperties().deleteProperty(`${mine(kind)}.stop`);
 }
 
@@ -90,16 +106,16 @@ export function forgetStop(kind: string): void {
  * What a step driven by the progress dialog did, kept until the dialog says it showed it (or asks for the
  * next step). A dialog closed while its step worked never does: the next menu action of the job says it.
  */
-export function keepUnseenReport(kind: string, text: string): void {
+export function keepUnseenReport(kind: JobKind, text: string): void {
   PropertiesService.getDocumentProperties().setProperty(`${mine(kind)}.unseen`, text);
 }
 
-export function forgetUnseenReport(kind: string): void {
+export function forgetUnseenReport(kind: JobKind): void {
   PropertiesService.getDocumentProperties().deleteProperty(`${mine(kind)}.unseen`);
 }
 
 /** The report nobody saw, once (it is deleted), or null. */
-export function takeUnseenReport(kind: string): string | null {
+export function takeUnseenReport(kind: JobKind): string | null {
   const properties = PropertiesService.getDocumentProperties();
   const text = properties.getProperty(`${mine(kind)}.unseen`);
   if (text) properties.deleteProperty(`${mine(kind)}.unseen`);
@@ -107,14 +123,14 @@ export function takeUnseenReport(kind: string): string | null {
 }
 
 /** The running step's progress, for the dialog to poll. */
-export function saveProgress(kind: string, progress: JobProgress): void {
+export function saveProgress(kind: JobKind, progress: JobProgress): void {
   PropertiesService.getDocumentProperties().setProperty(
     `${mine(kind)}.progress`,
     JSON.stringify({ ...progress, at: Date.now() }),
   );
 }
 
-export function readProgress(kind: string): JobProgress | null {
+export function readProgress(kind: JobKind): JobProgress | null {
   const text = PropertiesService.getDocumentProperties().getProperty(`${mine(kind)}.progress`);
   try {
     return text ? (JSON.parse(text) as JobProgress) : null;
@@ -135,7 +151,7 @@ const LEASE_MARGIN_MS = 30 * 1000;
  * run again, or two editors): two steps at once would pay for the same rows twice. The lease is taken under
  * the document lock and held in document properties, so the lock is not kept during the work.
  */
-export function withJobLease<T>(kind: string, work: () => T, busy: () => T): T {
+export function withJobLease<T>(kind: JobKind, work: () => T, busy: () => T): T {
   const properties = PropertiesService.getDocumentProperties();
   const key = `${PREFIX}${kind}.lease`;
   const takeLease = () => {

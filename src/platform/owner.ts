@@ -14,7 +14,9 @@ export interface OwnerStamp {
   at: number;
 }
 
-const TOKEN = 'timer.userToken'; // its historic name: the hourly timer was the first to need it
+// Every feature reads it, not only the timer; the stored key keeps this name, since another would make each user
+// a stranger to the jobs and records they own.
+const TOKEN = 'timer.userToken';
 
 /** Read once per execution (each execution starts afresh): jobs ask for it before every unit. */
 let known: string | undefined;
@@ -40,8 +42,6 @@ export function keyFingerprint(key: string): string {
     .map((b) => ((b + 256) % 256).toString(16).padStart(2, '0'))
     .join('');
 }
-
-export type { Service };
 
 /** The current user's stamp for work that spends the key of `service`. */
 export function ownerStamp(service: Service): OwnerStamp {

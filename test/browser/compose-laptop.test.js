@@ -1,6 +1,6 @@
 'use strict';
 /* global document, getComputedStyle */ // inside page.evaluate callbacks, which run in the browser
-// Compose and progress at 1366×768 (issue 29 item 7). The compose dialog keeps Save, Send and Close on one
+// Compose and progress at 1366×768. The compose dialog keeps Save, Send and Close on one
 // row, answers every action right under them, in view, and lets the preview use the free height; a sheet
 // without an e-mail column opens the dialog with the explanation and the fix at the top. The unlock
 // progress bar moves inside a step, the elapsed time counts from the job's start, and after Stop the rows

@@ -1,9 +1,9 @@
 'use strict';
-// The compose dialog as a new user meets it (issue 21): the preview of an HTML mail loads nothing from
+// The compose dialog as a new user meets it: the preview of an HTML mail loads nothing from
 // outside (a tracking pixel in the preview would count as an open); "Send to all unsent rows…" shows how the
 // send ended in the dialog, not in a toast behind it; a double click on a button that spends (Send, Send
-// test) posts once (issue 29); a row where {{First name}} would be empty is previewed with the gap named
-// and held by the send, counted in its confirmation (issue 35).
+// test) posts once; a row where {{First name}} would be empty is previewed with the gap named
+// and held by the send, counted in its confirmation.
 const http = require('node:http');
 const {
   openPlayground,

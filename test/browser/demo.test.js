@@ -1,5 +1,5 @@
 'use strict';
-// The playground's Demo menu (issue 29 item 8): a demo mailing list big enough, and a slow service, make a
+// The playground's Demo menu: a demo mailing list big enough, and a slow service, make a
 // send go on in the progress dialog where Stop ends it; the menu says how to see a bounce and an open.
 const {
   usePlayground,

@@ -1,5 +1,5 @@
 'use strict';
-// Nothing clipped on a laptop (issue 21): in a 1366×657 browser window the playground gives a dialog at
+// Nothing clipped on a laptop: in a 1366×657 browser window the playground gives a dialog at
 // most the window's height less its frame, as Sheets does; the buttons and results a user needs must be in
 // view there without hunting for a scroll bar: the compose dialog's Send and Close, Settings' Test
 // connection result, Show mail's Close.

@@ -1,6 +1,6 @@
 'use strict';
 /* global document */ // inside evaluate callbacks, which run in the browser
-// What the sidebar, the dialogs and the playground show is the current state and fits on screen (issue 15):
+// What the sidebar, the dialogs and the playground show is the current state and fits on screen:
 // each new action clears what it replaces, a dialog shows all it holds at the size Sheets gives it, what
 // the add-on can check itself is checked before the round trip, and the status line follows Settings.
 const { usePlayground, screenshot, clickMenuItem, waitIdle, waitUntilNothingClipped } = require('./helpers');

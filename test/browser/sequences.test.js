@@ -1,5 +1,5 @@
 'use strict';
-// Follow-up sequences in a real browser, through the playground (issue 28): Compose e-mail… with two
+// Follow-up sequences in a real browser, through the playground: Compose e-mail… with two
 // follow-ups and the preview of each, the first send's confirmation with the most the sequence can cost,
 // then the service clock moved on day by day: the Sequence column moves (next step, sent, finished), a reply
 // ticked on one row stops its colleague at the same company.

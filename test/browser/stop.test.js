@@ -1,5 +1,5 @@
 'use strict';
-// Stop means stop (issue 21), in a real browser: an unlock of 150 companies goes on in the progress dialog;
+// Stop means stop, in a real browser: an unlock of 150 companies goes on in the progress dialog;
 // Stop, clicked while the dialog's step works, ends the job after the batch under way. The Stop call runs
 // as an execution of its own beside the step, as google.script.run calls do in Apps Script.
 const {

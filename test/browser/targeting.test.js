@@ -1,5 +1,5 @@
 'use strict';
-// Targeting (issue 27) in a real browser: the search sidebar's filters (a range it cannot read is named under
+// Targeting in a real browser: the search sidebar's filters (a range it cannot read is named under
 // its field, nothing sent; a long run shows its progress and ends with the counts), then the unlock's roles
 // choice (the unlock dialog's Department and Seniority boxes, at a laptop's 1366×657) and the Contacts it
 // writes.

@@ -171,6 +171,14 @@ test('PROSPECT_* and PHONE_* functions are custom functions with a @param line p
   }
 });
 
+/** The function names of a menu's items, submenus included. */
+function menuItems(menu, items = []) {
+  menu.items.forEach((i) =>
+    i.submenu ? menuItems(i.submenu, items) : i.functionName && items.push(i.functionName),
+  );
+  return items;
+}
+
 test('onOpen builds the add-on menu in AuthMode.NONE and FULL; every item names a public entry point', () => {
   const exported = exportedFunctions();
   const emu = new AppsScriptEmulator({ codePath: CODE_PATH, htmlDir: path.dirname(CODE_PATH) });
@@ -179,12 +187,7 @@ test('onOpen builds the add-on menu in AuthMode.NONE and FULL; every item names 
     const none = JSON.parse(JSON.stringify(emu.ui.menus));
     expect(none).toHaveLength(1);
     expect(none[0].addon).toBe(true);
-    const items = [];
-    const collect = (menu) =>
-      menu.items.forEach((i) =>
-        i.submenu ? collect(i.submenu) : i.functionName && items.push(i.functionName),
-      );
-    collect(none[0]);
+    const items = menuItems(none[0]);
     expect(items.length).toBeGreaterThan(0);
     for (const fn of items) {
       expect(exported).toContain(fn);
@@ -201,6 +204,41 @@ test('onOpen builds the add-on menu in AuthMode.NONE and FULL; every item names 
   } finally {
     emu.dispose();
   }
+});
+
+test('every global is called: by a menu item, a trigger, a page or as a custom function', () => {
+  const emu = new AppsScriptEmulator({ codePath: CODE_PATH, htmlDir: path.dirname(CODE_PATH) });
+  let menu;
+  try {
+    emu.open({ authMode: 'NONE' });
+    menu = menuItems(emu.ui.menus[0]);
+  } finally {
+    emu.dispose();
+  }
+  const triggers = ['onOpen', 'onInstall', code.match(/const TIMER_HANDLER = '(\w+)'/)[1]];
+  const dist = path.dirname(CODE_PATH);
+  const pages = fs
+    .readdirSync(dist)
+    .filter((name) => name.endsWith('.html'))
+    .map((name) => fs.readFileSync(path.join(dist, name), 'utf8'))
+    .join('\n');
+  const calledByPage = (name) => new RegExp(`callServer\\(\\s*'${name}'|\\.${name}\\(`).test(pages);
+  const custom = topLevel()
+    .functions.filter((f) => /@customfunction\b/.test(f.jsDoc))
+    .map((f) => f.name);
+  const uncalled = exportedFunctions().filter(
+    (name) =>
+      !menu.includes(name) && !triggers.includes(name) && !custom.includes(name) && !calledByPage(name),
+  );
+  expect(uncalled).toEqual([]);
+});
+
+test('only custom functions carry their JSDoc into the bundle (Apps Script reads it nowhere else)', () => {
+  const documented = topLevel()
+    .functions.filter((f) => f.jsDoc)
+    .map((f) => f.name);
+  expect(documented.length).toBeGreaterThan(0);
+  expect(documented.filter((name) => !/^(PROSPECT|PHONE)_/.test(name))).toEqual([]);
 });
 
 // A guard against a gross regression only (the bench measures the real figure, ≤ 15 ms): the median, so a

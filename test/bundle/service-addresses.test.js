@@ -1,5 +1,5 @@
 'use strict';
-// A deployment to the real service addresses without editing code (issue 21, item 2):
+// A deployment to the real service addresses without editing code:
 // `OUTREACH_BASE_URL=https://… PHONE_BASE_URL=https://… npm run build` makes them the add-on's defaults and
 // the manifest's urlFetchWhitelist; anything but https:// stops the build with what to write. The build runs
 // here as `npm run build` runs it (rollup with the project's config), in a copy of the project, so the
@@ -31,7 +31,9 @@ afterAll(() => {
 /** `npm run build`'s rollup step in the copy, with these variables (and none from the test's shell). */
 function build(variables) {
   const env = { ...process.env, ...variables };
-  for (const name of ['OUTREACH_BASE_URL', 'PHONE_BASE_URL']) if (!(name in variables)) delete env[name];
+  for (const name of ['OUTREACH_BASE_URL', 'PHONE_BASE_URL', 'REPLY_DETECTION']) {
+    if (!(name in variables)) delete env[name];
+  }
   const rollup = path.join(ROOT, 'node_modules', 'rollup', 'dist', 'bin', 'rollup');
   return spawnSync(process.execPath, [rollup, '-c', 'rollup.config.mjs', '--silent'], {
     cwd: project,

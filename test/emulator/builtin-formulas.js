@@ -1,7 +1,7 @@
 'use strict';
 // The built-in formulas a mailing list is commonly built with, evaluated as Sheets evaluates them, so a
 // column of =LOWER(A2)&"@acme.com" holds addresses in the emulator and the playground as it does in Sheets
-// (issue 21): literals, cell references, `&`, + - * / and parentheses, and the text functions below. Any
+//: literals, cell references, `&`, + - * / and parentheses, and the text functions below. Any
 // other formula is not evaluated: its value stays '' and it is marked `unevaluated`, so the playground can
 // show it as a formula it does not know instead of an empty cell. Each function follows its page in the
 // Google Sheets function list (test/emulator/README.md names them).

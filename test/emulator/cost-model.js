@@ -17,6 +17,8 @@ const COST_KINDS = {
   'cache.write': 90,
   'lock.acquire': 50,
   'urlFetch.call': 150,
+  'gmail.list': 250,
+  'gmail.get': 120,
 };
 
 /**

@@ -64,6 +64,7 @@ class Execution {
     if (e instanceof AppsScriptError) {
       const r = this.realm.error(e.message, e.name);
       if (e.timeLimit) this.timedOut = true;
+      if (e.details) r.details = this.realm.in(e.details); // GoogleJsonResponseException's
       return r;
     }
     if (e instanceof Error) {

@@ -25,6 +25,7 @@ const { LockManager, LockServiceImpl } = require('./lock');
 const { ScriptAppService, TriggerStore, AuthMode } = require('./script-app');
 const { HtmlServiceImpl } = require('./html-service');
 const { UrlFetchAppImpl, SyncFetcher, FetchQuota } = require('./url-fetch');
+const { GmailMailboxes, createGmailService, gmailSymbol } = require('./gmail');
 const { UrlAllowlist } = require('./url-allowlist');
 const { UtilitiesImpl } = require('./utilities');
 const { SessionImpl, User } = require('./session');
@@ -45,6 +46,7 @@ const SERVICE_GROUPS = [
   'session',
   'utilities',
   'logger',
+  'gmail',
 ];
 
 /** How long past an execution's own limit the real-time guard waits on a real clock. */
@@ -131,6 +133,12 @@ class AppsScriptEmulator {
    * @param {boolean} [options.enforceUrlFetchWhitelist=true] false: the manifest's urlFetchWhitelist is not enforced
    * @param {boolean|object} [options.costModel] true (or overrides of its table): every service call moves the
    *   virtual clock by its latency (cost-model.js); default off, or on with EMULATOR_COST_MODEL=1
+   * @param {Function} [options.gmailIncoming] the source of incoming mail of the Gmail advanced service:
+   *   (userEmail, { sinceMs, nowMs, getJson }) => messages to deliver (gmail.js; gmail-sandbox.js reads the sandbox)
+   * @param {number} [options.gmailUnitsPerMinute=15000] Gmail's per-user quota units per minute
+   * @param {number} [options.gmailQueryMaxChars] a limit on the length of `q` (none: Gmail documents none)
+   * @param {number} [options.gmailLatencyMs=50] virtual ms of one Gmail call without the cost model
+   * @param {string[]} [options.advancedServices] advanced services enabled besides the manifest's (['gmail'])
    */
   constructor(options = {}) {
     this.options = options;
@@ -166,6 +174,15 @@ class AppsScriptEmulator {
     // Granular consent: the scopes the user granted (default: every scope of the manifest).
     this.grantedScopes = Array.isArray(options.grantedScopes) ? options.grantedScopes.slice() : null;
     this._fetchQuota = new FetchQuota(this.clock, options.urlFetchDailyQuota);
+    // The Gmail advanced service: a global only when the manifest (or the option) enables it.
+    this.gmailSymbol =
+      gmailSymbol(this.manifest) || ((options.advancedServices || []).includes('gmail') ? 'Gmail' : null);
+    this.gmail = new GmailMailboxes(this, {
+      incoming: options.gmailIncoming || null,
+      unitsPerMinute: options.gmailUnitsPerMinute,
+      queryMaxChars: options.gmailQueryMaxChars,
+    });
+    this.gmailLatencyMs = options.gmailLatencyMs === undefined ? 50 : options.gmailLatencyMs;
     // Google documents getUserTriggers(spreadsheet) as the user's triggers "in the given spreadsheet"; a
     // time-driven trigger has no source document (getTriggerSourceId() is null), so whether it is listed is
     // not documented: tests can run both ways.
@@ -328,6 +345,11 @@ class AppsScriptEmulator {
     if (ms > 0) exec.spend(ms);
   }
 
+  /** Virtual ms of one Gmail call ('list' | 'get'): the cost model's figure, else gmailLatencyMs. */
+  _gmailLatency(method) {
+    return this.costModel ? this.costModel.costs[`gmail.${method}`] : this.gmailLatencyMs;
+  }
+
   /** Cost model: time the script spent outside the table (a sleep, a fetch), for the totals only. */
   _chargeTime(type, ms) {
     if (this.costModel) CostModel.add(this.stats.cost, type, ms);
@@ -363,6 +385,7 @@ class AppsScriptEmulator {
       Logger: new LoggerImpl(env),
       console: new ConsoleImpl(env),
       Charts: createChartsService(),
+      ...(this.gmailSymbol ? { [this.gmailSymbol]: createGmailService(env) } : {}),
     };
   }
 

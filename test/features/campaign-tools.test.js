@@ -1,9 +1,10 @@
 'use strict';
-// Issue 20 (and items 7 and 8 of issue 18) through the built bundle, against the sandbox and its clock: the
+// Through the built bundle, against the sandbox and its clock: the
 // Do not contact sheet, the {{Unsubscribe}} line, earlier failures kept out of later sends, Send later,
 // the quota continuation, and the one hourly trigger per user and document that serves auto-refresh,
 // scheduled sends and waiting sends (each user's own, re-authorization recorded where the user sees it).
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const { turnAutoRefresh } = require('../support/auto-refresh');
 const sheets = require('../support/sheets');
 const { people, peopleRows } = sheets;
 const { listWithMail } = require('../support/sent-mail');
@@ -210,7 +211,7 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     makeList('Earlier', ['jane@example.com']);
     emu.ui.queue('YES');
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     expect(clockTriggers()).toHaveLength(1);
 
     makeList('Later', ['a@example.com', 'b@blocked.example', 'c@example.com', 'd@example.com']);
@@ -380,7 +381,7 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
   test('auto-refresh on in a document that never sent, a send scheduled two hours ahead: the trigger stays, and a bounce in it is known before a later send from another sheet', async () => {
     emu = newAddon(services);
     setUnsubscribe();
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     makeList('Later', ['a@example.com', 'bounce.carl@example.com']);
     const at = Math.floor((services.clock.now() + 2 * HOUR) / 60_000) * 60_000;
     emu.run('scheduleSend', [wallTime(at)], { kind: 'webapp' });
@@ -494,7 +495,7 @@ describe('Waiting sends and the one trigger', () => {
       makeList('Outreach', ['jane@example.com'], { body: 'Hi' });
       emu.ui.queue('YES');
       emu.run('sendAllUnsentRows', [], { kind: 'menu' });
-      emu.run('setAutoRefresh', [true], { kind: 'menu' });
+      turnAutoRefresh(emu, true);
       const ownerTrigger = clockTriggers()[0].id;
       emu.setActiveUser('editor@example.com');
       emu.properties.user.setProperty('settings.outreachApiKey', DEMO_KEYS.paid);
@@ -502,16 +503,15 @@ describe('Waiting sends and the one trigger', () => {
       emu.ui.queue('NO');
       emu.run('toggleAutoRefresh', [], { kind: 'menu' });
       expect(emu.ui.alerts.at(-1).message).toMatch(/Auto-refresh is OFF for you/);
-      emu.run('setAutoRefresh', [true], { kind: 'menu' });
-      emu.run('setAutoRefresh', [true], { kind: 'menu' }); // twice: still one of theirs
+      turnAutoRefresh(emu, true);
       expect(
         clockTriggers()
           .map((t) => t.user)
           .sort(),
       ).toEqual(['editor@example.com', 'owner@example.com']);
-      emu.run('setAutoRefresh', [false], { kind: 'menu' });
+      turnAutoRefresh(emu, false);
       expect(clockTriggers().map((t) => t.id)).toEqual([ownerTrigger]);
-      emu.run('setAutoRefresh', [true], { kind: 'menu' });
+      turnAutoRefresh(emu, true);
       emu.setActiveUser('owner@example.com');
       emu.ui.queue('YES');
       emu.run('toggleAutoRefresh', [], { kind: 'menu' });
@@ -536,13 +536,13 @@ describe('Waiting sends and the one trigger', () => {
     makeList('A', people(2));
     emu.ui.queue('YES');
     emu.run('sendAllUnsentRows', [], { kind: 'menu' }); // 1 sent, 1 waits: the trigger is made
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     makeList('B', people(2, 10));
     emu.run('scheduleSend', [wallTime(services.clock.now() + 5 * HOUR)], { kind: 'webapp' });
     makeList('C', people(2, 20));
     emu.run('scheduleSend', [`${wallTime(services.clock.now() + 9 * HOUR)}Z`], { kind: 'webapp' });
-    emu.run('setAutoRefresh', [false], { kind: 'menu' });
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, false);
+    turnAutoRefresh(emu, true);
     expect(clockTriggers()).toHaveLength(1);
     expect(emu.executions.every((e) => e.status === 'completed')).toBe(true);
     // Cancelling one schedule keeps the trigger for the rest.
@@ -557,7 +557,7 @@ describe('Waiting sends and the one trigger', () => {
     emu.ui.queue('YES');
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     emu.run('refreshTracking', [], { kind: 'menu' });
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     emu.authorizationRequired = true;
     emu.fetchLog.length = 0;
     const firstRun = clockTriggers()[0].nextRunMs;

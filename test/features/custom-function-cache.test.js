@@ -1,5 +1,5 @@
 'use strict';
-// Issue 11 item 8 and issue 14 item 5 through the built bundle: a custom function answers the same from the
+// Through the built bundle: a custom function answers the same from the
 // cache as fresh (Dates stay Dates), and the cache's 100 KB per value is counted in UTF-8 bytes: a large
 // non-ASCII answer is returned uncached, never turned into #ERROR! by a refused cache put.
 const { useServices, newAddon } = require('../support/harness');

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 29, item 2, through the built bundle: Apps Script's daily quota of URL Fetch calls (20,000 a day for
+// Through the built bundle: Apps Script's daily quota of URL Fetch calls (20,000 a day for
 // a consumer account, reset 24 h after the first call; the emulator's urlFetchDailyQuota). A phone check is
 // one call per number, and the phone service allows 1,000 checks an hour, so the user runs the check again
 // each hour as the pause says, until the day's calls (shared with the user's other scripts) are used up:

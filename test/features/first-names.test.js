@@ -1,5 +1,5 @@
 'use strict';
-// Issue 29, item 6, through the built bundle: First name and Last name on Contacts (from the contact's name),
+// Through the built bundle: First name and Last name on Contacts (from the contact's name),
 // {{First name}} on any list with a Name column, an unknown placeholder named once, and a preview that says
 // it cannot render instead of showing "Hi ,".
 const { useServices, newAddon, control, driveToEnd, DEMO_KEYS } = require('../support/harness');
@@ -112,7 +112,7 @@ describe('unknown placeholders', () => {
   });
 });
 
-// Issue 35, item 4: no "Hi ,". An empty First name cell takes the Name's first word; a placeholder that
+// No "Hi ,". An empty First name cell takes the Name's first word; a placeholder that
 // would insert nothing (no value, no fallback) holds its row, counted in the confirmation before anything is
 // sent, never charged, and named in the row's Mail status and in the preview.
 describe('no "Hi ,"', () => {

@@ -1,6 +1,6 @@
 'use strict';
 // A mailing list whose addresses are built with formulas (=LOWER(A2)&"@…"), as users build them: the
-// emulator evaluates the common text formulas as Sheets does (issue 21, item 8), so the add-on reads the
+// emulator evaluates the common text formulas as Sheets does, so the add-on reads the
 // addresses the cells show, not "no e-mail address".
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
 

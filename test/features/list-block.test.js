@@ -1,5 +1,5 @@
 'use strict';
-// Issue 35, items 1 and 2, through the built bundle: a list is its block (it ends at its first fully blank
+// Through the built bundle: a list is its block (it ends at its first fully blank
 // row; what lies below, and a cell that holds a formula or an array formula's output, is never written), and
 // only the add-on's ids are mails (a date or a word in Mail ID / Task ID is never tracked).
 const harness = require('../support/harness');

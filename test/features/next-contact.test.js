@@ -1,5 +1,5 @@
 'use strict';
-// Issue 28, item 6, through the built bundle: "Add next contact for failed mails". Mails are sent and
+// Through the built bundle: "Add next contact for failed mails". Mails are sent and
 // bounce at the sandbox (a local part starting with "bounce"), Refresh tracking marks the rows Failed, and
 // the menu action appends, for each selected failed row, the next contact of the same company from Contacts
 // (same Department first; never one already on the list or on Do not contact), marked as replacing it.

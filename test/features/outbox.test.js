@@ -1,5 +1,5 @@
 'use strict';
-// Issue 34 through the built bundle: one outbox decides who is mailed, from the payer's own record (their user
+// Through the built bundle: one outbox decides who is mailed, from the payer's own record (their user
 // properties), never from a sheet. Ann pays with her key; Bob is an editor with no key who changes whatever
 // cells he likes between Ann's hourly runs. Each attack ends with nothing sent beyond what Ann confirmed, no
 // step twice, no text she did not confirm, her stops kept, and the rows saying what happened. A person is one

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 14 items 2 and 7 through the built bundle, with two users: the spreadsheet's owner and an editor.
+// Through the built bundle, with two users: the spreadsheet's owner and an editor.
 // Custom functions run with the OWNER's user properties whoever edits the sheet: they use the owner's keys,
 // PHONE_CHECK spends the owner's credits only where the owner allowed it in this document, and they may
 // not write user properties (so the attribution install id is made beforehand, in Settings or a menu).

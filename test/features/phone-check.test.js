@@ -1,5 +1,5 @@
 'use strict';
-// Issue 6 through the built bundle: "Check phone numbers in selection" against the sandbox's phone service.
+// Through the built bundle: "Check phone numbers in selection" against the sandbox's phone service.
 // Sandbox rule: a valid number (E.164 or 8-15 digits) is registered iff its last digit is even.
 const {
   useServices,
@@ -395,13 +395,13 @@ describe('Check phone numbers in selection', () => {
     expect(lastAlert().message).toMatch(
       /1,000 checks per hour is reached: run "Check phone numbers in selection" again on the same cells after \d{4}-\d\d-\d\d \d\d:\d\d/,
     );
-    expect(JSON.parse(emu.properties.document.getProperty(jobKey(emu, 'phone'))).pausedUntil).toBeGreaterThan(
-      emu.clock.now(),
-    );
+    const saved = JSON.parse(emu.properties.document.getProperty(jobKey(emu, 'phone')));
+    expect(saved.status).toMatchObject({ is: 'paused' });
+    expect(saved.status.until).toBeGreaterThan(emu.clock.now());
     expect(column('E', 11).slice(1)).toEqual([...more.slice(0, 3).map(expected), ...new Array(7).fill('')]);
     // A progress step before that time does not call the service.
     const early = emu.run('continueJob', ['phone'], { kind: 'webapp' });
-    expect(early.finished).toBe(true);
+    expect(early).toMatchObject({ status: 'paused', finished: true });
     expect(early.error).toMatch(/1,000 checks per hour/);
     expect(checkRequests()).toBe(998);
     // Neither does the menu action on the same cells: it says when.

@@ -72,7 +72,7 @@ describe('=PHONE_CHECK', () => {
   test('a number without its country code is refused for free; digits that start with one are checked', () => {
     emu = newAddon(services, { allowPhoneFormulas: true });
     const national = 'invalid number: add the country code, e.g. +44 20 7946 0000';
-    // (555) 123-4567 used to go out as +5551234567: Brazil's code, but Brazilian numbers have 10+ digits.
+    // Read as +5551234567 it would reach Brazil's code, but Brazilian numbers have 10+ digits: refused instead.
     expect(
       phoneCheck([['(555) 123-4567'], ['555-123-4567'], [5551234567], ['07946 095 8'], [2125550123]]),
     ).toEqual([[national], [national], [national], [national], [national]]);

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 5 through the built bundle: settings, search, unlock with contacts and profiles, custom functions.
+// Through the built bundle: settings, search, unlock with contacts and profiles, custom functions.
 const {
   useServices,
   control,
@@ -469,7 +469,7 @@ test("one run of a job at a time: a second window waits, a dead run's lease expi
   unlock(emu);
   expect(emu.ui.alerts.at(-1).message).toMatch(/already running/);
   expect(emu.run('continueJob', ['unlock'], { kind: 'webapp' })).toMatchObject({
-    busy: true,
+    status: 'busy',
     finished: false,
   });
   expect(requests('/companies/unlock')).toBe(0);
@@ -520,7 +520,7 @@ test('a run that died with its confirmation open leaves no "already running" beh
   expect(Object.values(sheets.statusOf(emu, 'Outreach'))).toEqual(['Accepted', 'Accepted', 'Accepted']);
 });
 
-describe('Search IDs changed by another editor (issue 34)', () => {
+describe('Search IDs changed by another editor', () => {
   function twelveSelected() {
     emu = newAddon(services);
     search({ products: 'a', operator: 'OR', industries: 'e', size: 20 });

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 14 item 1 through the built bundle: text from the services and text the user typed stay exactly
+// Through the built bundle: text from the services and text the user typed stay exactly
 // that text however often the add-on rewrites the rows (unlock, contacts refresh, phone check). The quote
 // prefix is used only where Sheets would parse the string, never with the plain-text format '@', and
 // numbers stay numbers.

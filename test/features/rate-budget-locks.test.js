@@ -1,5 +1,5 @@
 'use strict';
-// Issue 14 item 3 through the built bundle: the rate budget belongs to the API key, which lives in one
+// Through the built bundle: the rate budget belongs to the API key, which lives in one
 // user's properties, so it is kept in that user's cache under that user's lock. The script lock (one lock
 // for every user of a published add-on) is never taken: a busy user never slows another.
 const { useServices, newAddon, DEMO_KEYS } = require('../support/harness');

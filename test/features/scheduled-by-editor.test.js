@@ -1,5 +1,5 @@
 'use strict';
-// Issue 34 item 6, through the built bundle, two users in one document: a send that Bob, an editor, scheduled
+// Through the built bundle, two users in one document: a send that Bob, an editor, scheduled
 // for later with a key that cannot pay (no key, a key the service refuses, too few e-mail credits), or that
 // his runs stopped starting, no longer holds the sheet until it is due: his hourly run writes what it found
 // where Ann sees it, and Ann may cancel it or schedule her own, which replaces it. While his key can pay, it

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 21: "Send to all unsent rows…" from the compose dialog answers how the send ended (sent, not sent,
+// "Send to all unsent rows…" from the compose dialog answers how the send ended (sent, not sent,
 // skipped, EDM used) for the dialog to show, instead of a toast hidden behind it.
 const { useServices, newAddon } = require('../support/harness');
 const { listWithMail } = require('../support/sent-mail');

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 12 through the built bundle: any sheet as a mailing list, compose and preview, and sending every row
+// Through the built bundle: any sheet as a mailing list, compose and preview, and sending every row
 // exactly once, whatever fails and whenever the run is cut off (mails counted per recipient at the sandbox).
 const harness = require('../support/harness');
 const { useServices, control, controlSync, newAddon, DEMO_KEYS, jobKey } = harness;

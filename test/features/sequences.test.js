@@ -1,5 +1,5 @@
 'use strict';
-// Issue 28: follow-up sequences through the built bundle, against the sandbox and its clock, in both task
+// Follow-up sequences through the built bundle, against the sandbox and its clock, in both task
 // shapes. A mail with two follow-ups is sent from the menu; the one hourly trigger sends each step to the rows
 // that did not reply (their company included: by Company hash ID, else by domain, webmail excepted), never to
 // a bounced or do-not-contact row, never before the delay, each exactly once (an execution killed right

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 21 through the built bundle: the progress dialog's Stop, pressed while a step works in another
+// Through the built bundle: the progress dialog's Stop, pressed while a step works in another
 // execution (the emulator runs stopJob as its own execution while the step waits on the network), ends the
 // job after the unit under way: no request that costs money afterwards, and the rows left say "Stopped".
 // Close leaves the step under way going on in the background; the next menu action says what it did.
@@ -77,17 +77,17 @@ describe('Unlock', () => {
 
     const pressed = stopDuringStep('unlock', '/companies/unlock', 3, 20_000);
     const progress = continueJob('unlock');
-    expect(pressed.answer).toMatchObject({ stopping: true, finished: false });
+    expect(pressed.answer).toMatchObject({ status: 'stopping', finished: false });
     expect(pressed.answer.message).toMatch(/Stopping after the batch under way/);
     // The unit under way (10 unlocks) was finished; no unlock was sent after it.
     expect(requestsTo('/companies/unlock')).toBe(20);
     const afterStop = emu.fetchLog.slice(pressed.at);
     expect(requestsTo('/companies/unlock', afterStop)).toBe(7);
-    expect(progress).toMatchObject({ finished: true, userStopped: true });
+    expect(progress).toMatchObject({ status: 'user-stopped', finished: true });
     expect(progress.error).toBe(
       'Stopped, as you asked. 40 companies were not unlocked, nothing charged for them: their Unlock status says "Stopped". The contacts of 10 companies already unlocked were not fetched: their Unlock status says so; select them and run Unlock again (free).',
     );
-    // Those rows say so on their own row (issue 29 item 7).
+    // Those rows say so on their own row.
     const noContacts = rowsOf('Companies').filter((r) => /contacts not fetched/.test(r['Unlock status']));
     expect(noContacts).toHaveLength(10);
     expect(noContacts.every((r) => r['Company hash ID'] !== '')).toBe(true);
@@ -155,7 +155,7 @@ describe('Unlock', () => {
     emu.onFetch = null;
     const before = emu.fetchLog.length;
     const answer = emu.run('stopJob', ['unlock'], { kind: 'webapp' });
-    expect(answer).toMatchObject({ finished: true, userStopped: true });
+    expect(answer).toMatchObject({ status: 'user-stopped', finished: true });
     expect(answer.error).toMatch(/20 companies were not unlocked, nothing charged for them/);
     expect(emu.fetchLog.length).toBe(before);
     expect(rowsOf('Companies').filter((r) => /^Stopped: /.test(r['Unlock status']))).toHaveLength(20);
@@ -236,11 +236,11 @@ describe('Send', () => {
 
     const pressed = stopDuringStep('send', '/send/personalized', 1, 100_000);
     const progress = continueJob('send');
-    expect(pressed.answer).toMatchObject({ stopping: true });
+    expect(pressed.answer).toMatchObject({ status: 'stopping' });
     expect(requestsTo('/send/personalized', emu.fetchLog.slice(pressed.at))).toBe(0);
     const sent = 12_000;
     const left = 700;
-    expect(progress).toMatchObject({ finished: true, userStopped: true });
+    expect(progress).toMatchObject({ status: 'user-stopped', finished: true });
     expect(progress.error).toBe(
       `Stopped, as you asked. ${left} e-mails were not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`,
     );
@@ -275,7 +275,7 @@ describe('Send', () => {
       if (!answer && ms >= 1000) answer = emu.run('stopJob', ['send'], { kind: 'webapp' });
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
-    expect(answer).toMatchObject({ stopping: true });
+    expect(answer).toMatchObject({ status: 'stopping' });
     expect(requestsTo('/send/personalized')).toBe(59);
     const rows = rowsOf('Outreach');
     expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(5900);
@@ -297,7 +297,7 @@ describe('Send', () => {
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(emu.ui.alerts.at(-1).title).toBe('Send paused');
     const answer = emu.run('stopJob', ['send'], { kind: 'webapp' });
-    expect(answer).toMatchObject({ finished: true, userStopped: true });
+    expect(answer).toMatchObject({ status: 'user-stopped', finished: true });
     // The first batch was 59 chunks (the confirmation's balance took a rate slot): 250 rows were left.
     expect(answer.error).toMatch(/250 e-mails were not sent/);
     let rows = rowsOf('Outreach');
@@ -357,12 +357,12 @@ describe('Phone check', () => {
 
     const pressed = stopDuringStep('phone', '/api/wa/check', 1, 100_000);
     const progress = continueJob('phone');
-    expect(pressed.answer).toMatchObject({ stopping: true });
+    expect(pressed.answer).toMatchObject({ status: 'stopping' });
     const checked = requestsTo('/api/wa/check');
     // The unit under way (one round of checks sent together) is finished; none after it.
     const afterStop = requestsTo('/api/wa/check', emu.fetchLog.slice(pressed.at));
     expect(checked - checkedInMenu - afterStop).toBeGreaterThan(0);
-    expect(progress).toMatchObject({ finished: true, userStopped: true });
+    expect(progress).toMatchObject({ status: 'user-stopped', finished: true });
     const results = target
       .getRange(2, 2, n, 1)
       .getValues()

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 18, item 4, through the built bundle: a full document store is a clear message, never a loss, and the
+// Through the built bundle: a full document store is a clear message, never a loss, and the
 // add-on can free its own space (its caches), after a confirmation that says what that costs.
 const { useServices, newAddon, control, DEMO_KEYS } = require('../support/harness');
 

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 27 through the bundle against the sandbox: the search filters the service leaves to the client
+// Through the bundle against the sandbox: the search filters the service leaves to the client
 // (employees, founded, e-mails, WhatsApp, how many), decision roles from job titles (PROSPECT_ROLE, Contacts),
 // and the unlock's roles choice.
 const { useServices, newAddon, control, DEMO_KEYS, dataset } = require('../support/harness');
@@ -277,7 +277,7 @@ const TITLES = {
     ['Logistics Coordinator', 'Operations', 'Staff'],
     ['Director', 'Management', 'Director'],
     ['Lead Generation Specialist', 'Marketing', 'Staff'],
-    // Issue 35: titles a new user saw sorted wrongly.
+    // Titles a new user saw sorted wrongly.
     ['Partner', 'Management', 'Owner / C-level'],
     ['Senior Partner', 'Management', 'Owner / C-level'],
     ['Board Member', 'Management', 'Owner / C-level'],

@@ -11,6 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const vm = require('node:vm');
 const { useServices, control, newAddon } = require('../support/harness');
+const { turnAutoRefresh } = require('../support/auto-refresh');
 const { unlock, editCompanyIndex } = require('../support/unlock');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 
@@ -349,13 +350,13 @@ test('a phone check: invalid numbers, answers, and a second run that reads its o
 
 test('auto-refresh that turned itself off says why once', async () => {
   const result = await sameWithOtherWords((record) => {
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     record.push(emu.advanceTime(3600_000).map((run) => run.status));
     emu.ui.queue('NO');
     emu.run('toggleAutoRefresh', [], { kind: 'menu' });
   });
   expect(result.record[0]).toEqual(['completed']);
-  const asked = result.alerts.find(([title]) => title === 'Auto-refresh tracking');
+  const asked = result.alerts.findLast(([title]) => title === 'Auto-refresh tracking'); // after the one that turned it on
   expect(asked[1]).toMatch(/turned itself off: this document has not sent any e-mail\./);
   expect(asked[1]).not.toMatch(/It was turned off/);
 });

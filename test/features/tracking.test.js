@@ -1,8 +1,9 @@
 'use strict';
-// Issue 13 through the built bundle, against the sandbox and its clock: the Tracking sheet, the summary and
+// Through the built bundle, against the sandbox and its clock: the Tracking sheet, the summary and
 // its chart, the Mail status of the rows sent, the hourly trigger and its rules, Show mail, PROSPECT_TASK,
 // and a refresh of 10,000 mails across executions. Mails are sent through the add-on's own sender.
 const { useServices, control, newAddon, DEMO_KEYS, jobKey, driveToEnd } = require('../support/harness');
+const { autoRefreshIsOn, turnAutoRefresh } = require('../support/auto-refresh');
 const sheets = require('../support/sheets');
 const { sendFromSheet, sendAtSandboxToSheet, topUpEdm } = require('../support/sent-mail');
 
@@ -346,11 +347,14 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
 });
 
 describe('Auto-refresh (hourly trigger)', () => {
-  test('turning it on twice keeps one trigger; it runs without UI and removes itself when all is final', async () => {
+  test('turned on from the menu it keeps one trigger; it runs without UI and removes itself when all is final', async () => {
     emu = newAddon(services);
     smallCampaign();
-    expect(emu.run('setAutoRefresh', [true], { kind: 'menu' })).toMatchObject({ on: true });
-    expect(emu.run('setAutoRefresh', [true], { kind: 'menu' })).toMatchObject({ on: true });
+    turnAutoRefresh(emu, true);
+    expect(autoRefreshIsOn(emu)).toBe(true);
+    emu.ui.queue('NO'); // asked again, the user keeps it on
+    emu.run('toggleAutoRefresh', [], { kind: 'menu' });
+    expect(autoRefreshIsOn(emu)).toBe(true);
     expect(clockTriggers()).toHaveLength(1);
     expect(clockTriggers()[0]).toMatchObject({ eventType: 'CLOCK', schedule: { kind: 'hours', hours: 1 } });
 
@@ -393,7 +397,7 @@ describe('Auto-refresh (hourly trigger)', () => {
   test('after a 401 the trigger removes itself and the error stays visible', async () => {
     emu = newAddon(services);
     smallCampaign();
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     refresh(); // the summary sheet exists
     await control(services.sandbox.outreachUrl, 'POST', '/accounts', { key: DEMO_KEYS.paid, revoked: true });
     const [run] = emu.advanceTime(HOUR);
@@ -411,7 +415,7 @@ describe('Auto-refresh (hourly trigger)', () => {
   test('a missing key, or 30 days without a send, turn it off without a request', async () => {
     emu = newAddon(services);
     smallCampaign();
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     emu.properties.user.deleteProperty('settings.outreachApiKey');
     emu.fetchLog.length = 0;
     emu.advanceTime(HOUR);
@@ -420,7 +424,7 @@ describe('Auto-refresh (hourly trigger)', () => {
     expect(myAuto().offReason).toMatch(/no outreach API key/);
 
     emu.properties.user.setProperty('settings.outreachApiKey', DEMO_KEYS.paid);
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     emu.fetchLog.length = 0;
     const record = JSON.parse(emu.properties.document.getProperty(myTimerKey()));
     record.auto.since = services.clock.now() - 31 * 24 * HOUR;
@@ -434,10 +438,10 @@ describe('Auto-refresh (hourly trigger)', () => {
 
   test('turning it off removes the trigger; another user keeps their own', async () => {
     emu = newAddon(services);
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     emu.setActiveUser('editor@example.com');
     emu.properties.user.setProperty('settings.outreachApiKey', DEMO_KEYS.paid);
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     expect(clockTriggers()).toHaveLength(2);
     emu.ui.queue('YES');
     emu.run('toggleAutoRefresh', [], { kind: 'menu' });
@@ -648,7 +652,7 @@ describe('Scale', () => {
   test('from the trigger, the next run goes on from where the last one stopped', async () => {
     emu = newAddon(services, { fetchLatencyMs: SLOW_FETCH_MS });
     await bigCampaign();
-    emu.run('setAutoRefresh', [true], { kind: 'menu' });
+    turnAutoRefresh(emu, true);
     const first = emu.advanceTime(HOUR);
     expect(first).toHaveLength(1);
     expect(first[0].status).toBe('completed');
@@ -729,7 +733,7 @@ describe('Ids an editor typed into cells', () => {
 
       if (how === 'menu') refresh();
       else {
-        emu.run('setAutoRefresh', [true], { kind: 'menu' });
+        turnAutoRefresh(emu, true);
         const [run] = emu.advanceTime(HOUR);
         expect(run).toMatchObject({ handler: 'onHourlyTimer', status: 'completed' });
       }

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 30 through the built bundle: two users in one document, against the sandbox. Ann (the owner) pays
+// Through the built bundle: two users in one document, against the sandbox. Ann (the owner) pays
 // with her key; Bob is an editor (with no key, or his own). They share the cells, the hidden template sheet
 // and the document properties; each has their own user properties, caches and triggers. Every attack of
 // the issue fails, the user is told what happened, and nothing is paid twice.

@@ -1,5 +1,5 @@
 'use strict';
-// Apps Script lets the add-on fetch only under its manifest's urlFetchWhitelist (issue 14, item 4): Settings
+// Apps Script lets the add-on fetch only under its manifest's urlFetchWhitelist: Settings
 // accepts only addresses there, an address outside it is a clear error naming the allowed prefixes, and
 // nothing is sent or retried. dist/ (what clasp pushes) allows the production https:// prefixes only;
 // dist-local/ (tests, playground) adds the loopback sandbox, and the emulator enforces each build's manifest.

@@ -1,5 +1,5 @@
 'use strict';
-// Issue 18 through the built bundle: one document sends and tracks 100,000 mails while it also holds 3,000
+// Through the built bundle: one document sends and tracks 100,000 mails while it also holds 3,000
 // search results (company index), 5,000 phone results, and a 50,000-character Chinese template with a
 // Cyrillic campaign name on each of two sheets. Its document properties stay under 250 KB at every step
 // (sampled at every request and after every execution; the peak is printed). The add-on's own send posts

@@ -1,5 +1,5 @@
 'use strict';
-// What a new user tripped over in the add-on's words (issue 21, item 6), through the built bundle: each
+// What a new user tripped over in the add-on's words, through the built bundle: each
 // message says a thing once, where the user is, and names a cell as the cell shows it.
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
 const { unlockQuestion } = require('../support/unlock');
@@ -191,7 +191,7 @@ test('a date or TRUE in the e-mail column is named as the cell shows it', () => 
   ]);
 });
 
-describe('words and numbers (issue 35, item 7)', () => {
+describe('words and numbers', () => {
   const fs = require('node:fs');
   const path = require('node:path');
   const root = path.join(__dirname, '..', '..');

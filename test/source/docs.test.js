@@ -1,5 +1,6 @@
 'use strict';
-// The documentation a newcomer reads: a short README, lines of at most 120 characters in it and in docs/,
+// The documentation a newcomer reads: a short README, a development guide whose layout names every module,
+// lines of at most 120 characters in it and in docs/,
 // and code that cites docs/services.md (the project's own words for what it relies on of both services),
 // never the services' documents, which are not in the repository.
 const fs = require('node:fs');
@@ -48,6 +49,16 @@ test('the README is at most 200 lines and shows the add-on, the two commands, th
   for (const [, target] of readme.matchAll(/\]\(((?:docs|dev)\/[^)#]+)/g)) {
     expect(fs.existsSync(path.join(ROOT, target))).toBe(true);
   }
+});
+
+test("docs/development.md's layout names every module of src/", () => {
+  const guide = read('docs/development.md');
+  const layout = guide.slice(
+    guide.indexOf('## Layout'),
+    guide.indexOf('\n## ', guide.indexOf('## Layout') + 1),
+  );
+  const unnamed = filesUnder('src', ['.ts']).filter((file) => !layout.includes(path.basename(file)));
+  expect(unnamed).toEqual([]);
 });
 
 test.each(docs())('%s: every line outside code blocks has at most 120 characters', (file) => {

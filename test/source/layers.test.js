@@ -117,10 +117,13 @@ describe('the source tree', () => {
     expect(back).toEqual([]);
   });
 
-  test('keeps every file of src/ at 350 lines or fewer', () => {
+  // A file holds one concept; the cap only catches one that holds several (blank and comment lines not counted,
+  // as ESLint's max-lines counts them).
+  test('keeps every file of src/ at 600 lines of code or fewer', () => {
+    const code = (line) => line.trim() !== '' && !/^(\/\/|\/\*|\*)/.test(line.trim());
     const long = files
-      .map((file) => [rel(file), fs.readFileSync(file, 'utf8').split('\n').length - 1])
-      .filter(([, lines]) => lines > 350);
+      .map((file) => [rel(file), fs.readFileSync(file, 'utf8').split('\n').filter(code).length])
+      .filter(([, lines]) => lines > 600);
     expect(long).toEqual([]);
   });
 

@@ -10,8 +10,8 @@ const { execFileSync } = require('node:child_process');
 const ROOT = path.join(__dirname, '..', '..');
 /** What the bundles are made from (files, or folders read recursively). */
 const INPUTS = ['src', 'dev/build', 'rollup.config.mjs', 'tsconfig.json', 'appsscript.json', 'package.json'];
-/** What the build writes: dist/ (pushed by clasp) and dist-local/ (the tests' and the playground's). */
-const BUNDLES = ['dist/Code.js', 'dist-local/Code.js'];
+/** What the build writes: dist/ (pushed by clasp), dist-local/ and dist-local-gmail/ (tests, playground). */
+const BUNDLES = ['dist/Code.js', 'dist-local/Code.js', 'dist-local-gmail/Code.js'];
 
 function newestFile(root, entry) {
   const full = path.join(root, entry);

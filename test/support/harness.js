@@ -8,10 +8,25 @@ const { execFileSync } = require('node:child_process');
 const { Clock } = require('../../dev/clock');
 const { startSandboxInWorker, DEMO_KEYS, dataset } = require('../../dev/sandbox');
 const { AppsScriptEmulator } = require('../emulator');
+const { sandboxMailbox } = require('../emulator/gmail-sandbox');
 
 const ROOT = path.join(__dirname, '..', '..');
 /** The local build: dist/ plus the loopback sandbox in its URL allowlist (see rollup.config.mjs). */
 const LOCAL_DIST = path.join(ROOT, 'dist-local');
+/** The same with reply detection from Gmail (REPLY_DETECTION=gmail: Gmail scope and advanced service). */
+const LOCAL_GMAIL_DIST = path.join(ROOT, 'dist-local-gmail');
+/** Where the add-on keeps a user's outreach key (src/platform/settings.ts): whose mails a mailbox answers. */
+const OUTREACH_KEY_PROPERTY = 'settings.outreachApiKey';
+
+/**
+ * The Gmail of each user receives what the sandbox's mailbox answers to the mails sent with the outreach key
+ * that user saved (reply./ooo./unsub./bounce. addresses, an hour after their mail).
+ */
+function sandboxGmail(emu, sandbox) {
+  return sandboxMailbox(sandbox.outreachUrl, (user) =>
+    emu.properties.forUser(user).getProperty(OUTREACH_KEY_PROPERTY),
+  );
+}
 
 async function startServices() {
   const clock = Clock.virtual();
@@ -96,18 +111,29 @@ function controlSync(baseUrl, method, route, body) {
 /**
  * A fresh add-on (new emulator) with the given keys saved through its own Settings endpoint, by the
  * document's owner. `allowPhoneFormulas`: the owner's switch that lets =PHONE_CHECK spend credits.
+ * `gmail: true`: the build with reply detection (dist-local-gmail/), whose users' Gmail receives the sandbox's
+ * answers to their mails (emu.gmail holds the mailboxes; emu.gmail.deliver adds a message).
  */
 function newAddon(
   { clock, sandbox },
-  { outreachKey = DEMO_KEYS.paid, phoneKey = DEMO_KEYS.phone, allowPhoneFormulas, dist, ...options } = {},
+  {
+    outreachKey = DEMO_KEYS.paid,
+    phoneKey = DEMO_KEYS.phone,
+    allowPhoneFormulas,
+    dist,
+    gmail = false,
+    ...options
+  } = {},
 ) {
+  const built = dist || (gmail ? LOCAL_GMAIL_DIST : LOCAL_DIST);
   const emu = new AppsScriptEmulator({
-    codePath: path.join(dist || LOCAL_DIST, 'Code.js'),
-    htmlDir: dist || LOCAL_DIST,
+    codePath: path.join(built, 'Code.js'),
+    htmlDir: built,
     clock,
     enforceUrlFetchWhitelist: true,
     ...options,
   });
+  if (gmail && !options.gmailIncoming) emu.gmail.incoming = sandboxGmail(emu, sandbox);
   const settings = { outreachBaseUrl: sandbox.outreachUrl, phoneBaseUrl: sandbox.phoneUrl };
   if (outreachKey) settings.outreachApiKey = outreachKey;
   if (phoneKey) settings.phoneApiKey = phoneKey;
@@ -188,4 +214,6 @@ module.exports = {
   dataset,
   ROOT,
   LOCAL_DIST,
+  LOCAL_GMAIL_DIST,
+  sandboxGmail,
 };

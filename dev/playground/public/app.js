@@ -814,6 +814,7 @@
     { label: 'Slow service: off', demo: 'slow-off' },
     { separator: true },
     { label: 'How to see a bounce, an open, the progress dialog', demo: 'help' },
+    { label: 'Show my Gmail (replies, out of office, unsubscribe, bounces)', demo: 'inbox' },
   ];
 
   function runDemo(action) {

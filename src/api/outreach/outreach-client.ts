@@ -47,7 +47,6 @@ import {
 } from './email-schemas';
 import type { RateBudget } from '../../platform/rate-budget';
 
-export { OUTREACH_PATHS } from './outreach-paths';
 export {
   type CompanyWithEmails,
   PAGES_PER_WAVE,

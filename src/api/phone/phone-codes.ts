@@ -1,5 +1,5 @@
 // Phone-service codes: the body's {code, message} is authoritative, whatever the HTTP status.
-import type { ApiErrorInit, ApiErrorKind } from '../errors';
+import type { ApiErrorFacts, ApiErrorInit, ApiErrorWords } from '../errors';
 import { ERROR_TEXTS } from '../error-texts';
 
 export const PHONE_CODES = {
@@ -13,9 +13,7 @@ export const PHONE_CODES = {
   DEDUCT_FAILED: 1007,
 } as const;
 
-type CodeMeaning = Pick<ApiErrorInit, 'userMessage' | 'action' | 'retryable' | 'unit'> & {
-  kind: ApiErrorKind;
-};
+type CodeMeaning = ApiErrorWords & ApiErrorFacts;
 
 const REFUSED_KEY: CodeMeaning = {
   kind: 'auth',

@@ -1,27 +1,11 @@
-// The transport: the only place that calls UrlFetchApp. Builds URLs and headers, serializes JSON, takes
-// rate-budget slots and retries; answers are read in answers.ts. Its settings (key, base URL, the other
-// secrets to redact, extra headers) are given by whoever builds it: it reads no property itself.
-//
-// Retry rules (docs/design.md, "Retries"):
-//   - rate limit (outreach 429 `rate-limit`, phone code 1005): wait (Retry-After when given, else until the
-//     oldest slot of the budget frees) and retry, at most 3 times. A 429 rejects the call before it runs, so
-//     this applies to unlock and sends too.
-//   - 429 `quota-exceeded`: never retried (kind 'quota').
-//   - 5xx and network failures (UrlFetchApp throws) on reads — GET, the free search POST, phone checks —
-//     retried after 1 s, 2 s, 4 s (at most 3 times). Phone codes 1000/1006/1007 likewise (a failed check
-//     costs nothing).
-//   - unlock and the two sends are not idempotent: after an ambiguous failure (UrlFetchApp throws, a 5xx, a
-//     2xx whose body cannot be read) they are never retried and fail with kind 'outcome-unknown'. A 502
-//     `upstream-error` on a send is a definite failure (the spec refunds it): kind 'server', retryable, not
-//     retried automatically.
-//   - 4xx (other than 429) and 410 are never retried; phone 1001/1002/1003/1004 neither.
-//   - no wait ever ends after the deadline (deadlineMs, else 5 minutes after the call began): the call
-//     fails with the last error, or a 'rate-budget' error when the budget had no slot in time ('time-up'
-//     when the deadline came first, 'stopped' when the user pressed Stop). A fetch (or
-//     fetchAll batch) starts only when one as long as the longest so far ends before the deadline: an
-//     execution cut off during a fetch would lose answers that were paid for.
-// Redirects are not followed (the key must not travel to another host); a 3xx is an unexpected answer.
-// Secrets: the key is only ever in the Authorization / x-api-key header; every error is redacted.
+// The transport: the only place that calls UrlFetchApp. It owns the URL, headers and JSON body of a request,
+// the rate-budget slot each takes, the retries (the rules: docs/design.md, "Retries"), and one requestAll's
+// state; answers are read in answers.ts. It must never: follow a redirect (the key must not travel to another
+// host), put a key anywhere but the Authorization / x-api-key header or into an error (every error goes
+// through redactInit), retry a paid call whose outcome is unknown (unlock, the two sends), let a wait end after
+// the deadline (deadlineMs, else 5 minutes after the call began: the call ends with 'time-up', 'stopped' or
+// 'rate-budget'), start a fetch that would end after it (an execution cut off during a fetch loses answers
+// that were paid for), or read a property (its key, base URL, secrets and headers are given).
 import type * as z from 'zod/mini';
 import { ApiError, type ApiErrorInit, type ApiService } from '../errors';
 import {
@@ -45,11 +29,54 @@ import {
 import { redact, redactInit } from './redact';
 import { buildQuery, endpointOf, type Outcome, type RequestSpec } from './request-spec';
 import { checkRequest } from './requests';
-import { type AttemptState, type BatchResult, type Run, type Settled, sleepMs } from './run';
-
-export { type BatchResult, sleepMs } from './run';
 import { RateBudget, RateDeadlineError } from '../../platform/rate-budget';
 import { allowedPrefixesText, isAllowedBaseUrl } from '../../platform/url-allowlist';
+
+// One requestAll call's state: its requests, their attempts and outcomes, why it stopped.
+
+export interface BatchResult<T> {
+  /** One entry per request, in order; undefined when the run stopped before the request got an answer. */
+  outcomes: Array<Outcome<T> | undefined>;
+  /** Why the run stopped early (a stopOn error, or the rate budget had no slot before the deadline). */
+  stopped?: ApiError;
+}
+
+/** Utilities.sleep accepts at most 5 minutes. */
+const MAX_SLEEP_MS = 300_000;
+
+export interface AttemptState {
+  rateRetries: number;
+  failRetries: number;
+  notBefore: number;
+  /** Retried alone: its batch's fetchAll threw, so it may be the request that breaks the connection. */
+  solo: boolean;
+}
+
+/** One requestAll call: its requests, their URLs, what each has come to, and why the run stopped. */
+export interface Run<T> {
+  specs: readonly RequestSpec<T>[];
+  urls: string[];
+  states: AttemptState[];
+  outcomes: Array<Outcome<T> | undefined>;
+  deadline: number;
+  stopOn?: (error: ApiError) => boolean;
+  onSettled?: Settled<T>;
+  /** Asked before each request goes and during waits for the rate budget: true ends the run there. */
+  cancelled?: () => boolean;
+  stopped?: ApiError;
+}
+
+/** Hears, after each batch, which requests have their final outcome now. */
+export type Settled<T> = (indexes: number[], outcomes: ReadonlyArray<Outcome<T> | undefined>) => void;
+
+export function sleepMs(ms: number): void {
+  let left = Math.ceil(ms);
+  while (left > 0) {
+    const step = Math.min(left, MAX_SLEEP_MS);
+    Utilities.sleep(step);
+    left -= step;
+  }
+}
 
 export interface TransportOptions {
   service: ApiService;
@@ -278,7 +305,7 @@ export class Transport {
     if (transient && !spec.unsafe && state.failRetries < this.backoff.length) {
       const delay = this.backoff[state.failRetries];
       state.failRetries++;
-      return Math.max(delay, init.retryAfterMs ?? 0);
+      return Math.max(delay, init.kind === 'server' ? (init.retryAfterMs ?? 0) : 0);
     }
     return undefined;
   }

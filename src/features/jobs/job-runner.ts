@@ -14,12 +14,15 @@
 //     leaves the step going on in the background, and the next menu action of the job says what it did.
 // A job supplies its units (planned before the first step), the work of a unit, and how a finished unit is
 // recorded (sheet, stores, counters); a recorded unit may add follow-up units (unlock → contacts).
+// It must never run two steps of a kind at once, start a unit that would not end before the deadline, or
+// go on with a job started with another key (keyChangedText, job.ts).
 import { ApiError, isForLater } from '../../api/errors';
 import { Deadline } from '../../platform/deadline';
 import {
   clearJob,
   forgetStop,
   forgetUnseenReport,
+  JobKind,
   JobProgress,
   keepUnseenReport,
   loadJob,
@@ -30,39 +33,22 @@ import {
   withJobLease,
 } from '../../platform/jobs';
 import { ownerStamp } from '../../platform/owner';
-import { keyChangedText } from './job-owner';
-import type { JobDefinition, JobState, Reporter, StepContext } from './job-types';
-
-export type { JobDefinition, JobLabels, JobState, Reporter, StepContext } from './job-types';
+import {
+  isStopped,
+  JobDefinition,
+  JobPause,
+  JobState,
+  JobStop,
+  keyChangedText,
+  Reporter,
+  StepContext,
+} from './job';
 import { backgroundReport } from './reporters';
-import { describe } from '../settings';
 import { whenText } from '../words';
-
-export type { JobProgress } from '../../platform/jobs';
-
-/** Ends the job now with a message for the user (funds used up, key refused, sheet gone…). */
-export class JobStop extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'JobStop';
-  }
-}
-
-/** Keeps the job but runs no step before `until` (a rate limit longer than an execution). */
-export class JobPause extends Error {
-  constructor(
-    message: string,
-    readonly until: number,
-  ) {
-    super(message);
-    this.name = 'JobPause';
-  }
-}
+import { describe } from '../errors';
 
 /** Silent reporter for the progress dialog: the dialog shows the progress continueJob returns. */
 export const DIALOG_REPORTER: Reporter = { progress: () => undefined, end: () => undefined };
-
-/** Items in units of at most `size` (a job's plan: rows, ids or numbers per unit). */
 
 export function newJobState<U, D, R>(job: JobDefinition<U, D, R>, units: U[], data: D): JobState<U, D> {
   const size = job.size || (() => 1);
@@ -84,7 +70,7 @@ export function startJob<U, D, R>(
 }
 
 /** The saved state of a job of this kind, or null. */
-export function savedJob<U, D>(kind: string): JobState<U, D> | null {
+export function savedJob<U, D>(kind: JobKind): JobState<U, D> | null {
   const state = loadJob<JobState<U, D>>(kind);
   return state && state.v === 1 && Array.isArray(state.units) ? state : null;
 }
@@ -123,7 +109,7 @@ export function stopSavedJob<U, D, R>(job: JobDefinition<U, D, R>): JobProgress 
     job.kind,
     () => {
       const state = savedJob<U, D>(job.kind);
-      if (!state || state.stopped) return nothingLeft(job.kind);
+      if (!state || isStopped(state)) return nothingLeft(job.kind);
       stopByUser(job, state);
       endJob(job, state);
       return progressOf(job, state, true);
@@ -131,17 +117,23 @@ export function stopSavedJob<U, D, R>(job: JobDefinition<U, D, R>): JobProgress 
     () => {
       requestStop(job.kind);
       return {
-        ...busyProgress(job.kind),
-        busy: false,
-        stopping: true,
+        kind: job.kind,
+        done: 0,
+        total: 0,
+        status: 'stopping',
+        finished: false,
         message: 'Stopping after the batch under way: nothing more is charged.',
       };
     },
   );
 }
 
-function nothingLeft(kind: string): JobProgress {
-  return { kind, done: 0, total: 0, finished: true, message: 'Nothing left to do.' };
+function nothingLeft(kind: JobKind): JobProgress {
+  return { kind, done: 0, total: 0, status: 'done', finished: true, message: 'Nothing left to do.' };
+}
+
+function isPaused<U, D>(state: JobState<U, D>): boolean {
+  return !!state.status && state.status.is === 'paused';
 }
 
 function stopByUser<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): void {
@@ -151,15 +143,16 @@ function stopByUser<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>)
   } catch (error) {
     left = `The rows left could not be marked (${describe(error)}).`; // the sheet is gone or was changed
   }
-  state.stopped = `Stopped, as you asked.${left ? ` ${left}` : ''}`;
-  state.userStopped = true;
+  state.status = { is: 'stopped', byUser: true, message: `Stopped, as you asked.${left ? ` ${left}` : ''}` };
 }
 
 /** The progress of a step that may not run: the job is another key's, or paused until later. */
 function heldBack<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): JobProgress | null {
   const otherKey = keyChangedText(job, state);
-  if (otherKey) return { ...progressOf(job, state, false), finished: true, paused: true, error: otherKey };
-  if (state.pausedUntil && Date.now() < state.pausedUntil) return progressOf(job, state, false);
+  if (otherKey)
+    return { ...progressOf(job, state, false), status: 'paused', finished: true, error: otherKey };
+  if (state.status && state.status.is === 'paused' && Date.now() < state.status.until)
+    return progressOf(job, state, false);
   return null;
 }
 
@@ -176,7 +169,7 @@ export function runStep<U, D, R>(
     reporter.end(job, held);
     return held;
   }
-  state.pausedUntil = undefined;
+  if (isPaused(state)) state.status = undefined;
   const context: StepContext = {
     deadline,
     memory,
@@ -186,7 +179,7 @@ export function runStep<U, D, R>(
     },
   };
   let longest = 0;
-  while (state.units.length > 0 && !state.stopped) {
+  while (state.units.length > 0 && !isStopped(state)) {
     if (stopRequested(job.kind)) {
       stopByUser(job, state);
       break;
@@ -202,17 +195,17 @@ export function runStep<U, D, R>(
       if (more) state.units.unshift(...more);
     } catch (error) {
       if (!handleStop(error, state)) throw error;
-      if (!state.stopped && !state.pausedUntil) break; // out of time inside the unit: the next step redoes it
+      if (!state.status) break; // out of time inside the unit: the next step redoes it
     } finally {
       longest = Math.max(longest, Date.now() - started);
       saveJob(job.kind, state);
     }
-    if (state.pausedUntil) break;
+    if (isPaused(state)) break;
     const progress = progressOf(job, state, false);
     saveProgress(job.kind, progress); // what the dialog polls while this step goes on
     reporter.progress(job, progress);
   }
-  const finished = !!state.stopped || state.units.length === 0;
+  const finished = isStopped(state) || state.units.length === 0;
   if (finished) endJob(job, state);
   else saveJob(job.kind, state);
   const progress = progressOf(job, state, finished);
@@ -231,19 +224,20 @@ const MARGIN_MS = 10_000;
 
 /** Applies a stop, a pause or an "out of time" to the state; false for an error that is a bug. */
 function handleStop<U, D>(error: unknown, state: JobState<U, D>): boolean {
-  if (error instanceof JobStop) state.stopped = error.message;
-  else if (error instanceof JobPause) {
-    state.pausedUntil = error.until;
-    state.pauseMessage = error.message;
-  } else if (error instanceof ApiError) {
+  if (error instanceof JobStop) state.status = { is: 'stopped', byUser: false, message: error.message };
+  else if (error instanceof JobPause)
+    state.status = { is: 'paused', until: error.until, message: error.message };
+  else if (error instanceof ApiError) {
     if (isForLater(error)) return true; // out of time, or the rate budget would wait past the deadline
     if (error.kind === 'fetch-quota') {
       // Google's daily fetch quota: nothing was sent; the job waits (tried again after an hour).
-      state.pausedUntil = Date.now() + (error.retryAfterMs || 3_600_000);
-      state.pauseMessage = `${describe(error)} Run it again after ${whenText(state.pausedUntil)} (at the latest ${whenText(Date.now() + 86_400_000)}).`;
+      const until = Date.now() + (error.retryAfterMs || 3_600_000);
+      const latest = whenText(Date.now() + 86_400_000);
+      const message = `${describe(error)} Run it again after ${whenText(until)} (at the latest ${latest}).`;
+      state.status = { is: 'paused', until, message };
       return true;
     }
-    state.stopped = describe(error);
+    state.status = { is: 'stopped', byUser: false, message: describe(error) };
   } else return false;
   return true;
 }
@@ -253,32 +247,37 @@ function progressOf<U, D, R>(
   state: JobState<U, D>,
   finished: boolean,
 ): JobProgress {
-  const paused = !finished && !!state.pausedUntil && Date.now() < state.pausedUntil;
   const left = state.units.reduce((n, unit) => n + (job.size ? job.size(unit) : 1), 0);
-  const progress: JobProgress = {
+  const status = state.status;
+  const base = {
     kind: job.kind,
-    done: finished && !state.stopped ? state.total : Math.max(0, Math.min(state.total - left, state.total)),
+    done:
+      finished && !isStopped(state) ? state.total : Math.max(0, Math.min(state.total - left, state.total)),
     total: state.total,
-    finished: finished || paused,
     message: job.summary(state, finished),
+    ...(state.startedAt ? { elapsedMs: Math.max(0, Date.now() - state.startedAt) } : {}),
   };
-  if (state.startedAt) progress.elapsedMs = Math.max(0, Date.now() - state.startedAt);
-  if (state.stopped) progress.error = state.stopped;
-  if (state.userStopped) progress.userStopped = true;
-  if (paused) {
-    progress.paused = true;
-    progress.error = state.pauseMessage;
-  }
-  return progress;
+  if (status && status.is === 'stopped')
+    return {
+      ...base,
+      status: status.byUser ? 'user-stopped' : 'stopped',
+      finished: true,
+      error: status.message,
+    };
+  if (!finished && status && status.is === 'paused' && Date.now() < status.until)
+    return { ...base, status: 'paused', finished: true, error: status.message };
+  return finished
+    ? { ...base, status: 'done', finished: true }
+    : { ...base, status: 'working', finished: false };
 }
 
-export function busyProgress(kind: string): JobProgress {
+export function busyProgress(kind: JobKind): JobProgress {
   return {
     kind,
     done: 0,
     total: 0,
+    status: 'busy',
     finished: false,
-    busy: true,
     message: 'Another run of this job is in progress (another window or editor); waiting for it…',
   };
 }

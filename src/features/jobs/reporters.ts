@@ -2,15 +2,15 @@
 // goes on past this execution, an alert when it stopped, a toast when it is done. From a time-driven
 // trigger there is no UI (getUi() throws there): the outcome is kept in document properties, and the feature
 // shows it where the user looks later (the Tracking sheet's summary, the menu action's confirmation).
-import { JobProgress, takeUnseenReport } from '../../platform/jobs';
+import { JobKind, JobProgress, takeUnseenReport } from '../../platform/jobs';
 import { inform, showProgressDialog, toast } from '../../ui/dialogs';
-import type { JobDefinition, JobLabels, JobState, Reporter } from './job-types';
+import type { JobDefinition, JobLabels, JobState, Reporter } from './job';
 
 export const MENU_REPORTER: Reporter = {
   progress: (job: JobLabels, progress) => toast(progress.message, job.name, 3),
   end: (job: JobLabels, progress) => {
     if (progress.error)
-      inform(`${job.name} ${progress.paused ? 'paused' : 'stopped'}`, progressText(progress));
+      inform(`${job.name} ${progress.status === 'paused' ? 'paused' : 'stopped'}`, progressText(progress));
     else if (!progress.finished) showProgressDialog(job, progress);
     else toast(progress.message, `${job.name} finished`, 10);
   },
@@ -40,10 +40,13 @@ export interface LastRun {
   finished: boolean;
 }
 
-const LAST_RUN = (kind: string) => `job.${kind}.lastRun`;
+/** What runs unattended and keeps its last outcome: the jobs, and the hourly follow-up steps. */
+export type UnattendedWork = JobKind | 'sequence';
+
+const LAST_RUN = (kind: UnattendedWork) => `job.${kind}.lastRun`;
 
 /** For triggers: never calls getUi(); the outcome is kept for the user to see later. */
-export function unattendedReporter(kind: string): Reporter {
+export function unattendedReporter(kind: JobKind): Reporter {
   return {
     progress: () => undefined,
     end: (_title, progress) => recordLastRun(kind, progress),
@@ -51,8 +54,8 @@ export function unattendedReporter(kind: string): Reporter {
 }
 
 export function recordLastRun(
-  kind: string,
-  progress: Pick<JobProgress, 'message' | 'error' | 'finished'>,
+  kind: UnattendedWork,
+  progress: { message: string; error?: string; finished: boolean },
 ): LastRun {
   const run: LastRun = { at: Date.now(), message: progress.message, finished: progress.finished };
   if (progress.error) run.error = progress.error;
@@ -60,7 +63,7 @@ export function recordLastRun(
   return run;
 }
 
-export function lastRun(kind: string): LastRun | null {
+export function lastRun(kind: UnattendedWork): LastRun | null {
   const text = PropertiesService.getDocumentProperties().getProperty(LAST_RUN(kind));
   try {
     return text ? (JSON.parse(text) as LastRun) : null;
@@ -78,12 +81,13 @@ export function backgroundReport<U, D, R>(
 ): string {
   const did = job.workDone ? job.workDone(before, state.data) : '';
   if (!did) return '';
-  const outcome = progress.userStopped
-    ? progress.error
-    : progress.error
-      ? `Then it stopped: ${progress.error}`
-      : progress.finished && !progress.paused
-        ? `The ${job.name.toLowerCase()} has finished.`
-        : '';
+  const outcome =
+    progress.status === 'user-stopped'
+      ? progress.error
+      : progress.error
+        ? `Then it stopped: ${progress.error}`
+        : progress.status === 'done'
+          ? `The ${job.name.toLowerCase()} has finished.`
+          : '';
   return `The step that was working when the progress dialog closed went on in the background: it ${did}.${outcome ? ` ${outcome}` : ''}`;
 }

@@ -3,7 +3,7 @@
 // the sending quota all ride on it: turning one on while another is on keeps the trigger, and it is removed
 // only when none of them is left. The trigger is found by the id stored when it was made (platform/
 // triggers.ts), so it works whether or not getUserTriggers(spreadsheet) lists time-driven triggers.
-import { missingScopes } from '../../platform/consent';
+import { missingScopes } from '../../platform/scopes';
 import { loadJob } from '../../platform/jobs';
 import {
   createHourlyTrigger,
@@ -15,7 +15,7 @@ import { mySchedules } from '../outbox/scheduled-sends';
 import { mySequences } from '../outbox/sequence-records';
 import { myTimer, saveMyTimer } from './timer-store';
 import { userToken } from '../../platform/owner';
-import { count } from '../words';
+import { count } from '../../platform/plural';
 
 type Trigger = GoogleAppsScript.Script.Trigger;
 

@@ -11,7 +11,6 @@ import { isMailColumnHeader } from '../../sheets/mail-record';
 import { stateText } from '../../sheets/mail-state';
 import { MailingList } from '../../sheets/mailing-list';
 import { showDialogFile } from '../../ui/dialogs';
-import { UserError } from '../inputs';
 import {
   BodyFormat,
   MailTemplate,
@@ -26,7 +25,7 @@ import { readSettings } from '../../platform/settings';
 import { scheduleView, ScheduleView } from '../outbox/scheduled-sends';
 import { postTestMail } from '../outbox/outbox';
 import { openMailingList, rowProblem } from '../outbox/row-check';
-import { describe, ensureKey } from '../settings';
+import { ensureKey } from '../settings';
 import {
   FollowUp,
   MAX_FOLLOW_UPS,
@@ -41,6 +40,7 @@ import { isSequenceHeader, opensNote } from '../sequence/sequence-column';
 import { parseTiming, type Timing } from '../outbox/send-timing';
 import { timingNote } from './timing-note';
 import { parseSubjectTest, type SubjectTest } from '../outbox/subject-test';
+import { describe, UserError } from '../errors';
 
 export interface ComposeState {
   sheetName: string;

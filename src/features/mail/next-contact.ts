@@ -12,11 +12,11 @@ import { isRecipientHeader, ListRow, MailingList } from '../../sheets/mailing-li
 import { selectedRows } from '../../sheets/selection';
 import { normalizeHeader, Table, TableLayout } from '../../sheets/table';
 import { confirm, inform, toast } from '../../ui/dialogs';
-import { UserError } from '../inputs';
-import { count, formatCount, plural } from '../words';
 import { listedReason, readDoNotContact } from '../outbox/do-not-contact';
 import { earlierFailures } from './earlier-failures';
 import { companyDomain } from '../outbox/webmail';
+import { UserError } from '../errors';
+import { count, formatCount, plural } from '../../platform/plural';
 
 const TITLE = 'Next contact after a bounce';
 export const REPLACES_HEADER = 'Replaces';

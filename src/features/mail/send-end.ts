@@ -4,12 +4,13 @@
 import type { ApiError } from '../../api/errors';
 import { MailState, notSent } from '../../sheets/mail-state';
 import { SEND_TEXTS } from '../outbox/send-texts';
-import { JobPause, JobStop } from '../jobs/job-runner';
+import { JobPause, JobStop } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
-import { describe } from '../settings';
-import { count, neededText, plural } from '../words';
+import { asClause, neededText } from '../words';
 
 import { QUOTA_WAIT_DAYS, quotaWait } from '../outbox/quota-wait';
+import { describe } from '../errors';
+import { count, plural } from '../../platform/plural';
 /** The next try: just under an hour, so the next hourly run of the trigger makes it. */
 const RETRY_MS = 50 * 60 * 1000;
 
@@ -34,7 +35,7 @@ export interface RunEnd {
  * 7 days of waiting the send is given up, and the rows say so.
  */
 export function quotaEnd(error: ApiError, data: EndData, left: number): RunEnd {
-  const detail = (error.detail || error.userMessage).trim().replace(/\.$/, '');
+  const detail = asClause(error.detail || error.userMessage);
   const { since, gaveUp } = quotaWait(data.waiting && data.waiting.since);
   if (gaveUp) {
     data.waiting = undefined;

@@ -2,12 +2,12 @@
 // when, and the job pauses until the first of them may go; the hourly trigger of the user who sent it goes on
 // from there (the job's pause, as for the sending quota).
 import type { MailState } from '../../sheets/mail-state';
-import { JobPause } from '../jobs/job-runner';
+import { JobPause } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
 import { SEND_TEXTS } from '../outbox/send-texts';
 import { nextHour, openingText, type Timing } from '../outbox/send-timing';
-import { describe } from '../settings';
-import { count, formatCount, plural } from '../words';
+import { describe } from '../errors';
+import { count, formatCount, plural } from '../../platform/plural';
 import { whenText } from '../words';
 import { HOUR_MS } from '../../platform/time';
 import type { Queued } from './send-queue';

@@ -14,7 +14,7 @@ import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import { isQueued, MailState, NO_STATE, notSent } from '../../sheets/mail-state';
 import { type ListRow, MailingList } from '../../sheets/mailing-list';
-import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
+import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job';
 import type { Posted } from '../outbox/post';
 import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK, settleOpen } from '../outbox/outbox';
 import { idCells } from '../outbox/list-view';
@@ -25,15 +25,13 @@ import { Ledger } from '../outbox/ledger';
 import { hourRoom, sendClock } from '../outbox/send-timing';
 import { readSettings } from '../../platform/settings';
 import { stopRequested } from '../../platform/jobs';
-import { describe } from '../settings';
-import { count, formatCount, plural } from '../words';
 import { EndData, quotaEnd, stopEnd } from './send-end';
-import { UserError } from '../inputs';
 import { HOUR_MS } from '../../platform/time';
 import { queuedRows, subjectGate } from './send-queue';
 import { type Hold, holdOf, holdPause } from './send-hold';
+import { describe, UserError } from '../errors';
+import { count, formatCount, plural } from '../../platform/plural';
 
-export { SEND_CHUNK, BATCH_CHUNKS };
 const UNIT_ROWS = SEND_CHUNK * BATCH_CHUNKS;
 
 export type SendUnit = { n: number };

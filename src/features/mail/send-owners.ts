@@ -4,7 +4,7 @@
 // two users. Other sheets are not affected.
 import { otherJobs } from '../../platform/jobs';
 import { ownershipOf } from '../../platform/owner';
-import type { JobState } from '../jobs/job-runner';
+import { hasWorkLeft, type JobState } from '../jobs/job';
 import type { SendData, SendUnit } from './send-job';
 import { openChunks } from '../outbox/journal';
 import { whenText } from '../words';
@@ -19,7 +19,7 @@ export function otherSendOnSheet(sheetId: number, sheetName: string, zone: strin
     return `Another editor's send from "${sheetName}" (${time(doubt.postedAt)}) was cut off before the service answered: only they can tell, with their key, whether it went out, and it is settled when they next open the add-on. Nothing is sent from this sheet until then, so no row is sent twice; other sheets are not affected.`;
   }
   const job = otherJobs<JobState<SendUnit, SendData>>('send').find(
-    (s) => s.data && s.data.sheetId === sheetId && !s.stopped && s.units.length > 0,
+    (s) => s.data && s.data.sheetId === sheetId && hasWorkLeft(s),
   );
   if (job) {
     const since = job.owner ? ` (started ${time(job.owner.at)})` : '';

@@ -10,8 +10,8 @@ import { Ledger } from '../outbox/ledger';
 import type { StoredTemplate } from '../outbox/mail-templates';
 import { SEND_TEXTS } from '../outbox/send-texts';
 import type { Elsewhere } from '../sequence/people';
-import { count, formatCount, plural } from '../words';
 import type { SendPlan } from './send-plan';
+import { count, formatCount, plural } from '../../platform/plural';
 
 export interface HeldElsewhere {
   row: ListRow;

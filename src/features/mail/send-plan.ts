@@ -12,7 +12,7 @@ import { EarlierFailure, failureText } from './earlier-failures';
 import { MailTemplate } from '../outbox/mail-template';
 import { problemState, rowProblem } from '../outbox/row-check';
 import { SEND_TEXTS, withFallback } from '../outbox/send-texts';
-import { count, formatCount } from '../words';
+import { count, formatCount } from '../../platform/plural';
 
 /** What a plan checks rows against besides the rows themselves. */
 export interface PlanContext {

@@ -17,9 +17,8 @@ import { ListRow, MailingList } from '../../sheets/mailing-list';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { confirm, inform } from '../../ui/dialogs';
 import { showComposeDialog } from './compose';
-import { UserError } from '../inputs';
-import { endJob, JobState, newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
-import { keyChangedText } from '../jobs/job-owner';
+import { hasWorkLeft, JobState, keyChangedText, Reporter } from '../jobs/job';
+import { endJob, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { type ConfirmedRef, confirmSend, sequenceReach, tooManyToConfirm } from '../outbox/confirm';
 import { readMailRecord } from '../../sheets/mail-record';
 import { mailedRecently, peopleElsewhere } from '../sequence/people';
@@ -35,13 +34,14 @@ import { readDoNotContact } from '../outbox/do-not-contact';
 import { earlierFailures, failureWhy } from './earlier-failures';
 import { ensureKey } from '../settings';
 import { userToken } from '../../platform/owner';
-import { count, formatCount, plural } from '../words';
 import { startFollowUps } from '../sequence/sequence-control';
 import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../outbox/sequence-records';
 import { stepProblems } from '../outbox/follow-ups';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
 import { testLines, whenLines } from './timing-note';
+import { UserError } from '../errors';
+import { count, formatCount, plural } from '../../platform/plural';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -263,7 +263,7 @@ export function launchSend(
  */
 function resumeUnfinished(reporter: Reporter): boolean {
   const previous = savedJob<SendUnit, SendData>(SEND_JOB.kind);
-  if (!previous || previous.stopped || previous.units.length === 0) return false;
+  if (!previous || !hasWorkLeft(previous)) return false;
   const left = rowsLeft(previous.units);
   const otherKey = keyChangedText(SEND_JOB, previous);
   if (otherKey) {
@@ -288,7 +288,7 @@ function resumeUnfinished(reporter: Reporter): boolean {
     '(No: those rows are not sent and can be sent again later.)',
   ].join('\n');
   if (confirm('Unfinished send', question)) {
-    previous.pausedUntil = undefined; // the user asks for it now
+    previous.status = undefined; // not stopped (hasWorkLeft), so paused at most: the user asks for it now
     runStep(SEND_JOB, previous, reporter, Deadline.forExecution());
     return true;
   }

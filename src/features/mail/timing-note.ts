@@ -5,7 +5,7 @@ import { normalizeHeader } from '../../sheets/table';
 import { countryZone, SEVERAL_ZONES } from '../outbox/country-zones';
 import { openingText, sendClock, type Timing } from '../outbox/send-timing';
 import type { SubjectTest } from '../outbox/subject-test';
-import { count, formatCount, plural } from '../words';
+import { count, formatCount, plural } from '../../platform/plural';
 
 const DAY_NAMES = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const TIME_ZONE = normalizeHeader('Time zone');

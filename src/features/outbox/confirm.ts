@@ -5,11 +5,11 @@
 // differ from those confirmed sends nothing until the payer reviews them in Compose.
 import { ownerStamp } from '../../platform/owner';
 import { type ListRow, MailingList } from '../../sheets/mailing-list';
-import { UserError } from '../inputs';
-import { formatCount } from '../words';
 import { Ledger, type LedgerList, type Person, type StopCode } from './ledger';
 import { addressMark, boundFields, type ConfirmedMail, contentMark, mailMark } from './marks';
 import { keptTest, testRecord } from './subject-test';
+import { UserError } from '../errors';
+import { formatCount } from '../../platform/plural';
 
 /** What a send keeps of its confirmation: the list and the confirmation's number in the payer's record. */
 export interface ConfirmedRef {

@@ -12,7 +12,7 @@ import { selectedRows } from '../../sheets/selection';
 import { Table } from '../../sheets/table';
 import { inform, toast } from '../../ui/dialogs';
 import { MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
-import { count, formatCount } from '../words';
+import { count, formatCount } from '../../platform/plural';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -1,10 +1,10 @@
-// Follow-up steps of a mailing list's mail (issue 28): up to 5, each sent a number of days (1 to 30, or
+// Follow-up steps of a mailing list's mail: up to 5, each sent a number of days (1 to 30, or
 // working days in the spreadsheet's time zone) after the previous one, with its own body and an optional
 // subject (by default "Re: " and the row's first subject). They are saved with the mail (mail-templates.ts)
 // and rendered with the same placeholders. Pure code besides the calendar: no service is called here.
-import { UserError } from '../inputs';
 import { type MailTemplate, templateChecks } from './mail-template';
 import { DAY_MS } from '../../platform/time';
+import { UserError } from '../errors';
 
 export interface FollowUp {
   /** Days after the previous mail (1 to 30). */

@@ -10,7 +10,7 @@ import { SEND_TEXTS } from './send-texts';
 import { charCount, cleanLine, LIMITS } from '../../api/outreach/schema-parts';
 import { splitName } from '../../sheets/person-name';
 import { normalizeHeader } from '../../sheets/table';
-import { plural } from '../words';
+import { plural } from '../../platform/plural';
 
 export type BodyFormat = 'text' | 'html';
 

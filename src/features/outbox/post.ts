@@ -10,7 +10,7 @@ import type { PersonalizedEmail, SendPersonalizedResponse } from '../../api/outr
 import { closeEntry, JournalChunk, JournalEntry, journalChunks, openEntries } from './journal';
 import { taskSubject } from './mail-template';
 import { ownershipOf } from '../../platform/owner';
-import { UserError } from '../inputs';
+import { UserError } from '../errors';
 
 /** Posts of one chunk at most (a refunded 502 is tried again after settling). */
 export const MAX_ATTEMPTS = 3;

@@ -4,9 +4,9 @@
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { MailState, notSent, SkipCode, skipped } from '../../sheets/mail-state';
 import { ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
-import { UserError } from '../inputs';
 import { emptyPlaceholders, mailProblem, MailTemplate, renderMail } from './mail-template';
 import { SEND_TEXTS } from './send-texts';
+import { UserError } from '../errors';
 
 /** What is wrong with a row's mail: a typed code and its words (send-texts.ts). */
 export interface RowProblem {

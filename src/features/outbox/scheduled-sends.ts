@@ -8,8 +8,9 @@ import { sheetRecords } from '../../platform/sheet-records';
 import { startWindowText } from '../outbox/send-later-time';
 import type { ConfirmedRef } from './confirm';
 import { userToken } from '../../platform/owner';
-import { formatCount, whenText } from '../words';
+import { whenText } from '../words';
 import { HOUR_MS } from '../../platform/time';
+import { formatCount } from '../../platform/plural';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 

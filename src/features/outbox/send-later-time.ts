@@ -2,8 +2,8 @@
 // 8601 date-time without an offset); one with an offset or Z is taken as it says. Add-on triggers run at
 // most once an hour, at a minute Google picks, so a send starts in the hour after its time: the dialog says
 // so instead of promising a minute.
-import { UserError } from '../inputs';
 import { HOUR_MS } from '../../platform/time';
+import { UserError } from '../errors';
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?\s*(Z|[+-]\d{2}:?\d{2})?$/i;

@@ -2,7 +2,7 @@
 // zone or the spreadsheet's), dates to skip, and an hourly limit. Saved with the mail (mail-templates.ts);
 // the send job and the follow-up steps ask `sendClock` when a row's mail may go. Pure besides
 // Utilities.formatDate (the zone's offset), which is asked once per zone and run.
-import { UserError } from '../inputs';
+import { UserError } from '../errors';
 import { normalizeHeader } from '../../sheets/table';
 import type { ListRow } from '../../sheets/mailing-list';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../platform/time';

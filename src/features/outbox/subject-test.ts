@@ -7,7 +7,7 @@
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { splitEvery } from '../../platform/split-every';
 import { HOUR_MS } from '../../platform/time';
-import { UserError } from '../inputs';
+import { UserError } from '../errors';
 import { Ledger, type LedgerList, type TestRecord } from './ledger';
 import { decodeNumber } from './marks';
 

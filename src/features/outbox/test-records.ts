@@ -3,7 +3,7 @@
 // for the Tracking summary every editor reads. The payer's record (ledger.ts) decides; this only shows.
 import { sheetRecords } from '../../platform/sheet-records';
 import { DAY_MS } from '../../platform/time';
-import { formatCount } from '../words';
+import { formatCount } from '../../platform/plural';
 import type { TestRecord } from './ledger';
 import { decideAt } from './subject-test';
 

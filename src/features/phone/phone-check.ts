@@ -19,7 +19,8 @@ import { PhoneResults } from './phone-results';
 import { activeSelection, hiddenRows, Selection } from '../../sheets/selection';
 import { HeaderMovedError, TableRow } from '../../sheets/table';
 import { confirm, inform, toast } from '../../ui/dialogs';
-import { JobState, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
+import { JobState, pausedUntil } from '../jobs/job';
+import { newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { PHONE_JOB, PhoneData, PhoneUnit } from './phone-job';
 import {
   ColumnPlan,
@@ -42,7 +43,8 @@ import {
 } from './phone-sheet';
 import { costQuestion, insertQuestion, parseResultCell, type ResultCell } from './phone-texts';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
-import { describe, ensureKey } from '../settings';
+import { ensureKey } from '../settings';
+import { describe } from '../errors';
 
 const TITLE = 'Check phone numbers';
 
@@ -74,7 +76,7 @@ function checkSelection(): void {
   if (!selection) return inform(TITLE, 'Select the cells with the phone numbers first.');
   const previous = savedJob<PhoneUnit, PhoneData>(PHONE_JOB.kind);
   const same = previous && isSameSelection(previous.data, selection) ? previous : null;
-  if (same && same.pausedUntil && Date.now() < same.pausedUntil) {
+  if (same && Date.now() < pausedUntil(same)) {
     runStep(PHONE_JOB, same, MENU_REPORTER, deadline); // says when it may go on
     return;
   }
@@ -177,8 +179,7 @@ function askCost(
 /** Google's daily fetch limit met before the resumed check could go on: the hourly trigger takes it over. */
 function waitForDailyQuota(job: Saved): void {
   const pause = dailyQuotaPause(fetchQuotaError(), job.data, job.units.flat());
-  job.pausedUntil = pause.until;
-  job.pauseMessage = pause.message;
+  job.status = { is: 'paused', until: pause.until, message: pause.message };
   saveJob(PHONE_JOB.kind, job);
   inform('Phone check paused', pause.message);
 }

@@ -18,7 +18,7 @@ import {
 } from '../../api';
 import { phoneClient } from '../clients';
 import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../../platform/deadline';
-import { formulasMaySpend } from '../../platform/formula-consent';
+import { formulasMaySpend } from '../../platform/formula-spending';
 import { readSettings } from '../../platform/settings';
 import { PhoneResults } from './phone-results';
 import { errorCell, PHONE_TEXTS, resultText } from './phone-texts';

@@ -10,7 +10,7 @@
 import { ApiError, isForLater, type PhoneCheckManyResult } from '../../api';
 import { phoneClient } from '../clients';
 import { PhoneResults } from './phone-results';
-import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job-runner';
+import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job';
 import { PhoneTarget } from './phone-plan';
 import { openTarget, writeResults } from './phone-sheet';
 import {
@@ -23,8 +23,8 @@ import {
   summaryText,
 } from './phone-texts';
 import { dailyQuotaPause } from './phone-quota';
-import { describe } from '../settings';
-import { count, plural } from '../words';
+import { describe } from '../errors';
+import { count, plural } from '../../platform/plural';
 
 export type PhoneUnit = string[];
 

@@ -5,13 +5,14 @@
 // execution at a time (the job lease) and a number with a kept result is never checked again.
 import { ApiError } from '../../api/errors';
 import { fetchQuotaInit } from '../../api/error-texts';
-import { JobPause } from '../jobs/job-runner';
+import { JobPause } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
-import { describe } from '../settings';
-import { count, whenText } from '../words';
+import { whenText } from '../words';
 import type { PhoneTarget } from './phone-plan';
 import { writeResults } from './phone-sheet';
 import { HOUR_MS, DAY_MS } from '../../platform/time';
+import { describe } from '../errors';
+import { count } from '../../platform/plural';
 
 /** Marks the numbers left, hands the job to the hourly trigger and pauses it for an hour. */
 export function dailyQuotaPause(

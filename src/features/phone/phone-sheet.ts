@@ -7,7 +7,7 @@ import { CellValue, textCell } from '../../sheets/cells';
 import { listEnd } from '../../sheets/list-block';
 import { a1Notation, hiddenRows, SelectedArea, Selection } from '../../sheets/selection';
 import { HeaderMovedError, PlacedColumn, Table, TableRow } from '../../sheets/table';
-import { JobStop } from '../jobs/job-runner';
+import { JobStop } from '../jobs/job';
 import {
   ColumnPlan,
   Entry,

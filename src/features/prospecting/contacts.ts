@@ -7,10 +7,10 @@ import type { CompanyProfile as Profile, ContactEmail } from '../../api/outreach
 import { cellText, CellValue, numberCell, textCell } from '../../sheets/cells';
 import { CONTACTS, PROFILES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
-import { describe } from '../settings';
-import { count } from '../words';
 import { chosenRole, type RoleChoice } from './role-choice';
 import { splitName } from '../../sheets/person-name';
+import { describe } from '../errors';
+import { count } from '../../platform/plural';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -2,7 +2,8 @@
 // founding year, e-mails, WhatsApp. They are read from the form before any request (a filter that cannot be
 // read is refused with the field and an example) and applied to each search row; nothing of them is ever sent.
 import type { SearchRow } from '../../api/outreach/outreach-schemas';
-import { parseFlag, parseWholeNumber, UserError } from '../inputs';
+import { parseFlag, parseWholeNumber } from '../inputs';
+import { UserError } from '../errors';
 
 /** Inclusive bounds; max is Infinity for "50+". */
 export interface Bounds {

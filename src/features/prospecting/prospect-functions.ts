@@ -11,13 +11,13 @@ import { readSettings } from '../../platform/settings';
 import { wholeNumberOf } from '../../sheets/cells';
 import { tradeSummary } from './contacts';
 import { roleOf } from './roles';
-import { parseWholeNumber, UserError } from '../inputs';
+import { parseWholeNumber } from '../inputs';
 import { companyName, MAX_PAGE_SIZE, searchPlan, withoutDomain } from './search';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
-import { count, formatCount } from '../words';
-import { describe } from '../settings';
 import { campaignOf, capitalized, TASK_STATUS_WORDS } from '../tracking/tracking-rows';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
+import { describe, UserError } from '../errors';
+import { count, formatCount } from '../../platform/plural';
 
 type Cell = string | number | boolean | Date;
 

@@ -2,8 +2,8 @@
 // Ticked in the unlock dialog, remembered per user; it never changes what is charged (an unlock is
 // per company).
 import { readPreference, savePreference } from '../../platform/preferences';
-import { UserError } from '../inputs';
 import { DEPARTMENTS, type Department, type Role, roleOf, SENIORITIES, type Seniority } from './roles';
+import { UserError } from '../errors';
 
 /** Empty lists mean every department / every seniority. */
 export interface RoleChoice {

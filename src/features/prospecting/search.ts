@@ -5,22 +5,16 @@ import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../../api
 import { CompanyIndex, nameMark } from './company-index';
 import { type FilterName, hasFilters, leftOutText, parseFilters, type SearchFilters } from './filters';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
-import { count, formatCount } from '../words';
 import { Deadline } from '../../platform/deadline';
 import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
 import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
-import {
-  COUNTRY_ALIASES,
-  parseCountries,
-  parseFlag,
-  parseList,
-  parseWholeNumber,
-  UserError,
-} from '../inputs';
+import { COUNTRY_ALIASES, parseCountries, parseFlag, parseList, parseWholeNumber } from '../inputs';
 import { ensureKey } from '../settings';
 import { scriptJson, showSidebarFile } from '../../ui/dialogs';
+import { UserError } from '../errors';
+import { count, formatCount } from '../../platform/plural';
 
 export const MAX_PAGE_SIZE = 50;
 /** Matching companies one search may add. */

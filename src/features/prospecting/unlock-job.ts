@@ -10,9 +10,8 @@ import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { COMPANIES } from '../../sheets/layouts';
 import { Table, TableRow } from '../../sheets/table';
 import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
-import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
+import { isStopped, JobDefinition, JobState, JobStop, StepContext } from '../jobs/job';
 import { NAME_HIDDEN, unlockedName } from './search';
-import { describe } from '../settings';
 import {
   fundsText,
   type RowStatus,
@@ -21,6 +20,7 @@ import {
   summaryText,
   UNLOCK_TEXTS,
 } from './unlock-texts';
+import { describe } from '../errors';
 
 /** Unlocks per sheet write: a cut-off run can leave at most this many rows to be settled by the next run. */
 export const UNLOCK_CHUNK = 10;
@@ -78,7 +78,7 @@ export const UNLOCK_JOB: JobDefinition<UnlockUnit, UnlockCounts, Result> = {
     'unlock' in unit
       ? recordUnlocks(result as UnlockOutcome, state)
       : recordContacts(result as FetchedContacts, state),
-  summary: (state, finished) => summaryText(state.data, finished, !!state.stopped),
+  summary: (state, finished) => summaryText(state.data, finished, isStopped(state)),
   markStopped: markUnlocksStopped,
   workDone: (before, after) => {
     const unlocked = after.unlocked - before.unlocked;

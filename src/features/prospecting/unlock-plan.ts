@@ -8,12 +8,13 @@ import { COMPANIES } from '../../sheets/layouts';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
 import { Table, TableRow } from '../../sheets/table';
 import { isAllRoles, type RoleChoice } from './role-choice';
-import { UserError } from '../inputs';
-import { JobState, newJobState, savedJob, startJob } from '../jobs/job-runner';
+import { hasWorkLeft, isStopped, JobState } from '../jobs/job';
+import { newJobState, savedJob, startJob } from '../jobs/job-runner';
 import { splitEvery } from '../../platform/split-every';
-import { count, plural } from '../words';
 import { MENU_REPORTER } from '../jobs/reporters';
 import { CONTACT_CHUNK, statusCell, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
+import { UserError } from '../errors';
+import { count, plural } from '../../platform/plural';
 
 export interface UnlockPlan {
   toUnlock: string[];
@@ -66,14 +67,14 @@ export function startUnlock(plan: UnlockPlan, toUnlock: string[], roles: RoleCho
 /** True when this user has an unlock that is not finished (the dialog must not start a second one). */
 export function hasUnfinishedUnlock(): boolean {
   const previous = savedJob<UnlockUnit, UnlockCounts>(UNLOCK_JOB.kind);
-  return !!previous && !previous.stopped && previous.units.length > 0;
+  return !!previous && hasWorkLeft(previous);
 }
 
 /** Companies in another editor's unfinished unlock: theirs to unlock, with their key (left out here). */
 function othersUnlocking(): Set<string> {
   const ids = new Set<string>();
   for (const job of otherJobs<JobState<UnlockUnit, UnlockCounts>>(UNLOCK_JOB.kind)) {
-    if (job.stopped) continue;
+    if (isStopped(job)) continue;
     for (const unit of job.units) if ('unlock' in unit) unit.unlock.forEach((id) => ids.add(id));
   }
   return ids;

@@ -5,8 +5,6 @@
 import { outreachClient } from '../clients';
 import { BUSY_MESSAGE, withJobLease } from '../../platform/jobs';
 import { inform, scriptJson, showDialogFile } from '../../ui/dialogs';
-import { UserError } from '../inputs';
-import { count, formatCount } from '../words';
 import { DEPARTMENTS, SENIORITIES } from './roles';
 import { readRoleChoice, roleChoiceOf, type RoleChoice, saveRoleChoice } from './role-choice';
 import { UNLOCK_JOB } from './unlock-job';
@@ -18,6 +16,8 @@ import {
   unknownRowsText,
   type UnlockPlan,
 } from './unlock-plan';
+import { UserError } from '../errors';
+import { count, formatCount } from '../../platform/plural';
 
 /** What the dialog sends back: the plan's check, how many to unlock, the roles ticked (names, checked here). */
 export interface UnlockAnswer {

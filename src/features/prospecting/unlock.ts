@@ -5,15 +5,15 @@ import { outreachClient } from '../clients';
 import { BUSY_MESSAGE, clearJob, withJobLease } from '../../platform/jobs';
 import { confirm, inform, toast } from '../../ui/dialogs';
 import { isAllRoles, readRoleChoice } from './role-choice';
+import { hasWorkLeft, keyChangedText } from '../jobs/job';
 import { runStep, savedJob } from '../jobs/job-runner';
-import { keyChangedText } from '../jobs/job-owner';
-import { count, formatCount, plural } from '../words';
 import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
 import { Deadline } from '../../platform/deadline';
 import { showUnlockQuestion } from './unlock-question';
 import { currentPlan, markMismatched, mismatchedRowsText, startUnlock, unknownRowsText } from './unlock-plan';
+import { count, formatCount, plural } from '../../platform/plural';
 
 /** Menu: Unlock selected companies. One run at a time per document (see withJobLease). */
 export function unlockSelectedCompanies(): void {
@@ -57,7 +57,7 @@ function unlockSelection(): void {
  */
 function resumeUnfinished(): boolean {
   const previous = savedJob<UnlockUnit, UnlockCounts>(UNLOCK_JOB.kind);
-  if (!previous || previous.stopped || previous.units.length === 0) return false;
+  if (!previous || !hasWorkLeft(previous)) return false;
   const otherKey = keyChangedText(UNLOCK_JOB, previous);
   if (otherKey) {
     if (!confirm('Unfinished unlock', `${otherKey}\n\nDrop it now? (Nothing more is charged for it.)`))

@@ -3,6 +3,7 @@
 // Only the user's own: another editor's waiting or scheduled send spends their key, and only they cancel
 // it (this user is told it exists), unless it is a scheduled send that cannot run (schedules.ts). The hourly trigger is removed when nothing is left for it.
 import { withJobLease } from '../../platform/jobs';
+import { isStopped } from '../jobs/job';
 import { savedJob } from '../jobs/job-runner';
 import { dropSend } from '../mail/send';
 import { forgetConfirmed } from '../outbox/confirm';
@@ -20,7 +21,7 @@ import {
 import { userToken } from '../../platform/owner';
 import { startWindowText } from '../outbox/send-later-time';
 import { releaseTimerIfIdle } from '../jobs/timer';
-import { count, formatCount, plural } from '../words';
+import { count, formatCount, plural } from '../../platform/plural';
 
 const TITLE = 'Cancel a waiting or scheduled send';
 
@@ -64,7 +65,7 @@ function cancelWaitingSend(): boolean {
     SEND_JOB.kind,
     () => {
       const job = savedJob<SendUnit, SendData>(SEND_JOB.kind);
-      if (!job || job.stopped || !job.data.waiting) return false;
+      if (!job || isStopped(job) || !job.data.waiting) return false;
       const left = rowsLeft(job.units);
       const question =
         `The send from "${job.data.sheetName}" waits for the sending quota (${job.data.waiting.detail}) with ${count(left, 'e-mail')} left; ` +

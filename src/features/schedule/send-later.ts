@@ -4,16 +4,15 @@
 // against the usable EDM; when it runs, with no UI, the rows are checked again as they are then, and what
 // happened goes to the Mail status cells and to the Tracking summary.
 import { readSettings } from '../../platform/settings';
+import { hasWorkLeft } from '../jobs/job';
 import { savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter } from '../jobs/reporters';
 import { notSent } from '../../sheets/mail-state';
 import { SEND_TEXTS } from '../outbox/send-texts';
-import { UserError } from '../inputs';
 import { costLines, launchSend, PreparedSend, prepareSend, writeStatuses } from '../mail/send';
 import { SEND_JOB } from '../mail/send-job';
 import { skippedLines } from '../mail/send-plan';
 import { withJobLease } from '../../platform/jobs';
-import { describe } from '../settings';
 import {
   claimSchedule,
   deleteSchedule,
@@ -31,10 +30,11 @@ import { parseWhen, startWindowText } from '../outbox/send-later-time';
 import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../outbox/confirm';
 import { otherSendOnSheet } from '../mail/send-owners';
 import { ownershipOf, ownerStamp } from '../../platform/owner';
-import { count, formatCount, plural } from '../words';
 import { ensureTimer, releaseTimerIfIdle } from '../jobs/timer';
 import { userToken } from '../../platform/owner';
 import { DAY_MS } from '../../platform/time';
+import { describe, UserError } from '../errors';
+import { count, formatCount, plural } from '../../platform/plural';
 
 const YEAR_MS = 365 * DAY_MS;
 
@@ -212,7 +212,7 @@ function startScheduled(schedule: ScheduledSend): boolean {
     () => {
       const running = savedJob<{ n: number }, unknown>(SEND_JOB.kind);
       const zone = sheet.getParent().getSpreadsheetTimeZone();
-      const busy = running && !running.stopped && running.units.length > 0;
+      const busy = !!running && hasWorkLeft(running);
       if (busy || otherSendOnSheet(sheet.getSheetId(), sheet.getName(), zone)) return later();
       const prepared = prepareSend(sheet, 'all');
       if (!prepared) return notStarted('its mail was deleted.');

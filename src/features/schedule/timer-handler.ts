@@ -9,13 +9,13 @@
 // happened; whether this user's key can pay for their sends scheduled later is written where the other
 // editors see it (schedule-check.ts); the trigger removes itself when nothing is left for it.
 import { JobProgress } from '../../platform/jobs';
-import { missingScopes, type ScopeName } from '../../platform/consent';
+import { missingScopes, type ScopeName } from '../../platform/scopes';
 import { needsReauthorization } from '../../platform/triggers';
+import { hasWorkLeft } from '../jobs/job';
 import { continueSavedJob, savedJob } from '../jobs/job-runner';
-import { recordLastRun, unattendedReporter } from '../jobs/reporters';
+import { recordLastRun, unattendedReporter, type UnattendedWork } from '../jobs/reporters';
 import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { PHONE_JOB, PhoneData, PhoneUnit } from '../phone/phone-job';
-import { describe } from '../settings';
 import { refreshOnTimer } from '../tracking/tracking-auto';
 import { writeStatusBlock } from '../tracking/tracking-summary';
 import { runDueSchedules } from './send-later';
@@ -24,6 +24,7 @@ import { runMySequences } from '../sequence/sequence-run';
 import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from '../jobs/timer';
 import { myTimer, saveMyTimer } from '../jobs/timer-store';
 import { userToken } from '../../platform/owner';
+import { describe } from '../errors';
 
 export function onHourlyTimer(event?: { triggerUid?: string }): void {
   const uid = event && event.triggerUid;
@@ -63,7 +64,7 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
 /** This user's send that waits for the quota, or was cut off by the time limit, goes on; true when it posted. */
 function continueMySend(): boolean {
   const job = savedJob<SendUnit, SendData>(SEND_JOB.kind);
-  if (!job || job.stopped || job.units.length === 0 || job.data.owner !== userToken()) return false;
+  if (!job || !hasWorkLeft(job) || job.data.owner !== userToken()) return false;
   continueSavedJob(SEND_JOB, unattendedReporter('send'));
   const after = savedJob<SendUnit, SendData>(SEND_JOB.kind);
   return !after || after.data.sent > job.data.sent;
@@ -72,11 +73,11 @@ function continueMySend(): boolean {
 /** This user's phone check that Google's daily fetch limit paused goes on (phone/phone-quota.ts). */
 function continueMyPhoneCheck(): JobProgress | null {
   const job = savedJob<PhoneUnit, PhoneData>(PHONE_JOB.kind);
-  if (!job || job.stopped || job.units.length === 0 || !job.data.byTimer) return null;
+  if (!job || !hasWorkLeft(job) || !job.data.byTimer) return null;
   return continueSavedJob(PHONE_JOB, unattendedReporter('phone'));
 }
 
-function guarded<T>(message: string, work: () => T, kind = 'send'): T | null {
+function guarded<T>(message: string, work: () => T, kind: UnattendedWork = 'send'): T | null {
   try {
     return work();
   } catch (error) {

@@ -5,14 +5,14 @@
 import type { ListRow } from '../../sheets/mailing-list';
 import { selectedRows } from '../../sheets/selection';
 import { confirm, inform, toast } from '../../ui/dialogs';
-import { UserError } from '../inputs';
 import type { StoredTemplate } from '../outbox/mail-templates';
 import { openMailingList } from '../outbox/row-check';
 import { ensureTimer } from '../jobs/timer';
-import { count } from '../words';
 import { ensureSequenceColumns, sequenceCell, writeSequence } from './sequence-column';
 import { endSequence, requestStops, sequenceOf, startSequence } from '../outbox/sequence-records';
 import { parseSequence, sequenceText } from './sequence-texts';
+import { UserError } from '../errors';
+import { count } from '../../platform/plural';
 
 const TITLE = 'Stop follow-ups';
 

@@ -7,7 +7,7 @@ import { loadTemplate } from '../outbox/mail-templates';
 import { stepsToCome } from '../outbox/confirm';
 import { Ledger } from '../outbox/ledger';
 import { quotaWait } from '../outbox/quota-wait';
-import { count, whenText } from '../words';
+import { whenText } from '../words';
 import { sequenceCell, writeSequence } from './sequence-column';
 import { type Due, planView, type Plans, recordStops } from './sequence-eligibility';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../outbox/sequence-records';
 import { parseSequence, sequenceText, type SequenceView } from './sequence-texts';
 import type { Wait } from '../outbox/sequence-records';
+import { count } from '../../platform/plural';
 
 /** Writes every row's Sequence text and the document's record; a sequence with nothing left ends. */
 export function finish(

@@ -18,7 +18,6 @@ import { openMailingList } from '../outbox/row-check';
 import { Ledger, type LedgerList, type StopCode } from '../outbox/ledger';
 import { addressMark, mailMark } from '../outbox/marks';
 import { listOf, SEND_LEASE, settleOpen } from '../outbox/outbox';
-import { describe } from '../settings';
 import { ensureSequenceColumns } from './sequence-column';
 import { endList, finish } from './sequence-end';
 import {
@@ -42,6 +41,7 @@ import type { Wait } from '../outbox/sequence-records';
 import { readReplies } from './replies';
 import { MARGIN_MS, sendDue, waitFor } from './step-posts';
 import { sendClock } from '../outbox/send-timing';
+import { describe } from '../errors';
 
 /** Runs this user's sequences; answers the follow-up mails posted. Under the send lease, as a send. */
 export function runMySequences(deadline = Deadline.forExecution()): number {

@@ -3,8 +3,8 @@
 // reads the views and codes, never these words.
 import type { StopCode } from '../outbox/ledger';
 import type { Wait, WaitCode } from '../outbox/sequence-records';
-import { count, formatCount } from '../words';
 import type { FollowUp } from '../outbox/follow-ups';
+import { count, formatCount } from '../../platform/plural';
 
 /** Why a row gets no more steps, as its Sequence cell shows it. */
 export type RowStop = StopCode | 'problem' | 'removed';
@@ -18,6 +18,7 @@ export type SequenceView =
   | { kind: 'finished'; of: number; at: number };
 
 const STOPPED = 'Stopped';
+const DUE_AND_WAITS = ' is due and waits: ';
 const FINISHED = 'Finished';
 const HELD =
   'Held: this row changed after its follow-ups were confirmed; put it back as it was, or send it as a new row';
@@ -65,7 +66,7 @@ export function sequenceText(view: SequenceView, when: (ms: number) => string): 
         : `Next: ${next}`;
     }
     case 'waiting':
-      return `Next: step ${view.step} is due and waits: ${waitText(view.wait)}`;
+      return `Next: step ${view.step}${DUE_AND_WAITS}${waitText(view.wait)}`;
     case 'held':
       return HELD;
     case 'stopped':
@@ -82,7 +83,7 @@ export function parseSequence(text: string): SequenceView['kind'] | 'none' {
   if (t.startsWith(`${STOPPED}:`)) return 'stopped';
   if (t.startsWith(`${FINISHED}:`)) return 'finished';
   if (t === HELD) return 'held';
-  if (t.includes(' is due and waits: ')) return 'waiting';
+  if (t.includes(DUE_AND_WAITS)) return 'waiting';
   return 'next';
 }
 

@@ -14,13 +14,14 @@ import { addressMark } from '../outbox/marks';
 import { type Batch, BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK } from '../outbox/outbox';
 import { subjectSlot } from '../outbox/subject-test';
 import { readStepMails, writeStepMails } from '../outbox/step-mails';
-import { describe } from '../settings';
 import { type Due, type Plans, recordStops } from './sequence-eligibility';
 import { previousMails } from './sequence-previous';
 import { stepTemplate } from '../outbox/follow-ups';
 import type { Wait } from '../outbox/sequence-records';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
 import { hourRoom } from '../outbox/send-timing';
+import { describe } from '../errors';
+import { asClause } from '../words';
 
 /** Time kept free at the end of the execution for the sheet writes after the last batch. */
 export const MARGIN_MS = 45_000;
@@ -155,7 +156,7 @@ function stepSubjects(sheetId: number, template: StoredTemplate, step: number): 
 
 export function waitFor(error: ApiError): Wait {
   if (error.kind === 'quota' || error.kind === 'fetch-quota')
-    return { code: 'quota', detail: (error.detail || error.userMessage).replace(/\.$/, '') };
+    return { code: 'quota', detail: asClause(error.detail || error.userMessage) };
   if (error.kind === 'funds') return { code: 'credits', detail: 'the service refused for lack of EDM' };
   return { code: 'error', detail: describe(error) };
 }

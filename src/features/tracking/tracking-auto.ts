@@ -16,13 +16,12 @@ import { AutoRefresh, myTimer, saveMyTimer } from '../jobs/timer-store';
 import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { confirm, toast } from '../../ui/dialogs';
-import { UserError } from '../inputs';
 import { lastRun, recordLastRun, unattendedReporter } from '../jobs/reporters';
-import { describe } from '../settings';
 import { runRefresh } from './tracking';
 import { writeStatusBlock } from './tracking-summary';
 import { whenText } from '../words';
 import { DAY_MS } from '../../platform/time';
+import { describe, UserError } from '../errors';
 
 const KIND = 'tracking';
 /** Auto-refresh stops this long after it was turned on or after the last send, whichever is later. */
@@ -30,7 +29,7 @@ export const AUTO_REFRESH_DAYS = 30;
 /** Unexpected failures in a row after which it turns itself off. */
 const MAX_FAILURES = 3;
 
-export interface AutoRefreshView {
+interface AutoRefreshView {
   on: boolean;
   message: string;
 }
@@ -71,7 +70,7 @@ export const AUTO_REFRESH_TEXTS = {
 const T = AUTO_REFRESH_TEXTS;
 
 /** Turns auto-refresh on or off for the current user in this document; other users' switches are untouched. */
-export function setAutoRefresh(on: boolean): AutoRefreshView {
+function setAutoRefresh(on: boolean): AutoRefreshView {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const previous = myTimer().auto || null;
   let view: AutoRefreshView;

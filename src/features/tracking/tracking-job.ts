@@ -18,8 +18,7 @@ import { CellValue } from '../../sheets/cells';
 import { TRACKING_SUMMARY } from '../../sheets/layouts';
 import { outreachClient } from '../clients';
 import { RefreshOrigin, saveRefreshOutcome } from './tracking-store';
-import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job-runner';
-import { describe } from '../settings';
+import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job';
 import { existingMark } from '../../platform/document-mark';
 import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
 import { type ChunksRead, type Pace, readChunks } from './tracking-fetch';
@@ -37,7 +36,8 @@ import {
 import { readListStates, writeStatesByMailId } from '../../sheets/mail-record';
 import { MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
-import { count } from '../words';
+import { describe } from '../errors';
+import { count } from '../../platform/plural';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;

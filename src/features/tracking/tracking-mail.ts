@@ -7,10 +7,10 @@ import { outreachClient } from '../clients';
 import { mailIdColumn } from '../../sheets/mail-record';
 import { stateText } from '../../sheets/mail-state';
 import { ask, inform, scriptJson, showDialogFile } from '../../ui/dialogs';
-import { UserError } from '../inputs';
 import { ensureKey } from '../settings';
 import { trackedState } from './tracking-rows';
 import { whenText } from '../words';
+import { UserError } from '../errors';
 
 export interface MailView {
   mailId: number;

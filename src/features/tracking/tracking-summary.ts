@@ -15,7 +15,8 @@ import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
 import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
 import { isFinal, MailState, parseState } from '../../sheets/mail-state';
-import { formatCount, whenText } from '../words';
+import { whenText } from '../words';
+import { formatCount } from '../../platform/plural';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -5,7 +5,8 @@ import { Deadline } from '../../platform/deadline';
 import { BUSY_MESSAGE, JobProgress, withJobLease } from '../../platform/jobs';
 import type { RefreshOrigin } from './tracking-store';
 import { inform } from '../../ui/dialogs';
-import { newJobState, Reporter, runStep, savedJob, startJob } from '../jobs/job-runner';
+import { hasWorkLeft, Reporter } from '../jobs/job';
+import { newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
 import { MENU_REPORTER } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { newTrackingData, type TrackingData, type TrackingUnit } from './tracking-data';
@@ -33,7 +34,7 @@ export function refreshTracking(): void {
  */
 export function runRefresh(origin: RefreshOrigin, reporter: Reporter): JobProgress | null {
   const saved = savedJob<TrackingUnit, TrackingData>(TRACKING_JOB.kind);
-  if (saved && !saved.stopped && saved.units.length > 0) {
+  if (saved && hasWorkLeft(saved)) {
     saved.data.origin = origin;
     return runStep(TRACKING_JOB, saved, reporter, Deadline.forExecution());
   }

@@ -1,13 +1,14 @@
 // src/features/inputs.ts: what users type in sidebars and custom-function arguments: lists from text or
 // ranges, country codes (a misspelling named with its fix), optional whole numbers and flags.
+import '../build-constants'; // errors.ts (UserError, describe) reads the settings
 import {
   countryCodesProblem,
   parseCountries,
   parseFlag,
   parseList,
   parseWholeNumber,
-  UserError,
 } from '../../../src/features/inputs';
+import { UserError } from '../../../src/features/errors';
 
 describe('parseList', () => {
   test('items from text, arrays and ranges: trimmed, de-duplicated, blanks dropped', () => {

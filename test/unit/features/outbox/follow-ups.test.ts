@@ -1,6 +1,7 @@
 // src/features/outbox/follow-ups.ts: the follow-up steps as the dialog sends them (checked, each problem
 // named by its step), when a step is due (days, or working days in the spreadsheet's zone), and each step's
 // own template and problems.
+import '../../build-constants'; // errors.ts (UserError, describe) reads the settings
 import {
   dueAt,
   followUpsFromText,
@@ -10,7 +11,7 @@ import {
   stepProblems,
   stepTemplate,
 } from '../../../../src/features/outbox/follow-ups';
-import { UserError } from '../../../../src/features/inputs';
+import { UserError } from '../../../../src/features/errors';
 import type { MailTemplate } from '../../../../src/features/outbox/mail-template';
 import { useUtilities } from '../../gas-utilities';
 

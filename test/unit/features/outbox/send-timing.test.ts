@@ -11,7 +11,7 @@ import {
   timed,
 } from '../../../../src/features/outbox/send-timing';
 import type { LedgerList, Person } from '../../../../src/features/outbox/ledger';
-import { UserError } from '../../../../src/features/inputs';
+import { UserError } from '../../../../src/features/errors';
 import { listRow } from '../../list-rows';
 import { useUtilities } from '../../gas-utilities';
 

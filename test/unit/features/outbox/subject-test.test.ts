@@ -13,7 +13,7 @@ import {
 } from '../../../../src/features/outbox/subject-test';
 import { addressMark } from '../../../../src/features/outbox/marks';
 import type { LedgerList } from '../../../../src/features/outbox/ledger';
-import { UserError } from '../../../../src/features/inputs';
+import { UserError } from '../../../../src/features/errors';
 import { useUtilities } from '../../gas-utilities';
 
 useUtilities();

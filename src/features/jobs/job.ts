@@ -1,8 +1,10 @@
-// The shapes every long job shares (job-runner.ts runs them): the saved state, the job's definition, where it
-// reports. Apart from the runner so that its helpers (job-owner.ts, reporters.ts) need not import it.
+// What a long job is, for job-runner.ts to run it: its saved state and status, its definition, what its work
+// may throw, where it reports, and who may go on with it. It runs nothing itself (the runner and reporters.ts
+// import it; it imports neither).
 import type { Deadline } from '../../platform/deadline';
-import type { JobProgress } from '../../platform/jobs';
-import type { OwnerStamp, Service } from '../../platform/owner';
+import type { JobKind, JobProgress } from '../../platform/jobs';
+import { ownershipOf, type OwnerStamp } from '../../platform/owner';
+import type { Service } from '../../platform/settings';
 
 /** What is saved between steps. `data` is the job's own (counters, settings of the run). */
 export interface JobState<U, D> {
@@ -13,13 +15,50 @@ export interface JobState<U, D> {
   data: D;
   /** Who confirmed it, with which key: only they continue it, with that key. */
   owner?: OwnerStamp;
-  stopped?: string;
-  /** The user pressed Stop. */
-  userStopped?: boolean;
-  pausedUntil?: number;
-  pauseMessage?: string;
+  /** Absent while the job works through its units. */
+  status?: JobStatus;
   /** When the job was planned (ms): the progress dialog's elapsed time counts from here, not per step. */
   startedAt?: number;
+}
+
+/** A job that is not simply working: it waits until a time, or it is over and says why. */
+export type JobStatus =
+  | { is: 'paused'; until: number; message: string }
+  /** `byUser`: the user pressed Stop. */
+  | { is: 'stopped'; message: string; byUser: boolean };
+
+/** The job is over before its units were done: stopped by the user or by a problem. */
+export function isStopped(state: Pick<JobState<unknown, unknown>, 'status'>): boolean {
+  return !!state.status && state.status.is === 'stopped';
+}
+
+/** The job has units left and was not stopped: it goes on (now, or after its pause). */
+export function hasWorkLeft(state: Pick<JobState<unknown, unknown>, 'status' | 'units'>): boolean {
+  return !isStopped(state) && state.units.length > 0;
+}
+
+/** Until when the job waits (ms): no step runs before; 0 when it does not wait. */
+export function pausedUntil(state: Pick<JobState<unknown, unknown>, 'status'>): number {
+  return state.status && state.status.is === 'paused' ? state.status.until : 0;
+}
+
+/** Ends the job now with a message for the user (funds used up, key refused, sheet gone…). */
+export class JobStop extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JobStop';
+  }
+}
+
+/** Keeps the job but runs no step before `until` (a rate limit longer than an execution). */
+export class JobPause extends Error {
+  constructor(
+    message: string,
+    readonly until: number,
+  ) {
+    super(message);
+    this.name = 'JobPause';
+  }
 }
 
 export interface StepContext {
@@ -34,7 +73,7 @@ export interface StepContext {
 }
 
 export interface JobDefinition<U, D, R> {
-  kind: string;
+  kind: JobKind;
   /** What the user calls it, e.g. "Unlock": alerts say "Unlock stopped", "Unlock finished". */
   name: string;
   /** Title of the progress dialog, e.g. "Unlocking companies". */
@@ -82,4 +121,14 @@ export interface Reporter {
   progress(job: JobLabels, progress: JobProgress): void;
   /** This execution's step is over: the job finished, stopped, paused or continues in the next step. */
   end(job: JobLabels, progress: JobProgress): void;
+}
+
+/**
+ * Why the current user may not go on with their own saved job, or '' when they may: it was started with
+ * another key (the work in flight can only be settled with it, and the new key never pays for the old one).
+ */
+export function keyChangedText(job: JobLabels, state: Pick<JobState<unknown, unknown>, 'owner'>): string {
+  if (job.free || !state.owner || ownershipOf(state.owner, job.service) === 'mine') return '';
+  const service = job.service === 'outreach' ? 'outreach' : 'phone-check';
+  return `This ${job.name.toLowerCase()} was started with another ${service} API key. Put that key back in Extensions › Outreach › Settings to go on with it; nothing is spent with the new key for it.`;
 }

@@ -3,6 +3,7 @@
 // AuthorizationInfo: "Some script executions can start without a user's consent to all required scopes");
 // ScriptApp.requireScopes ends the execution with Google's consent prompt. Where ScriptApp cannot be
 // called (a custom function), nothing is known missing: the service call's own refusal is translated later.
+// It owns the scope names and what is granted; the words a refusal says are features/errors.ts's.
 
 export const SCOPES = {
   sheet: 'https://www.googleapis.com/auth/spreadsheets.currentonly',
