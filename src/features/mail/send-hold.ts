@@ -32,13 +32,13 @@ export function holdOf(
   const states = new Map<string, MailState>();
   let until = Infinity;
   let first = '';
+  const openings = new Map<string, string>(); // one text per zone and opening, however many rows share it
   for (const [key, { at, zone }] of queued.waiting) {
-    states.set(key, {
-      kind: 'waiting',
-      code: 'window',
-      detail: SEND_TEXTS.windowWait(openingText(at, zone)),
-    });
-    if (at < until) [until, first] = [at, openingText(at, zone)];
+    const id = `${zone}|${at}`;
+    if (!openings.has(id)) openings.set(id, openingText(at, zone));
+    const opening = openings.get(id)!;
+    states.set(key, { kind: 'waiting', code: 'window', detail: SEND_TEXTS.windowWait(opening) });
+    if (at < until) [until, first] = [at, opening];
   }
   const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(); // read once: a spreadsheet call
   for (const [key, at] of queued.testWait) {
