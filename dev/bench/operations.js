@@ -14,6 +14,7 @@ const { sendFromSheet, topUpEdm } = require('../../test/support/sent-mail');
 const { volumeOperations } = require('./volume-operations');
 const { sequenceOperation } = require('./sequence-operation');
 const { replyScanOperation } = require('./reply-scan-operation');
+const { subjectTestOperation, timingOperation } = require('./timing-operation');
 const { addresses, postMails, appendRows } = require('./volume');
 
 /** The search every operation that needs companies uses: matches 599 of the 600 sandbox companies. */
@@ -464,6 +465,8 @@ const OPERATIONS = [
   ...volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, alertsText }),
   sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
   replyScanOperation({ runJob, sheetRows }),
+  timingOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
+  subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
 ];
 
 module.exports = { OPERATIONS, chunkSizes, phoneCells, freshAddon, runJob, BROAD_SEARCH };

@@ -45,12 +45,18 @@ export type NotSentCode =
   | 'empty-placeholder'
   | 'as-written';
 
+/** What a queued row waits for besides the sending quota. */
+export type WaitingCode = 'window' | 'pace' | 'test';
+
 export type MailState =
   /** An empty cell: never planned, or released. */
   | { kind: 'none' }
   | { kind: 'queued' }
-  /** Queued while the sending quota is used up: the hourly run sends it when the quota is back. */
-  | { kind: 'waiting'; detail: string }
+  /**
+   * Queued and waiting: for the sending quota (no code), its send window or the hourly limit (send-timing.ts);
+   * the hourly run sends it.
+   */
+  | { kind: 'waiting'; detail: string; code?: WaitingCode }
   /** The service took the mail (ids written). */
   | { kind: 'accepted' }
   /** Tracking only: the service has the mail and has not sent it yet. */
@@ -92,8 +98,10 @@ export function stateText(state: MailState): string {
       return '';
     case 'typed':
       return state.text;
-    case 'waiting':
-      return state.detail ? `${WORDS.waiting} (${state.detail})` : WORDS.waiting;
+    case 'waiting': {
+      const words = state.code ? WORDS[WAITING_WORDS[state.code]] : WORDS.waiting;
+      return state.detail ? `${words} (${state.detail})` : words;
+    }
     case 'failed':
       return state.reason ? `${WORDS.failed}: ${state.reason}` : WORDS.failed;
     case 'skipped':
@@ -123,14 +131,21 @@ export function parseState(value: unknown): MailState {
   return readAs(text, WORDS) || readAs(text, firstWords) || { kind: 'typed', text };
 }
 
+const WAITING_WORDS = { window: 'waitingWindow', pace: 'waitingPace', test: 'waitingTest' } as const;
+
 const PLAIN: StateKind[] = ['queued', 'accepted', 'pending', 'requested', 'sent', 'delivered', 'otherKey'];
 
 function readAs(text: string, words: Record<string, string>): MailState | null {
   for (const kind of PLAIN) if (text === words[kind]) return { kind } as MailState;
   if (text.startsWith(words.notThisDocument)) return { kind: 'notThisDocument' };
   const rest = (word: string) => (text.startsWith(word) ? text.slice(word.length) : null);
+  const detailOf = (after: string) => after.trim().replace(/^\((.*)\)$/, '$1');
+  for (const code of ['window', 'pace', 'test'] as const) {
+    const after = words[WAITING_WORDS[code]] ? rest(words[WAITING_WORDS[code]]) : null;
+    if (after !== null) return { kind: 'waiting', code, detail: detailOf(after) };
+  }
   const waiting = rest(words.waiting);
-  if (waiting !== null) return { kind: 'waiting', detail: waiting.trim().replace(/^\((.*)\)$/, '$1') };
+  if (waiting !== null) return { kind: 'waiting', detail: detailOf(waiting) };
   for (const kind of ['failed', 'skipped', 'notSent', 'stopped'] as const) {
     const after = rest(words[kind]);
     if (after === null || (after !== '' && !after.startsWith(':'))) continue;

@@ -19,4 +19,10 @@ export const MAIL_STATUS_TEXTS = {
   notThisDocument:
     'Not a mail of this document: not read (this document sent no mail with this Mail ID and Task ID)',
   noReason: 'no reason given by the service',
+  /** Confirmed, outside its recipient's send window (or on a date to skip): the hourly run sends it. */
+  waitingWindow: 'Waiting for its send window',
+  /** Confirmed, past the list's hourly limit: the hourly run sends it. */
+  waitingPace: 'Waiting for the hourly limit',
+  /** Confirmed, outside a subject test's share: the hourly run sends it the winning subject. */
+  waitingTest: 'Waiting for the subject test',
 };

@@ -70,13 +70,14 @@ export function myPendingWork(): {
   waitingPhone: boolean;
   sequences: number;
 } {
-  const job = loadJob<{ data?: { owner?: string; waiting?: unknown } }>('send');
+  const job = loadJob<{ data?: { owner?: string; waiting?: unknown; held?: number } }>('send');
   const phone = loadJob<{ data?: { byTimer?: boolean } }>('phone'); // this user's (jobs are per user)
   const record = myTimer();
   return {
     autoRefresh: !!(record.auto && record.auto.on),
     scheduled: mySchedules().length,
-    waitingSend: !!(job && job.data && job.data.waiting && job.data.owner === userToken()),
+    // Waiting for the sending quota, or for its rows' send window or hourly limit (mail/send-hold.ts).
+    waitingSend: !!(job && job.data && (job.data.waiting || job.data.held) && job.data.owner === userToken()),
     refreshAfterSend: !!record.refreshAfterSend,
     waitingPhone: !!(phone && phone.data && phone.data.byTimer),
     sequences: mySequences().length,
@@ -97,7 +98,7 @@ export function timedWorkLeft(): string | null {
         ? 'a send scheduled for later'
         : `${count(work.scheduled, 'send')} scheduled for later`,
     );
-  if (work.waitingSend) left.push('a send waiting for the sending quota');
+  if (work.waitingSend) left.push('a send waiting for the sending quota, its send window or hourly limit');
   if (work.refreshAfterSend) left.push('the mails of a timed send to refresh');
   if (work.waitingPhone) left.push("a phone check waiting for Google's daily limit");
   if (work.sequences > 0)

@@ -37,6 +37,9 @@ import {
 import { sequenceNote } from '../sequence/sequence-texts';
 import { reconfirmMail } from '../outbox/confirm';
 import { isSequenceHeader, opensNote } from '../sequence/sequence-column';
+import { parseTiming, type Timing } from '../outbox/send-timing';
+import { timingNote } from './timing-note';
+import { parseSubjectTest, type SubjectTest } from '../outbox/subject-test';
 import { describe, UserError } from '../errors';
 
 export interface ComposeState {
@@ -66,6 +69,13 @@ export interface ComposeState {
   sequenceNote: string;
   /** Why "only if not opened" may not work on this list ('' when it does). */
   opensNote: string;
+  /** When the mails may go: send window, dates to skip, hourly limit ({}: as soon as they may). */
+  timing: Timing;
+  /** What Compose says of the timing: the zone each row is timed in, and where that is a guess. */
+  timingNote: string;
+  /** The subject test's subjects ([] for none), its share of the list and its hours. */
+  subjectVariants: string[];
+  subjectTest: { share: number; decideAfterHours: number } | null;
 }
 
 export interface MailPreview {
@@ -99,8 +109,10 @@ export function getComposeState(): ComposeState {
   let headers: string[] = [];
   let sheetProblem: string | undefined;
   let opens = '';
+  let timing = '';
   try {
     const list = openMailingList(sheet, false);
+    if (stored && stored.timing) timing = timingNote(list, stored.timing);
     headers = list.headers.filter((h) => h.trim() && !isMailColumnHeader(h) && !isSequenceHeader(h));
     if (stored && stored.followUps) opens = opensNote(list);
     if (stored) {
@@ -128,17 +140,29 @@ export function getComposeState(): ComposeState {
     followUps: (stored && stored.followUps) || [],
     sequenceNote: sequenceNote(stored),
     opensNote: opens,
+    timing: (stored && stored.timing) || {},
+    timingNote: timing,
+    subjectVariants: stored && stored.subjectTest ? stored.subjectTest.variants : [],
+    subjectTest:
+      stored && stored.subjectTest
+        ? { share: stored.subjectTest.share, decideAfterHours: stored.subjectTest.decideAfterHours }
+        : null,
   };
 }
 
 /** Saves the active sheet's template; answers the problems that would stop a send. */
-export function saveTemplate(input: Partial<MailTemplate> & { followUps?: unknown }): ComposeState {
-  const template: MailTemplate & { followUps: FollowUp[] } = {
+export function saveTemplate(
+  input: Partial<MailTemplate> & { followUps?: unknown } & Record<string, unknown>,
+): ComposeState {
+  const test = parseSubjectTest(input || {});
+  const template: MailTemplate & { followUps: FollowUp[]; timing: Timing; subjectTest?: SubjectTest } = {
     campaign: String((input && input.campaign) || '').trim(),
     subject: String((input && input.subject) || ''),
     body: String((input && input.body) || ''),
     bodyFormat: input && input.bodyFormat === 'html' ? 'html' : 'text',
     followUps: parseFollowUps(input && input.followUps),
+    timing: parseTiming(input || {}),
+    ...(test ? { subjectTest: test } : {}),
   };
   if (template.body.length > 50_000)
     throw new UserError('The body is longer than 50,000 characters: shorten it.');

@@ -8,30 +8,27 @@
 import { ApiError, isForLater } from '../../api/errors';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { outreachClient } from '../clients';
-import { loadTemplate, StoredTemplate } from '../outbox/mail-templates';
+import { loadTemplate } from '../outbox/mail-templates';
 import { idsOf, openChunks } from '../outbox/journal';
 import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
-import { isQueued, MailState, NO_STATE, notSent, skipped as skippedState } from '../../sheets/mail-state';
-import { ListRow, MailingList } from '../../sheets/mailing-list';
+import { isQueued, MailState, NO_STATE, notSent } from '../../sheets/mail-state';
+import { type ListRow, MailingList } from '../../sheets/mailing-list';
 import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job';
 import type { Posted } from '../outbox/post';
 import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK, settleOpen } from '../outbox/outbox';
 import { idCells } from '../outbox/list-view';
-import {
-  type Confirmed,
-  type ConfirmedRef,
-  type FirstVerdict,
-  forgetConfirmed,
-  openConfirmed,
-} from '../outbox/confirm';
-import { openMailingList, problemState, rowProblem } from '../outbox/row-check';
+import { type ConfirmedRef, forgetConfirmed, openConfirmed } from '../outbox/confirm';
+import { openMailingList } from '../outbox/row-check';
 import { SEND_TEXTS } from '../outbox/send-texts';
-import { listedReason, listedStatus, readDoNotContact } from '../outbox/do-not-contact';
+import { Ledger } from '../outbox/ledger';
+import { hourRoom, sendClock } from '../outbox/send-timing';
 import { readSettings } from '../../platform/settings';
 import { stopRequested } from '../../platform/jobs';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { HOUR_MS } from '../../platform/time';
+import { queuedRows, subjectGate } from './send-queue';
+import { type Hold, holdOf, holdPause } from './send-hold';
 import { describe, UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
 
@@ -51,6 +48,8 @@ export interface SendData extends EndData {
   skipped: number;
   /** Queued rows that were not among those confirmed (added or changed since): not sent. */
   unconfirmed: number;
+  /** Until when its rows wait for their send window or the hourly limit (the hourly run goes on then). */
+  held?: number;
 }
 
 type SendState = JobState<SendUnit, SendData>;
@@ -65,6 +64,8 @@ interface UnitResult {
   unconfirmed: Map<string, MailState>;
   /** Fewer sendable rows were queued than the unit asked for: nothing is left after this batch. */
   exhausted: boolean;
+  /** Rows that wait for their send window or the hourly limit, and until when. */
+  hold: Hold | null;
 }
 
 export const SEND_JOB: JobDefinition<SendUnit, SendData, UnitResult> = {
@@ -150,10 +151,17 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   // As many chunks as may go now (the rest would wait for the rate window before this batch's results are
   // written); a full batch when none may: it waits once, for all of them.
   const free = client.budget.available();
-  const wanted = Math.min(unit.n, UNIT_ROWS, free > 0 ? free * SEND_CHUNK : UNIT_ROWS);
-  const { rows, skipped, unconfirmed } = queuedRows(list, template, confirmed, wanted, unsubscribe);
+  const most = Math.min(unit.n, UNIT_ROWS, free > 0 ? free * SEND_CHUNK : UNIT_ROWS);
+  // The hourly limit counts what this list posted this hour (steps included) in the payer's record.
+  const room = hourRoom(Ledger.read().list(state.data.sheetId), template.timing);
+  const wanted = Math.min(most, room);
+  const clock = sendClock(template.timing, list.sheet.getParent().getSpreadsheetTimeZone());
+  const subject = subjectGate(client, list, template);
+  const queued = queuedRows(list, template, confirmed, wanted, unsubscribe, clock, subject.gate);
+  const { rows, skipped, unconfirmed } = queued;
+  const hold = holdOf(queued, template.timing, room < most && queued.over.length > 0);
   const exhausted = rows.length < wanted;
-  if (rows.length === 0) return { list, skipped, unconfirmed, exhausted };
+  if (rows.length === 0) return { list, skipped, unconfirmed, exhausted, hold };
   // What the dialog says while the batch waits for the rate limit (the counters move when it is recorded).
   const limit = `the service's rate limit (${client.budget.describe()})`;
   if (free === 0) context.progress(0, `${sendSummary(state, false)} Waiting for ${limit}.`);
@@ -166,67 +174,19 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
     const rest = `${gone} more posted; the other ${size - gone} of this batch wait for ${limit}.`;
     context.progress(gone, gone < size ? `${sendSummary(state, false)} ${rest}` : undefined);
   };
-  const posted = postBatch(client, { list, template, step: 0, rows, unsubscribe }, { onAnswered, cancelled });
+  const subjects = subject.texts && {
+    of: (row: ListRow) => queued.variants.get(row.key) || 0,
+    texts: subject.texts,
+  };
+  const batch = { list, template, step: 0, rows, unsubscribe, subjects };
+  const posted = postBatch(client, batch, { onAnswered, cancelled });
   if (posted.outcomes.every((o) => 'later' in o)) {
     closeBatch(posted); // nothing went: the runner stops the job, or the next step posts these rows
-    if (stopped) return { list, skipped, unconfirmed, exhausted: false };
+    if (stopped) return { list, skipped, unconfirmed, exhausted: false, hold: null };
     throw posted.outcomes[0].error;
   }
   const all = exhausted && posted.entry.chunks.length * SEND_CHUNK >= rows.length;
-  return { list, skipped, unconfirmed, exhausted: all, posted };
-}
-
-/**
- * The first `wanted` queued rows that can be sent, checked again as they stand now; the queued rows met on
- * the way that cannot (the do-not-contact list may have grown since the plan) with their "Skipped: …", and
- * those that are not as the user confirmed them (added, changed, or "Queued" typed in) with theirs.
- */
-function queuedRows(
-  list: MailingList,
-  template: StoredTemplate,
-  confirmed: Confirmed,
-  wanted: number,
-  unsubscribe: string,
-): { rows: ListRow[]; skipped: Map<string, MailState>; unconfirmed: Map<string, MailState> } {
-  const skipped = new Map<string, MailState>();
-  const unconfirmed = new Map<string, MailState>();
-  const rows: ListRow[] = [];
-  const taken = new Set<string>();
-  const doNotContact = readDoNotContact(list.sheet.getParent());
-  for (const row of list.readRows()) {
-    if (!isQueued(row.state)) continue;
-    // Every queued row of the sheet is this send's (one sender per sheet): one not confirmed says so now.
-    const verdict = confirmed.verdict(row);
-    if (verdict.kind !== 'send') {
-      if (!taken.has(row.key)) unconfirmed.set(row.key, heldState(verdict));
-      continue;
-    }
-    if (rows.length >= wanted) continue;
-    const problem = rowProblem(template, row, unsubscribe);
-    const listed = listedReason(doNotContact, row.key);
-    if (listed !== null) skipped.set(row.key, listedStatus(listed));
-    else if (problem) skipped.set(row.key, problemState(problem));
-    else if (taken.has(row.key)) skipped.set(row.key, skippedState('duplicate', SEND_TEXTS.duplicate));
-    else {
-      rows.push(row);
-      taken.add(row.key);
-    }
-  }
-  return { rows, skipped, unconfirmed };
-}
-
-/** What a queued row that may not be sent says (the payer's record decided). */
-function heldState(verdict: Exclude<FirstVerdict, { kind: 'send' }>): MailState {
-  switch (verdict.kind) {
-    case 'changed':
-      return notSent('changed', SEND_TEXTS.changed);
-    case 'spent':
-      return notSent('spent', SEND_TEXTS.spent);
-    case 'stopped':
-      return notSent('stopped-elsewhere', SEND_TEXTS.stoppedElsewhere);
-    default:
-      return notSent('not-confirmed', SEND_TEXTS.notConfirmed);
-  }
+  return { list, skipped, unconfirmed, exhausted: all, posted, hold };
 }
 
 /**
@@ -257,9 +217,11 @@ function inDoubt(error: ApiError): JobPause {
  * unit comes back as a unit of its own.
  */
 function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendUnit[] | void {
-  const { list, posted, skipped, unconfirmed } = result;
+  const { list, posted, skipped, unconfirmed, hold } = result;
   const changes = new Map<string, Record<string, CellValue>>();
-  for (const [key, state] of [...unconfirmed, ...skipped]) changes.set(key, { mailStatus: stateCell(state) });
+  const waiting = hold ? [...hold.states] : [];
+  for (const [key, state] of [...unconfirmed, ...skipped, ...waiting])
+    changes.set(key, { mailStatus: stateCell(state) });
   state.data.skipped += skipped.size;
   state.data.unconfirmed = (state.data.unconfirmed || 0) + unconfirmed.size;
   let done = 0;
@@ -305,6 +267,12 @@ function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendU
   if (end) throw end.error;
   // A look-up out of rate slots is settled by the next step; one that failed pauses the send.
   if (doubt) throw isForLater(doubt) ? doubt : inDoubt(doubt);
+  // Nothing more may go now (the rest wait for their window or the next hour): the hourly run goes on.
+  state.data.held = undefined;
+  if (hold && unit.n > 0 && !later && (result.exhausted || hold.pace)) {
+    state.data.held = hold.until;
+    throw holdPause(hold);
+  }
   if (unit.n > 0 && (later || !result.exhausted)) return [{ n: unit.n }];
 }
 

@@ -39,6 +39,7 @@ import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../outbox/sequence-records';
 import { stepProblems } from '../outbox/follow-ups';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
+import { testLines, whenLines } from './timing-note';
 import { UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
 
@@ -155,6 +156,8 @@ export function costLines(prepared: PreparedSend): { lines: string[]; usable: nu
     `Cost: ${count(n, 'e-mail credit')} (EDM, 1 per e-mail).`,
     `Usable e-mail credits (EDM): ${edmText(balance)}.`,
   );
+  lines.push(...testLines(n, template.subjectTest));
+  lines.push(...whenLines(plan.rows, template.timing, sheet.getParent().getSpreadsheetTimeZone()));
   if (prepared.recent)
     lines.push(
       `${count(prepared.recent, 'of them was', 'of them were')} mailed by this document in the last 30 days.`,
@@ -269,7 +272,11 @@ function resumeUnfinished(reporter: Reporter): boolean {
     dropSend(previous);
     return false;
   }
-  const waiting = previous.data.waiting ? ' (it waits for the sending quota)' : '';
+  const waiting = previous.data.waiting
+    ? ' (it waits for the sending quota)'
+    : previous.data.held
+      ? ' (its rows wait for their send window, the hourly limit or the subject test: the hourly run sends them)'
+      : '';
   const balance = outreachClient().balance();
   const question = [
     `Your last send from "${previous.data.sheetName}" (campaign "${previous.data.campaign}") was interrupted with ${count(left, 'e-mail')} left${waiting}.`,

@@ -16,19 +16,19 @@ export const MAX_BATCH_BYTES = 20 * 1024 * 1024;
 const MAIL_OVERHEAD = 512;
 
 /**
- * Each chunk's mails, rendered chunk by chunk while the batch's payload stays within MAX_BATCH_BYTES (at
+ * Each chunk's mails, rendered from its own template (`templates[i]`: a subject test's chunks differ) chunk by chunk while the batch's payload stays within MAX_BATCH_BYTES (at
  * least one chunk): 60 chunks of 50,000-character mails would be far more than a fetchAll may carry or an
  * execution hold. The rows of the chunks left out stay queued for the next batch.
  */
 export function batchMails(
   candidates: ListRow[][],
-  template: StoredTemplate,
+  templates: StoredTemplate[],
   unsubscribe: string,
 ): PersonalizedEmail[][] {
   const emails: PersonalizedEmail[][] = [];
   let bytes = 0;
-  for (const chunkRows of candidates) {
-    const mails = chunkRows.map((row) => mailOf(template, row, unsubscribe));
+  for (const [i, chunkRows] of candidates.entries()) {
+    const mails = chunkRows.map((row) => mailOf(templates[i], row, unsubscribe));
     const more = mails.reduce((n, m) => n + utf8Bytes(m.content) + utf8Bytes(m.subject) + MAIL_OVERHEAD, 0);
     if (emails.length > 0 && bytes + more > MAX_BATCH_BYTES) break;
     emails.push(mails);

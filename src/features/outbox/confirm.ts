@@ -7,6 +7,7 @@ import { ownerStamp } from '../../platform/owner';
 import { type ListRow, MailingList } from '../../sheets/mailing-list';
 import { Ledger, type LedgerList, type Person, type StopCode } from './ledger';
 import { addressMark, boundFields, type ConfirmedMail, contentMark, mailMark } from './marks';
+import { keptTest, testRecord } from './subject-test';
 import { UserError } from '../errors';
 import { formatCount } from '../../platform/plural';
 
@@ -65,7 +66,11 @@ export function confirmSend(
     if (stepsChanged(ledger, sheetId, mail, keyFp)) throw new UserError(STEPS_CHANGED);
     const mark = mailMark(ledger.secret, mail);
     const fields = boundFields(mail);
+    const sameMail = ledger.list(sheetId)?.mail === mark;
     const list = ledger.openList(sheetId, mark, (mail.followUps || []).length, fields, keyFp);
+    // A subject test runs once per mail confirmed: a later send of the same mail keeps its test (its winner).
+    if (!mail.subjectTest) delete list.test;
+    else if (!sameMail || !list.test) list.test = testRecord(mail.subjectTest);
     serial = list.serial;
     for (const row of rows) {
       const addr = addressMark(ledger.secret, row.key);
@@ -173,6 +178,7 @@ export function reconfirmMail(sheet: GoogleAppsScript.Spreadsheet.Sheet, mail: C
     if (!entry || entry.keyFp !== keyFp) return;
     entry.mail = mailMark(ledger.secret, mail);
     entry.steps = (mail.followUps || []).length;
+    entry.test = mail.subjectTest ? keptTest(entry.test, mail.subjectTest) : undefined;
     const fields = boundFields(mail);
     if (fields.join('\u0000') === entry.fields.join('\u0000')) return;
     for (const row of rows) {

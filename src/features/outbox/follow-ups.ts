@@ -86,15 +86,28 @@ export function stepProblems(
   );
 }
 
-/** When a step is due: `days` after `from`, counting Monday to Friday only when `working`. */
-export function dueAt(from: number, days: number, working: boolean, zone: string): number {
-  if (!working) return from + days * DAY_MS;
+/**
+ * When a step is due: `days` after `from`, counting Monday to Friday only when `working`; never on a date of
+ * `skip` ('YYYY-MM-DD' in `zone`): a working-days count does not count it, a plain count moves past it.
+ */
+export function dueAt(
+  from: number,
+  days: number,
+  working: boolean,
+  zone: string,
+  skip: ReadonlySet<string> = new Set(),
+): number {
+  const skipped = (at: number) =>
+    skip.size > 0 && skip.has(Utilities.formatDate(new Date(at), zone, 'yyyy-MM-dd'));
   let at = from;
-  for (let counted = 0; counted < days;) {
-    at += DAY_MS;
-    const weekday = Number(Utilities.formatDate(new Date(at), zone, 'u')); // 1 = Monday … 7 = Sunday
-    if (weekday <= 5) counted++;
-  }
+  if (!working) at = from + days * DAY_MS;
+  else
+    for (let counted = 0; counted < days;) {
+      at += DAY_MS;
+      const weekday = Number(Utilities.formatDate(new Date(at), zone, 'u')); // 1 = Monday … 7 = Sunday
+      if (weekday <= 5 && !skipped(at)) counted++;
+    }
+  for (let n = 0; n <= skip.size && skipped(at); n++) at += DAY_MS;
   return at;
 }
 

@@ -55,6 +55,22 @@ export interface LedgerList {
   people: Map<string, Person>;
   /** Last change (ms). */
   at: number;
+  /** The list's subject test, when its mail has one (subject-test.ts). */
+  test?: TestRecord;
+}
+
+/** What the list's record keeps of its subject test (subject-test.ts). */
+export interface TestRecord {
+  share: number;
+  n: number;
+  hours: number;
+  /** Task ids per subject (at most MAX_TASKS each): the open rates are read from them. */
+  tasks: number[][];
+  /** When the test's first mails went (ms), 0 before. */
+  firstAt: number;
+  /** The winning subject's index, once decided; with each subject's [sent, opened]. */
+  winner?: number;
+  counts?: Array<[number, number]>;
 }
 
 interface StoredList extends Omit<LedgerList, 'people'> {

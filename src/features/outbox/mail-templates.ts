@@ -4,9 +4,12 @@
 // document properties: a template may be 50,000 characters (150 KB of UTF-8 in Chinese) and a document may
 // have a template on any number of sheets, while the property store has 500 KB for everything. The
 // follow-up steps of a mail (sequence/sequence-steps.ts) are one more row, "<sheet id> follow-ups" in the
-// Sheet ID column, their JSON in the body's cells.
+// Sheet ID column, their JSON in the body's cells; when its mails may go (send-timing.ts) one more,
+// "<sheet id> timing".
 import { textCell } from '../../sheets/cells';
 import { FollowUp, followUpsFromText } from './follow-ups';
+import { parseTiming, timed, type Timing } from './send-timing';
+import { parseSubjectTest, type SubjectTest } from './subject-test';
 
 export interface StoredTemplate {
   campaign: string;
@@ -16,6 +19,10 @@ export interface StoredTemplate {
   savedAt: number;
   /** Follow-up steps (none: a single mail). */
   followUps?: FollowUp[];
+  /** Send window, dates to skip, hourly limit (none: every mail goes as soon as it may). */
+  timing?: Timing;
+  /** Subjects tested on a share of the list, the winner sent to the rest (subject-test.ts). */
+  subjectTest?: SubjectTest;
 }
 
 export const TEMPLATES_SHEET = 'Outreach templates';
@@ -27,6 +34,7 @@ const BODY_COLUMN = 6;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 const followUpsKey = (sheetId: number) => `${sheetId} follow-ups`;
+const timingKey = (sheetId: number) => `${sheetId} timing`;
 
 function templatesSheet(create: boolean): Sheet | null {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
@@ -54,6 +62,8 @@ export function loadTemplate(sheetId: number): StoredTemplate | null {
   if (!row) return null;
   const steps = rows.find((r) => String(r[0]) === followUpsKey(sheetId));
   const followUps = steps ? followUpsFromText(bodyOf(steps)) : [];
+  const timingRow = rows.find((r) => String(r[0]) === timingKey(sheetId));
+  const { timing, subjectTest } = timingRow ? timingFromText(bodyOf(timingRow)) : {};
   return {
     campaign: String(row[1]),
     subject: String(row[2]),
@@ -61,7 +71,21 @@ export function loadTemplate(sheetId: number): StoredTemplate | null {
     savedAt: Number(row[4]) || 0,
     body: bodyOf(row),
     ...(followUps.length ? { followUps } : {}),
+    ...(timing ? { timing } : {}),
+    ...(subjectTest ? { subjectTest } : {}),
   };
+}
+
+/** The timing row's JSON: when mails go, and the subject test. */
+function timingFromText(text: string): { timing?: Timing; subjectTest?: SubjectTest } {
+  try {
+    const saved = JSON.parse(text) as Record<string, unknown>;
+    const timing = parseTiming(saved);
+    const subjectTest = parseSubjectTest(saved);
+    return { ...(timed(timing) ? { timing } : {}), ...(subjectTest ? { subjectTest } : {}) };
+  } catch {
+    return {}; // unreadable (edited by hand): no rule, as before it was saved
+  }
 }
 
 const bodyOf = (row: unknown[]) =>
@@ -73,6 +97,8 @@ const bodyOf = (row: unknown[]) =>
 export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 'savedAt'>): StoredTemplate {
   const stored: StoredTemplate = { ...template, savedAt: Date.now() };
   if (!stored.followUps || stored.followUps.length === 0) delete stored.followUps;
+  if (!timed(stored.timing)) delete stored.timing;
+  if (!stored.subjectTest) delete stored.subjectTest;
   const sheet = templatesSheet(true)!;
   const rows = readRows(sheet);
   const head = [textCell(stored.campaign), textCell(stored.subject), stored.bodyFormat, stored.savedAt];
@@ -81,6 +107,19 @@ export function storeTemplate(sheetId: number, template: Omit<StoredTemplate, 's
   const hasSteps = rows.some((r) => String(r[0]) === steps);
   if (stored.followUps || hasSteps)
     writeRow(sheet, rows, steps, [steps, '', '', '', stored.savedAt], JSON.stringify(stored.followUps || []));
+  const timing = timingKey(sheetId);
+  const test = stored.subjectTest;
+  const saved = {
+    ...(stored.timing || {}),
+    ...(test
+      ? {
+          subjectVariants: test.variants,
+          subjectTest: { share: test.share, decideAfterHours: test.decideAfterHours },
+        }
+      : {}),
+  };
+  if (stored.timing || test || rows.some((r) => String(r[0]) === timing))
+    writeRow(sheet, rows, timing, [timing, '', '', '', stored.savedAt], JSON.stringify(saved));
   return stored;
 }
 

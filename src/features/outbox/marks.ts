@@ -12,7 +12,11 @@ export const CONTENT_CHARS = 11;
 export const DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** The mail a list's payer confirmed: the first mail and every follow-up step. */
-export type ConfirmedMail = MailTemplate & { followUps?: FollowUp[] };
+export type ConfirmedMail = MailTemplate & {
+  followUps?: FollowUp[];
+  /** subject-test.ts SubjectTest (written out: that module reads marks). */
+  subjectTest?: { variants: string[]; share: number; decideAfterHours: number };
+};
 
 /** 64 bits of HMAC-SHA256(secret, text), 11 characters. */
 export function hmac64(secret: string, text: string): string {
@@ -29,7 +33,11 @@ export function mailMark(secret: string, mail: ConfirmedMail): string {
     s.subject,
     s.body,
   ]);
-  return hmac64(secret, JSON.stringify([mail.campaign, mail.subject, mail.body, mail.bodyFormat, steps]));
+  const parts: unknown[] = [mail.campaign, mail.subject, mail.body, mail.bodyFormat, steps];
+  // A subject test is part of what is confirmed; a mail without one keeps the mark it always had.
+  const test = mail.subjectTest;
+  if (test) parts.push([test.variants, test.share, test.decideAfterHours]);
+  return hmac64(secret, JSON.stringify(parts));
 }
 
 /**
@@ -37,7 +45,12 @@ export function mailMark(secret: string, mail: ConfirmedMail): string {
  * they decide what each row is sent. The name columns are always among them ({{First name}} may come from Name).
  */
 export function boundFields(mail: ConfirmedMail): string[] {
-  const texts = [mail.subject, mail.body, ...(mail.followUps || []).flatMap((s) => [s.subject, s.body])];
+  const texts = [
+    mail.subject,
+    mail.body,
+    ...(mail.followUps || []).flatMap((s) => [s.subject, s.body]),
+    ...((mail.subjectTest && mail.subjectTest.variants) || []),
+  ];
   const names = new Set(['name', 'first name', 'last name', 'nickname']);
   for (const text of texts)
     for (const name of placeholderNames(text)) if (name !== 'unsubscribe') names.add(name);

@@ -15,6 +15,7 @@ import { writeIds } from './list-view';
 import { addressMark } from './marks';
 import { type Posted, postChunks, settleOpenChunks } from './post';
 import { writeStepMails } from './step-mails';
+import { recordTestChunk } from './subject-test';
 
 export const SEND_CHUNK = 100;
 /** The lease every sending run takes (a send's steps, a sequence's run): one at a time per document. */
@@ -32,6 +33,8 @@ export interface Batch {
   step: number;
   rows: ListRow[];
   unsubscribe: string;
+  /** A subject test's rows: each row's subject (an index of `subjects`); each chunk holds one subject. */
+  subjects?: { of: (row: ListRow) => number; texts: string[] };
 }
 
 export interface PostHooks {
@@ -46,10 +49,10 @@ export interface PostHooks {
  * recorded in the payer's record. The caller writes the views, then calls closeBatch.
  */
 export function postBatch(client: OutreachClient, batch: Batch, hooks: PostHooks = {}): Posted {
-  const { list, template, step, rows, unsubscribe } = batch;
+  const { list, template, step, unsubscribe } = batch;
   const mail = step ? stepTemplate(template, template.followUps || [], step) : template;
-  const candidates = splitEvery(rows, SEND_CHUNK);
-  const emails = batchMails(candidates, mail, unsubscribe);
+  const { candidates, mails } = chunksBySubject(batch, mail);
+  const emails = batchMails(candidates, mails, unsubscribe);
   const postedAt = Date.now();
   const chunks = candidates.slice(0, emails.length).map((chunkRows): JournalChunk => ({
     tag: newTag(),
@@ -63,6 +66,31 @@ export function postBatch(client: OutreachClient, batch: Batch, hooks: PostHooks
   const posted = postChunks(client, chunks, emails, hooks.onAnswered, hooks.cancelled);
   recordPosted(posted.outcomes.flatMap((o) => (o.sent ? [o.chunk] : [])));
   return posted;
+}
+
+/** The batch's rows in chunks of 100, each chunk's mail: one subject per chunk (a subject test's tasks apart). */
+function chunksBySubject(
+  batch: Batch,
+  mail: StoredTemplate,
+): { candidates: ListRow[][]; mails: StoredTemplate[] } {
+  const { subjects } = batch;
+  if (!subjects) {
+    const candidates = splitEvery(batch.rows, SEND_CHUNK);
+    return { candidates, mails: candidates.map(() => mail) };
+  }
+  const groups = new Map<number, ListRow[]>();
+  for (const row of batch.rows) {
+    const v = subjects.of(row);
+    groups.set(v, [...(groups.get(v) || []), row]);
+  }
+  const candidates: ListRow[][] = [];
+  const mails: StoredTemplate[] = [];
+  for (const [v, rows] of [...groups].sort((a, b) => a[0] - b[0]))
+    for (const chunk of splitEvery(rows, SEND_CHUNK)) {
+      candidates.push(chunk);
+      mails.push({ ...mail, subject: subjects.texts[v] ?? mail.subject });
+    }
+  return { candidates, mails };
 }
 
 /** The batch's views are written: its journal entry closes, unless a chunk is in doubt (settled later). */
@@ -88,6 +116,11 @@ export function recordPosted(chunks: JournalChunk[]): void {
         if (!person || person.posted > (chunk.step || 0)) continue;
         person.posted = (chunk.step || 0) + 1;
         person.at = chunk.postedAt;
+      }
+      const first = chunk.recipients[0];
+      if (!chunk.step && first && list.test) {
+        const tasks = [...new Set(Object.values(chunk.ids!).map((pair) => pair[0]))];
+        recordTestChunk(list, addressMark(ledger.secret, first.email), tasks, chunk.postedAt);
       }
     }
   });

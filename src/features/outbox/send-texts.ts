@@ -41,6 +41,13 @@ export const SEND_TEXTS = {
     'the mail was changed after the send was confirmed; check it and send again (nothing was charged for this row)',
   scheduleChanged: 'the mail was changed after you scheduled the send; schedule it again',
   scheduleAdded: 'added or changed after the send was scheduled; schedule it again to include it',
+  /** A confirmed row outside its recipient's send window: when it opens ("09:00 Mon 30 Nov in …"). */
+  windowWait: (opening: string) => `goes from ${opening}`,
+  /** Outside the subject test's share: it gets the winning subject once the test is decided. */
+  testWait: (when: string) => `gets the winning subject of the test, decided ${when}`,
+  testNotStarted: 'gets the winning subject of the test, decided its hours after the first test mails',
+  paceWait: (limit: number, next: string) =>
+    `${formatCount(limit)} an hour from this list; the next go from ${next}`,
   scheduleEdm: (needed: number, usable: number) =>
     `the scheduled send needed ${formatCount(needed)} EDM and ${formatCount(usable)} ${plural(usable, 'was', 'were')} usable`,
 };

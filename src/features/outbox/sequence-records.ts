@@ -18,6 +18,8 @@ export type WaitCode =
   | 'in-doubt'
   | 'later'
   | 'busy'
+  /** The list's hourly limit is reached (its detail: the limit): the next hourly run sends more. */
+  | 'pace'
   | 'error';
 
 export interface Wait {

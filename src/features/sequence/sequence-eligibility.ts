@@ -17,6 +17,7 @@ import { listedReason, type DoNotContact } from '../outbox/do-not-contact';
 import { companyDomain } from '../outbox/webmail';
 import { dueAt, type FollowUp } from '../outbox/follow-ups';
 import type { SequenceView } from './sequence-texts';
+import type { SendClock } from '../outbox/send-timing';
 
 /** Where a row is. A `due` row's previous mail is read from the service before its step goes. */
 export type RowPlan =
@@ -51,6 +52,9 @@ export interface PlanContext {
   replies: Replies;
   /** Addresses whose follow-ups an editor stopped from the menu ('*': every one of the list). */
   stopRequests: Set<string>;
+  /** The mail's send window, dates to skip (outbox/send-timing.ts): a step goes at the first open time. */
+  clock?: SendClock;
+  skipDates?: ReadonlySet<string>;
 }
 
 const HASH_ID = normalizeHeader('Company hash ID');
@@ -79,8 +83,16 @@ export function planRow(row: ListRow, context: PlanContext): RowPlan {
   if (found.changed) return { kind: 'held', person };
   const step = person.posted; // the next step's number: the first mail and posted − 1 steps went
   const rule = context.followUps[step - 1];
-  const at = dueAt(person.at || context.now, rule.afterDays, rule.workingDaysOnly, context.zone);
-  const until = context.ledger.pausedUntil(person.addr, context.now);
+  const base = dueAt(
+    person.at || context.now,
+    rule.afterDays,
+    rule.workingDaysOnly,
+    context.zone,
+    context.skipDates,
+  );
+  const { clock, now } = context;
+  const at = clock ? clock.openAt(clock.zoneOf(row), Math.max(base, now)) : base;
+  const until = context.ledger.pausedUntil(person.addr, now);
   if (until && until >= at) return { kind: 'later', person, step, at: until, paused: true };
   return at > context.now ? { kind: 'later', person, step, at } : { kind: 'due', person, step, at };
 }

@@ -40,6 +40,7 @@ import {
 import type { Wait } from '../outbox/sequence-records';
 import { readReplies } from './replies';
 import { MARGIN_MS, sendDue, waitFor } from './step-posts';
+import { sendClock } from '../outbox/send-timing';
 import { describe } from '../errors';
 
 /** Runs this user's sequences; answers the follow-up mails posted. Under the send lease, as a send. */
@@ -165,11 +166,15 @@ function planAll(
 ): Plans {
   const spreadsheet = list.sheet.getParent();
   const rows = list.readRows();
+  const zone = spreadsheet.getSpreadsheetTimeZone();
+  const now = Date.now();
   const context: PlanContext = {
     ledger: from.ledger,
     list: from.ledger.list(list.sheet.getSheetId())!,
-    now: Date.now(),
-    zone: spreadsheet.getSpreadsheetTimeZone(),
+    now,
+    zone,
+    clock: sendClock(template.timing, zone, now),
+    skipDates: new Set((template.timing && template.timing.skipDates) || []),
     followUps: template.followUps || [],
     doNotContact: readDoNotContact(spreadsheet),
     replies: readReplies(spreadsheet, { sheetId: list.sheet.getSheetId(), rows }),

@@ -51,6 +51,7 @@ const WAIT_TEXT: Record<WaitCode, (detail: string) => string> = {
     `could not confirm with the service whether a chunk was sent (${detail}): nothing more goes until the next hourly run settles it; no row gets a step twice`,
   later: () => 'the rest goes at the next hourly run',
   busy: () => 'a send is in progress: the next hourly run sends it',
+  pace: (limit) => `the list's hourly limit (${limit} an hour) is reached; the next hourly run sends more`,
   error: (detail) => `${detail}; the hourly run tries again`,
 };
 

@@ -11,13 +11,15 @@ import type { StoredTemplate } from '../outbox/mail-templates';
 import { rowProblem } from '../outbox/row-check';
 import { Ledger } from '../outbox/ledger';
 import { addressMark } from '../outbox/marks';
-import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK } from '../outbox/outbox';
+import { type Batch, BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK } from '../outbox/outbox';
+import { subjectSlot } from '../outbox/subject-test';
 import { readStepMails, writeStepMails } from '../outbox/step-mails';
 import { type Due, type Plans, recordStops } from './sequence-eligibility';
 import { previousMails } from './sequence-previous';
 import { stepTemplate } from '../outbox/follow-ups';
 import type { Wait } from '../outbox/sequence-records';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
+import { hourRoom } from '../outbox/send-timing';
 import { describe } from '../errors';
 import { asClause } from '../words';
 
@@ -51,7 +53,12 @@ export function sendDue(
         detail: problem.reason,
       };
   }
-  if (sendable.length === 0) return { posted: 0, wait: null };
+  // The list's hourly limit counts its first mails and steps alike (the payer's record): the rest wait an hour.
+  const room = hourRoom(Ledger.read().list(list.sheet.getSheetId()), template.timing);
+  const paced: Wait | null =
+    sendable.length > room ? { code: 'pace', detail: String(template.timing!.hourlyLimit) } : null;
+  if (paced) sendable.splice(room);
+  if (sendable.length === 0) return { posted: 0, wait: paced };
   const balance = client.balance();
   const usable = usableEdm(balance);
   if (usable < sendable.length)
@@ -72,7 +79,7 @@ export function sendDue(
       if (result.wait) return { posted, wait: result.wait };
     }
   }
-  return { posted, wait: null };
+  return { posted, wait: paced };
 }
 
 /** Rows whose previous mail the service says failed (or was opened, where that stops them) stop, for good. */
@@ -116,7 +123,8 @@ function postStep(
   rows: ListRow[],
   unsubscribe: string,
 ): { posted: number; wait: Wait | null } {
-  const posted = postBatch(client, { list, template, step, rows, unsubscribe });
+  const subjects = stepSubjects(list.sheet.getSheetId(), template, step);
+  const posted = postBatch(client, { list, template, step, rows, unsubscribe, subjects });
   let wait: Wait | null = null;
   let doubt: ApiError | undefined;
   const taken = posted.outcomes.flatMap((o) => (o.sent ? [o.chunk] : []));
@@ -128,6 +136,22 @@ function postStep(
   const n = writeStepMails(...taken);
   closeBatch(posted); // kept in the journal when a chunk is in doubt: the next run settles it by its tag
   return { posted: n, wait: doubt ? { code: 'in-doubt', detail: describe(doubt) } : wait };
+}
+
+/**
+ * After a subject test, a step with no subject of its own answers the subject each person got ("Re: " and it):
+ * the test's share its own, the rest the winner's. Undefined when the mail has no test or the step a subject.
+ */
+function stepSubjects(sheetId: number, template: StoredTemplate, step: number): Batch['subjects'] {
+  const variants = template.subjectTest && template.subjectTest.variants;
+  const ledger = Ledger.read();
+  const test = ledger.list(sheetId)?.test;
+  if (!variants || !test || template.followUps![step - 1].subject) return undefined;
+  const of = (row: ListRow) => {
+    const slot = subjectSlot(test, addressMark(ledger.secret, row.key));
+    return slot && 'variant' in slot ? slot.variant : 0;
+  };
+  return { of, texts: variants.map((subject) => `Re: ${subject}`) };
 }
 
 export function waitFor(error: ApiError): Wait {

@@ -12,6 +12,7 @@ import { allTimers } from '../jobs/timer-store';
 import { whenText } from '../words';
 import { allSequences } from '../outbox/sequence-records';
 import { sequenceSummary } from '../sequence/sequence-texts';
+import { testSummary } from '../outbox/test-records';
 import { count } from '../../platform/plural';
 
 /** The part of a saved send job this status reads (mail/send-job.ts owns the type). */
@@ -86,6 +87,7 @@ function timedSendsText(
   if (run)
     parts.push(`Last timed send ${time(run.at)}: ${[run.message, run.error].filter(Boolean).join(' ')}`);
   parts.push(...sequenceSummary(allSequences(properties), time));
+  parts.push(...testSummary(properties, time));
   const steps = lastRun('sequence');
   if (steps)
     parts.push(

@@ -38,6 +38,13 @@ describe('parseState reads back what stateText writes', () => {
     { kind: 'queued' },
     { kind: 'waiting', detail: 'back at 14:00' },
     { kind: 'waiting', detail: '' },
+    { kind: 'waiting', code: 'window', detail: 'goes from 09:00 Mon 5 Jan in America/New_York' },
+    { kind: 'waiting', code: 'pace', detail: '50 an hour from this list; the next go from 14:00' },
+    {
+      kind: 'waiting',
+      code: 'test',
+      detail: 'gets the winning subject of the test, decided 2026-01-05 13:00',
+    },
     { kind: 'accepted' },
     { kind: 'pending' },
     { kind: 'requested' },

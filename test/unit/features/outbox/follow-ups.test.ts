@@ -67,6 +67,13 @@ describe('dueAt', () => {
     expect(dueAt(friday, 3, false, 'Europe/Berlin')).toBe(friday + 3 * DAY);
   });
 
+  test('never on a date to skip: a calendar count moves past it, a working-days count does not count it', () => {
+    const skip = new Set(['2026-01-12', '2026-01-13']); // Monday and Tuesday
+    expect(dueAt(friday, 3, false, 'Europe/Berlin', skip)).toBe(friday + 5 * DAY); // Wednesday
+    expect(dueAt(friday, 1, true, 'Europe/Berlin', skip)).toBe(friday + 5 * DAY); // Wednesday
+    expect(dueAt(friday, 1, false, 'Europe/Berlin', skip)).toBe(friday + DAY); // Saturday: not skipped
+  });
+
   test('working days skip Saturday and Sunday', () => {
     expect(dueAt(friday, 1, true, 'Europe/Berlin')).toBe(friday + 3 * DAY); // Monday
     expect(dueAt(friday, 5, true, 'Europe/Berlin')).toBe(friday + 7 * DAY); // next Friday

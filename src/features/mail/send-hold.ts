@@ -1,0 +1,78 @@
+// A send whose rows wait for their send window or for the list's hourly limit (send-timing.ts): the rows say
+// when, and the job pauses until the first of them may go; the hourly trigger of the user who sent it goes on
+// from there (the job's pause, as for the sending quota).
+import type { MailState } from '../../sheets/mail-state';
+import { JobPause } from '../jobs/job';
+import { ensureTimer } from '../jobs/timer';
+import { SEND_TEXTS } from '../outbox/send-texts';
+import { nextHour, openingText, type Timing } from '../outbox/send-timing';
+import { describe } from '../errors';
+import { count, formatCount, plural } from '../../platform/plural';
+import { whenText } from '../words';
+import { HOUR_MS } from '../../platform/time';
+import type { Queued } from './send-queue';
+
+export interface Hold {
+  /** When the first waiting row may go. */
+  until: number;
+  /** Past the hourly limit: nothing more goes this hour. */
+  pace: boolean;
+  /** Recipient key → its waiting state. */
+  states: Map<string, MailState>;
+  text: string;
+}
+
+/** The rows of `queued` that wait, and until when; null when none does. `paced`: the hourly limit cut it. */
+export function holdOf(
+  queued: Queued,
+  timing: Timing | undefined,
+  paced: boolean,
+  now = Date.now(),
+): Hold | null {
+  const states = new Map<string, MailState>();
+  let until = Infinity;
+  let first = '';
+  const openings = new Map<string, string>(); // one text per zone and opening, however many rows share it
+  for (const [key, { at, zone }] of queued.waiting) {
+    const id = `${zone}|${at}`;
+    if (!openings.has(id)) openings.set(id, openingText(at, zone));
+    const opening = openings.get(id)!;
+    states.set(key, { kind: 'waiting', code: 'window', detail: SEND_TEXTS.windowWait(opening) });
+    if (at < until) [until, first] = [at, opening];
+  }
+  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(); // read once: a spreadsheet call
+  for (const [key, at] of queued.testWait) {
+    const detail = at < Infinity ? SEND_TEXTS.testWait(whenText(at, zone)) : SEND_TEXTS.testNotStarted;
+    states.set(key, { kind: 'waiting', code: 'test', detail });
+    until = Math.min(until, at);
+  }
+  const limit = (timing && timing.hourlyLimit) || 0;
+  if (paced && limit) {
+    const next = nextHour(now);
+    const detail = SEND_TEXTS.paceWait(limit, Utilities.formatDate(new Date(next), zone, 'HH:mm'));
+    for (const key of queued.over) states.set(key, { kind: 'waiting', code: 'pace', detail });
+    until = Math.min(until, next);
+  }
+  if (states.size === 0) return null;
+  if (until === Infinity) until = now + HOUR_MS; // the test has not started: looked at again in an hour
+  const wait = (n: number, what: string) => `${count(n, 'e-mail')} ${plural(n, 'waits', 'wait')} for ${what}`;
+  const parts: string[] = [];
+  if (queued.waiting.size)
+    parts.push(wait(queued.waiting.size, `the recipient's send window (the first from ${first})`));
+  if (paced && limit)
+    parts.push(wait(queued.over.length, `the hourly limit (${formatCount(limit)} an hour from this list)`));
+  if (queued.testWait.size) parts.push(wait(queued.testWait.size, 'the winning subject of the subject test'));
+  const text = `${parts.join(' and ')}: the hourly run sends each of them once, in its time.`;
+  return { until, pace: paced && limit > 0, states, text };
+}
+
+/** The send pauses until the first waiting row may go; the hourly trigger carries it on. */
+export function holdPause(hold: Hold): JobPause {
+  let retry = '';
+  try {
+    ensureTimer();
+  } catch (error) {
+    retry = ` The hourly run could not be set up (${describe(error)}): run the send again later.`;
+  }
+  return new JobPause(`${hold.text}${retry}`, hold.until); // the runner says before it what was sent
+}

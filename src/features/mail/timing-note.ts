@@ -1,0 +1,117 @@
+// What Compose says under the timing fields: in which zone the rows' mails are timed, and where that zone is
+// only a guess (a country over several zones uses its capital's), with the fix.
+import type { ListRow, MailingList } from '../../sheets/mailing-list';
+import { normalizeHeader } from '../../sheets/table';
+import { countryZone, SEVERAL_ZONES } from '../outbox/country-zones';
+import { openingText, sendClock, type Timing } from '../outbox/send-timing';
+import type { SubjectTest } from '../outbox/subject-test';
+import { count, formatCount, plural } from '../../platform/plural';
+
+const DAY_NAMES = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+const TIME_ZONE = normalizeHeader('Time zone');
+const COUNTRY = normalizeHeader('Country');
+
+export function timingNote(list: MailingList, timing: Timing): string {
+  const parts: string[] = [];
+  const window = timing.sendWindow;
+  const zone = list.sheet.getParent().getSpreadsheetTimeZone();
+  if (window) {
+    const days = window.days.map((d) => DAY_NAMES[d]).join(', ');
+    const where =
+      window.zone === 'recipient'
+        ? "in each recipient's time zone"
+        : `in the spreadsheet's time zone (${zone})`;
+    parts.push(`Mails go ${days}, ${window.from} to ${window.to} ${where}; the hourly run sends the rest.`);
+    if (window.zone === 'recipient') parts.push(zonesLine(list, timing, zone));
+  }
+  if (timing.skipDates) parts.push(`No mail and no follow-up goes on ${timing.skipDates.join(', ')}.`);
+  if (timing.hourlyLimit)
+    parts.push(`At most ${count(timing.hourlyLimit, 'mail')} an hour from this list, follow-ups included.`);
+  return parts.filter(Boolean).join(' ');
+}
+
+/** How the rows' zones are found, and the countries whose zone is their capital's. */
+function zonesLine(list: MailingList, timing: Timing, spreadsheetZone: string): string {
+  const clock = sendClock(timing, spreadsheetZone);
+  let byColumn = 0;
+  let byCountry = 0;
+  let byDefault = 0;
+  const guessed = new Set<string>();
+  for (const row of list.readRows()) {
+    if (!row.key) continue;
+    const zone = clock.zoneOf(row);
+    const named = (row.display.get(TIME_ZONE) || '').trim();
+    const country = (row.display.get(COUNTRY) || '').trim().toUpperCase();
+    if (named && zone === named) byColumn++;
+    else if (countryZone(country)) {
+      byCountry++;
+      if (SEVERAL_ZONES.includes(country)) guessed.add(country);
+    } else byDefault++;
+  }
+  const line = [
+    byColumn ? `${formatCount(byColumn)} by their Time zone column` : '',
+    byCountry ? `${formatCount(byCountry)} by their Country (ISO code such as US, DE)` : '',
+    byDefault
+      ? `${formatCount(byDefault)} in the spreadsheet's zone (${spreadsheetZone}): no Time zone or Country`
+      : '',
+  ].filter(Boolean);
+  const guess = guessed.size
+    ? ` ${[...guessed].sort().join(', ')} ${plural(guessed.size, 'spans', 'span')} several time zones: their rows use the capital's; add a Time zone column (such as America/Chicago) for those rows.`
+    : '';
+  return line.length ? `Rows timed: ${line.join(', ')}.${guess}` : '';
+}
+
+/**
+ * The confirmation's line on when the rows go: "1,200 now, 3,400 from 09:00 Mon 30 Nov in America/New_York";
+ * the hourly limit's pace. '' when the mail has no timing.
+ */
+export function whenLines(
+  rows: ListRow[],
+  timing: Timing | undefined,
+  zone: string,
+  now = Date.now(),
+): string[] {
+  if (!timing || rows.length === 0) return [];
+  const lines: string[] = [];
+  if (timing.sendWindow || timing.skipDates) {
+    const clock = sendClock(timing, zone, now);
+    let nowCount = 0;
+    const later = new Map<string, { at: number; n: number }>();
+    for (const row of rows) {
+      const rowZone = clock.zoneOf(row);
+      const at = clock.openAt(rowZone, now);
+      if (at <= now) nowCount++;
+      else {
+        const text = openingText(at, rowZone);
+        const group = later.get(text) || { at, n: 0 };
+        group.n++;
+        later.set(text, group);
+      }
+    }
+    const groups = [...later].sort((a, b) => a[1].at - b[1].at);
+    const shown = groups.slice(0, MAX_GROUPS).map(([text, { n }]) => `${formatCount(n)} from ${text}`);
+    const rest = groups.slice(MAX_GROUPS).reduce((n, [, g]) => n + g.n, 0);
+    if (rest) shown.push(`${formatCount(rest)} later, each in its window`);
+    if (groups.length)
+      lines.push(
+        `When: ${[`${formatCount(nowCount)} now`, ...shown].join(', ')}. Each row's Mail status says when it goes.`,
+      );
+  }
+  if (timing.hourlyLimit && rows.length > timing.hourlyLimit)
+    lines.push(
+      `Hourly limit: ${count(timing.hourlyLimit, 'mail')} an hour from this list (follow-ups included): these ${formatCount(rows.length)} take at least ${count(Math.ceil(rows.length / timing.hourlyLimit), 'hour')}.`,
+    );
+  return lines;
+}
+
+const MAX_GROUPS = 4;
+
+/** The confirmation's line on a subject test: who gets which subject, and when the rest get the winner. */
+export function testLines(rows: number, test: SubjectTest | undefined): string[] {
+  if (!test || rows === 0) return [];
+  const share = Math.round((rows * test.share) / 100);
+  const subjects = test.variants.map((s) => `"${s}"`).join(', ');
+  return [
+    `Subject test: about ${formatCount(share)} of these rows (${test.share}%) get the subjects ${subjects} in turn; ${count(test.decideAfterHours, 'hour')} after their first mails the subject opened most (a tie: the first) goes to the other rows. Each subject goes in tasks of its own, so the service counts its opens apart.`,
+  ];
+}

@@ -1,0 +1,195 @@
+// When a list's mails may be posted (issue 37): a send window (weekdays and hours, in each recipient's time
+// zone or the spreadsheet's), dates to skip, and an hourly limit. Saved with the mail (mail-templates.ts);
+// the send job and the follow-up steps ask `sendClock` when a row's mail may go. Pure besides
+// Utilities.formatDate (the zone's offset), which is asked once per zone and run.
+import { UserError } from '../errors';
+import { normalizeHeader } from '../../sheets/table';
+import type { ListRow } from '../../sheets/mailing-list';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../platform/time';
+import { countryZone } from './country-zones';
+import type { LedgerList } from './ledger';
+
+export interface SendWindow {
+  /** ISO weekdays: 1 = Monday … 7 = Sunday. */
+  days: number[];
+  /** 'HH:MM', from inclusive, to exclusive, from before to. */
+  from: string;
+  to: string;
+  zone: 'recipient' | 'spreadsheet';
+}
+
+export interface Timing {
+  /** 'YYYY-MM-DD': nothing is posted on them (in the zone the window uses), no step falls on them. */
+  skipDates?: string[];
+  sendWindow?: SendWindow;
+  /** At most this many mails an hour from the list, steps included. */
+  hourlyLimit?: number;
+}
+
+export const MAX_SKIP_DATES = 100;
+export const MAX_HOURLY_LIMIT = 10_000;
+const DATE = /^\d{4}-\d\d-\d\d$/;
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+const TIME_ZONE = normalizeHeader('Time zone');
+const COUNTRY = normalizeHeader('Country');
+
+/** The dialog's (or a check's) timing, checked: a UserError names what to change. Empty parts are left out. */
+export function parseTiming(input: Record<string, unknown>): Timing {
+  const timing: Timing = {};
+  const skip = parseSkipDates(input.skipDates);
+  if (skip.length) timing.skipDates = skip;
+  if (input.sendWindow) timing.sendWindow = parseWindow(input.sendWindow as Record<string, unknown>);
+  const limit = input.hourlyLimit;
+  if (limit !== undefined && limit !== null && limit !== '' && limit !== 0) {
+    const n = Number(limit);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_HOURLY_LIMIT)
+      throw new UserError(
+        `The hourly limit is a whole number of mails from 1 to ${MAX_HOURLY_LIMIT} (or empty: no limit).`,
+      );
+    timing.hourlyLimit = n;
+  }
+  return timing;
+}
+
+function parseSkipDates(input: unknown): string[] {
+  if (input === undefined || input === null || input === '') return [];
+  const items = Array.isArray(input) ? input : String(input).split(/[\s,;]+/);
+  const dates = items.map((d) => String(d).trim()).filter(Boolean);
+  for (const date of dates)
+    if (!DATE.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`)))
+      throw new UserError(`"${date}" is not a date to skip: write dates as YYYY-MM-DD, such as 2026-12-24.`);
+  if (dates.length > MAX_SKIP_DATES)
+    throw new UserError(`At most ${MAX_SKIP_DATES} dates to skip: remove the past ones.`);
+  return [...new Set(dates)].sort();
+}
+
+function parseWindow(raw: Record<string, unknown>): SendWindow {
+  const days = [...new Set((Array.isArray(raw.days) ? raw.days : []).map(Number))].sort();
+  if (days.length === 0 || days.some((d) => !Number.isInteger(d) || d < 1 || d > 7))
+    throw new UserError('The send window needs at least one weekday (1 = Monday … 7 = Sunday).');
+  const from = String(raw.from || '').trim();
+  const to = String(raw.to || '').trim();
+  if (!TIME.test(from) || !TIME.test(to))
+    throw new UserError("The send window's hours are times such as 09:00 and 17:00 (24-hour clock).");
+  if (minutesOf(from) >= minutesOf(to))
+    throw new UserError('The send window ends after it starts on the same day (such as 09:00 to 17:00).');
+  return { days, from, to, zone: raw.zone === 'spreadsheet' ? 'spreadsheet' : 'recipient' };
+}
+
+const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** Whether the timing holds any rule on when mails go. */
+export function timed(timing: Timing | undefined): timing is Timing {
+  return !!timing && !!(timing.skipDates || timing.sendWindow || timing.hourlyLimit);
+}
+
+/** When a row's mail may go, asked of one run (one `now`): each zone worked out once. */
+export interface SendClock {
+  /** The row's time zone (its Time zone, else its Country's, else the spreadsheet's) as the window uses it. */
+  zoneOf(row: ListRow): string;
+  /** The first instant at or after `from` (default: now) when a mail to a recipient in `zone` may go. */
+  openAt(zone: string, from?: number): number;
+}
+
+/** The clock of `timing` (none: every instant is open, in the spreadsheet's zone). */
+export function sendClock(timing: Timing | undefined, spreadsheetZone: string, now = Date.now()): SendClock {
+  const window = timing && timing.sendWindow;
+  const skip = new Set((timing && timing.skipDates) || []);
+  const perRecipient = !!window && window.zone === 'recipient';
+  const valid = new Map<string, boolean>();
+  const known = new Map<string, number>();
+  // Offsets change on the hour at most: one formatDate per zone and hour, however many rows ask.
+  const offsets = new Map<string, number>();
+  const offset = (at: number, zone: string) => {
+    const key = `${zone}|${Math.floor(at / HOUR_MS)}`;
+    if (!offsets.has(key)) offsets.set(key, offsetMs(at, zone));
+    return offsets.get(key)!;
+  };
+  const isZone = (name: string) => {
+    if (!valid.has(name))
+      valid.set(name, /^[A-Za-z]+(\/[A-Za-z0-9_+-]+)*$/.test(name) && offsetOk(name, now));
+    return valid.get(name)!;
+  };
+  return {
+    zoneOf(row) {
+      if (!perRecipient) return spreadsheetZone;
+      const named = (row.display.get(TIME_ZONE) || '').trim();
+      if (named && isZone(named)) return named;
+      const country = countryZone(row.display.get(COUNTRY) || '');
+      return country || spreadsheetZone;
+    },
+    openAt(zone, from = now) {
+      if (!window && skip.size === 0) return from;
+      const key = `${zone}|${from}`;
+      if (!known.has(key)) known.set(key, firstOpen(from, zone, window, skip, offset));
+      return known.get(key)!;
+    },
+  };
+}
+
+function offsetOk(zone: string, at: number): boolean {
+  try {
+    offsetMs(at, zone);
+    return true;
+  } catch {
+    return false; // not a zone Apps Script knows: the row uses its country's, or the spreadsheet's
+  }
+}
+
+/** The zone's offset from UTC at `at` (ms), from its "+0530" form. */
+function offsetMs(at: number, zone: string): number {
+  const z = Utilities.formatDate(new Date(at), zone, 'Z');
+  const sign = z[0] === '-' ? -1 : 1;
+  return sign * (Number(z.slice(1, 3)) * 60 + Number(z.slice(3, 5))) * MINUTE_MS;
+}
+
+/** The first instant ≥ `from` inside the window on a day not skipped, in `zone`; `from` when it is inside. */
+export function firstOpen(
+  from: number,
+  zone: string,
+  window: SendWindow | undefined,
+  skip: Set<string>,
+  offsetOf = offsetMs,
+): number {
+  const offset = offsetOf(from, zone);
+  const local = from + offset;
+  const today = Math.floor(local / DAY_MS) * DAY_MS;
+  const start = window ? minutesOf(window.from) * MINUTE_MS : 0;
+  const end = window ? minutesOf(window.to) * MINUTE_MS : DAY_MS;
+  for (let d = 0; d <= skip.size + 8; d++) {
+    const day = today + d * DAY_MS;
+    const date = new Date(day);
+    const weekday = ((date.getUTCDay() + 6) % 7) + 1;
+    if (skip.has(date.toISOString().slice(0, 10))) continue;
+    if (window && !window.days.includes(weekday)) continue;
+    if (local >= day + end) continue;
+    if (local >= day + start) return from;
+    // The opening's instant, with the zone's offset at that time (a change of summer time in between).
+    const guess = day + start - offset;
+    return Math.max(from, day + start - offsetOf(guess, zone));
+  }
+  return from + (skip.size + 8) * DAY_MS; // every day skipped: never reached with a window of one weekday or more
+}
+
+/** The opening's words for a row or a confirmation: "09:00 Mon 30 Nov in America/New_York". */
+export function openingText(at: number, zone: string): string {
+  return `${Utilities.formatDate(new Date(at), zone, 'HH:mm EEE d MMM')} in ${zone}`;
+}
+
+/**
+ * Mails the list may still post this clock hour under its hourly limit (Infinity: no limit), counted from the
+ * payer's record: each person's last mail time (a first mail and a step of one person in one hour count once).
+ */
+export function hourRoom(list: LedgerList | undefined, timing: Timing | undefined, now = Date.now()): number {
+  const limit = timing && timing.hourlyLimit;
+  if (!limit) return Infinity;
+  const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  let posted = 0;
+  if (list) for (const person of list.people.values()) if (person.at >= hour) posted++;
+  return Math.max(0, limit - posted);
+}
+
+/** The next clock hour: when a list past its hourly limit may post again. */
+export function nextHour(now = Date.now()): number {
+  return (Math.floor(now / HOUR_MS) + 1) * HOUR_MS;
+}
