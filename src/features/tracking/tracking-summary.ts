@@ -324,7 +324,11 @@ function writeStatusRows(
     .getRange(1, 1, rows.length, 2)
     .setValues(rows.map(([label, value]) => [label, textCell(value)]))
     .setWrap(true);
-  // Below the mails per status, where the row's right is free for the text to run on.
+  // Below the mails per status; wrapped, as the texts above: a column of the campaigns' table may follow it.
   const replies = replyDetectionLine(zone);
-  if (replies !== null) sheet.getRange(REPLIES_A1).setValues([[INBOX_TEXTS.summaryLabel, textCell(replies)]]);
+  if (replies !== null)
+    sheet
+      .getRange(REPLIES_A1)
+      .setValues([[INBOX_TEXTS.summaryLabel, textCell(replies)]])
+      .setWrap(true);
 }
