@@ -33,17 +33,7 @@ function timingOperation({ mailingListAddon, runJob, sheetRows, alertsText }) {
       const m = await new Measurement(ctx, emu).start();
       runJob(emu, 'sendAllUnsentRows', 'send');
       const afterMenu = accepted(sheetRows(emu, sheet.getName()));
-      const runs = [];
-      for (let hour = 0; hour < 24; hour++) {
-        const trigger = emu.triggers.find((t) => t.eventType === 'CLOCK');
-        if (!trigger) break;
-        ctx.services.clock.set(Math.max(ctx.services.clock.now(), trigger.nextRunMs));
-        runs.push(...emu.fireDueTriggers());
-      }
-      const triggerExecutions = emu.executions.filter(
-        (x) => x.kind === 'trigger' && x.startMs >= m.clockFrom,
-      );
-      const triggerMs = triggerExecutions.reduce((sum, x) => sum + (x.endMs - x.startMs), 0);
+      const { runs, triggerExecutions, triggerMs } = triggerDay(ctx, emu, m.clockFrom);
       const sent = accepted(sheetRows(emu, sheet.getName()));
       const perZone = Math.ceil(count / ZONES.length / 100);
       const timed = ZONES.length - 1; // Berlin's rows go from the menu; the three others from the trigger
@@ -118,17 +108,7 @@ function subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText 
         `/mails?key=${DEMO_KEYS.paid}`,
       );
       const hello = mails.filter((mail) => mail.subject.startsWith('Hello')).length;
-      const runs = [];
-      for (let hour = 0; hour < 24; hour++) {
-        const trigger = emu.triggers.find((t) => t.eventType === 'CLOCK');
-        if (!trigger) break;
-        ctx.services.clock.set(Math.max(ctx.services.clock.now(), trigger.nextRunMs));
-        runs.push(...emu.fireDueTriggers());
-      }
-      const triggerExecutions = emu.executions.filter(
-        (x) => x.kind === 'trigger' && x.startMs >= m.clockFrom,
-      );
-      const triggerMs = triggerExecutions.reduce((sum, x) => sum + (x.endMs - x.startMs), 0);
+      const { runs, triggerMs } = triggerDay(ctx, emu, m.clockFrom);
       const sent = accepted(sheetRows(emu, sheet.getName()));
       const testChunks = Math.ceil(hello / 100) + Math.ceil((inTest - hello) / 100);
       const restChunks = Math.ceil((count - inTest) / 100);
@@ -158,6 +138,20 @@ function subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText 
       return [{ variant: 'day', label: `${count} rows`, ...row }];
     },
   };
+}
+
+/** A day of the hourly trigger (each run at its time, until none is left); its executions and their time. */
+function triggerDay(ctx, emu, clockFrom) {
+  const runs = [];
+  for (let hour = 0; hour < 24; hour++) {
+    const trigger = emu.triggers.find((t) => t.eventType === 'CLOCK');
+    if (!trigger) break;
+    ctx.services.clock.set(Math.max(ctx.services.clock.now(), trigger.nextRunMs));
+    runs.push(...emu.fireDueTriggers());
+  }
+  const triggerExecutions = emu.executions.filter((x) => x.kind === 'trigger' && x.startMs >= clockFrom);
+  const triggerMs = triggerExecutions.reduce((sum, x) => sum + (x.endMs - x.startMs), 0);
+  return { runs, triggerExecutions, triggerMs };
 }
 
 module.exports = { timingOperation, subjectTestOperation, startOnMonday };
