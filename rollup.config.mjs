@@ -7,7 +7,11 @@ import {
   manifestAllowlist,
 } from './dev/build/apps-script-entry-points.mjs';
 import { ServiceAddressError, serviceAddresses } from './dev/build/service-addresses.mjs';
-import { ReplyDetectionError, replyDetectionOf } from './dev/build/reply-detection.mjs';
+import {
+  ReplyDetectionError,
+  replyDetectionConstant,
+  replyDetectionOf,
+} from './dev/build/reply-detection.mjs';
 
 const MANIFEST = 'appsscript.json';
 const INDEX = 'src/index.ts';
@@ -27,12 +31,13 @@ function orStop(read) {
 }
 const asWritten = JSON.stringify(deployed) === JSON.stringify(manifestList);
 
-// One build, three outputs that differ only in the URL allowlist (Settings and the API clients refuse any
-// other address, as Apps Script does) and in reply detection: dist/ is what clasp pushes, with the https://
-// prefixes of the service addresses; dist-local/ adds the loopback sandbox, for the tests, the playground and
-// the benchmark; dist-local-gmail/ is dist-local/ with reply detection from Gmail whatever REPLY_DETECTION
-// says (the tests of reply detection and the playground run it). `written`: the manifest's list when it
-// differs from appsscript.json's (undefined: copied as written).
+// Three outputs that differ in the URL allowlist (Settings and the API clients refuse any other address, as
+// Apps Script does) and in reply detection: dist/ is what clasp pushes, with the https:// prefixes of the
+// service addresses; dist-local/ adds the loopback sandbox, for the tests, the playground and the benchmark;
+// dist-local-gmail/ is dist-local/ with reply detection from Gmail whatever REPLY_DETECTION says (the tests of
+// reply detection and the playground run it). `written`: the manifest's list when it differs from
+// appsscript.json's (undefined: copied as written). Reply detection is fixed before tree-shaking
+// (replyDetectionConstant), so the outputs of one value share one rollup build.
 const local = [...deployed, ...LOOPBACK_URL_PREFIXES];
 const flavours = [
   { dir: 'dist', allowlist: deployed, written: asWritten ? undefined : deployed, replyDetection },
@@ -40,29 +45,26 @@ const flavours = [
   { dir: 'dist-local-gmail', allowlist: local, written: local, replyDetection: 'gmail' },
 ];
 
-export default {
+const output = ({ dir, allowlist, written, replyDetection: detection }) => ({
+  file: `${dir}/Code.js`,
+  format: 'cjs',
+  esModule: false,
+  strict: false,
+  generatedCode: 'es2015',
+  plugins: [
+    appsScriptEntryPoints({ index: INDEX, urlFetchAllowlist: allowlist, serviceAddresses: addresses }),
+    appsScriptAssets({
+      manifest: MANIFEST,
+      uiDir: 'src/ui',
+      urlFetchAllowlist: written,
+      replyDetection: detection,
+    }),
+  ],
+});
+
+const build = (detection) => ({
   input: INDEX,
-  output: flavours.map(({ dir, allowlist, written, replyDetection: detection }) => ({
-    file: `${dir}/Code.js`,
-    format: 'cjs',
-    esModule: false,
-    strict: false,
-    generatedCode: 'es2015',
-    plugins: [
-      appsScriptEntryPoints({
-        index: INDEX,
-        urlFetchAllowlist: allowlist,
-        serviceAddresses: addresses,
-        replyDetection: detection,
-      }),
-      appsScriptAssets({
-        manifest: MANIFEST,
-        uiDir: 'src/ui',
-        urlFetchAllowlist: written,
-        replyDetection: detection,
-      }),
-    ],
-  })),
+  output: flavours.filter((f) => f.replyDetection === detection).map(output),
   treeshake: { moduleSideEffects: false },
   // zod's sources carry esbuild-style annotations rollup cannot place, and a harmless internal cycle.
   onwarn(warning, warn) {
@@ -70,5 +72,11 @@ export default {
     if (inZod && ['INVALID_ANNOTATION', 'CIRCULAR_DEPENDENCY'].includes(warning.code)) return;
     warn(warning);
   },
-  plugins: [resolve({ browser: true }), typescript({ tsconfig: './tsconfig.json', noEmitOnError: true })],
-};
+  plugins: [
+    resolve({ browser: true }),
+    typescript({ tsconfig: './tsconfig.json', noEmitOnError: true }),
+    replyDetectionConstant(detection),
+  ],
+});
+
+export default [...new Set(flavours.map((f) => f.replyDetection))].map(build);

@@ -38,21 +38,18 @@ export function forwarderSource(entries) {
 }
 
 /**
- * @param {{ index: string, urlFetchAllowlist: string[], serviceAddresses: { outreach: string, phone: string },
- *   replyDetection?: '' | 'gmail' }}
+ * @param {{ index: string, urlFetchAllowlist: string[], serviceAddresses: { outreach: string, phone: string } }}
  *   options urlFetchAllowlist becomes the constant URL_FETCH_ALLOWLIST of the library
  *   (src/platform/url-allowlist.ts), serviceAddresses the default addresses SERVICE_ADDRESSES
- *   (src/platform/settings.ts; see service-addresses.mjs), replyDetection the constant REPLY_DETECTION
- *   (see reply-detection.mjs)
+ *   (src/platform/settings.ts; see service-addresses.mjs)
  */
-export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddresses, replyDetection = '' }) {
+export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddresses }) {
   if (!Array.isArray(urlFetchAllowlist)) throw new Error('appsScriptEntryPoints: give urlFetchAllowlist');
   if (!serviceAddresses?.outreach || !serviceAddresses?.phone)
     throw new Error('appsScriptEntryPoints: give serviceAddresses { outreach, phone }');
   const constants =
     `const URL_FETCH_ALLOWLIST = Object.freeze(${JSON.stringify(urlFetchAllowlist)});\n` +
-    `const SERVICE_ADDRESSES = Object.freeze(${JSON.stringify(serviceAddresses)});\n` +
-    `const REPLY_DETECTION = ${JSON.stringify(replyDetection)};\n`;
+    `const SERVICE_ADDRESSES = Object.freeze(${JSON.stringify(serviceAddresses)});\n`;
   return {
     name: 'apps-script-entry-points',
     renderChunk(bundled) {

@@ -27,6 +27,8 @@ interface GmailMessages {
 }
 
 declare const Gmail: { Users: { Messages: GmailMessages } };
+/** 'gmail' in a build made with REPLY_DETECTION=gmail, else '': written by the build before tree-shaking. */
+declare const REPLY_DETECTION: '' | 'gmail';
 
 /** Google documents no length limit for `q` (a GET's URL carries it): address queries stay under this. */
 export const QUERY_CHARS = 1500;
@@ -39,9 +41,12 @@ export const PLAN_FACTOR = 3;
 /** Mail that arrived while the last scan ran is read again (the decisions are idempotent). */
 export const OVERLAP_MS = 10 * 60_000;
 
-/** The Gmail advanced service when the build enabled it (REPLY_DETECTION=gmail), else null. */
+/**
+ * The Gmail advanced service when the build enabled it, else null: then nothing that reads or classifies mail
+ * is in the bundle (rollup leaves out what only runs when this is not null).
+ */
 export function gmailService(): GmailMessages | null {
-  return typeof Gmail === 'undefined' ? null : Gmail.Users.Messages;
+  return REPLY_DETECTION === 'gmail' && typeof Gmail !== 'undefined' ? Gmail.Users.Messages : null;
 }
 
 export interface MailboxRead {
