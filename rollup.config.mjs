@@ -45,12 +45,15 @@ const flavours = [
   { dir: 'dist-local-gmail', allowlist: local, written: local, replyDetection: 'gmail' },
 ];
 
+// One CommonJS module per module (the build joins them into Code.js, each compiled on first use).
 const output = ({ dir, allowlist, written, replyDetection: detection }) => ({
-  file: `${dir}/Code.js`,
+  dir,
   format: 'cjs',
+  preserveModules: true,
+  preserveModulesRoot: 'src',
   esModule: false,
   strict: false,
-  generatedCode: 'es2015',
+  generatedCode: { preset: 'es2015', symbols: false },
   plugins: [
     appsScriptEntryPoints({ index: INDEX, urlFetchAllowlist: allowlist, serviceAddresses: addresses }),
     appsScriptAssets({

@@ -184,7 +184,7 @@ export { PROSPECT_CONTACTS } from './features/entry-points';
 
 /**
  * The Department and Seniority of a job title, from its words in English, German, French, Spanish,
- * Portuguese, Italian, Dutch, Turkish, Vietnamese or Chinese (CEO, MD, VP, Head of … included). Free: no
+ * Portuguese, Italian, Dutch, Turkish, Vietnamese or Chinese (CEO, MD, VP, "Head of" titles included). Free: no
  * request. Department: Management, Sales, Purchasing, Marketing, Engineering, Operations, Finance, HR or
  * Other; Seniority: Owner / C-level, Director, Manager or Staff.
  *
@@ -210,7 +210,7 @@ export { prospectRole as PROSPECT_ROLE } from './features/prospecting/prospect-f
 export { PHONE_CHECK } from './features/entry-points';
 
 /**
- * The phone-check credits left on the account of the API key saved in Extensions › Outreach › Settings.
+ * The phone-check credits left on the account of the API key saved in Extensions > Outreach > Settings.
  *
  * @return {number} Credits left (1 credit per phone number checked).
  * @customfunction

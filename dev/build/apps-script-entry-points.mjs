@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import entryPoints from './entry-points.js';
-import { topLevelArrowsAsFunctions } from './top-level-arrows.mjs';
+import { entryPointModules, libraryScript, moduleCode } from './lazy-modules.mjs';
 import { manifestFor } from './reply-detection.mjs';
 
 const { readEntryPoints } = entryPoints;
@@ -47,34 +47,38 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
   if (!Array.isArray(urlFetchAllowlist)) throw new Error('appsScriptEntryPoints: give urlFetchAllowlist');
   if (!serviceAddresses?.outreach || !serviceAddresses?.phone)
     throw new Error('appsScriptEntryPoints: give serviceAddresses { outreach, phone }');
-  const constants =
-    `const URL_FETCH_ALLOWLIST = Object.freeze(${JSON.stringify(urlFetchAllowlist)});\n` +
-    `const SERVICE_ADDRESSES = Object.freeze(${JSON.stringify(serviceAddresses)});\n`;
+  const constants = { URL_FETCH_ALLOWLIST: urlFetchAllowlist, SERVICE_ADDRESSES: serviceAddresses };
   return {
     name: 'apps-script-entry-points',
-    renderChunk(bundled) {
-      // Apps Script's V8 runtime does not take every recent syntax (static class fields are a known gap):
-      // the whole bundle, zod included, is lowered to ES2019. Apps Script parses the whole file on every
-      // execution, each custom-function cell included, so the library's comments are left out (names and
-      // layout are kept: the file stays readable), and it is indented with one tab per level (tabIndent). The
-      // custom functions below keep their JSDoc. Arrow functions at the library's top level become function
-      // expressions (top-level-arrows.mjs: V8 parses them sooner).
-      const code = ts.transpileModule(bundled, {
-        compilerOptions: {
-          target: ts.ScriptTarget.ES2019,
-          module: ts.ModuleKind.None,
-          useDefineForClassFields: false,
-          removeComments: true,
-        },
-      }).outputText;
-      const library = tabIndent(topLevelArrowsAsFunctions(code));
-      const entries = readEntryPoints(index);
-      const forwarders = forwarderSource(entries);
+    generateBundle(_options, bundle) {
+      // Rollup wrote one CommonJS module per module (preserveModules): they become one file, Code.js. Apps
+      // Script's V8 runtime does not take every recent syntax (static class fields are a known gap): every
+      // module, zod's included, is lowered to ES2019, its comments left out (names and layout are kept: the
+      // file stays readable). Each is compiled when an execution first uses it (lazy-modules.mjs); the
+      // custom functions' forwarders keep their JSDoc.
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+      for (const chunk of chunks) delete bundle[chunk.fileName];
+      const modules = chunks
+        .map((chunk) => ({
+          name: chunk.fileName,
+          exports: chunk.exports,
+          code: moduleCode(chunk.fileName, chunk.code, tabIndent),
+          isEntry: chunk.isEntry,
+        }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
+      const entry = modules.find((m) => m.isEntry);
+      const entryPoints = entryPointModules(entry.name, entry.code);
+      // The entry module is needed only for what it declares itself (src/index.ts only re-exports).
+      const needed = Object.values(entryPoints).some(([name]) => name === entry.name);
+      const library = libraryScript({
+        modules: modules.filter((m) => m !== entry || needed),
+        entryPoints,
+        constants,
+        libraryKey: LIBRARY_KEY,
+      });
+      const forwarders = forwarderSource(readEntryPoints(index));
       const header = '// Built by rollup from src/ (see README). Do not edit: run `npm run build`.\n\n';
-      // The closure gets its own globalThis (inheriting the real one), so what a library writes there —
-      // zod's __zod_globalConfig — stays out of the script's global namespace.
-      const wrapped = `(function (exports, globalThis) {\n'use strict';\n${constants}${library}\n})(globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})] = {}, Object.create(globalThis));\n`;
-      return { code: header + forwarders + '\n' + wrapped, map: null };
+      this.emitFile({ type: 'asset', fileName: 'Code.js', source: header + forwarders + '\n' + library });
     },
   };
 }

@@ -34,6 +34,7 @@ const KNOWN_TABLES = [
   'WAIT_TEXT',
 ];
 const MARK = '¤';
+const ESCAPE = /^\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/;
 let tables = [];
 
 const services = useServices();
@@ -65,7 +66,12 @@ function markTexts(code, name) {
   const templates = []; // the brace depth at which each open template's ${ … } started
   /** Copies literal text up to (not including) a character `stop` tells, marking each character. */
   const literal = (stop) => {
-    for (; !stop(i); i++) out += MARK + (code[i] === '\\' ? code[i] + code[++i] : code[i]);
+    for (; !stop(i); i++) {
+      // An escape (the build writes \u2026 for …) is one character of the text.
+      const escape = code[i] === '\\' ? ESCAPE.exec(code.slice(i, i + 12))[0] : code[i];
+      out += MARK + escape;
+      i += escape.length - 1;
+    }
   };
   for (; i < code.length; i++) {
     const ch = code[i];

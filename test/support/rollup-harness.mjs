@@ -24,7 +24,14 @@ const ALLOWLIST = [...allowlist, ...LOOPBACK_URL_PREFIXES];
 export function harnessConfig({ input, output, tsconfig }) {
   return {
     input,
-    output: { file: output, format: 'cjs', esModule: false, strict: false, generatedCode: 'es2015' },
+    output: {
+      dir: output.replace(/\/Code\.js$/, ''),
+      format: 'cjs',
+      preserveModules: true,
+      esModule: false,
+      strict: false,
+      generatedCode: { preset: 'es2015', symbols: false },
+    },
     treeshake: { moduleSideEffects: false },
     onwarn(warning, warn) {
       const inZod = (warning.id ?? warning.ids?.[0] ?? '').includes('node_modules/zod/');

@@ -48,7 +48,7 @@ export const NICKNAME_MAX = 200;
  *  \p{…} literal when it parses the file, at every evaluation of the bundle. */
 let invisible: RegExp | undefined;
 /** A run of line breaks or tabs (CR, LF, TAB, U+2028, U+2029) with the spaces around it. */
-const BREAKS = /\s*[\t\n\r\u2028\u2029]\s*/g;
+const BREAKS = /\s*[\t\n\r\u2028\u2029]\s{0,}/g; // \s{0,}: "*/" would end the comment carrying the module
 
 /**
  * A one-line text as it may go in a request (subject, nickname, task_subject): every line break or tab

@@ -1,0 +1,99 @@
+// The library as Apps Script gets it: one module of src/ (or of zod) per entry of MODULES, its code inside a
+// comment, compiled by module-loader.js the first time an execution uses it. V8 scans a comment several times
+// faster than it parses code, and an execution compiles only the modules it uses (the benchmark measures
+// both). The code stays as rollup wrote it for CommonJS, comments left out, one tab a level: readable where
+// Apps Script shows the file, and a stack trace names the module (sourceURL) and the line in it.
+import path from 'node:path';
+import ts from 'typescript';
+import loader from './module-loader.js';
+import { topLevelArrowsAsFunctions } from './top-level-arrows.mjs';
+
+/** What ends the comment that carries a module's code: the build refuses a module that holds it. */
+const COMMENT_END = '*/';
+
+export class ModuleTextError extends Error {}
+
+/**
+ * The code with each character beyond Latin-1 written as its escape (`…` as `\\u2026`, the same string,
+ * regular expression or name): V8 scans a source of one-byte characters much faster than one that holds a
+ * single wider character, and Apps Script scans the whole file on every execution.
+ */
+export function oneByte(code) {
+  return code.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A module's code for its comment: ES2019, no comments, requires by module name, one tab a level. */
+export function moduleCode(name, code, tabIndent) {
+  let out = ts.transpileModule(code, {
+    compilerOptions: {
+      target: ts.ScriptTarget.ES2019,
+      module: ts.ModuleKind.None,
+      useDefineForClassFields: false,
+      removeComments: true,
+    },
+  }).outputText;
+  out = out.replace(/\brequire\('(\.{1,2}\/[^']+)'\)/g, (_, spec) => {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), spec));
+    return `require(${JSON.stringify(target)})`;
+  });
+  out = oneByte(tabIndent(topLevelArrowsAsFunctions(out)).trim());
+  const at = out.indexOf(COMMENT_END);
+  if (at >= 0) {
+    const line = out.slice(0, at).split('\n').length;
+    throw new ModuleTextError(
+      `${name}, line ${line} of its compiled code, holds "${COMMENT_END}", which would end the comment that ` +
+        `carries the module in dist/Code.js: write it another way (a regular expression's \\s*/ as \\s{0,}/).`,
+    );
+  }
+  return out;
+}
+
+/**
+ * The entry points of the entry module (src/index.ts) as rollup compiled it: NAME → [module, KEY], the module
+ * that defines it for a re-export (`exports.NAME = m.KEY;`, m required from that module), the entry module
+ * itself for a function it declares (`exports.NAME = NAME;`).
+ */
+export function entryPointModules(entryName, code) {
+  const modules = {};
+  for (const m of code.matchAll(/^const ([\w$]+) = require\("([^"]+)"\);$/gm)) modules[m[1]] = m[2];
+  const entries = {};
+  for (const m of code.matchAll(/^exports\.([\w$]+) = ([\w$]+)(?:\.([\w$]+))?;$/gm)) {
+    if (m[3] === undefined) entries[m[1]] = [entryName, m[2]];
+    else if (modules[m[2]]) entries[m[1]] = [modules[m[2]], m[3]];
+    else throw new ModuleTextError(`${entryName}: cannot tell where the entry point ${m[1]} comes from`);
+  }
+  return entries;
+}
+
+/** The library closure: the constants, the modules in their comments, the entry points, the loader. */
+export function libraryScript({ modules, entryPoints, constants, libraryKey }) {
+  const table = modules
+    .map(
+      ({ name, exports, code }) =>
+        `${JSON.stringify(name)}: {\n\texports: ${JSON.stringify(exports)},\n\tcode: function () {/*\n${code}\n*/},\n},`,
+    )
+    .join('\n');
+  const entries = Object.entries(entryPoints)
+    .map(([entry, target]) => `\t${entry}: ${JSON.stringify(target)},`)
+    .join('\n');
+  const constantLines = Object.entries(constants)
+    .map(([key, value]) => `\t${key}: Object.freeze(${JSON.stringify(value)}),`)
+    .join('\n');
+  return [
+    `(function (library, LIBRARY_GLOBAL) {`,
+    `'use strict';`,
+    `const CONSTANTS = {\n${constantLines}\n};`,
+    `const MODULES = {\n${table}\n};`,
+    `const ENTRY_POINTS = {\n${entries}\n};`,
+    `const EXPORTS_MADE = Object.create(null);`,
+    `const STARTED = Object.create(null);`,
+    String(loader.moduleExports),
+    String(loader.loadModule),
+    String(loader.defineEntryPoints),
+    `defineEntryPoints(library);`,
+    // The closure gets its own globalThis (inheriting the real one), so what a library writes there —
+    // zod's __zod_globalConfig — stays out of the script's global namespace.
+    `})(globalThis[Symbol.for(${JSON.stringify(libraryKey)})] = {}, Object.create(globalThis));`,
+    '',
+  ].join('\n');
+}

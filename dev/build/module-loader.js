@@ -1,0 +1,74 @@
+'use strict';
+/* global MODULES, ENTRY_POINTS, CONSTANTS, LIBRARY_GLOBAL, EXPORTS_MADE, STARTED */
+// The loader the build writes into dist/Code.js, below the table of the library's modules (MODULES,
+// ENTRY_POINTS, CONSTANTS: lazy-modules.mjs). Apps Script compiles the whole file on every execution, each
+// custom-function cell and each poll of a progress dialog included, and V8's cost is the code it parses: a
+// module's code is carried in a comment (scanned, never parsed) and compiled the first time an execution
+// uses one of its exports. Opening the menu compiles the menu's module only; a custom function, its own
+// modules and the API's. A module's exports object is made before the module runs: each export is a getter
+// that loads the module, and becomes a plain value when the module assigns it. Nothing here may read a
+// service: evaluating the file must touch none.
+
+/** The exports of a module (loaded or not): what `require` gives its importers. */
+function moduleExports(name) {
+  const made = EXPORTS_MADE[name];
+  if (made) return made;
+  const module = MODULES[name];
+  if (!module) throw new Error(`The add-on's bundle has no module ${name}: rebuild it (npm run build).`);
+  const exports = (EXPORTS_MADE[name] = {});
+  for (const key of module.exports) {
+    const loadFirst = {
+      configurable: true,
+      enumerable: true,
+      get() {
+        loadModule(name);
+        const now = Object.getOwnPropertyDescriptor(exports, key);
+        if (now.get === loadFirst.get) {
+          throw new Error(`${name} was used before it defined ${key} (an import cycle between modules?).`);
+        }
+        return exports[key];
+      },
+      set(value) {
+        Object.defineProperty(exports, key, { value, writable: true, enumerable: true, configurable: true });
+      },
+    };
+    Object.defineProperty(exports, key, loadFirst);
+  }
+  return exports;
+}
+
+/** Compiles and runs a module once (its text is the comment inside its `code` function). */
+function loadModule(name) {
+  if (STARTED[name]) return;
+  STARTED[name] = true;
+  const carrier = String(MODULES[name].code);
+  const code = carrier.slice(carrier.indexOf('/*') + 2, carrier.lastIndexOf('*/'));
+  const constants = Object.keys(CONSTANTS);
+  const run = new Function(
+    'exports',
+    'require',
+    'globalThis',
+    ...constants,
+    `'use strict';${code}//# sourceURL=${name}\n`,
+  );
+  run(moduleExports(name), moduleExports, LIBRARY_GLOBAL, ...constants.map((key) => CONSTANTS[key]));
+}
+
+/**
+ * The library object the forwarders call: each entry point is read from its module when first called. Under
+ * Symbol.for('outreach-addon.modules'), the modules this execution compiled (the tests and the benchmark
+ * read it; a Symbol key is no name google.script.run or the function picker can see).
+ */
+function defineEntryPoints(library) {
+  Object.defineProperty(library, Symbol.for('outreach-addon.modules'), { value: () => Object.keys(STARTED) });
+  for (const [entry, [name, key]] of Object.entries(ENTRY_POINTS)) {
+    Object.defineProperty(library, entry, {
+      enumerable: true,
+      get() {
+        return moduleExports(name)[key];
+      },
+    });
+  }
+}
+
+module.exports = { moduleExports, loadModule, defineEntryPoints };
