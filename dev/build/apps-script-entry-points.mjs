@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import ts from 'typescript';
 import entryPoints from './entry-points.js';
-import { entryPointModules, libraryScript, moduleCode } from './lazy-modules.mjs';
+import { entryPointModules, libraryScript, moduleParts } from './lazy-modules.mjs';
 import { manifestFor } from './reply-detection.mjs';
 
 const { readEntryPoints } = entryPoints;
@@ -59,15 +59,10 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
       for (const chunk of chunks) delete bundle[chunk.fileName];
       const modules = chunks
-        .map((chunk) => ({
-          name: chunk.fileName,
-          exports: chunk.exports,
-          code: moduleCode(chunk.fileName, chunk.code, tabIndent),
-          isEntry: chunk.isEntry,
-        }))
+        .map((chunk) => ({ ...moduleParts(chunk.fileName, chunk.code, tabIndent), isEntry: chunk.isEntry }))
         .sort((a, b) => (a.name < b.name ? -1 : 1));
       const entry = modules.find((m) => m.isEntry);
-      const entryPoints = entryPointModules(entry.name, entry.code);
+      const entryPoints = entryPointModules(entry);
       // The entry module is needed only for what it declares itself (src/index.ts only re-exports).
       const needed = Object.values(entryPoints).some(([name]) => name === entry.name);
       const library = libraryScript({

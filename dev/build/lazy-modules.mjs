@@ -22,8 +22,12 @@ export function oneByte(code) {
   return code.replace(/[\u0100-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** A module's code for its comment: ES2019, no comments, requires by module name, one tab a level. */
-export function moduleCode(name, code, tabIndent) {
+/**
+ * A module for its comment: its code (ES2019, no comments, requires by module name, one tab a level) without
+ * rollup's closing `exports.NAME = NAME;` lines, which the loader writes back from `exports` when it compiles
+ * the module; `reexports`: what the code exports itself (another module's export, or under another name).
+ */
+export function moduleParts(name, code, tabIndent) {
   let out = ts.transpileModule(code, {
     compilerOptions: {
       target: ts.ScriptTarget.ES2019,
@@ -34,7 +38,17 @@ export function moduleCode(name, code, tabIndent) {
   }).outputText;
   out = out.replace(/\brequire\('(\.{1,2}\/[^']+)'\)/g, (_, spec) => {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), spec));
-    return `require(${JSON.stringify(target)})`;
+    return `require(${JSON.stringify(moduleName(target))})`;
+  });
+  const exports = [];
+  const reexports = [];
+  out = out.replace(/^exports\.([\w$]+) = ([\w$.]+);\n?/gm, (line, exported, local) => {
+    if (exported !== local) {
+      reexports.push(exported);
+      return line;
+    }
+    exports.push(exported);
+    return '';
   });
   out = oneByte(tabIndent(topLevelArrowsAsFunctions(out)).trim());
   const at = out.indexOf(COMMENT_END);
@@ -45,22 +59,26 @@ export function moduleCode(name, code, tabIndent) {
         `carries the module in dist/Code.js: write it another way (a regular expression's \\s*/ as \\s{0,}/).`,
     );
   }
-  return out;
+  return { name: moduleName(name), code: out, exports, reexports };
+}
+
+/** A module's name in the library: its path from src/ (or node_modules/), without `.js`. */
+export function moduleName(fileName) {
+  return fileName.replace(/\.js$/, '');
 }
 
 /**
- * The entry points of the entry module (src/index.ts) as rollup compiled it: NAME → [module, KEY], the module
- * that defines it for a re-export (`exports.NAME = m.KEY;`, m required from that module), the entry module
- * itself for a function it declares (`exports.NAME = NAME;`).
+ * The entry points of the entry module (src/index.ts, as moduleParts gives it): NAME → [module, KEY], the
+ * module that defines it for a re-export (`exports.NAME = m.KEY;`, m required from that module), the entry
+ * module itself for a function it declares.
  */
-export function entryPointModules(entryName, code) {
+export function entryPointModules({ name, code, exports }) {
   const modules = {};
   for (const m of code.matchAll(/^const ([\w$]+) = require\("([^"]+)"\);$/gm)) modules[m[1]] = m[2];
-  const entries = {};
-  for (const m of code.matchAll(/^exports\.([\w$]+) = ([\w$]+)(?:\.([\w$]+))?;$/gm)) {
-    if (m[3] === undefined) entries[m[1]] = [entryName, m[2]];
-    else if (modules[m[2]]) entries[m[1]] = [modules[m[2]], m[3]];
-    else throw new ModuleTextError(`${entryName}: cannot tell where the entry point ${m[1]} comes from`);
+  const entries = Object.fromEntries(exports.map((key) => [key, [name, key]]));
+  for (const m of code.matchAll(/^exports\.([\w$]+) = ([\w$]+)\.([\w$]+);$/gm)) {
+    if (!modules[m[2]]) throw new ModuleTextError(`${name}: cannot tell where the entry point ${m[1]} comes from`);
+    entries[m[1]] = [modules[m[2]], m[3]];
   }
   return entries;
 }
@@ -68,10 +86,11 @@ export function entryPointModules(entryName, code) {
 /** The library closure: the constants, the modules in their comments, the entry points, the loader. */
 export function libraryScript({ modules, entryPoints, constants, libraryKey }) {
   const table = modules
-    .map(
-      ({ name, exports, code }) =>
-        `${JSON.stringify(name)}: {\n\texports: ${JSON.stringify(exports)},\n\tcode: function () {/*\n${code}\n*/},\n},`,
-    )
+    .map(({ name, exports, reexports, code }) => {
+      const more = reexports.length ? `\n\treexports: ${JSON.stringify(reexports)},` : '';
+      const head = `${JSON.stringify(name)}: {\n\texports: ${JSON.stringify(exports)},${more}`;
+      return `${head}\n\tcode: function () {/*\n${code}\n*/},\n},`;
+    })
     .join('\n');
   const entries = Object.entries(entryPoints)
     .map(([entry, target]) => `\t${entry}: ${JSON.stringify(target)},`)

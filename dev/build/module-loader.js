@@ -6,8 +6,9 @@
 // module's code is carried in a comment (scanned, never parsed) and compiled the first time an execution
 // uses one of its exports. Opening the menu compiles the menu's module only; a custom function, its own
 // modules and the API's. A module's exports object is made before the module runs: each export is a getter
-// that loads the module, and becomes a plain value when the module assigns it. Nothing here may read a
-// service: evaluating the file must touch none.
+// that loads the module, and becomes a plain value when the module assigns it (the loader writes those
+// assignments after the module's code: the file holds each name once). Nothing here may read a service:
+// evaluating the file must touch none.
 
 /** The exports of a module (loaded or not): what `require` gives its importers. */
 function moduleExports(name) {
@@ -16,7 +17,7 @@ function moduleExports(name) {
   const module = MODULES[name];
   if (!module) throw new Error(`The add-on's bundle has no module ${name}: rebuild it (npm run build).`);
   const exports = (EXPORTS_MADE[name] = {});
-  for (const key of module.exports) {
+  for (const key of [...module.exports, ...(module.reexports || [])]) {
     const loadFirst = {
       configurable: true,
       enumerable: true,
@@ -43,24 +44,25 @@ function loadModule(name) {
   STARTED[name] = true;
   const carrier = String(MODULES[name].code);
   const code = carrier.slice(carrier.indexOf('/*') + 2, carrier.lastIndexOf('*/'));
+  const assign = MODULES[name].exports.map((key) => `exports.${key} = ${key};`).join('\n');
   const constants = Object.keys(CONSTANTS);
   const run = new Function(
     'exports',
     'require',
     'globalThis',
     ...constants,
-    `'use strict';${code}//# sourceURL=${name}\n`,
+    `'use strict';${code}\n${assign}\n//# sourceURL=${name}.js\n`,
   );
   run(moduleExports(name), moduleExports, LIBRARY_GLOBAL, ...constants.map((key) => CONSTANTS[key]));
 }
 
 /**
  * The library object the forwarders call: each entry point is read from its module when first called. Under
- * Symbol.for('outreach-addon.modules'), the modules this execution compiled (the tests and the benchmark
- * read it; a Symbol key is no name google.script.run or the function picker can see).
+ * Symbol.for('outreach-addon.modules'), `compiled()`, the modules this execution compiled so far, and
+ * `compile(name)` (the tests and the benchmark: what an execution compiles, and what that costs; a Symbol key
+ * is no name google.script.run or the function picker can see).
  */
 function defineEntryPoints(library) {
-  Object.defineProperty(library, Symbol.for('outreach-addon.modules'), { value: () => Object.keys(STARTED) });
   for (const [entry, [name, key]] of Object.entries(ENTRY_POINTS)) {
     Object.defineProperty(library, entry, {
       enumerable: true,
@@ -69,6 +71,9 @@ function defineEntryPoints(library) {
       },
     });
   }
+  Object.defineProperty(library, Symbol.for('outreach-addon.modules'), {
+    value: Object.freeze({ compiled: () => Object.keys(STARTED), compile: loadModule }),
+  });
 }
 
 module.exports = { moduleExports, loadModule, defineEntryPoints };

@@ -84,13 +84,17 @@ function recordingContext() {
   return { context, sandbox, touched };
 }
 
-/** The library's modules as the build wrote them: name → its code (the comment inside its `code` function). */
+/**
+ * The library's modules as the build wrote them: name → { exports (the names the loader assigns after the
+ * code), reexports, code (the comment inside its `code` function) }.
+ */
 function modules() {
   const found = {};
-  for (const m of code.matchAll(
-    /^("[^"\n]+"): \{\n\texports: .*\n\tcode: function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},\n\},$/gm,
-  ))
-    found[JSON.parse(m[1])] = m[2];
+  const entry =
+    /^("[^"\n]+"): \{\n\texports: (.*),\n(?:\treexports: (.*),\n)?\tcode: function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},\n\},$/gm;
+  for (const m of code.matchAll(entry)) {
+    found[JSON.parse(m[1])] = { exports: JSON.parse(m[2]), reexports: JSON.parse(m[3] || '[]'), code: m[4] };
+  }
   return found;
 }
 
@@ -122,7 +126,7 @@ test('dist/Code.js is one plain script: it parses, with no import/export/require
 test("each module's code, carried in a comment, parses as the body of the function that runs it", () => {
   const found = Object.entries(modules());
   expect(found.length).toBeGreaterThan(100);
-  for (const [name, body] of found) {
+  for (const [name, { code: body }] of found) {
     const parses = () => new vm.Script(`(function (exports, require, globalThis) {'use strict';${body}\n})`);
     expect({ name, parses }).toEqual({ name, parses: expect.any(Function) });
     expect(parses).not.toThrow();
@@ -298,9 +302,8 @@ describe('entry points are the feature functions themselves', () => {
     const found = modules();
     expect(Object.keys(table).sort()).toEqual(exportedFunctions());
     for (const [name, [module, key]] of Object.entries(table)) {
-      const exported = new RegExp(`^exports\\.${key.replace(/\$/g, '\\$')} = `, 'm').test(
-        found[module] || '',
-      );
+      const { exports = [], reexports = [] } = found[module] || {};
+      const exported = exports.includes(key) || reexports.includes(key);
       expect({ name, module, key, exported }).toEqual({ name, module, key, exported: true });
     }
   });
@@ -347,7 +350,7 @@ describe('entry points are the feature functions themselves', () => {
     } catch (error) {
       const stack = String((error.scriptError || error).stack);
       return [...stack.matchAll(/at (\S+) \(([^()]*):\d+:\d+\)/g)]
-        .filter((m) => m[2].endsWith('dist/Code.js') || names.has(m[2]))
+        .filter((m) => m[2].endsWith('dist/Code.js') || names.has(m[2].replace(/\.js$/, '')))
         .map((m) => m[1]);
     }
     throw new Error('expected the execution to throw');
