@@ -77,7 +77,8 @@ export function entryPointModules({ name, code, exports }) {
   for (const m of code.matchAll(/^const ([\w$]+) = require\("([^"]+)"\);$/gm)) modules[m[1]] = m[2];
   const entries = Object.fromEntries(exports.map((key) => [key, [name, key]]));
   for (const m of code.matchAll(/^exports\.([\w$]+) = ([\w$]+)\.([\w$]+);$/gm)) {
-    if (!modules[m[2]]) throw new ModuleTextError(`${name}: cannot tell where the entry point ${m[1]} comes from`);
+    if (!modules[m[2]])
+      throw new ModuleTextError(`${name}: cannot tell where the entry point ${m[1]} comes from`);
     entries[m[1]] = [modules[m[2]], m[3]];
   }
   return entries;
