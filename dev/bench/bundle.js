@@ -63,6 +63,55 @@ function evaluationTimes(source, runs) {
   return times;
 }
 
+const MODULES_KEY = 'Symbol.for("outreach-addon.modules")';
+const LIBRARY = 'globalThis[Symbol.for("outreach-addon.library")]';
+
+/** The modules an execution compiled so far, read from the realm it runs in (module-loader.js). */
+function compiledModules(realm) {
+  return Array.from(realm.evaluate(`${LIBRARY}[${MODULES_KEY}].compiled()`));
+}
+
+/**
+ * An execution's start-up, `runs` times: a fresh context, the file evaluated, then `modules` compiled (what
+ * an execution of the entry point compiled, in its order): the part of an execution that grows with the code.
+ */
+function startupTimes(source, modules, runs) {
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const text = `${source}\n// bench run ${i} ${Date.now()}\n`;
+    const started = performance.now();
+    const context = vm.createContext({});
+    new vm.Script(text, { filename: 'Code.js' }).runInContext(context);
+    const loader = vm.runInContext(`${LIBRARY}[${MODULES_KEY}]`, context);
+    for (const name of modules) loader.compile(name);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/**
+ * Start-ups of the entry points the benchmark ran, each with the most modules one of its executions compiled:
+ * [{ entry, modules, share (of the library's code), medianMs }], slowest first.
+ */
+function measureStartups(codePath, compiledByEntry, runs = 20) {
+  const source = fs.readFileSync(codePath, 'utf8');
+  const sizes = {};
+  for (const m of source.matchAll(
+    /^("[^"\n]+"): \{\n[\s\S]*?\tcode: function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},$/gm,
+  )) {
+    sizes[JSON.parse(m[1])] = m[2].length;
+  }
+  const total = Object.values(sizes).reduce((a, b) => a + b, 0);
+  return Object.entries(compiledByEntry)
+    .map(([entry, modules]) => ({
+      entry,
+      modules: modules.length,
+      share: modules.reduce((sum, name) => sum + (sizes[name] || 0), 0) / total,
+      medianMs: median(startupTimes(source, modules, runs)),
+    }))
+    .sort((a, b) => b.medianMs - a.medianMs);
+}
+
 /** Target for the size of dist/Code.js (Apps Script compiles all of it on every execution). */
 const MAX_BYTES = 330 * KB;
 
@@ -117,4 +166,13 @@ function measureBundle({ codePath, indexPath, runs = 20, maxBytes = MAX_BYTES, m
   };
 }
 
-module.exports = { measureBundle, topLevelDeclarations, exportedFunctions, runtimeGlobals, median, KB };
+module.exports = {
+  measureBundle,
+  measureStartups,
+  compiledModules,
+  topLevelDeclarations,
+  exportedFunctions,
+  runtimeGlobals,
+  median,
+  KB,
+};

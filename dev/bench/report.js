@@ -259,6 +259,15 @@ function formatBundle(b) {
     );
   }
   if (b.evalError) lines.push(`  ${b.evalError}`);
+  if (b.startups && b.startups.length) {
+    lines.push(
+      '  start-up of an execution (the file evaluated, then the modules the largest execution of the entry point compiled):',
+    );
+    for (const s of b.startups) {
+      const share = `${Math.round(s.share * 100)} % of the code`;
+      lines.push(`    ${s.entry}: ${s.medianMs.toFixed(1)} ms (${s.modules} modules, ${share})`);
+    }
+  }
   return lines.join('\n');
 }
 
