@@ -1,8 +1,9 @@
 // The entry points that need a guard (entry-guards.ts), each under the name Apps Script calls (src/index.ts
-// re-exports it as it is). Each feature is named inside a function (`() => feature`): reading it would
-// compile its module (dev/build/module-loader.js), and an execution must compile only the entry point it runs. Where the feature has that name too, the guard adds the surface's suffix
-// (continueJobForPage, unlockSelectedCompaniesFromMenu) and index.ts re-exports it under the plain name: two
-// declarations of one name would make the bundler rename one of them (continueJob$1). test/bundle checks it.
+// re-exports it as it is). Each feature is named inside a function (`() => feature`): reading it would compile
+// its module (dev/build/module-loader.js), and an execution must compile only what its entry point runs. Where
+// the feature has that name too, the guard adds the surface's suffix (continueJobForPage,
+// unlockSelectedCompaniesFromMenu) and index.ts re-exports it under the plain name: this module imports the
+// feature, and cannot declare a second continueJob. test/bundle checks it.
 import { getComposeState, previewMail, saveTemplate, sendTestMail, showComposeDialog } from './mail/compose';
 import { continueJob, jobEndShown, jobProgress, stopJob } from './job-registry';
 import { customFunction, menuAction, pageEndpoint } from './entry-guards';
