@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const vm = require('node:vm');
 const { performance } = require('node:perf_hooks');
+const { execFileSync } = require('node:child_process');
 const ts = require('typescript');
 const { readEntryPoints } = require('../build/entry-points');
 
@@ -72,26 +73,24 @@ function compiledModules(realm) {
 }
 
 /**
- * An execution's start-up, `runs` times: a fresh context, the file evaluated, then `modules` compiled (what
- * an execution of the entry point compiled, in its order): the part of an execution that grows with the code.
+ * One execution's start-up: a fresh context, the file evaluated, then `modules` compiled (what an execution of
+ * the entry point compiled, in its order): the part of an execution that grows with the code.
  */
-function startupTimes(source, modules, runs) {
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const text = `${source}\n// bench run ${i} ${Date.now()}\n`;
-    const started = performance.now();
-    const context = vm.createContext({});
-    new vm.Script(text, { filename: 'Code.js' }).runInContext(context);
-    const loader = vm.runInContext(`${LIBRARY}[${MODULES_KEY}]`, context);
-    for (const name of modules) loader.compile(name);
-    times.push(performance.now() - started);
-  }
-  return times;
+function startupTime(source, modules, run) {
+  const text = `${source}\n// bench run ${run} ${Date.now()}\n`;
+  const started = performance.now();
+  const context = vm.createContext({});
+  new vm.Script(text, { filename: 'Code.js' }).runInContext(context);
+  const loader = vm.runInContext(`${LIBRARY}[${MODULES_KEY}]`, context);
+  for (const name of modules) loader.compile(name);
+  return performance.now() - started;
 }
 
 /**
- * Start-ups of the entry points the benchmark ran, each with the most modules one of its executions compiled:
- * [{ entry, modules, share (of the library's code), medianMs }], slowest first.
+ * Start-ups of the entry points the benchmark ran, each with the most modules one of its executions compiled,
+ * and of '(the file)' alone: [{ entry, modules, share (of the library's code), medianMs }], slowest first. Each
+ * entry point is measured in a Node process of its own (the garbage of one entry point's runs would be collected
+ * in the next one's), `runs` times after three runs not counted.
  */
 function measureStartups(codePath, compiledByEntry, runs = 20) {
   const source = fs.readFileSync(codePath, 'utf8');
@@ -102,14 +101,32 @@ function measureStartups(codePath, compiledByEntry, runs = 20) {
     sizes[JSON.parse(m[1])] = m[2].length;
   }
   const total = Object.values(sizes).reduce((a, b) => a + b, 0);
-  return Object.entries(compiledByEntry)
-    .map(([entry, modules]) => ({
-      entry,
-      modules: modules.length,
-      share: modules.reduce((sum, name) => sum + (sizes[name] || 0), 0) / total,
-      medianMs: median(startupTimes(source, modules, runs)),
-    }))
+  const script = `const { startupTimes } = require(${JSON.stringify(__filename)});
+    const { codePath, modules, runs } = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
+    process.stdout.write(JSON.stringify(startupTimes(codePath, modules, runs)));`;
+  return [['(the file)', []], ...Object.entries(compiledByEntry)]
+    .map(([entry, modules]) => {
+      const input = JSON.stringify({ codePath, modules, runs });
+      const times = JSON.parse(execFileSync(process.execPath, ['-e', script], { input }).toString());
+      return {
+        entry,
+        modules: modules.length,
+        share: modules.reduce((sum, name) => sum + (sizes[name] || 0), 0) / total,
+        medianMs: median(times),
+      };
+    })
     .sort((a, b) => b.medianMs - a.medianMs);
+}
+
+/** startupTime `runs` times, after three runs not counted. */
+function startupTimes(codePath, modules, runs) {
+  const source = fs.readFileSync(codePath, 'utf8');
+  const times = [];
+  for (let run = -3; run < runs; run++) {
+    const ms = startupTime(source, modules, run);
+    if (run >= 0) times.push(ms);
+  }
+  return times;
 }
 
 /** Target for the size of dist/Code.js (Apps Script compiles all of it on every execution). */
@@ -169,6 +186,7 @@ function measureBundle({ codePath, indexPath, runs = 20, maxBytes = MAX_BYTES, m
 module.exports = {
   measureBundle,
   measureStartups,
+  startupTimes,
   compiledModules,
   topLevelDeclarations,
   exportedFunctions,

@@ -7,8 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { startServices, dataset, ROOT } = require('../../test/support/harness');
-const { execFileSync } = require('node:child_process');
-const { measureBundle, compiledModules, topLevelDeclarations } = require('./bundle');
+const { measureBundle, measureStartups, compiledModules, topLevelDeclarations } = require('./bundle');
 const { Realm } = require('../../test/emulator/realm');
 const { MemorySampler } = require('./memory');
 const { OPERATIONS, chunkSizes } = require('./operations');
@@ -40,19 +39,6 @@ function parseArgs(argv) {
 /** Top-level functions of the bundle, by name (what an operation may call). */
 function bundleFunctions(source) {
   return new Set(topLevelDeclarations(source).functions);
-}
-
-/**
- * measureStartups in a new Node process: with the operations' heap behind it this one would charge the start-ups
- * garbage collections an Apps Script execution, which starts empty, never has (the file's evaluation above is
- * measured before the operations, for the same reason).
- */
-function startupsInFreshProcess(byEntry, runs) {
-  const script = `const { measureStartups } = require(${JSON.stringify(require.resolve('./bundle'))});
-    const input = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
-    process.stdout.write(JSON.stringify(measureStartups(input.codePath, input.byEntry, input.runs)));`;
-  const input = JSON.stringify({ codePath: CODE_PATH, byEntry, runs });
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { input }).toString());
 }
 
 /**
@@ -150,7 +136,7 @@ async function runBench(options, log = console.log) {
     await memory.stop();
   }
   results.bundle.compiled = compiled.byEntry;
-  results.bundle.startups = startupsInFreshProcess(compiled.byEntry, options.evalRuns);
+  results.bundle.startups = measureStartups(CODE_PATH, compiled.byEntry, options.evalRuns);
   applyTargets(results.operations);
   results.missed = missedTargets(results);
   return results;
