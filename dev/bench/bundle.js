@@ -8,6 +8,7 @@ const { performance } = require('node:perf_hooks');
 const { execFileSync } = require('node:child_process');
 const ts = require('typescript');
 const { readEntryPoints } = require('../build/entry-points');
+const { readModules, LOADER } = require('../build/module-table');
 
 const KB = 1024;
 
@@ -64,14 +65,6 @@ function evaluationTimes(source, runs) {
   return times;
 }
 
-const MODULES_KEY = 'Symbol.for("outreach-addon.modules")';
-const LIBRARY = 'globalThis[Symbol.for("outreach-addon.library")]';
-
-/** The modules an execution compiled so far, read from the realm it runs in (module-loader.js). */
-function compiledModules(realm) {
-  return Array.from(realm.evaluate(`${LIBRARY}[${MODULES_KEY}].compiled()`));
-}
-
 /**
  * One execution's start-up: a fresh context, the file evaluated, then `modules` compiled (what an execution of
  * the entry point compiled, in its order): the part of an execution that grows with the code.
@@ -81,7 +74,7 @@ function startupTime(source, modules, run) {
   const started = performance.now();
   const context = vm.createContext({});
   new vm.Script(text, { filename: 'Code.js' }).runInContext(context);
-  const loader = vm.runInContext(`${LIBRARY}[${MODULES_KEY}]`, context);
+  const loader = vm.runInContext(LOADER, context);
   for (const name of modules) loader.compile(name);
   return performance.now() - started;
 }
@@ -94,12 +87,9 @@ function startupTime(source, modules, run) {
  */
 function measureStartups(codePath, compiledByEntry, runs = 20) {
   const source = fs.readFileSync(codePath, 'utf8');
-  const sizes = {};
-  for (const m of source.matchAll(
-    /^("[^"\n]+"): \{\n[\s\S]*?\tcode: function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},$/gm,
-  )) {
-    sizes[JSON.parse(m[1])] = m[2].length;
-  }
+  const sizes = Object.fromEntries(
+    Object.entries(readModules(source)).map(([name, { code }]) => [name, code.length]),
+  );
   const total = Object.values(sizes).reduce((a, b) => a + b, 0);
   const script = `const { startupTimes } = require(${JSON.stringify(__filename)});
     const { codePath, modules, runs } = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
@@ -187,7 +177,6 @@ module.exports = {
   measureBundle,
   measureStartups,
   startupTimes,
-  compiledModules,
   topLevelDeclarations,
   exportedFunctions,
   runtimeGlobals,

@@ -7,7 +7,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { startServices, dataset, ROOT } = require('../../test/support/harness');
-const { measureBundle, measureStartups, compiledModules, topLevelDeclarations } = require('./bundle');
+const { measureBundle, measureStartups, topLevelDeclarations } = require('./bundle');
+const { compiledModules } = require('../build/module-table');
 const { Realm } = require('../../test/emulator/realm');
 const { MemorySampler } = require('./memory');
 const { OPERATIONS, chunkSizes } = require('./operations');

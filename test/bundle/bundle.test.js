@@ -8,6 +8,7 @@ const vm = require('node:vm');
 const ts = require('typescript');
 const { AppsScriptEmulator } = require('../emulator');
 const { readEntryPoints } = require('../../dev/build/entry-points');
+const { readModules } = require('../../dev/build/module-table');
 
 const ROOT = path.join(__dirname, '..', '..');
 const CODE_PATH = path.join(ROOT, 'dist', 'Code.js');
@@ -84,19 +85,8 @@ function recordingContext() {
   return { context, sandbox, touched };
 }
 
-/**
- * The library's modules as the build wrote them: name → { exports (the names the loader assigns after the
- * code), reexports, code (the comment inside its `code` function) }.
- */
-function modules() {
-  const found = {};
-  const entry =
-    /^("[^"\n]+"): \{\n\texports: (.*),\n(?:\treexports: (.*),\n)?\tcode: function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},\n\},$/gm;
-  for (const m of code.matchAll(entry)) {
-    found[JSON.parse(m[1])] = { exports: JSON.parse(m[2]), reexports: JSON.parse(m[3] || '[]'), code: m[4] };
-  }
-  return found;
-}
+/** The library's modules as the build wrote them: name → { exports, reexports, code }. */
+const modules = () => readModules(code);
 
 test('dist/Code.js is one plain script: it parses, with no import/export/require', () => {
   expect(() => new vm.Script(code, { filename: 'Code.js' })).not.toThrow();

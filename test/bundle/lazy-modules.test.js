@@ -7,12 +7,11 @@ const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { AppsScriptEmulator } = require('../emulator');
 const { Realm } = require('../emulator/realm');
+const { compiledModules } = require('../../dev/build/module-table');
 
 const ROOT = path.join(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
 const BROKEN = path.join(ROOT, 'test-output', 'lazy-modules');
-const COMPILED =
-  'globalThis[Symbol.for("outreach-addon.library")][Symbol.for("outreach-addon.modules")].compiled()';
 
 /** The modules each execution compiled, in the order it compiled them. */
 const compiledBy = [];
@@ -22,7 +21,7 @@ beforeAll(() => {
     try {
       return call.call(this, fn, args);
     } finally {
-      compiledBy.push(Array.from(this.evaluate(COMPILED)));
+      compiledBy.push(compiledModules(this));
     }
   };
 });
