@@ -5,6 +5,7 @@ import {
   appsScriptEntryPoints,
   LOOPBACK_URL_PREFIXES,
   manifestAllowlist,
+  MODULE_OUTPUT,
 } from './dev/build/apps-script-entry-points.mjs';
 import { ServiceAddressError, serviceAddresses } from './dev/build/service-addresses.mjs';
 import {
@@ -47,13 +48,9 @@ const flavours = [
 
 // One CommonJS module per module (the build joins them into Code.js, each compiled on first use).
 const output = ({ dir, allowlist, written, replyDetection: detection }) => ({
+  ...MODULE_OUTPUT,
   dir,
-  format: 'cjs',
-  preserveModules: true,
   preserveModulesRoot: 'src',
-  esModule: false,
-  strict: false,
-  generatedCode: { preset: 'es2015', symbols: false },
   plugins: [
     appsScriptEntryPoints({ index: INDEX, urlFetchAllowlist: allowlist, serviceAddresses: addresses }),
     appsScriptAssets({

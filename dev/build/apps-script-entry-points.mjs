@@ -14,6 +14,15 @@ export { readEntryPoints };
 
 export const LIBRARY_KEY = 'outreach-addon.library';
 
+/** Rollup's output options appsScriptEntryPoints needs: one CommonJS module per module, joined into Code.js. */
+export const MODULE_OUTPUT = Object.freeze({
+  format: 'cjs',
+  preserveModules: true,
+  esModule: false,
+  strict: false,
+  generatedCode: { preset: 'es2015', symbols: false },
+});
+
 /**
  * What the local build (dist-local/: tests, playground, bench) may fetch besides the manifest's prefixes:
  * the sandbox on loopback, on any port. Apps Script itself would refuse these (https:// only) and cannot

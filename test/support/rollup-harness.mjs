@@ -9,6 +9,7 @@ import {
   appsScriptEntryPoints,
   LOOPBACK_URL_PREFIXES,
   manifestAllowlist,
+  MODULE_OUTPUT,
 } from '../../dev/build/apps-script-entry-points.mjs';
 import { serviceAddresses } from '../../dev/build/service-addresses.mjs';
 
@@ -24,14 +25,7 @@ const ALLOWLIST = [...allowlist, ...LOOPBACK_URL_PREFIXES];
 export function harnessConfig({ input, output, tsconfig }) {
   return {
     input,
-    output: {
-      dir: output.replace(/\/Code\.js$/, ''),
-      format: 'cjs',
-      preserveModules: true,
-      esModule: false,
-      strict: false,
-      generatedCode: { preset: 'es2015', symbols: false },
-    },
+    output: { ...MODULE_OUTPUT, dir: output.replace(/\/Code\.js$/, '') },
     treeshake: { moduleSideEffects: false },
     onwarn(warning, warn) {
       const inZod = (warning.id ?? warning.ids?.[0] ?? '').includes('node_modules/zod/');
