@@ -50,7 +50,6 @@ const flavours = [
 const output = ({ dir, allowlist, written, replyDetection: detection }) => ({
   ...MODULE_OUTPUT,
   dir,
-  preserveModulesRoot: 'src',
   plugins: [
     appsScriptEntryPoints({ index: INDEX, urlFetchAllowlist: allowlist, serviceAddresses: addresses }),
     appsScriptAssets({

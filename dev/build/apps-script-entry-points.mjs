@@ -14,10 +14,33 @@ export { readEntryPoints };
 
 export const LIBRARY_KEY = 'outreach-addon.library';
 
-/** Rollup's output options appsScriptEntryPoints needs: one CommonJS module per module, joined into Code.js. */
+/**
+ * The library's unit of compilation: a capability folder of src/features (sequence, mail, …), or the shared
+ * feature helpers (errors, words, clients, inputs, storage), or a layer (api, platform, sheets, ui), or zod.
+ * Inside one, rollup joins the modules in one scope (no `require` or `module.` between them); the entry
+ * points, their guards and the job registry stay with src/index.ts, above every capability. Its name is
+ * also what the code calls it (`platform.readSettings()`).
+ */
+function capabilityOf(id) {
+  if (id.includes('/node_modules/zod/')) return 'zod';
+  const m =
+    /\/src\/(?:(api|platform|sheets|ui)\/|features\/(?:([\w-]+)\/|(settings)|(?!entry-|job-registry)))/.exec(
+      id,
+    );
+  return m ? m[1] || m[2] || m[3] || 'features' : undefined;
+}
+
+/** Where a capability's code comes from: its folder, as the file names it (`features/mail`, `platform`). */
+function capabilityPath(name) {
+  return ['api', 'platform', 'sheets', 'ui', 'zod', 'features'].includes(name) ? name : `features/${name}`;
+}
+
+/** Rollup's output options appsScriptEntryPoints needs: one CommonJS chunk per capability, joined into Code.js. */
 export const MODULE_OUTPUT = Object.freeze({
   format: 'cjs',
-  preserveModules: true,
+  manualChunks: capabilityOf,
+  chunkFileNames: (chunk) => `${capabilityPath(chunk.name)}.js`,
+  entryFileNames: '[name].js',
   esModule: false,
   strict: false,
   generatedCode: { preset: 'es2015', symbols: false },
@@ -71,11 +94,11 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
         .map((chunk) => ({ ...moduleParts(chunk.fileName, chunk.code, tabIndent), isEntry: chunk.isEntry }))
         .sort((a, b) => (a.name < b.name ? -1 : 1));
       const entry = modules.find((m) => m.isEntry);
-      const entryPoints = entryPointModules(entry);
-      // The entry module is needed only for what it declares itself (src/index.ts only re-exports).
+      const { entries: entryPoints, code: entryCode } = entryPointModules(entry);
+      // The entry module is needed only for what it declares itself (the guards of entry-points.ts).
       const needed = Object.values(entryPoints).some(([name]) => name === entry.name);
       const library = libraryScript({
-        modules: modules.filter((m) => m !== entry || needed),
+        modules: modules.flatMap((m) => (m !== entry ? [m] : needed ? [{ ...m, code: entryCode }] : [])),
         entryPoints,
         constants,
         libraryKey: LIBRARY_KEY,

@@ -24,8 +24,9 @@ export function oneByte(code) {
 
 /**
  * A module for its comment: its code (ES2019, no comments, requires by module name, one tab a level) without
- * rollup's closing `exports.NAME = NAME;` lines, which the loader writes back from `exports` when it compiles
- * the module; `reexports`: what the code exports itself (another module's export, or under another name).
+ * rollup's `exports.NAME = NAME;` lines (the loader writes one for each top-level declaration when it
+ * compiles the module, so the build checks that each such export is one); `exports.NAME = other;` lines stay.
+ * `exported`: the names of those lines.
  */
 export function moduleParts(name, code, tabIndent) {
   let out = ts.transpileModule(code, {
@@ -40,14 +41,12 @@ export function moduleParts(name, code, tabIndent) {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), spec));
     return `require(${JSON.stringify(moduleName(target))})`;
   });
-  const exports = [];
-  const reexports = [];
-  out = out.replace(/^exports\.([\w$]+) = ([\w$.]+);\n?/gm, (line, exported, local) => {
-    if (exported !== local) {
-      reexports.push(exported);
-      return line;
-    }
-    exports.push(exported);
+  // A bare `require("m");` (rollup's order between chunks) loads nothing here: the loader loads on first use.
+  out = out.replace(/^require\("[^"]+"\);\n?/gm, '');
+  const exported = [];
+  out = out.replace(/^exports\.([\w$]+) = ([\w$]+);\n?/gm, (line, key, local) => {
+    if (key !== local) return line;
+    exported.push(key);
     return '';
   });
   out = oneByte(tabIndent(topLevelArrowsAsFunctions(out)).trim());
@@ -59,7 +58,15 @@ export function moduleParts(name, code, tabIndent) {
         `carries the module in dist/Code.js: write it another way (a regular expression's \\s*/ as \\s{0,}/).`,
     );
   }
-  return { name: moduleName(name), code: out, exports, reexports };
+  const declared = new Set(loader.topLevelNames(out));
+  const undeclared = exported.filter((key) => !declared.has(key));
+  if (undeclared.length) {
+    throw new ModuleTextError(
+      `${name} exports ${undeclared.join(', ')}, which the loader cannot find as top-level declarations: ` +
+        `declare each export on a line of its own (\`export const NAME = …\`, not a destructuring).`,
+    );
+  }
+  return { name: moduleName(name), code: out, exported };
 }
 
 /** A module's name in the library: its path from src/ (or node_modules/), without `.js`. */
@@ -68,30 +75,32 @@ export function moduleName(fileName) {
 }
 
 /**
- * The entry points of the entry module (src/index.ts, as moduleParts gives it): NAME → [module, KEY], the
- * module that defines it for a re-export (`exports.NAME = m.KEY;`, m required from that module), the entry
- * module itself for a function it declares.
+ * The entry points of the entry module (src/index.ts, as moduleParts gives it): NAME → [module, KEY], read
+ * from its `exports.NAME = m.KEY;` (KEY of the module m is required from) and `exports.NAME = KEY;` (a
+ * function it declares) lines; `code`: the entry module without those lines and the requires only they used,
+ * so that running it loads nothing else.
  */
-export function entryPointModules({ name, code, exports }) {
+export function entryPointModules({ name, code, exported }) {
   const modules = {};
   for (const m of code.matchAll(/^const ([\w$]+) = require\("([^"]+)"\);$/gm)) modules[m[1]] = m[2];
-  const entries = Object.fromEntries(exports.map((key) => [key, [name, key]]));
-  for (const m of code.matchAll(/^exports\.([\w$]+) = ([\w$]+)\.([\w$]+);$/gm)) {
-    if (!modules[m[2]])
-      throw new ModuleTextError(`${name}: cannot tell where the entry point ${m[1]} comes from`);
-    entries[m[1]] = [modules[m[2]], m[3]];
-  }
-  return entries;
+  const entries = Object.fromEntries(exported.map((key) => [key, [name, key]]));
+  let rest = code.replace(/^exports\.([\w$]+) = (?:([\w$]+)\.)?([\w$]+);\n?/gm, (_, entry, binding, key) => {
+    if (binding && !modules[binding])
+      throw new ModuleTextError(`${name}: cannot tell where the entry point ${entry} comes from`);
+    entries[entry] = [binding ? modules[binding] : name, key];
+    return '';
+  });
+  const read = loader.namesRead(rest);
+  rest = rest.replace(/^const [\w$]+ = require\("([^"]+)"\);\n?/gm, (line, module) =>
+    read[module] ? line : '',
+  );
+  return { entries, code: rest.trim() };
 }
 
 /** The library closure: the constants, the modules in their comments, the entry points, the loader. */
 export function libraryScript({ modules, entryPoints, constants, libraryKey }) {
   const table = modules
-    .map(({ name, exports, reexports, code }) => {
-      const more = reexports.length ? `\n\treexports: ${JSON.stringify(reexports)},` : '';
-      const head = `${JSON.stringify(name)}: {\n\texports: ${JSON.stringify(exports)},${more}`;
-      return `${head}\n\tcode: function () {/*\n${code}\n*/},\n},`;
-    })
+    .map(({ name, code }) => `${JSON.stringify(name)}: function () {/*\n${code}\n*/},`)
     .join('\n');
   const entries = Object.entries(entryPoints)
     .map(([entry, target]) => `\t${entry}: ${JSON.stringify(target)},`)
@@ -107,6 +116,8 @@ export function libraryScript({ modules, entryPoints, constants, libraryKey }) {
     `const ENTRY_POINTS = {\n${entries}\n};`,
     `const EXPORTS_MADE = Object.create(null);`,
     `const STARTED = Object.create(null);`,
+    String(loader.topLevelNames),
+    String(loader.namesRead),
     String(loader.moduleExports),
     String(loader.loadModule),
     String(loader.defineEntryPoints),

@@ -4,20 +4,40 @@
 // ENTRY_POINTS, CONSTANTS: lazy-modules.mjs). Apps Script compiles the whole file on every execution, each
 // custom-function cell and each poll of a progress dialog included, and V8's cost is the code it parses: a
 // module's code is carried in a comment (scanned, never parsed) and compiled the first time an execution
-// uses one of its exports. Opening the menu compiles the menu's module only; a custom function, its own
-// modules and the API's. A module's exports object is made before the module runs: each export is a getter
-// that loads the module, and becomes a plain value when the module assigns it (the loader writes those
-// assignments after the module's code: the file holds each name once). Nothing here may read a service:
+// uses one of its exports. A module's exports object exists before the module runs: each name its importers
+// read (found in their code when they are compiled) is a getter that loads the module, and becomes a plain
+// value when the module assigns it. The loader writes those assignments after the module's code, one per
+// top-level declaration, so the file states no list of exports. Nothing here may read a service:
 // evaluating the file must touch none.
 
-/** The exports of a module (loaded or not): what `require` gives its importers. */
-function moduleExports(name) {
-  const made = EXPORTS_MADE[name];
-  if (made) return made;
-  const module = MODULES[name];
-  if (!module) throw new Error(`The add-on's bundle has no module ${name}: rebuild it (npm run build).`);
-  const exports = (EXPORTS_MADE[name] = {});
-  for (const key of [...module.exports, ...(module.reexports || [])]) {
+/** The names a module declares at its top level (its exports), `require` bindings left out. */
+function topLevelNames(code) {
+  const names = [];
+  const declaration =
+    /^(?:async )?(?:function\*? ?|class |const |let |var )([\w$]+)(?![\w$])(?! = require\()/gm;
+  for (const m of code.matchAll(declaration)) names.push(m[1]);
+  return names;
+}
+
+/** For each module a module's code requires, the names it reads from it (`platform.readSettings`). */
+function namesRead(code) {
+  const modules = {};
+  for (const m of code.matchAll(/^const ([\w$]+) = require\("([^"]+)"\);$/gm)) modules[m[1]] = m[2];
+  const bindings = Object.keys(modules).map((binding) => binding.replace(/\$/g, '\\$'));
+  const read = {};
+  if (!bindings.length) return read;
+  const use = new RegExp(`(?<![\\w$.])(${bindings.join('|')})\\s*\\.\\s*([\\w$]+)`, 'g');
+  for (const m of code.matchAll(use)) (read[modules[m[1]]] = read[modules[m[1]]] || []).push(m[2]);
+  return read;
+}
+
+/** A module's exports object (loaded or not), with a getter that loads it for each of `names` not there yet. */
+function moduleExports(name, names) {
+  if (!MODULES[name])
+    throw new Error(`The add-on's bundle has no module ${name}: rebuild it (npm run build).`);
+  const exports = EXPORTS_MADE[name] || (EXPORTS_MADE[name] = {});
+  for (const key of names) {
+    if (Object.prototype.hasOwnProperty.call(exports, key)) continue;
     const loadFirst = {
       configurable: true,
       enumerable: true,
@@ -38,13 +58,16 @@ function moduleExports(name) {
   return exports;
 }
 
-/** Compiles and runs a module once (its text is the comment inside its `code` function). */
+/** Compiles and runs a module once (its text is the comment inside its function in MODULES). */
 function loadModule(name) {
   if (STARTED[name]) return;
   STARTED[name] = true;
-  const carrier = String(MODULES[name].code);
+  const carrier = String(MODULES[name]);
   const code = carrier.slice(carrier.indexOf('/*') + 2, carrier.lastIndexOf('*/'));
-  const assign = MODULES[name].exports.map((key) => `exports.${key} = ${key};`).join('\n');
+  const read = namesRead(code);
+  const assign = topLevelNames(code)
+    .map((key) => `exports.${key} = ${key};`)
+    .join('\n');
   const constants = Object.keys(CONSTANTS);
   const run = new Function(
     'exports',
@@ -53,7 +76,8 @@ function loadModule(name) {
     ...constants,
     `'use strict';${code}\n${assign}\n//# sourceURL=${name}.js\n`,
   );
-  run(moduleExports(name), moduleExports, LIBRARY_GLOBAL, ...constants.map((key) => CONSTANTS[key]));
+  const require = (module) => moduleExports(module, read[module] || []);
+  run(moduleExports(name, []), require, LIBRARY_GLOBAL, ...constants.map((key) => CONSTANTS[key]));
 }
 
 /**
@@ -67,7 +91,7 @@ function defineEntryPoints(library) {
     Object.defineProperty(library, entry, {
       enumerable: true,
       get() {
-        return moduleExports(name)[key];
+        return moduleExports(name, [key])[key];
       },
     });
   }
@@ -76,4 +100,4 @@ function defineEntryPoints(library) {
   });
 }
 
-module.exports = { moduleExports, loadModule, defineEntryPoints };
+module.exports = { topLevelNames, namesRead, moduleExports, loadModule, defineEntryPoints };

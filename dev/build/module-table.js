@@ -2,16 +2,13 @@
 // Reads what lazy-modules.mjs writes into dist/Code.js, for the tests and the benchmark: the table of modules
 // (each one's exports and the code carried in its comment) and, in a realm that evaluated the file, the loader.
 
-/** One entry of MODULES: name, exports, optional reexports, the code inside `code: function () {/* … *\/}`. */
-const MODULE_ENTRY =
-  /^("[^"\n]+"): \{\n\texports: (.*),\n(?:\treexports: (.*),\n)?\tcode: function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},\n\},$/gm;
+/** One entry of MODULES: its name, and its code inside `function () {/* … *\/}`. */
+const MODULE_ENTRY = /^("[^"\n]+"): function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},$/gm;
 
-/** The library's modules: name → { exports, reexports, code }. */
+/** The library's modules: name → { code }. */
 function readModules(code) {
   const found = {};
-  for (const m of code.matchAll(MODULE_ENTRY)) {
-    found[JSON.parse(m[1])] = { exports: JSON.parse(m[2]), reexports: JSON.parse(m[3] || '[]'), code: m[4] };
-  }
+  for (const m of code.matchAll(MODULE_ENTRY)) found[JSON.parse(m[1])] = { code: m[2] };
   return found;
 }
 

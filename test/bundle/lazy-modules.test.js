@@ -1,7 +1,8 @@
 'use strict';
-// Each module of the library is carried in a comment of dist/Code.js and compiled the first time an execution
-// uses it (dev/build/lazy-modules.mjs, module-loader.js): opening the menu compiles the menu's module only, a
-// custom function none of the sending code, and a module no execution uses is never compiled at all.
+// Each module of the library (a capability: features/mail, platform, zod…) is carried in a comment of
+// dist/Code.js and compiled the first time an execution uses it (dev/build/lazy-modules.mjs,
+// module-loader.js): opening the menu compiles the menu's module only, a custom function none of the sending
+// code, and a module no execution uses is never compiled at all.
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
@@ -39,26 +40,32 @@ function addon(dir = DIST) {
 
 test('opening the document compiles the menu and nothing else', () => {
   addon().run('onOpen', [{ authMode: 'FULL' }]);
-  expect(compiledBy.at(-1)).toEqual(['ui/menu']);
+  expect(compiledBy.at(-1)).toEqual(['ui']);
 });
 
 test('a custom function compiles its own modules, none of those that send, track or follow up', () => {
   expect(addon().runCustomFunction('PROSPECT_ROLE', ['Head of Sales'])).toEqual([['Sales', 'Director']]);
   const compiled = compiledBy.at(-1);
-  expect(compiled).toContain('features/prospecting/roles');
+  expect(compiled).toContain('features/prospecting');
   expect(
-    compiled.filter((name) => /^features\/(mail|outbox|sequence|tracking|inbox|schedule)\//.test(name)),
+    compiled.filter((name) => /^features\/(mail|outbox|sequence|tracking|inbox|schedule)$/.test(name)),
   ).toEqual([]);
+});
+
+test("a progress dialog's poll compiles its own job's capability, not the others'", () => {
+  expect(addon().run('continueJob', ['phone'], { kind: 'webapp' })).toMatchObject({ finished: true });
+  const compiled = compiledBy.at(-1);
+  expect(compiled).toContain('features/phone');
+  expect(compiled.filter((name) => /^features\/(mail|prospecting|tracking)$/.test(name))).toEqual([]);
 });
 
 test('a module is compiled only by the executions that use it: broken, it fails those and no other', () => {
   fs.mkdirSync(BROKEN, { recursive: true });
   for (const file of fs.readdirSync(DIST)) fs.copyFileSync(path.join(DIST, file), path.join(BROKEN, file));
   const code = fs.readFileSync(path.join(DIST, 'Code.js'), 'utf8');
-  const carrier = '"features/mail/send": {';
-  const start =
-    code.indexOf('code: function () {/*\n', code.indexOf(carrier)) + 'code: function () {/*\n'.length;
-  const broken = `${code.slice(0, start)}throw new Error('the send was compiled');\n${code.slice(start)}`;
+  const carrier = '"features/schedule": function () {/*\n';
+  const start = code.indexOf(carrier) + carrier.length;
+  const broken = `${code.slice(0, start)}throw new Error('the schedule was compiled');\n${code.slice(start)}`;
   fs.writeFileSync(path.join(BROKEN, 'Code.js'), broken);
 
   addon(BROKEN).run('onOpen', [{ authMode: 'FULL' }]);
@@ -75,17 +82,26 @@ test('a module is compiled only by the executions that use it: broken, it fails 
       kind: 'webapp',
     }),
   ).not.toThrow();
-  expect(() => emu.run('sendAllUnsentRows')).toThrow('the send was compiled');
+  expect(() => emu.run('onHourlyTimer', [{ triggerUid: 'none' }])).toThrow('the schedule was compiled');
 });
 
-test('the build refuses a module whose code would end the comment that carries it', () => {
+/** What the build says of a module whose rollup output is `code`: 'built', or why it refuses it. */
+function buildModule(code) {
   const script = `import { moduleParts } from './dev/build/lazy-modules.mjs';
-    try { moduleParts('features/x.js', 'const spaces = /a\\\\s*/g;', (c) => c); process.stdout.write('built'); }
+    try { moduleParts('features/x.js', ${JSON.stringify(code)}, (c) => c); process.stdout.write('built'); }
     catch (error) { process.stdout.write(error.message); }`;
-  const answer = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    cwd: ROOT,
-  }).toString();
-  expect(answer).toMatch(
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT }).toString();
+}
+
+test('the build refuses a module whose code would end the comment that carries it', () => {
+  expect(buildModule('const spaces = /a\\s*/g;')).toMatch(
     /^features\/x\.js, line 1 of its compiled code, holds "\*\/", which would end the comment/,
+  );
+});
+
+test('the build refuses an export the loader could not assign (it assigns each top-level declaration)', () => {
+  expect(buildModule('const a = 1;\nexports.a = a;')).toBe('built');
+  expect(buildModule('const { a, b } = pair();\nexports.a = a;\nexports.b = b;')).toMatch(
+    /^features\/x\.js exports a, b, which the loader cannot find as top-level declarations/,
   );
 });
