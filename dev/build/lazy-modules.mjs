@@ -66,7 +66,33 @@ export function moduleParts(name, code, tabIndent) {
         `declare each export on a line of its own (\`export const NAME = …\`, not a destructuring).`,
     );
   }
+  const unread = readsMissed(out);
+  if (unread.length) {
+    throw new ModuleTextError(
+      `${name} reads ${unread.join(', ')} from other modules where the loader does not look for them: ` +
+        `write them \`module.name\` (loader.namesRead).`,
+    );
+  }
   return { name: moduleName(name), code: out, exported };
+}
+
+/** What the code reads from a required module (`platform.x`, per TypeScript) that namesRead does not find. */
+function readsMissed(code) {
+  const modules = Object.fromEntries(
+    [...code.matchAll(/^const ([\w$]+) = require\("([^"]+)"\);$/gm)].map((m) => [m[1], m[2]]),
+  );
+  const found = loader.namesRead(code);
+  const missed = [];
+  const visit = (node) => {
+    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression)) {
+      const module = modules[node.expression.text];
+      const key = node.name.text;
+      if (module && !(found[module] || []).includes(key)) missed.push(`${node.expression.text}.${key}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('module.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS));
+  return [...new Set(missed)];
 }
 
 /** A module's name in the library: its path from src/ (or node_modules/), without `.js`. */

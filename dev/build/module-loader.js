@@ -26,7 +26,8 @@ function namesRead(code) {
   const bindings = Object.keys(modules).map((binding) => binding.replace(/\$/g, '\\$'));
   const read = {};
   if (!bindings.length) return read;
-  const use = new RegExp(`(?<![\\w$.])(${bindings.join('|')})\\s*\\.\\s*([\\w$]+)`, 'g');
+  // a binding not itself a member (`a.platform`), a spread (`...platform.x`) is one
+  const use = new RegExp(`(?<![\\w$])(?<![^.]\\.)(${bindings.join('|')})\\s*\\.\\s*([\\w$]+)`, 'g');
   for (const m of code.matchAll(use)) (read[modules[m[1]]] = read[modules[m[1]]] || []).push(m[2]);
   return read;
 }
