@@ -19,10 +19,16 @@ function topLevelNames(code) {
   return names;
 }
 
-/** For each module a module's code requires, the names it reads from it (`platform.readSettings`). */
-function namesRead(code) {
+/** The modules a module's code requires: binding → module (`const platform = require("platform");`). */
+function requiredModules(code) {
   const modules = {};
   for (const m of code.matchAll(/^const ([\w$]+) = require\("([^"]+)"\);$/gm)) modules[m[1]] = m[2];
+  return modules;
+}
+
+/** For each module a module's code requires, the names it reads from it (`platform.readSettings`). */
+function namesRead(code) {
+  const modules = requiredModules(code);
   const bindings = Object.keys(modules).map((binding) => binding.replace(/\$/g, '\\$'));
   const read = {};
   if (!bindings.length) return read;
@@ -66,7 +72,10 @@ function loadModule(name) {
   const carrier = String(MODULES[name]);
   const code = carrier.slice(carrier.indexOf('/*') + 2, carrier.lastIndexOf('*/'));
   const read = namesRead(code);
+  // what the module exports under another name (`exports.keyOf = keyOf$1;`) it assigns itself
+  const own = new Set(Array.from(code.matchAll(/^exports\.([\w$]+) = /gm), (m) => m[1]));
   const assign = topLevelNames(code)
+    .filter((key) => !own.has(key))
     .map((key) => `exports.${key} = ${key};`)
     .join('\n');
   const constants = Object.keys(CONSTANTS);
@@ -101,4 +110,4 @@ function defineEntryPoints(library) {
   });
 }
 
-module.exports = { topLevelNames, namesRead, moduleExports, loadModule, defineEntryPoints };
+module.exports = { topLevelNames, requiredModules, namesRead, moduleExports, loadModule, defineEntryPoints };

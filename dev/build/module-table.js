@@ -1,6 +1,6 @@
 'use strict';
 // Reads what lazy-modules.mjs writes into dist/Code.js, for the tests and the benchmark: the table of modules
-// (each one's exports and the code carried in its comment) and, in a realm that evaluated the file, the loader.
+// (the code each one carries in its comment) and, in a realm that evaluated the file, the loader.
 
 /** One entry of MODULES: its name, and its code inside `function () {/* … *\/}`. */
 const MODULE_ENTRY = /^("[^"\n]+"): function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},$/gm;

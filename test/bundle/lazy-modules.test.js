@@ -105,3 +105,51 @@ test('the build refuses an export the loader could not assign (it assigns each t
     /^features\/x\.js exports a, b, which the loader cannot find as top-level declarations/,
   );
 });
+
+/** Runs the library the build makes of `modules` ({ name, code }) and calls its entry point F. */
+function runLibrary(modules, entry) {
+  const script = `import vm from 'node:vm';
+    import { libraryScript } from './dev/build/lazy-modules.mjs';
+    const code = libraryScript({ modules: ${JSON.stringify(modules)}, entryPoints: { F: ${JSON.stringify(entry)} },
+      constants: {}, libraryKey: 'test.library' });
+    const context = vm.createContext({});
+    vm.runInContext(code, context);
+    process.stdout.write(JSON.stringify(vm.runInContext('globalThis[Symbol.for("test.library")].F()', context)));`;
+  const answer = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+  return JSON.parse(answer.toString());
+}
+
+test("the loader gives importers a module's exports: its top-level declarations, and what it assigns itself", () => {
+  const settings = [
+    'function keyOf() { return "a private keyOf"; }',
+    'function keyOf$1() { return "the exported keyOf"; }',
+    'function list() { return ["spread"]; }',
+    'const LIMIT = 3;',
+    'exports.keyOf = keyOf$1;',
+  ].join('\n');
+  const caller = [
+    'const settings = require("settings");',
+    'function read() { return [settings.keyOf(), settings.LIMIT, ...settings.list()]; }',
+  ].join('\n');
+  const modules = [
+    { name: 'settings', code: settings },
+    { name: 'caller', code: caller },
+  ];
+  expect(runLibrary(modules, ['caller', 'read'])).toEqual(['the exported keyOf', 3, 'spread']);
+});
+
+test('`?.` and `??` lowered with `== null` give what they give in ES2020, for every kind of value', () => {
+  const script = `import ts from 'typescript';
+    import { looseNullChecks } from './dev/build/lazy-modules.mjs';
+    const source = 'function f(a, g) { return [a?.b, a?.b?.c, a ?? "dflt", g()?.b ?? 0, a?.b.c, !a?.b]; }';
+    const lowered = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2019 } }).outputText;
+    const loose = looseNullChecks(lowered);
+    const values = [null, undefined, 0, '', false, {}, { b: null }, { b: { c: 1 } }];
+    const run = (code) => values.map((a) => { try { return new Function(code + '; return f;')()(a, () => a); }
+      catch (error) { return error.constructor.name; } });
+    process.stdout.write(JSON.stringify({ changed: loose !== lowered, same: JSON.stringify(run(loose)) ===
+      JSON.stringify(run(lowered)), strict: /=== null|!== null|=== void 0|!== void 0/.test(loose),
+      native: JSON.stringify(run(loose)) === JSON.stringify(run(source)) }));`;
+  const answer = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
+  expect(JSON.parse(answer.toString())).toEqual({ changed: true, same: true, strict: false, native: true });
+});
