@@ -94,11 +94,10 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
         .map((chunk) => ({ ...moduleParts(chunk.fileName, chunk.code, tabIndent), isEntry: chunk.isEntry }))
         .sort((a, b) => (a.name < b.name ? -1 : 1));
       const entry = modules.find((m) => m.isEntry);
-      const { entries: entryPoints, code: entryCode } = entryPointModules(entry);
+      const { entries: entryPoints, module: entryModule } = entryPointModules(entry);
       // The entry module is needed only for what it declares itself (the guards of entry-points.ts).
-      const needed = Object.values(entryPoints).some(([name]) => name === entry.name);
       const library = libraryScript({
-        modules: modules.flatMap((m) => (m !== entry ? [m] : needed ? [{ ...m, code: entryCode }] : [])),
+        modules: modules.flatMap((m) => (m !== entry ? [m] : entryModule ? [entryModule] : [])),
         entryPoints,
         constants,
         libraryKey: LIBRARY_KEY,

@@ -37,9 +37,8 @@ export function looseNullChecks(code) {
 
 /**
  * A module for its comment: its code (ES2019, no comments, requires by module name, one tab a level) without
- * rollup's `exports.NAME = NAME;` lines (the loader writes one for each top-level declaration when it
- * compiles the module, so the build checks that each such export is one); `exports.NAME = other;` lines stay.
- * `exported`: the names of those lines.
+ * rollup's `exports.NAME = NAME;` lines, which the loader writes back from `exports` when it compiles the
+ * module; `reexports`: what the code exports itself (another module's export, or under another name).
  */
 export function moduleParts(name, code, tabIndent) {
   let out = ts.transpileModule(code, {
@@ -57,11 +56,11 @@ export function moduleParts(name, code, tabIndent) {
   });
   // A bare `require("m");` (rollup's order between chunks) loads nothing here: the loader loads on first use.
   out = out.replace(/^require\("[^"]+"\);\n?/gm, '');
-  const exported = [];
-  out = out.replace(/^exports\.([\w$]+) = ([\w$]+);\n?/gm, (line, key, local) => {
-    if (key !== local) return line;
-    exported.push(key);
-    return '';
+  const exports = [];
+  const reexports = [];
+  out = out.replace(/^exports\.([\w$]+) = ([\w$.]+);\n?/gm, (line, key, local) => {
+    (key === local ? exports : reexports).push(key);
+    return key === local ? '' : line;
   });
   out = oneByte(tabIndent(topLevelArrowsAsFunctions(out)).trim());
   const at = out.indexOf(COMMENT_END);
@@ -72,39 +71,7 @@ export function moduleParts(name, code, tabIndent) {
         `carries the module in dist/Code.js: write it another way (a regular expression's \\s*/ as \\s{0,}/).`,
     );
   }
-  const declared = new Set(loader.topLevelNames(out));
-  const undeclared = exported.filter((key) => !declared.has(key));
-  if (undeclared.length) {
-    throw new ModuleTextError(
-      `${name} exports ${undeclared.join(', ')}, which the loader cannot find as top-level declarations: ` +
-        `declare each export on a line of its own (\`export const NAME = …\`, not a destructuring).`,
-    );
-  }
-  const unread = readsMissed(out);
-  if (unread.length) {
-    throw new ModuleTextError(
-      `${name} reads ${unread.join(', ')} from other modules where the loader does not look for them: ` +
-        `write them \`module.name\` (loader.namesRead).`,
-    );
-  }
-  return { name: moduleName(name), code: out, exported };
-}
-
-/** What the code reads from a required module (`platform.x`, per TypeScript) that namesRead does not find. */
-function readsMissed(code) {
-  const modules = loader.requiredModules(code);
-  const found = loader.namesRead(code);
-  const missed = [];
-  const visit = (node) => {
-    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression)) {
-      const module = modules[node.expression.text];
-      const key = node.name.text;
-      if (module && !(found[module] || []).includes(key)) missed.push(`${node.expression.text}.${key}`);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(ts.createSourceFile('module.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS));
-  return [...new Set(missed)];
+  return { name: moduleName(name), code: out, exports, reexports };
 }
 
 /** A module's name in the library: its path from src/ (or node_modules/), without `.js`. */
@@ -115,29 +82,37 @@ export function moduleName(fileName) {
 /**
  * The entry points of the entry module (src/index.ts, as moduleParts gives it): NAME → [module, KEY], read
  * from its `exports.NAME = m.KEY;` (KEY of the module m is required from) and `exports.NAME = KEY;` (a
- * function it declares) lines; `code`: the entry module without those lines and the requires only they used,
- * so that running it loads nothing else.
+ * function it declares) lines, and its exports; `module`: the entry module without those lines and the
+ * requires only they used (running it loads nothing else), or null when no entry point is its own.
  */
-export function entryPointModules({ name, code, exported }) {
-  const modules = loader.requiredModules(code);
-  const entries = Object.fromEntries(exported.map((key) => [key, [name, key]]));
+export function entryPointModules({ name, code, exports }) {
+  const modules = {};
+  for (const m of code.matchAll(/^const ([\w$]+) = require\("([^"]+)"\);$/gm)) modules[m[1]] = m[2];
+  const entries = Object.fromEntries(exports.map((key) => [key, [name, key]]));
   let rest = code.replace(/^exports\.([\w$]+) = (?:([\w$]+)\.)?([\w$]+);\n?/gm, (_, entry, binding, key) => {
     if (binding && !modules[binding])
       throw new ModuleTextError(`${name}: cannot tell where the entry point ${entry} comes from`);
     entries[entry] = [binding ? modules[binding] : name, key];
     return '';
   });
-  const read = loader.namesRead(rest);
-  rest = rest.replace(/^const [\w$]+ = require\("([^"]+)"\);\n?/gm, (line, module) =>
-    read[module] ? line : '',
-  );
-  return { entries, code: rest.trim() };
+  for (const binding of Object.keys(modules)) {
+    // a read of the module: `binding.x` or `...binding.x`, not `other.binding.x`
+    const read = new RegExp(`(?<![\\w$])(?<![^.]\\.)${binding.replace(/\$/g, '\\$')}\\.`);
+    if (!read.test(rest)) rest = rest.replace(`const ${binding} = require("${modules[binding]}");\n`, '');
+  }
+  // the loader reads what the entry points name in it from ENTRY_POINTS
+  const needed = Object.values(entries).some(([module]) => module === name);
+  return { entries, module: needed ? { name, code: rest.trim(), exports: [], reexports: [] } : null };
 }
 
 /** The library closure: the constants, the modules in their comments, the entry points, the loader. */
 export function libraryScript({ modules, entryPoints, constants, libraryKey }) {
   const table = modules
-    .map(({ name, code }) => `${JSON.stringify(name)}: function () {/*\n${code}\n*/},`)
+    .map(({ name, exports, reexports, code }) => {
+      const more = reexports.length ? `\n\treexports: ${JSON.stringify(reexports.join(' '))},` : '';
+      const head = `${JSON.stringify(name)}: {\n\texports: ${JSON.stringify(exports.join(' '))},${more}`;
+      return `${head}\n\tcode: function () {/*\n${code}\n*/},\n},`;
+    })
     .join('\n');
   const entries = Object.entries(entryPoints)
     .map(([entry, target]) => `\t${entry}: ${JSON.stringify(target)},`)
@@ -153,9 +128,7 @@ export function libraryScript({ modules, entryPoints, constants, libraryKey }) {
     `const ENTRY_POINTS = {\n${entries}\n};`,
     `const EXPORTS_MADE = Object.create(null);`,
     `const STARTED = Object.create(null);`,
-    String(loader.topLevelNames),
-    String(loader.requiredModules),
-    String(loader.namesRead),
+    String(loader.ownExports),
     String(loader.moduleExports),
     String(loader.loadModule),
     String(loader.defineEntryPoints),

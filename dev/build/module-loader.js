@@ -3,48 +3,26 @@
 // The loader the build writes into dist/Code.js, below the table of the library's modules (MODULES,
 // ENTRY_POINTS, CONSTANTS: lazy-modules.mjs). Apps Script compiles the whole file on every execution, each
 // custom-function cell and each poll of a progress dialog included, and V8's cost is the code it parses: a
-// module's code is carried in a comment (scanned, never parsed) and compiled the first time an execution
-// uses one of its exports. A module's exports object exists before the module runs: each name its importers
-// read (found in their code when they are compiled) is a getter that loads the module, and becomes a plain
-// value when the module assigns it. The loader writes those assignments after the module's code, one per
-// top-level declaration, so the file states no list of exports. Nothing here may read a service:
-// evaluating the file must touch none.
+// module's code (a capability's: features/mail, platform…) is carried in a comment (scanned, never parsed)
+// and compiled the first time an execution uses one of its exports. A module's exports object is made before
+// the module runs: each export is a getter that loads the module, and becomes a plain value when the module
+// assigns it. The file names each export once (`exports`, separated by spaces, or in ENTRY_POINTS): the loader
+// writes the assignments after the module's code. Nothing here may read a service: evaluating the file must touch none.
 
-/** The names a module declares at its top level (its exports), `require` bindings left out. */
-function topLevelNames(code) {
-  const names = [];
-  const declaration =
-    /^(?:async )?(?:function\*? ?|class |const |let |var )([\w$]+)(?![\w$])(?! = require\()/gm;
-  for (const m of code.matchAll(declaration)) names.push(m[1]);
-  return names;
+/** What a module assigns at its end: its list, and the names the entry points read from it. */
+function ownExports(name) {
+  const entries = Object.values(ENTRY_POINTS).filter(([module]) => module === name);
+  return [...MODULES[name].exports.split(' '), ...entries.map(([, key]) => key)].filter(Boolean);
 }
 
-/** The modules a module's code requires: binding → module (`const platform = require("platform");`). */
-function requiredModules(code) {
-  const modules = {};
-  for (const m of code.matchAll(/^const ([\w$]+) = require\("([^"]+)"\);$/gm)) modules[m[1]] = m[2];
-  return modules;
-}
-
-/** For each module a module's code requires, the names it reads from it (`platform.readSettings`). */
-function namesRead(code) {
-  const modules = requiredModules(code);
-  const bindings = Object.keys(modules).map((binding) => binding.replace(/\$/g, '\\$'));
-  const read = {};
-  if (!bindings.length) return read;
-  // a binding not itself a member (`a.platform`), a spread (`...platform.x`) is one
-  const use = new RegExp(`(?<![\\w$])(?<![^.]\\.)(${bindings.join('|')})\\s*\\.\\s*([\\w$]+)`, 'g');
-  for (const m of code.matchAll(use)) (read[modules[m[1]]] = read[modules[m[1]]] || []).push(m[2]);
-  return read;
-}
-
-/** A module's exports object (loaded or not), with a getter that loads it for each of `names` not there yet. */
-function moduleExports(name, names) {
-  if (!MODULES[name])
-    throw new Error(`The add-on's bundle has no module ${name}: rebuild it (npm run build).`);
-  const exports = EXPORTS_MADE[name] || (EXPORTS_MADE[name] = {});
-  for (const key of names) {
-    if (Object.prototype.hasOwnProperty.call(exports, key)) continue;
+/** The exports of a module (loaded or not): what `require` gives its importers. */
+function moduleExports(name) {
+  const made = EXPORTS_MADE[name];
+  if (made) return made;
+  const module = MODULES[name];
+  if (!module) throw new Error(`The add-on's bundle has no module ${name}: rebuild it (npm run build).`);
+  const exports = (EXPORTS_MADE[name] = {});
+  for (const key of new Set([...ownExports(name), ...(module.reexports || '').split(' ').filter(Boolean)])) {
     const loadFirst = {
       configurable: true,
       enumerable: true,
@@ -65,19 +43,13 @@ function moduleExports(name, names) {
   return exports;
 }
 
-/** Compiles and runs a module once (its text is the comment inside its function in MODULES). */
+/** Compiles and runs a module once (its text is the comment inside its `code` function). */
 function loadModule(name) {
   if (STARTED[name]) return;
   STARTED[name] = true;
-  const carrier = String(MODULES[name]);
+  const carrier = String(MODULES[name].code);
   const code = carrier.slice(carrier.indexOf('/*') + 2, carrier.lastIndexOf('*/'));
-  const read = namesRead(code);
-  // what the module exports under another name (`exports.keyOf = keyOf$1;`) it assigns itself
-  const own = new Set(Array.from(code.matchAll(/^exports\.([\w$]+) = /gm), (m) => m[1]));
-  const assign = topLevelNames(code)
-    .filter((key) => !own.has(key))
-    .map((key) => `exports.${key} = ${key};`)
-    .join('\n');
+  const assign = [...new Set(ownExports(name))].map((key) => `exports.${key} = ${key};`).join('\n');
   const constants = Object.keys(CONSTANTS);
   const run = new Function(
     'exports',
@@ -86,8 +58,7 @@ function loadModule(name) {
     ...constants,
     `'use strict';${code}\n${assign}\n//# sourceURL=${name}.js\n`,
   );
-  const require = (module) => moduleExports(module, read[module] || []);
-  run(moduleExports(name, []), require, LIBRARY_GLOBAL, ...constants.map((key) => CONSTANTS[key]));
+  run(moduleExports(name), moduleExports, LIBRARY_GLOBAL, ...constants.map((key) => CONSTANTS[key]));
 }
 
 /**
@@ -101,7 +72,7 @@ function defineEntryPoints(library) {
     Object.defineProperty(library, entry, {
       enumerable: true,
       get() {
-        return moduleExports(name, [key])[key];
+        return moduleExports(name)[key];
       },
     });
   }
@@ -110,4 +81,4 @@ function defineEntryPoints(library) {
   });
 }
 
-module.exports = { topLevelNames, requiredModules, namesRead, moduleExports, loadModule, defineEntryPoints };
+module.exports = { ownExports, moduleExports, loadModule, defineEntryPoints };

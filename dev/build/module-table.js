@@ -1,14 +1,21 @@
 'use strict';
 // Reads what lazy-modules.mjs writes into dist/Code.js, for the tests and the benchmark: the table of modules
-// (the code each one carries in its comment) and, in a realm that evaluated the file, the loader.
+// (each one's exports and the code carried in its comment) and, in a realm that evaluated the file, the loader.
 
-/** One entry of MODULES: its name, and its code inside `function () {/* … *\/}`. */
-const MODULE_ENTRY = /^("[^"\n]+"): function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},$/gm;
+/** One entry of MODULES: its name, exports, optional reexports, and the code inside its `code` function. */
+const MODULE_ENTRY =
+  /^("[^"\n]+"): \{\n\texports: (".*"),\n(?:\treexports: (".*"),\n)?\tcode: function \(\) \{\/\*\n([\s\S]*?)\n\*\/\},\n\},$/gm;
 
-/** The library's modules: name → { code }. */
+/** The library's modules: name → { exports, reexports, code } (the lists as arrays of names). */
 function readModules(code) {
+  const names = (list) =>
+    JSON.parse(list || '""')
+      .split(' ')
+      .filter(Boolean);
   const found = {};
-  for (const m of code.matchAll(MODULE_ENTRY)) found[JSON.parse(m[1])] = { code: m[2] };
+  for (const m of code.matchAll(MODULE_ENTRY)) {
+    found[JSON.parse(m[1])] = { exports: names(m[2]), reexports: names(m[3]), code: m[4] };
+  }
   return found;
 }
 
