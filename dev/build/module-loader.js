@@ -15,30 +15,33 @@ function ownExports(name) {
   return [...MODULES[name].exports.split(' '), ...entries.map(([, key]) => key)].filter(Boolean);
 }
 
-/** The exports of a module (loaded or not): what `require` gives its importers. */
+/**
+ * The exports of a module (loaded or not): what `require` gives its importers. Until the module runs, each
+ * export is a getter that loads it, on the object's prototype; the module's values then become the object's
+ * own properties, added in one go (turning each getter into a value one by one costs more than compiling).
+ */
 function moduleExports(name) {
   const made = EXPORTS_MADE[name];
   if (made) return made;
   const module = MODULES[name];
   if (!module) throw new Error(`The add-on's bundle has no module ${name}: rebuild it (npm run build).`);
-  const exports = (EXPORTS_MADE[name] = {});
+  const loadFirst = {};
+  const exports = (EXPORTS_MADE[name] = Object.create(loadFirst));
+  const own = (key) => Object.prototype.hasOwnProperty.call(exports, key);
+  const define = (key, value) =>
+    Object.defineProperty(exports, key, { value, writable: true, enumerable: true, configurable: true });
   for (const key of new Set([...ownExports(name), ...(module.reexports || '').split(' ').filter(Boolean)])) {
-    const loadFirst = {
-      configurable: true,
-      enumerable: true,
+    Object.defineProperty(loadFirst, key, {
       get() {
         loadModule(name);
-        const now = Object.getOwnPropertyDescriptor(exports, key);
-        if (now.get === loadFirst.get) {
+        if (!own(key))
           throw new Error(`${name} was used before it defined ${key} (an import cycle between modules?).`);
-        }
         return exports[key];
       },
       set(value) {
-        Object.defineProperty(exports, key, { value, writable: true, enumerable: true, configurable: true });
+        define(key, value);
       },
-    };
-    Object.defineProperty(exports, key, loadFirst);
+    });
   }
   return exports;
 }
@@ -49,16 +52,25 @@ function loadModule(name) {
   STARTED[name] = true;
   const carrier = String(MODULES[name].code);
   const code = carrier.slice(carrier.indexOf('/*') + 2, carrier.lastIndexOf('*/'));
-  const assign = [...new Set(ownExports(name))].map((key) => `exports.${key} = ${key};`).join('\n');
+  const keys = [...new Set(ownExports(name))];
   const constants = Object.keys(CONSTANTS);
   const run = new Function(
     'exports',
     'require',
     'globalThis',
     ...constants,
-    `'use strict';${code}\n${assign}\n//# sourceURL=${name}.js\n`,
+    `'use strict';${code}\nreturn [${keys.join(', ')}];\n//# sourceURL=${name}.js\n`,
   );
-  run(moduleExports(name), moduleExports, LIBRARY_GLOBAL, ...constants.map((key) => CONSTANTS[key]));
+  const exports = moduleExports(name);
+  const values = run(exports, moduleExports, LIBRARY_GLOBAL, ...constants.map((key) => CONSTANTS[key]));
+  keys.forEach((key, i) =>
+    Object.defineProperty(exports, key, {
+      value: values[i],
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    }),
+  );
 }
 
 /**
