@@ -4,12 +4,11 @@
 // ENTRY_POINTS, CONSTANTS: lazy-modules.mjs). Apps Script compiles the whole file on every execution, each
 // custom-function cell and each poll of a progress dialog included, and V8's cost is the code it parses: a
 // module's code (a capability's: features/mail, platform…) is carried in a comment (scanned, never parsed)
-// and compiled the first time an execution uses one of its exports. A module's exports object is made before
-// the module runs: each export is a getter that loads the module, and becomes a plain value when the module
-// assigns it. The file names each export once (`exports`, separated by spaces, or in ENTRY_POINTS): the loader
-// writes the assignments after the module's code. Nothing here may read a service: evaluating the file must touch none.
+// and compiled the first time an execution uses one of its exports. The file names each export once
+// (`exports`, separated by spaces, or in ENTRY_POINTS for the entry module's). Nothing here may read a
+// service: evaluating the file must touch none.
 
-/** What a module assigns at its end: its list, and the names the entry points read from it. */
+/** What a module gives its importers from its own declarations: its list, and what the entry points name in it. */
 function ownExports(name) {
   const entries = Object.values(ENTRY_POINTS).filter(([module]) => module === name);
   return [...MODULES[name].exports.split(' '), ...entries.map(([, key]) => key)].filter(Boolean);
