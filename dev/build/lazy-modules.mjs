@@ -129,6 +129,7 @@ export function libraryScript({ modules, entryPoints, constants, libraryKey }) {
     `const EXPORTS_MADE = Object.create(null);`,
     `const STARTED = Object.create(null);`,
     String(loader.ownExports),
+    String(loader.defineExport),
     String(loader.moduleExports),
     String(loader.loadModule),
     String(loader.defineEntryPoints),

@@ -10,8 +10,16 @@
 
 /** What a module gives its importers from its own declarations: its list, and what the entry points name in it. */
 function ownExports(name) {
-  const entries = Object.values(ENTRY_POINTS).filter(([module]) => module === name);
-  return [...MODULES[name].exports.split(' '), ...entries.map(([, key]) => key)].filter(Boolean);
+  const names = MODULES[name].exports.split(' ').filter(Boolean);
+  for (const [module, key] of Object.values(ENTRY_POINTS)) {
+    if (module === name && !names.includes(key)) names.push(key);
+  }
+  return names;
+}
+
+/** An export's value, as an own property of its module's exports object (over the getter that loaded it). */
+function defineExport(exports, key, value) {
+  Object.defineProperty(exports, key, { value, writable: true, enumerable: true, configurable: true });
 }
 
 /**
@@ -24,21 +32,18 @@ function moduleExports(name) {
   if (made) return made;
   const module = MODULES[name];
   if (!module) throw new Error(`The add-on's bundle has no module ${name}: rebuild it (npm run build).`);
-  const loadFirst = {};
-  const exports = (EXPORTS_MADE[name] = Object.create(loadFirst));
-  const own = (key) => Object.prototype.hasOwnProperty.call(exports, key);
-  const define = (key, value) =>
-    Object.defineProperty(exports, key, { value, writable: true, enumerable: true, configurable: true });
-  for (const key of new Set([...ownExports(name), ...(module.reexports || '').split(' ').filter(Boolean)])) {
-    Object.defineProperty(loadFirst, key, {
+  const getters = {};
+  const exports = (EXPORTS_MADE[name] = Object.create(getters));
+  for (const key of [...ownExports(name), ...(module.reexports || '').split(' ').filter(Boolean)]) {
+    Object.defineProperty(getters, key, {
       get() {
         loadModule(name);
-        if (!own(key))
+        if (!Object.prototype.hasOwnProperty.call(exports, key))
           throw new Error(`${name} was used before it defined ${key} (an import cycle between modules?).`);
         return exports[key];
       },
       set(value) {
-        define(key, value);
+        defineExport(exports, key, value);
       },
     });
   }
@@ -51,7 +56,7 @@ function loadModule(name) {
   STARTED[name] = true;
   const carrier = String(MODULES[name].code);
   const code = carrier.slice(carrier.indexOf('/*') + 2, carrier.lastIndexOf('*/'));
-  const keys = [...new Set(ownExports(name))];
+  const keys = ownExports(name);
   const constants = Object.keys(CONSTANTS);
   const run = new Function(
     'exports',
@@ -62,14 +67,7 @@ function loadModule(name) {
   );
   const exports = moduleExports(name);
   const values = run(exports, moduleExports, LIBRARY_GLOBAL, ...constants.map((key) => CONSTANTS[key]));
-  keys.forEach((key, i) =>
-    Object.defineProperty(exports, key, {
-      value: values[i],
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    }),
-  );
+  keys.forEach((key, i) => defineExport(exports, key, values[i]));
 }
 
 /**
@@ -92,4 +90,4 @@ function defineEntryPoints(library) {
   });
 }
 
-module.exports = { ownExports, moduleExports, loadModule, defineEntryPoints };
+module.exports = { ownExports, defineExport, moduleExports, loadModule, defineEntryPoints };
