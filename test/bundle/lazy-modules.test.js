@@ -85,12 +85,16 @@ test('a module is compiled only by the executions that use it: broken, it fails 
   expect(() => emu.run('onHourlyTimer', [{ triggerUid: 'none' }])).toThrow('the schedule was compiled');
 });
 
+/** What an ES module script (the build's code is ES modules) writes to its standard output. */
+function scriptOutput(script) {
+  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT }).toString();
+}
+
 /** What the build says of a module whose rollup output is `code`: 'built', or why it refuses it. */
 function buildModule(code) {
-  const script = `import { moduleParts } from './dev/build/lazy-modules.mjs';
+  return scriptOutput(`import { moduleParts } from './dev/build/lazy-modules.mjs';
     try { moduleParts('features/x.js', ${JSON.stringify(code)}, (c) => c); process.stdout.write('built'); }
-    catch (error) { process.stdout.write(error.message); }`;
-  return execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT }).toString();
+    catch (error) { process.stdout.write(error.message); }`);
 }
 
 test('the build refuses a module whose code would end the comment that carries it', () => {
@@ -101,15 +105,14 @@ test('the build refuses a module whose code would end the comment that carries i
 
 /** Runs the library the build makes of `modules` ({ name, code }) and calls its entry point F. */
 function runLibrary(modules, entry) {
-  const script = `import vm from 'node:vm';
+  const answer = scriptOutput(`import vm from 'node:vm';
     import { libraryScript } from './dev/build/lazy-modules.mjs';
     const code = libraryScript({ modules: ${JSON.stringify(modules)}, entryPoints: { F: ${JSON.stringify(entry)} },
       constants: {}, libraryKey: 'test.library' });
     const context = vm.createContext({});
     vm.runInContext(code, context);
-    process.stdout.write(JSON.stringify(vm.runInContext('globalThis[Symbol.for("test.library")].F()', context)));`;
-  const answer = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
-  return JSON.parse(answer.toString());
+    process.stdout.write(JSON.stringify(vm.runInContext('globalThis[Symbol.for("test.library")].F()', context)));`);
+  return JSON.parse(answer);
 }
 
 test("the loader gives importers a module's exports, and what it exports under another name", () => {
@@ -132,7 +135,7 @@ test("the loader gives importers a module's exports, and what it exports under a
 });
 
 test('`?.` and `??` lowered with `== null` give what they give in ES2020, for every kind of value', () => {
-  const script = `import ts from 'typescript';
+  const answer = scriptOutput(`import ts from 'typescript';
     import { looseNullChecks } from './dev/build/lazy-modules.mjs';
     const source = 'function f(a, g) { return [a?.b, a?.b?.c, a ?? "dflt", g()?.b ?? 0, a?.b.c, !a?.b]; }';
     const lowered = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2019 } }).outputText;
@@ -142,7 +145,6 @@ test('`?.` and `??` lowered with `== null` give what they give in ES2020, for ev
       catch (error) { return error.constructor.name; } });
     process.stdout.write(JSON.stringify({ changed: loose !== lowered, same: JSON.stringify(run(loose)) ===
       JSON.stringify(run(lowered)), strict: /=== null|!== null|=== void 0|!== void 0/.test(loose),
-      native: JSON.stringify(run(loose)) === JSON.stringify(run(source)) }));`;
-  const answer = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT });
-  expect(JSON.parse(answer.toString())).toEqual({ changed: true, same: true, strict: false, native: true });
+      native: JSON.stringify(run(loose)) === JSON.stringify(run(source)) }));`);
+  expect(JSON.parse(answer)).toEqual({ changed: true, same: true, strict: false, native: true });
 });
