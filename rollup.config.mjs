@@ -46,7 +46,7 @@ const flavours = [
   { dir: 'dist-local-gmail', allowlist: local, written: local, replyDetection: 'gmail' },
 ];
 
-// One CommonJS module per module (the build joins them into Code.js, each compiled on first use).
+// One CommonJS module per capability (the build joins them into Code.js, each compiled on first use).
 const output = ({ dir, allowlist, written, replyDetection: detection }) => ({
   ...MODULE_OUTPUT,
   dir,

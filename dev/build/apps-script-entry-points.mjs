@@ -14,6 +14,12 @@ export { readEntryPoints };
 
 export const LIBRARY_KEY = 'outreach-addon.library';
 
+/** The layers of src/ besides features/: each is one capability. */
+const LAYERS = ['api', 'platform', 'sheets', 'ui'];
+const CAPABILITY = new RegExp(
+  `/src/(?:(${LAYERS.join('|')})/|features/(?:([\\w-]+)/|(settings)|(?!entry-|job-registry)))`,
+);
+
 /**
  * The library's unit of compilation: a capability folder of src/features (sequence, mail, …), or the shared
  * feature helpers (errors, words, clients, inputs, storage), or a layer (api, platform, sheets, ui), or zod.
@@ -23,16 +29,13 @@ export const LIBRARY_KEY = 'outreach-addon.library';
  */
 function capabilityOf(id) {
   if (id.includes('/node_modules/zod/')) return 'zod';
-  const m =
-    /\/src\/(?:(api|platform|sheets|ui)\/|features\/(?:([\w-]+)\/|(settings)|(?!entry-|job-registry)))/.exec(
-      id,
-    );
+  const m = CAPABILITY.exec(id);
   return m ? m[1] || m[2] || m[3] || 'features' : undefined;
 }
 
 /** Where a capability's code comes from: its folder, as the file names it (`features/mail`, `platform`). */
 function capabilityPath(name) {
-  return ['api', 'platform', 'sheets', 'ui', 'zod', 'features'].includes(name) ? name : `features/${name}`;
+  return [...LAYERS, 'zod', 'features'].includes(name) ? name : `features/${name}`;
 }
 
 /** Rollup's output options appsScriptEntryPoints needs: one CommonJS chunk per capability, joined into Code.js. */
