@@ -6,6 +6,7 @@ import {
   LOOPBACK_URL_PREFIXES,
   manifestAllowlist,
   MODULE_OUTPUT,
+  onwarnOutsideZod,
 } from './dev/build/apps-script-entry-points.mjs';
 import { ServiceAddressError, serviceAddresses } from './dev/build/service-addresses.mjs';
 import {
@@ -65,12 +66,7 @@ const build = (detection) => ({
   input: INDEX,
   output: flavours.filter((f) => f.replyDetection === detection).map(output),
   treeshake: { moduleSideEffects: false },
-  // zod's sources carry esbuild-style annotations rollup cannot place, and a harmless internal cycle.
-  onwarn(warning, warn) {
-    const inZod = (warning.id ?? warning.ids?.[0] ?? '').includes('node_modules/zod/');
-    if (inZod && ['INVALID_ANNOTATION', 'CIRCULAR_DEPENDENCY'].includes(warning.code)) return;
-    warn(warning);
-  },
+  onwarn: onwarnOutsideZod,
   plugins: [
     resolve({ browser: true }),
     typescript({ tsconfig: './tsconfig.json', noEmitOnError: true }),

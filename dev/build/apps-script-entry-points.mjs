@@ -50,6 +50,16 @@ export const MODULE_OUTPUT = Object.freeze({
 });
 
 /**
+ * Rollup's onwarn for the add-on and the test harnesses: zod's sources carry esbuild-style annotations rollup
+ * cannot place, and a harmless internal cycle.
+ */
+export function onwarnOutsideZod(warning, warn) {
+  const inZod = (warning.id ?? warning.ids?.[0] ?? '').includes('node_modules/zod/');
+  if (inZod && ['INVALID_ANNOTATION', 'CIRCULAR_DEPENDENCY'].includes(warning.code)) return;
+  warn(warning);
+}
+
+/**
  * What the local build (dist-local/: tests, playground, bench) may fetch besides the manifest's prefixes:
  * the sandbox on loopback, on any port. Apps Script itself would refuse these (https:// only) and cannot
  * reach this machine anyway, so they never go into dist/, which clasp pushes.

@@ -10,6 +10,7 @@ import {
   LOOPBACK_URL_PREFIXES,
   manifestAllowlist,
   MODULE_OUTPUT,
+  onwarnOutsideZod,
 } from '../../dev/build/apps-script-entry-points.mjs';
 import { serviceAddresses } from '../../dev/build/service-addresses.mjs';
 
@@ -27,11 +28,7 @@ export function harnessConfig({ input, output, tsconfig }) {
     input,
     output: { ...MODULE_OUTPUT, dir: output.replace(/\/Code\.js$/, '') },
     treeshake: { moduleSideEffects: false },
-    onwarn(warning, warn) {
-      const inZod = (warning.id ?? warning.ids?.[0] ?? '').includes('node_modules/zod/');
-      if (inZod && ['INVALID_ANNOTATION', 'CIRCULAR_DEPENDENCY'].includes(warning.code)) return;
-      warn(warning);
-    },
+    onwarn: onwarnOutsideZod,
     plugins: [
       resolve({ browser: true }),
       typescript({ tsconfig, noEmitOnError: true }),
