@@ -115,16 +115,25 @@ async function waitForCell(page, a1, expected, timeout = 15000) {
   let col = 0;
   for (const ch of m[1]) col = col * 26 + ch.charCodeAt(0) - 64;
   const pattern = expected instanceof RegExp ? { source: expected.source, flags: expected.flags } : null;
-  await page.waitForFunction(
-    ({ r, c, text, pattern: p }) => {
-      const td = document.querySelector(`#grid td[data-r="${r}"][data-c="${c}"]`);
-      if (!td || td.classList.contains('pending')) return false;
-      const shown = td.textContent.trim();
-      return p ? new RegExp(p.source, p.flags).test(shown) : shown === text;
-    },
-    { r: Number(m[2]), c: col, text: pattern ? null : expected, pattern },
-    { timeout },
-  );
+  try {
+    await page.waitForFunction(
+      ({ r, c, text, pattern: p }) => {
+        const td = document.querySelector(`#grid td[data-r="${r}"][data-c="${c}"]`);
+        if (!td || td.classList.contains('pending')) return false;
+        const shown = td.textContent.trim();
+        return p ? new RegExp(p.source, p.flags).test(shown) : shown === text;
+      },
+      { r: Number(m[2]), c: col, text: pattern ? null : expected, pattern },
+      { timeout },
+    );
+  } catch (error) {
+    // The log of a failed run says what the cell showed instead.
+    const shown = await cell(page, a1)
+      .textContent({ timeout: 1000 })
+      .catch(() => '(no such cell)');
+    error.message = `${a1} shows ${JSON.stringify(shown)}, not ${expected}: ${error.message}`;
+    throw error;
+  }
 }
 
 /** Waits until no execution is running. */
