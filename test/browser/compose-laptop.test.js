@@ -271,9 +271,12 @@ test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, el
     const dialog = page.frameLocator(FRAME);
     await dialog.locator('#elapsed', { hasText: 'Elapsed' }).waitFor();
 
-    // The bar and the elapsed time, once a second while the dialog's steps work.
+    // The bar and the elapsed time, once a second while the dialog's steps work: 14 s, or up to a minute
+    // until the bar has moved twice (the dialog polls every 5 s; a loaded machine answers later).
     const samples = [];
-    for (let i = 0; i < 14; i++) {
+    const rises = () =>
+      samples.filter((s, i) => i > 0 && s.value / s.max > samples[i - 1].value / samples[i - 1].max);
+    while (samples.length < 14 || (rises().length < 2 && samples.length < 60)) {
       samples.push(
         await dialog.locator('body').evaluate(() => ({
           value: document.getElementById('bar').value,
@@ -285,17 +288,14 @@ test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, el
       await page.waitForTimeout(1000);
     }
     await screenshot(page, 'compose-laptop-05-unlock-progress');
-    const fractions = samples.map((s) => s.value / s.max);
-    const rises = fractions.filter((f, i) => i > 0 && f > fractions[i - 1]).length;
-    expect(fractions[fractions.length - 1]).toBeGreaterThan(fractions[0]);
-    expect(rises).toBeGreaterThanOrEqual(2); // it moves during the run, not once at the end of a step
+    const last = samples[samples.length - 1];
+    expect(last.value / last.max).toBeGreaterThan(samples[0].value / samples[0].max);
+    expect(rises().length).toBeGreaterThanOrEqual(2); // it moves during the run, not once at the end of a step
     const times = samples.map((s) => seconds(s.elapsed));
     for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThanOrEqual(times[i - 1]);
     // From the job's start (the first step ran before the dialog opened), by the service's clock (the
     // playground's slow service counts 5 s per request): at least the real time since the confirmation.
-    expect(times[times.length - 1]).toBeGreaterThanOrEqual(
-      Math.floor((samples[13].at - confirmed) / 1000) - 1,
-    );
+    expect(times[times.length - 1]).toBeGreaterThanOrEqual(Math.floor((last.at - confirmed) / 1000) - 1);
     expect(times[times.length - 1]).toBeLessThan(3600);
 
     await dialog.locator('#stop').click();
