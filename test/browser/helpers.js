@@ -131,8 +131,7 @@ async function waitForCell(page, a1, expected, timeout = 15000) {
     const shown = await cell(page, a1)
       .textContent({ timeout: 1000 })
       .catch(() => '(no such cell)');
-    error.message = `${a1} shows ${JSON.stringify(shown)}, not ${expected}: ${error.message}`;
-    throw error;
+    throw new Error(`${a1} shows ${JSON.stringify(shown)}, not ${expected}`, { cause: error });
   }
 }
 
