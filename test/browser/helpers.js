@@ -97,12 +97,18 @@ async function clickMenuItem(page, ...labels) {
     .click();
 }
 
-/** The td of a cell in the drawn grid (1-based). */
-function cell(page, a1) {
+/** A cell's row and column in the drawn grid (1-based): 'B3' → { r: 3, c: 2 }. */
+function gridPosition(a1) {
   const m = /^([A-Z]+)(\d+)$/.exec(a1);
-  let col = 0;
-  for (const ch of m[1]) col = col * 26 + ch.charCodeAt(0) - 64;
-  return page.locator(`#grid td[data-r="${m[2]}"][data-c="${col}"]`);
+  let c = 0;
+  for (const ch of m[1]) c = c * 26 + ch.charCodeAt(0) - 64;
+  return { r: Number(m[2]), c };
+}
+
+/** The td of a cell in the drawn grid. */
+function cell(page, a1) {
+  const { r, c } = gridPosition(a1);
+  return page.locator(`#grid td[data-r="${r}"][data-c="${c}"]`);
 }
 
 async function cellText(page, a1) {
@@ -111,9 +117,6 @@ async function cellText(page, a1) {
 
 /** Waits until the page shows `expected` (string or RegExp) in a cell. */
 async function waitForCell(page, a1, expected, timeout = 15000) {
-  const m = /^([A-Z]+)(\d+)$/.exec(a1);
-  let col = 0;
-  for (const ch of m[1]) col = col * 26 + ch.charCodeAt(0) - 64;
   const pattern = expected instanceof RegExp ? { source: expected.source, flags: expected.flags } : null;
   try {
     await page.waitForFunction(
@@ -123,7 +126,7 @@ async function waitForCell(page, a1, expected, timeout = 15000) {
         const shown = td.textContent.trim();
         return p ? new RegExp(p.source, p.flags).test(shown) : shown === text;
       },
-      { r: Number(m[2]), c: col, text: pattern ? null : expected, pattern },
+      { ...gridPosition(a1), text: pattern ? null : expected, pattern },
       { timeout },
     );
   } catch (error) {
