@@ -70,7 +70,7 @@ test('Compose: when mails go and a subject test, saved, shown again, and stated 
   const question = await page.locator('#alert-message').textContent();
   expect(question).toMatch(/Subject test: about 2 of these rows \(50%\) get the subjects/);
   expect(question).toMatch(
-    /Hourly limit: 2 mails an hour from this list \(follow-ups included\): these 3 take at least 2 hours\./,
+    /Hourly limit: 2 mails an hour from this list \(follow-ups included\): these 3 take at least 2 sending hours[,.]/,
   );
   await page.locator('#alert-buttons button[data-button="NO"]').click();
   await page.locator('#alert-layer').waitFor({ state: 'hidden' });

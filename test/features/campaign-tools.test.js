@@ -221,13 +221,27 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     ]);
     emu.spreadsheet.setActiveSheet(sheet('Later'));
     const at = Math.floor((services.clock.now() + 2 * HOUR) / 60_000) * 60_000;
+    emu.ui.queue('NO');
+    const refused = emu.run('scheduleSend', [wallTime(at)], { kind: 'webapp' });
+    expect(refused).toMatchObject({ scheduled: false, schedule: null, message: 'Nothing was scheduled.' });
+    expect(emu.properties.document.getProperty(`schedule.${sheet('Later').getSheetId()}`)).toBeNull();
+
+    emu.ui.queue('YES');
     const answer = emu.run('scheduleSend', [wallTime(at)], { kind: 'webapp' });
-    expect(answer.message).toContain(
-      `will start between ${clockText(at)} and ${clockText(at + HOUR)} on ${dayText(at)} (Etc/UTC)`,
+    // The question came first, with the rows, the cost, the usable EDM and when it starts.
+    const question = emu.ui.alerts.at(-1);
+    expect(question).toMatchObject({ title: 'Send later', buttons: 'YES_NO', response: 'YES' });
+    expect(question.message).toMatch(/^Send 2 e-mails from "Later"/);
+    expect(question.message).toMatch(
+      /2 on the do-not-contact list\.\nCost: 2 e-mail credits \(EDM, 1 per e-mail\)\.\nUsable e-mail credits \(EDM\): [\d,]+/,
     );
-    expect(answer.message).toMatch(/Send 2 e-mails from "Later"/);
-    expect(answer.message).toMatch(
-      /2 on the do-not-contact list\. Cost: 2 e-mail credits \(EDM, 1 per e-mail\)\. Usable e-mail credits \(EDM\): [\d,]+/,
+    expect(question.message).toContain(
+      `It starts between ${clockText(at)} and ${clockText(at + HOUR)} on ${dayText(at)} (Etc/UTC)`,
+    );
+    expect(question.message).toMatch(/Schedule this send\?$/);
+    expect(answer.scheduled).toBe(true);
+    expect(answer.message).toContain(
+      `Scheduled: 2 e-mails from "Later" start between ${clockText(at)} and ${clockText(at + HOUR)} on ${dayText(at)} (Etc/UTC)`,
     );
     expect(answer.schedule).toMatchObject({ when: wallTime(at), zone: 'Etc/UTC' });
     expect(emu.run('getComposeState', [], { kind: 'webapp' }).schedule.text).toContain(

@@ -39,14 +39,14 @@ async function bobSchedules(edm) {
   );
   listWithMail(emu, 'Later', peopleRows(people(3)), MAIL);
   const at = services.clock.now() + 48 * HOUR;
-  const answer = emu.run('scheduleSend', [wallTime(at)], asBob);
-  return { answer, at };
+  emu.run('scheduleSend', [wallTime(at)], asBob);
+  return { question: emu.ui.alerts.at(-1).message, at };
 }
 
 test('no e-mail credits: the editor is told any editor may cancel it; Ann cancels it and her own send goes instead', async () => {
-  const { answer, at } = await bobSchedules(0);
-  expect(answer.message).toMatch(/The usable e-mail credits \(EDM\) are 3 short/);
-  expect(answer.message).toMatch(/any editor may cancel this send or schedule their own instead/);
+  const { question, at } = await bobSchedules(0);
+  expect(question).toMatch(/The usable e-mail credits \(EDM\) are 3 short/);
+  expect(question).toMatch(/any editor may cancel this send or schedule their own instead/);
 
   const view = emu.run('getComposeState', [], asAnn).schedule;
   expect(view.cancellable).toBe(true);
@@ -89,9 +89,10 @@ test('a key the service refuses: found by his hourly run, and Ann schedules her 
   );
 
   const answer = emu.run('scheduleSend', [wallTime(at)], asAnn);
-  expect(answer.message).toMatch(
-    /^This replaces the send another editor had scheduled, which could not run: the service refuses the scheduling editor's outreach API key\.\nScheduled:/,
+  expect(emu.ui.alerts.at(-1).message).toMatch(
+    /It replaces the send another editor scheduled, which cannot run: the service refuses the scheduling editor's outreach API key\.\n\nSchedule this send\?$/,
   );
+  expect(answer.message).toMatch(/^Scheduled: 3 e-mails from "Later" start /);
   emu.advanceTime(50 * HOUR);
   expect(await mailsOf(DEMO_KEYS.paid)).toHaveLength(3);
 });

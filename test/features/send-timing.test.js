@@ -194,7 +194,7 @@ describe('Hourly limit', () => {
     });
     const confirmation = send();
     expect(confirmation.message).toMatch(
-      /Hourly limit: 10 mails an hour from this list .*take at least 3 hours/,
+      /Hourly limit: 10 mails an hour from this list .*take at least 3 sending hours, over about 3 days: the last go about 09:00 Mon /,
     );
     expect(await mails()).toHaveLength(10);
     const status = () => Object.values(byEmail('Leads', 'Mail status'));
@@ -224,6 +224,39 @@ describe('Hourly limit', () => {
     expect(Math.max(...perHour.values())).toBe(10);
     for (const m of all) expect(localTime(Date.parse(m.createdAt), 'Etc/UTC').weekday).not.toBeGreaterThan(5);
     expect(Object.keys(sendJournal(emu))).toEqual([]);
+  });
+
+  test("a send scheduled for later asks first, and its pace counts only the window's hours on days not skipped", async () => {
+    const monday = startOn(1, 8); // the send is scheduled on Sunday evening for Monday 08:00
+    services.clock.set(monday - 12 * HOUR);
+    emu = newAddon(services);
+    const people = Array.from({ length: 120 }, (_, i) => [`P${i}`, `p${i}@example.com`]);
+    listWithMail(emu, 'Leads', [['Name', 'Email'], ...people], {
+      ...MAIL,
+      hourlyLimit: 10,
+      sendWindow: { ...WINDOW, zone: 'spreadsheet' },
+      skipDates: [isoDate(monday + DAY)], // Tuesday
+    });
+    emu.ui.queue('YES');
+    const answer = emu.run('scheduleSend', [new Date(monday).toISOString().slice(0, 16)], { kind: 'webapp' });
+    const question = emu.ui.alerts.at(-1);
+    expect(question).toMatchObject({ title: 'Send later', response: 'YES' });
+    expect(question.message).toMatch(
+      /Cost: 120 e-mail credits \(EDM, 1 per e-mail\)\.\nUsable e-mail credits \(EDM\): [\d,]+/,
+    );
+    expect(question.message).toMatch(/When: 0 at the start, 120 from 09:00 Mon /);
+    // 8 runs on Monday (09:00 to 16:00), none on Tuesday, 4 on Wednesday: the last at 12:00.
+    const [, dd, mon] = new Date(monday + 2 * DAY).toUTCString().split(' '); // "Wed, 14 Jan 2026 …"
+    expect(question.message).toContain(
+      `Hourly limit: 10 mails an hour from this list (follow-ups included): these 120 take at least 12 sending hours, over about 2 days: the last go about 12:00 Wed ${Number(dd)} ${mon} (Etc/UTC).`,
+    );
+    expect(answer.scheduled).toBe(true);
+    for (let hour = 0; hour < 4 * 24 && (await mails()).length < 120; hour++) emu.advanceTime(HOUR);
+    const all = await mails();
+    expect(all).toHaveLength(120);
+    const last = Math.max(...all.map((m) => Date.parse(m.createdAt)));
+    expect(localTime(last, 'Etc/UTC').weekday).toBe(3); // Wednesday, as the question said
+    expect(all.filter((m) => localTime(Date.parse(m.createdAt), 'Etc/UTC').weekday === 2)).toEqual([]);
   });
 });
 

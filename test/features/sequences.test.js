@@ -295,8 +295,9 @@ describe('Money and control', () => {
     emu = newAddon(services);
     makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
     const at = Math.floor((services.clock.now() + 2 * HOUR) / 60_000) * 60_000;
-    const answer = emu.run('scheduleSend', [new Date(at).toISOString().slice(0, 16)], { kind: 'webapp' });
-    expect(answer.message).toMatch(/costs at most 18 e-mail credits \(9 rows × 2 mails\)/);
+    emu.run('scheduleSend', [new Date(at).toISOString().slice(0, 16)], { kind: 'webapp' });
+    expect(emu.ui.alerts.at(-1)).toMatchObject({ title: 'Send later', response: 'YES' });
+    expect(emu.ui.alerts.at(-1).message).toMatch(/costs at most 18 e-mail credits \(9 rows × 2 mails\)/);
     emu.advanceTime(3 * HOUR);
     expect((await mails()).length).toBe(9);
     expect(emu.triggers).toHaveLength(1);

@@ -82,8 +82,8 @@ describe('what you confirmed is what is sent', () => {
   test('a scheduled send whose mail another editor rewrote sends nothing, and the rows and the summary say so', async () => {
     await annAndBob();
     makeList('Later', ['a@example.com', 'b@example.com']);
-    const answer = emu.run('scheduleSend', [wallTime(services.clock.now() + 2 * HOUR)], { kind: 'webapp' });
-    expect(answer.message).toMatch(/Only this mail goes, to these rows as they are now/);
+    emu.run('scheduleSend', [wallTime(services.clock.now() + 2 * HOUR)], { kind: 'webapp' });
+    expect(emu.ui.alerts.at(-1).message).toMatch(/Only this mail goes, to these rows as they are now/);
 
     // Bob, with no key of his own, rewrites the mail through Compose and adds 40 rows.
     emu.run('saveTemplate', [{ ...MAIL, body: 'PHISH: log in at http://evil.example' }], {

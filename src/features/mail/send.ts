@@ -144,8 +144,11 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   return { sheet, list, template, plan, client, hiddenCount, elsewhere, recent, firstOnly: new Set() };
 }
 
-/** The confirmation's lines: what is sent, what is skipped and why, the cost and the usable EDM. */
-export function costLines(prepared: PreparedSend): { lines: string[]; usable: number } {
+/**
+ * The confirmation's lines: what is sent, what is skipped and why, the cost and the usable EDM; when the rows go
+ * from `startAt` (a scheduled send's time; default: now).
+ */
+export function costLines(prepared: PreparedSend, startAt?: number): { lines: string[]; usable: number } {
   const { plan, sheet, template, client } = prepared;
   const lines = skippedLines(plan, prepared.hiddenCount);
   const n = plan.rows.length;
@@ -157,7 +160,12 @@ export function costLines(prepared: PreparedSend): { lines: string[]; usable: nu
     `Usable e-mail credits (EDM): ${edmText(balance)}.`,
   );
   lines.push(...testLines(n, template.subjectTest));
-  lines.push(...whenLines(plan.rows, template.timing, sheet.getParent().getSpreadsheetTimeZone()));
+  const zone = sheet.getParent().getSpreadsheetTimeZone();
+  lines.push(
+    ...(startAt === undefined
+      ? whenLines(plan.rows, template.timing, zone)
+      : whenLines(plan.rows, template.timing, zone, startAt, 'at the start')),
+  );
   if (prepared.recent)
     lines.push(
       `${count(prepared.recent, 'of them was', 'of them were')} mailed by this document in the last 30 days.`,

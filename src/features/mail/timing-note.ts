@@ -3,7 +3,8 @@
 import type { ListRow, MailingList } from '../../sheets/mailing-list';
 import { normalizeHeader } from '../../sheets/table';
 import { countryZone, SEVERAL_ZONES } from '../outbox/country-zones';
-import { openingText, sendClock, type Timing } from '../outbox/send-timing';
+import { openingText, sendClock, type SendClock, type Timing } from '../outbox/send-timing';
+import { DAY_MS, HOUR_MS } from '../../platform/time';
 import type { SubjectTest } from '../outbox/subject-test';
 import { count, formatCount, plural } from '../../platform/plural';
 
@@ -63,18 +64,20 @@ function zonesLine(list: MailingList, timing: Timing, spreadsheetZone: string): 
 
 /**
  * The confirmation's line on when the rows go: "1,200 now, 3,400 from 09:00 Mon 30 Nov in America/New_York";
- * the hourly limit's pace. '' when the mail has no timing.
+ * the hourly limit's pace, inside the window. '' when the mail has no timing. `now` is when the send starts
+ * (a scheduled send's time), `start` its word ("now", "at the start").
  */
 export function whenLines(
   rows: ListRow[],
   timing: Timing | undefined,
   zone: string,
   now = Date.now(),
+  start = 'now',
 ): string[] {
   if (!timing || rows.length === 0) return [];
   const lines: string[] = [];
+  const clock = sendClock(timing, zone, now);
   if (timing.sendWindow || timing.skipDates) {
-    const clock = sendClock(timing, zone, now);
     let nowCount = 0;
     const later = new Map<string, { at: number; n: number }>();
     for (const row of rows) {
@@ -94,14 +97,69 @@ export function whenLines(
     if (rest) shown.push(`${formatCount(rest)} later, each in its window`);
     if (groups.length)
       lines.push(
-        `When: ${[`${formatCount(nowCount)} now`, ...shown].join(', ')}. Each row's Mail status says when it goes.`,
+        `When: ${[`${formatCount(nowCount)} ${start}`, ...shown].join(', ')}. Each row's Mail status says when it goes.`,
       );
   }
   if (timing.hourlyLimit && rows.length > timing.hourlyLimit)
-    lines.push(
-      `Hourly limit: ${count(timing.hourlyLimit, 'mail')} an hour from this list (follow-ups included): these ${formatCount(rows.length)} take at least ${count(Math.ceil(rows.length / timing.hourlyLimit), 'hour')}.`,
-    );
+    lines.push(paceLine(rows, timing, clock, zone, now));
   return lines;
+}
+
+/**
+ * "these 1,221 take at least 25 sending hours, over about 4 days: the last go about 12:00 Thu 3 Dec (Etc/UTC)":
+ * the hourly runs post up to the limit each, and only to rows whose window is open then.
+ */
+function paceLine(rows: ListRow[], timing: Timing, clock: SendClock, zone: string, now: number): string {
+  const limit = timing.hourlyLimit!;
+  const head = `Hourly limit: ${count(limit, 'mail')} an hour from this list (follow-ups included)`;
+  const last = lastPost(rows, limit, clock, now);
+  const n = formatCount(rows.length);
+  if (last === null)
+    return `${head}: these ${n} take more than ${MAX_PACE_DAYS} days inside the send window: send fewer rows or raise the limit.`;
+  const hours = Math.ceil(rows.length / limit);
+  const span = last - now;
+  const over =
+    span >= DAY_MS
+      ? `, over about ${count(Math.max(1, Math.round(span / DAY_MS)), 'day')}: the last go about ${Utilities.formatDate(new Date(last), zone, 'HH:mm EEE d MMM')} (${zone})`
+      : '';
+  return `${head}: these ${n} take at least ${count(hours, timing.sendWindow || timing.skipDates ? 'sending hour' : 'hour')}${over}.`;
+}
+
+const MAX_PACE_DAYS = 366;
+
+/**
+ * When the hourly runs (one an hour from `now`) post the last of the rows, each posting up to `limit` rows
+ * whose window is open at that run; a run with no open row is skipped to the next opening. Null past a year.
+ */
+export function lastPost(rows: ListRow[], limit: number, clock: SendClock, now: number): number | null {
+  const left = new Map<string, number>();
+  for (const row of rows) {
+    const rowZone = clock.zoneOf(row);
+    left.set(rowZone, (left.get(rowZone) || 0) + 1);
+  }
+  let at = now;
+  let last = now;
+  while (left.size) {
+    if (at - now > MAX_PACE_DAYS * DAY_MS) return null;
+    let room = limit;
+    let next = Infinity;
+    for (const [rowZone, n] of left) {
+      const open = clock.openAt(rowZone, at);
+      if (open > at) {
+        next = Math.min(next, open);
+        continue;
+      }
+      const posted = Math.min(room, n);
+      room -= posted;
+      last = at;
+      if (posted === n) left.delete(rowZone);
+      else left.set(rowZone, n - posted);
+      if (room === 0) break;
+    }
+    // The next run: an hour on, or the first run at or after the next opening when nothing was open.
+    at += room === limit && next !== Infinity ? Math.ceil((next - at) / HOUR_MS) * HOUR_MS : HOUR_MS;
+  }
+  return last;
 }
 
 const MAX_GROUPS = 4;

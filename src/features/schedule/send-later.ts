@@ -34,12 +34,20 @@ import { ensureTimer, releaseTimerIfIdle } from '../jobs/timer';
 import { userToken } from '../../platform/owner';
 import { DAY_MS } from '../../platform/time';
 import { describe, UserError } from '../errors';
+import { confirm } from '../../ui/dialogs';
 import { count, formatCount, plural } from '../../platform/plural';
 
 const YEAR_MS = 365 * DAY_MS;
 
-/** Compose dialog: schedules "Send to all unsent rows" of the active sheet at `when` (ISO 8601). */
-export function scheduleSend(when: unknown): { message: string; schedule: ScheduleView | null } {
+/**
+ * Compose dialog: schedules "Send to all unsent rows" of the active sheet at `when` (ISO 8601), after a Yes to
+ * the question that states the rows, the cost, the usable EDM and when they go. `scheduled` is false on No.
+ */
+export function scheduleSend(when: unknown): {
+  message: string;
+  schedule: ScheduleView | null;
+  scheduled: boolean;
+} {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
   const zone = sheet.getParent().getSpreadsheetTimeZone();
   if (!readSettings().outreachApiKey) throw new UserError('Add your outreach API key in Settings first.');
@@ -53,21 +61,23 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
   const n = prepared.plan.rows.length;
   const tooMany = tooManyToConfirm(n);
   if (tooMany) throw new UserError(tooMany);
-  const { lines, usable } = costLines(prepared);
+  const earlier = scheduleOf(sheet.getSheetId());
+  const theirs = !!earlier && earlier.owner !== userToken();
+  // Another editor's schedule that cannot run (schedules.ts) is replaced; one that can is theirs to change.
+  const unrunnable = earlier && theirs ? whyCannotRun(earlier, zone) : null;
+  if (theirs && !unrunnable) throw new UserError(theirsText(sheet.getName()));
+  const { lines, usable } = costLines(prepared, at);
+  const start = `It starts ${startWindowText(at, zone)} (add-on triggers run about once an hour, so not at the minute).`;
+  if (
+    !confirm('Send later', scheduleQuestion(lines, start, n, usable, prepared.client.pricingUrl, unrunnable))
+  )
+    return { message: 'Nothing was scheduled.', schedule: scheduleView(sheet), scheduled: false };
   try {
     ensureTimer();
   } catch (error) {
     throw new UserError(`The send could not be scheduled: ${describe(error)}`);
   }
-  const earlier = scheduleOf(sheet.getSheetId());
-  const theirs = earlier && earlier.owner !== userToken();
-  // Another editor's schedule that cannot run (schedules.ts) is replaced; one that can is theirs to change.
-  const replaced = theirs ? dropUnrunnable(sheet.getSheetId(), zone) : null;
-  if (theirs && !replaced) {
-    throw new UserError(
-      `Another editor scheduled the send of "${sheet.getName()}": only they can change or cancel it while their key can pay for it. Send now, send from another sheet, or ask them.`,
-    );
-  }
+  if (theirs && !dropUnrunnable(sheet.getSheetId(), zone)) throw new UserError(theirsText(sheet.getName()));
   const stamp = ownerStamp('outreach');
   // What goes out when it runs: this mail to these rows as they are now, and nothing else.
   const confirmed = confirmSend(prepared.sheet.getSheetId(), prepared.template, prepared.plan.rows);
@@ -84,21 +94,37 @@ export function scheduleSend(when: unknown): { message: string; schedule: Schedu
     rows: n,
     check: usable < n ? { at: now, cannot: 'no-edm', usable } : { at: now },
   });
-  const notes = [
-    `Scheduled: "Send to all unsent rows" of "${sheet.getName()}" will start ${startWindowText(at, zone)}; add-on triggers run about once an hour, so not at the minute.`,
-    `As the rows are now: ${lines.join(' ')}`,
-  ];
-  if (replaced)
-    notes.unshift(`This replaces the send another editor had scheduled, which could not run: ${replaced}.`);
-  if (n > 0 && usable < n) {
+  const short =
+    n > 0 && usable < n ? ` Add ${formatCount(n - usable)} e-mail credits (EDM) before then.` : '';
+  return {
+    message: `Scheduled: ${count(n, 'e-mail')} from "${sheet.getName()}" start ${startWindowText(at, zone)}.${short} Each row's Mail status and the Tracking summary say what happened.`,
+    schedule: scheduleView(sheet),
+    scheduled: true,
+  };
+}
+
+const theirsText = (name: string) =>
+  `Another editor scheduled the send of "${name}": only they can change or cancel it while their key can pay for it. Send now, send from another sheet, or ask them.`;
+
+/** The Yes/No of a schedule: the confirmation's lines, when it starts, what is short, what it replaces. */
+function scheduleQuestion(
+  lines: string[],
+  start: string,
+  n: number,
+  usable: number,
+  pricingUrl: string,
+  replaces: string | null,
+): string {
+  const notes = [...lines, start];
+  if (n > 0 && usable < n)
     notes.push(
-      `The usable e-mail credits (EDM) are ${formatCount(n - usable)} short: add credits before then (${prepared.client.pricingUrl}), or nothing is sent. Until your hourly run finds them, any editor may cancel this send or schedule their own instead.`,
+      `The usable e-mail credits (EDM) are ${formatCount(n - usable)} short: add credits before then (${pricingUrl}), or nothing is sent. Until your hourly run finds them, any editor may cancel this send or schedule their own instead.`,
     );
-  }
   notes.push(
-    "Only this mail goes, to these rows as they are now: a row added or changed later is not sent, and a change to the mail sends nothing (the rows say so; schedule again to include them). Each row's Mail status and the Tracking summary say what happened.",
+    'Only this mail goes, to these rows as they are now: a row added or changed later is not sent, and a change to the mail sends nothing (the rows say so; schedule again to include them).',
   );
-  return { message: notes.join('\n'), schedule: scheduleView(sheet) };
+  if (replaces) notes.push(`It replaces the send another editor scheduled, which cannot run: ${replaces}.`);
+  return `${notes.join('\n')}\n\nSchedule this send?`;
 }
 
 /**
