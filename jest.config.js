@@ -1,13 +1,59 @@
-/** @type {import('jest').Config} */
-module.exports = {
+'use strict';
+// Three layers (docs/development.md, "Test layers"), selected by path so that no test file has to move:
+// - unit: src/ modules through ts-jest, the emulator, the sandbox and the source checks; no build;
+// - bundle: the built add-on (dist-local/Code.js) in the emulator against the sandbox, built once per run;
+// - browser: the playground in Chromium.
+// A new test file joins the layer of its folder; the few files of a unit folder that run a bundle are named.
+
+const path = require('node:path');
+
+// Absolute: Jest puts <rootDir> only at the start of a glob, and a negated glob starts with `!`.
+const ROOT = __dirname.split(path.sep).join('/');
+
+/** Tests that need no built bundle. */
+const UNIT = [
+  'test/unit/**/*.test.ts',
+  'test/api/*.test.ts',
+  'test/platform/*.test.ts',
+  'test/source/*.test.js',
+  'test/emulator/*.test.js',
+  'test/sandbox/*.test.js',
+  'test/support/*.test.js',
+];
+/** In a folder above, but runs the built add-on. */
+const UNIT_BUT_BUNDLE = ['test/emulator/gmail-sandbox.test.js'];
+const BROWSER = ['test/browser/**/*.test.js'];
+
+const at = (globs) => globs.map((glob) => path.posix.join(ROOT, glob));
+const not = (globs) => at(globs).map((glob) => `!${glob}`);
+
+const layer = (displayName, testMatch, more = {}) => ({
+  displayName,
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.js', '**/*.test.ts'],
+  testMatch,
   transform: {
     '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', target: 'ES2020' } }],
   },
+  ...more,
+});
+// Builds dist/, dist-local/ and dist-local-gmail/ first when src/ (or the build) changed since the last build.
+const built = { globalSetup: '<rootDir>/test/support/build-if-stale.js' };
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    layer('unit', [...at(UNIT), ...not(UNIT_BUT_BUNDLE)]),
+    layer(
+      'bundle',
+      [
+        ...at(['test/**/*.test.js', 'test/**/*.test.ts']),
+        ...not([...UNIT, ...BROWSER]),
+        ...at(UNIT_BUT_BUNDLE),
+      ],
+      built,
+    ),
+    layer('browser', at(BROWSER), built),
+  ],
   testTimeout: 60000,
-  // Builds dist/Code.js first when src/ (or the build) changed since the last build.
-  globalSetup: '<rootDir>/test/support/build-if-stale.js',
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
 };

@@ -1,8 +1,8 @@
 'use strict';
-// Jest globalSetup. The suites run the built add-on (dist/, dist-local/), so a run after editing src/ must
-// not test the previous build: when a bundle is missing or older than any input of the build, it is built
-// first with the project's rollup config (whose TypeScript plugin stops on a type error, like `npm run
-// build`). `npm test` builds before Jest, so there it finds the bundles fresh and does nothing.
+// Jest globalSetup of the bundle and browser layers (jest.config.js; the unit layer needs no build). Their
+// tests run the built add-on (dist/, dist-local/), so a run after editing src/ must not test the previous
+// build: when a bundle is missing or older than any input of the build, it is built first, once per run, with
+// the project's rollup config (whose TypeScript plugin stops on a type error, like `npm run build`).
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
