@@ -4,6 +4,7 @@
 // the selection, the add-on menu), the UI records that appeared since the last look (toasts, sidebars,
 // dialogs), and user actions (select a range, type into cells) that are not executions of the add-on.
 const { splitSheet, parseRef, toA1, quoteSheetName } = require('../../test/emulator/a1');
+const { displayValue } = require('../../test/emulator/values');
 const { DEMO_KEYS } = require('../sandbox');
 const { EVALUATED_FUNCTIONS } = require('../../test/emulator/builtin-formulas');
 
@@ -43,65 +44,108 @@ function styleOf(style) {
   return Object.keys(out).length ? out : null;
 }
 
-/** One sheet of emu.snapshot() in the page's compact form: cells[r][c] = { t, k, f, e, n, s } or null. */
-function sheetState(sheet) {
-  let rows = sheet.displayValues.length;
-  const cols = rows ? sheet.displayValues[0].length : 0;
+/** What a cell holds that the page draws (the extent of a sheet, as emu.snapshot() measures it). */
+function drawn(cell) {
+  return Boolean(
+    cell &&
+    ((cell.v !== '' && cell.v !== undefined) ||
+      cell.f ||
+      cell.note ||
+      cell.fmt ||
+      cell.style ||
+      cell.validation),
+  );
+}
+
+/** The rows and columns a sheet's drawn cells span. */
+function extent(sheet) {
+  let rows = 0;
+  let cols = 0;
+  sheet.rows.forEach((row, r) => {
+    if (!row) return;
+    for (let c = row.length - 1; c >= 0; c--) {
+      if (drawn(row[c])) {
+        rows = r + 1;
+        cols = Math.max(cols, c + 1);
+        break;
+      }
+    }
+  });
+  return { rows, cols };
+}
+
+/** One cell in the page's compact form { t, k, f, e, n, x, s }, or null. */
+function cellState(cell, tz) {
+  if (!cell) return null;
+  const out = {};
+  const value = cell.v;
+  const checkbox = cell.validation === 'checkbox';
+  let text = displayValue(value, cell.fmt, tz);
+  if (checkbox) {
+    text = value === true ? '☑' : '☐';
+    out.x = true; // a checkbox: a click on it or Space toggles it
+  }
+  if (text !== '') out.t = text;
+  const kind = checkbox ? 'boolean' : cellKind(value, cell.error);
+  if (kind) out.k = kind;
+  const formula = cell.f || '';
+  if (formula) out.f = formula;
+  // Text that would read as a formula or a number is shown in the editor with the apostrophe Sheets adds.
+  if (typeof value === 'string' && !formula && /^[=+\-@']/.test(value)) out.e = `'${value}`;
+  const unevaluated = formula && cell.unevaluated;
+  if (unevaluated) {
+    // Never a blank cell where Sheets would show a result: the formula, marked as not evaluated here.
+    out.t = formula;
+    out.k = 'unevaluated';
+  }
+  const notes = [
+    cell.note || '',
+    cell.error ? `Error: ${cell.error}` : '',
+    unevaluated
+      ? `The playground does not evaluate this formula (${unevaluated}): Sheets would show its result; the add-on reads an empty cell here. ${EVALUATED}`
+      : '',
+  ].filter(Boolean);
+  if (notes.length) out.n = notes.join('\n');
+  const style = styleOf(cell.style);
+  if (style) out.s = style;
+  return Object.keys(out).length ? out : null;
+}
+
+/**
+ * One sheet of the model in the page's compact form: cells[r][c] = { t, k, f, e, n, s } or null. Read from the
+ * model directly: emu.snapshot() builds ten grids of every sheet and copies them through JSON, which took
+ * seconds with the 7,000-row demo list after every operation.
+ */
+function sheetState(sheet, tz) {
+  let { rows, cols } = extent(sheet);
   if (rows * Math.max(cols, 1) > MAX_CELLS) rows = Math.floor(MAX_CELLS / Math.max(cols, 1));
   const cells = [];
-  for (let r = 0; r < rows; r++) {
+  for (let r = 1; r <= rows; r++) {
     const line = [];
-    for (let c = 0; c < cols; c++) {
-      const out = {};
-      const raw = sheet.values[r][c];
-      const value = raw && typeof raw === 'object' && raw.date ? new Date(raw.date) : raw;
-      const error = sheet.errors[r][c];
-      let text = sheet.displayValues[r][c];
-      if (sheet.checkboxes[r][c]) {
-        text = value === true ? '☑' : '☐';
-        out.x = true; // a checkbox: a click on it or Space toggles it
-      }
-      if (text !== '') out.t = text;
-      const kind = sheet.checkboxes[r][c] ? 'boolean' : cellKind(value, error);
-      if (kind) out.k = kind;
-      const formula = sheet.formulas[r][c];
-      if (formula) out.f = formula;
-      // Text that would read as a formula or a number is shown in the editor with the apostrophe Sheets adds.
-      if (typeof value === 'string' && !formula && /^[=+\-@']/.test(value)) out.e = `'${value}`;
-      const unevaluated = sheet.unevaluated && sheet.unevaluated[r][c];
-      if (unevaluated) {
-        // Never a blank cell where Sheets would show a result: the formula, marked as not evaluated here.
-        out.t = formula;
-        out.k = 'unevaluated';
-      }
-      const notes = [
-        sheet.notes[r][c],
-        error ? `Error: ${error}` : '',
-        unevaluated
-          ? `The playground does not evaluate this formula (${unevaluated}): Sheets would show its result; the add-on reads an empty cell here. ${EVALUATED}`
-          : '',
-      ].filter(Boolean);
-      if (notes.length) out.n = notes.join('\n');
-      const style = styleOf(sheet.styles[r][c]);
-      if (style) out.s = style;
-      line.push(Object.keys(out).length ? out : null);
-    }
+    const row = sheet.rows[r - 1];
+    if (row) for (let c = 1; c <= Math.min(cols, row.length); c++) line.push(cellState(row[c - 1], tz));
     while (line.length && line[line.length - 1] === null) line.pop();
     cells.push(line);
   }
+  const hiddenRows = [];
+  for (let r = 1; r <= Math.max(rows, sheet.rowMeta.length); r++)
+    if (sheet.isRowHiddenByUser(r) || sheet.isRowHiddenByFilter(r)) hiddenRows.push(r);
+  const f = sheet.filter;
+  const columnWidths = {};
+  sheet.colMeta.forEach((m, i) => {
+    if (m && m.width !== undefined && m.width !== null) columnWidths[i + 1] = m.width;
+  });
   return {
     name: sheet.name,
     rows,
     cols,
     maxRows: sheet.maxRows,
-    maxCols: sheet.maxColumns,
+    maxCols: sheet.maxCols,
     frozenRows: sheet.frozenRows || 0,
     frozenCols: sheet.frozenColumns || 0,
-    hiddenRows: [...new Set([...(sheet.hiddenRows || []), ...(sheet.filteredRows || [])])].sort(
-      (a, b) => a - b,
-    ),
-    filter: sheet.filter ? sheet.filter.range : null,
-    columnWidths: sheet.columnWidths || {},
+    hiddenRows,
+    filter: f ? toA1(f.row, f.col, f.numRows, f.numCols) : null,
+    columnWidths,
     cells,
     charts: (sheet.charts || []).map((chart) => ({
       type: String(chart.chartType || ''),
@@ -182,20 +226,26 @@ function settingsOf(emu) {
 }
 
 function buildState(emu, tracker) {
-  const snap = emu.snapshot();
-  const ss = snap.spreadsheet;
+  const ss = model(emu);
+  const active = ss.activeSheet();
   const sel = ss.selection;
+  const selected = sel && (ss.byId(sel.sheetId) || active) === active ? sel : null;
+  const last = selected && selected.ranges[selected.ranges.length - 1];
   tracker.version++;
   return {
     version: tracker.version,
     selectSeq: tracker.selectSeq,
     title: ss.name,
-    activeSheet: ss.activeSheet,
-    selection:
-      sel && sel.sheet === ss.activeSheet
-        ? { range: sel.ranges[sel.ranges.length - 1], current: sel.current }
+    activeSheet: active.name,
+    selection: !sel
+      ? { range: 'A1', current: 'A1' } // a file just opened: A1 of its first sheet
+      : last
+        ? {
+            range: toA1(last.row, last.col, last.numRows, last.numCols),
+            current: toA1(selected.current.row, selected.current.col),
+          }
         : null,
-    sheets: ss.sheets.filter((s) => !s.hidden).map(sheetState),
+    sheets: ss.sheets.filter((s) => !s.hidden).map((s) => sheetState(s, ss.timeZone)),
     menus: menusOf(emu),
     settings: settingsOf(emu),
     clock: clockOf(emu),

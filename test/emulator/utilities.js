@@ -19,7 +19,11 @@ const MacAlgorithm = makeEnum('MacAlgorithm', [
 const Charset = makeEnum('Charset', ['US_ASCII', 'UTF_8']);
 const NODE_HASH = { MD5: 'md5', SHA_1: 'sha1', SHA_256: 'sha256', SHA_384: 'sha384', SHA_512: 'sha512' };
 
-const toSigned = (buf) => Array.from(buf, (b) => (b > 127 ? b - 256 : b));
+function toSigned(buf) {
+  const out = new Array(buf.length);
+  for (let i = 0; i < buf.length; i++) out[i] = buf[i] > 127 ? buf[i] - 256 : buf[i];
+  return out;
+}
 
 /** Bytes of a string (UTF-8 or US-ASCII) or of a (signed or unsigned) byte array. */
 function toBuffer(data, charset) {
