@@ -260,6 +260,86 @@ describe('Hourly limit', () => {
   });
 });
 
+describe('A send whose rows wait for the hourly limit, and a new send', () => {
+  const waitingList = (name, n, from = 0) => {
+    const people = Array.from({ length: n }, (_, i) => [`P${from + i}`, `p${from + i}@example.com`]);
+    listWithMail(emu, name, [['Name', 'Email'], ...people], { ...MAIL, hourlyLimit: 10 });
+  };
+  const waiting = (name) =>
+    Object.values(byEmail(name, 'Mail status')).filter((s) => /^Waiting for the hourly limit/.test(s));
+
+  test('is not an interrupted send: Yes keeps it waiting and the hourly run sends it; nothing says a dialog closed', async () => {
+    emu = newAddon(services);
+    waitingList('Leads', 25);
+    send(); // 10 go, 15 wait
+    emu.advanceTime(HOUR); // the hourly run posts 10 more
+    expect(await mails()).toHaveLength(20);
+    expect(waiting('Leads')).toHaveLength(5);
+    listWithMail(
+      emu,
+      'Other',
+      [
+        ['Name', 'Email'],
+        ['Zed', 'zed@example.com'],
+      ],
+      MAIL,
+    );
+    emu.select('Other!A2:B2');
+    const before = emu.ui.alerts.length;
+    emu.ui.queue('YES');
+    emu.run('sendSelectedRows', [], { kind: 'menu' });
+    const asked = emu.ui.alerts.slice(before);
+    expect(asked.map((a) => a.title)).toEqual(['A send is waiting']); // no "what happened after the dialog closed"
+    expect(asked[0].message).toMatch(
+      /^Your send from "Leads" \(campaign "Timed"\) has 5 e-mails left: 5 e-mails wait for the hourly limit \(10 an hour from this list\)/,
+    );
+    expect(asked[0].message).toMatch(/Cost as they go: at most 5 e-mail credits/);
+    expect(asked[0].message).toMatch(/\nYes: they stay queued and go as planned; nothing else is sent now\./);
+    expect(waiting('Leads')).toHaveLength(5);
+    expect(byEmail('Other', 'Mail status')['zed@example.com']).toBeUndefined(); // nothing planned there
+    emu.advanceTime(HOUR);
+    expect(await mails()).toHaveLength(25);
+    expect(waiting('Leads')).toHaveLength(0);
+  });
+
+  test('No cancels the waiting rows knowingly: their Mail status and the summary say so, and the new send goes', async () => {
+    emu = newAddon(services);
+    waitingList('Leads', 15, 100);
+    send(); // 10 go, 5 wait
+    listWithMail(
+      emu,
+      'Other',
+      [
+        ['Name', 'Email'],
+        ['Zed', 'zed@example.com'],
+      ],
+      MAIL,
+    );
+    emu.select('Other!A2:B2');
+    emu.ui.queue('NO', 'YES');
+    emu.run('sendSelectedRows', [], { kind: 'menu' });
+    expect(emu.ui.alerts.map((a) => a.title).slice(-2)).toEqual(['A send is waiting', 'Send e-mails']);
+    expect(emu.ui.alerts.at(-2).message).toMatch(
+      /\nNo: the 5 e-mails waiting are cancelled \(not sent; their Mail status says so\), and this action goes on\./,
+    );
+    const statuses = Object.values(byEmail('Leads', 'Mail status'));
+    expect(
+      statuses.filter((s) => s === 'Not sent: the waiting send was cancelled when you started another'),
+    ).toHaveLength(5);
+    expect(emu.ui.toasts.map((t) => t.message)).toContainEqual(
+      expect.stringMatching(/was cancelled by you: 5 waiting rows not sent/),
+    );
+    expect(byEmail('Other', 'Mail status')['zed@example.com']).toBe('Accepted');
+    emu.advanceTime(HOUR);
+    expect((await mails()).filter((m) => m.recipientEmail !== 'zed@example.com')).toHaveLength(10);
+    const summary = sheet('Tracking summary').getDataRange().getValues().flat().join('\n');
+    expect(summary).toMatch(
+      /The send from "Leads" \(campaign "Timed"\) was cancelled by you: 5 waiting rows not sent\./,
+    );
+    expect(summary).not.toMatch(/wait for the hourly limit/);
+  });
+});
+
 /** The payer's record made with a known secret, so the test knows who is in the subject test's share. */
 function seedSecret(secret) {
   const id = emu.spreadsheet.getId();

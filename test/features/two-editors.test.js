@@ -225,13 +225,20 @@ describe('journals and jobs have an owner', () => {
     );
 
     emu.run('saveSettings', [{ outreachApiKey: DEMO_KEYS.paid }], { kind: 'webapp' });
-    emu.ui.queue('NO');
+    emu.ui.queue('YES');
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
-    const question = emu.ui.alerts.filter((a) => a.title === 'Unfinished send').at(-1);
-    expect(question.message).toMatch(/Your last send from "Outreach" .* interrupted with 30 e-mails left/);
+    // Waiting for the quota is not an interruption: Yes keeps it waiting, and nothing is released.
+    const question = emu.ui.alerts.filter((a) => a.title === 'A send is waiting').at(-1);
+    expect(question.message).toMatch(/^Your send from "Outreach" .* has 30 e-mails left: .*sending quota/);
     expect(question.message).toMatch(
-      /Cost: at most 30 e-mail credits \(EDM, 1 per e-mail\)\.\nUsable e-mail credits \(EDM\): [\d,]+ \([\d,]+ monthly \+ [\d,]+ add-on\)/,
+      /Cost as they go: at most 30 e-mail credits \(EDM, 1 per e-mail\)\.\nUsable e-mail credits \(EDM\): [\d,]+ \([\d,]+ monthly \+ [\d,]+ add-on\)/,
     );
+    expect(question.message).toMatch(
+      /\nNo: the 30 e-mails waiting are cancelled \(not sent; their Mail status says so\)/,
+    );
+    expect(
+      Object.values(statusOf('Outreach')).filter((s) => /^Waiting for the sending quota/.test(s)),
+    ).toHaveLength(30);
   });
 
   test("an editor's unlock leaves out the companies of your interrupted unlock, and is never asked to continue it", async () => {

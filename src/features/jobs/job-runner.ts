@@ -92,7 +92,9 @@ export function continueSavedJob<U, D, R>(
       if (!state) return nothingLeft(job.kind);
       const before = JSON.stringify(state.data);
       const progress = runStep(job, state, reporter, deadline);
-      const report = backgroundReport(job, JSON.parse(before) as D, state, progress);
+      // Only a dialog's step can end unseen (the dialog closed meanwhile); a trigger's has its last run.
+      const report =
+        reporter === DIALOG_REPORTER ? backgroundReport(job, JSON.parse(before) as D, state, progress) : '';
       if (report) keepUnseenReport(job.kind, report);
       return progress;
     },

@@ -12,10 +12,11 @@ import { readSettings } from '../../platform/settings';
 import { loadTemplate, StoredTemplate } from '../outbox/mail-templates';
 import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
-import { MailState } from '../../sheets/mail-state';
+import { MailState, notSent } from '../../sheets/mail-state';
+import { SEND_TEXTS } from '../outbox/send-texts';
 import { ListRow, MailingList } from '../../sheets/mailing-list';
 import { hiddenRows, selectedRows } from '../../sheets/selection';
-import { confirm, inform } from '../../ui/dialogs';
+import { choose, confirm, inform, toast } from '../../ui/dialogs';
 import { showComposeDialog } from './compose';
 import { hasWorkLeft, JobState, keyChangedText, Reporter } from '../jobs/job';
 import { endJob, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
@@ -25,7 +26,7 @@ import { mailedRecently, peopleElsewhere } from '../sequence/people';
 import { askAboutElsewhere, type HeldElsewhere, leaveOutElsewhere, stepsChangedSince } from './send-people';
 import { otherSendOnSheet } from './send-owners';
 import { templateProblems } from '../outbox/mail-template';
-import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
+import { MENU_REPORTER, recordLastRun, reportBackgroundWork } from '../jobs/reporters';
 import { settleOpen } from '../outbox/outbox';
 import { releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit, sendUnits } from './send-job';
 import { includeFailedBefore, planSend, SendPlan, skipFailedBefore, skippedLines } from './send-plan';
@@ -266,8 +267,10 @@ export function launchSend(
 }
 
 /**
- * The user's own interrupted send is continued, or dropped with its queued rows released. True when it was
- * continued (or kept). The question states the mails left, their cost and the usable EDM, as a first send.
+ * The user's own unfinished send, before a new one: an interrupted send is continued, kept or dropped; a send
+ * whose rows wait (the sending quota, their window, the hourly limit, a subject test) is kept waiting or
+ * cancelled. True when it stays (continued or kept): nothing new is planned. Every answer says what it does
+ * to the rows; continuing states the mails left, their cost and the usable EDM, as a first send.
  */
 function resumeUnfinished(reporter: Reporter): boolean {
   const previous = savedJob<SendUnit, SendData>(SEND_JOB.kind);
@@ -275,32 +278,59 @@ function resumeUnfinished(reporter: Reporter): boolean {
   const left = rowsLeft(previous.units);
   const otherKey = keyChangedText(SEND_JOB, previous);
   if (otherKey) {
-    const drop = `${otherKey}\n\nDrop it now? Its ${count(left, 'row')} left are not sent and can be sent again later; rows whose mail may have gone stay queued until that key is back.`;
+    const drop = `${otherKey}\n\nDrop it now? Its ${count(left, 'row')} left are not sent and can be sent again later; rows whose mail may have gone stay queued until that key is back.\n\nNo: it is kept as it is, and nothing else is sent now.`;
     if (!confirm('Unfinished send', drop)) return true;
     dropSend(previous);
     return false;
   }
-  const waiting = previous.data.waiting
-    ? ' (it waits for the sending quota)'
-    : previous.data.held
-      ? ' (its rows wait for their send window, the hourly limit or the subject test: the hourly run sends them)'
-      : '';
-  const balance = outreachClient().balance();
+  const what = `Your send from "${previous.data.sheetName}" (campaign "${previous.data.campaign}")`;
+  if (previous.data.waiting || previous.data.held) return keepWaiting(previous, what, left);
   const question = [
-    `Your last send from "${previous.data.sheetName}" (campaign "${previous.data.campaign}") was interrupted with ${count(left, 'e-mail')} left${waiting}.`,
+    `${what} was interrupted with ${count(left, 'e-mail')} left.`,
     `Cost: at most ${count(left, 'e-mail credit')} (EDM, 1 per e-mail).`,
-    `Usable e-mail credits (EDM): ${edmText(balance)}.`,
+    `Usable e-mail credits (EDM): ${edmText(outreachClient().balance())}.`,
     '',
     'Continue it now?',
     '',
-    '(No: those rows are not sent and can be sent again later.)',
+    'Yes: it goes on now, and this action is not done (one send at a time).',
+    `No: it is dropped: its ${count(left, 'row')} left are not sent (their Mail status is cleared, so they can be sent again later), and this action goes on.`,
+    'Cancel: it is kept as it is, and nothing is sent now.',
   ].join('\n');
-  if (confirm('Unfinished send', question)) {
+  const answer = choose('Unfinished send', question);
+  if (answer === 'yes') {
     previous.status = undefined; // not stopped (hasWorkLeft), so paused at most: the user asks for it now
     runStep(SEND_JOB, previous, reporter, Deadline.forExecution());
     return true;
   }
+  if (answer === 'cancel') return true;
   dropSend(previous);
+  return false;
+}
+
+/** A send whose rows wait is not an interrupted one: it is kept waiting unless the user cancels it, knowingly. */
+function keepWaiting(previous: JobState<SendUnit, SendData>, what: string, left: number): boolean {
+  const why =
+    previous.status && previous.status.is === 'paused'
+      ? previous.status.message
+      : previous.data.waiting
+        ? `it waits for the sending quota (${previous.data.waiting.detail}): your hourly run tries again.`
+        : 'its rows wait for their send window or the hourly limit: your hourly run sends them.';
+  const question = [
+    `${what} has ${count(left, 'e-mail')} left: ${why}`,
+    `Cost as they go: at most ${count(left, 'e-mail credit')} (EDM, 1 per e-mail).`,
+    `Usable e-mail credits (EDM): ${edmText(outreachClient().balance())}.`,
+    'One send runs at a time: a new one starts when they have gone, or when you cancel them.',
+    '',
+    'Keep them waiting?',
+    '',
+    'Yes: they stay queued and go as planned; nothing else is sent now.',
+    `No: the ${count(left, 'e-mail')} waiting are cancelled (not sent; their Mail status says so), and this action goes on.`,
+  ].join('\n');
+  if (confirm('A send is waiting', question)) return true;
+  const released = dropSend(previous, notSent('cancelled', SEND_TEXTS.waitCancelled));
+  const done = `${what.replace('Your send', 'The send')} was cancelled by you: ${count(released, 'waiting row')} not sent.`;
+  recordLastRun('send', { message: done, finished: true }); // the Tracking summary's "Last timed send"
+  toast(done, 'Send e-mails', 10);
   return false;
 }
 

@@ -27,6 +27,7 @@ export const SEND_TEXTS = {
     `gave up waiting for the sending quota after ${days} days (${detail})`,
   sendStopped: (why: string) => `the send stopped (${why})`,
   cancelled: 'the send waiting for the sending quota was cancelled',
+  waitCancelled: 'the waiting send was cancelled when you started another',
   /** A queued row that is not one the user confirmed, as it was then. */
   notConfirmed:
     'not part of the send you confirmed (the row was added or changed after it was confirmed); send again to include it',
