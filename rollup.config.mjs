@@ -3,10 +3,12 @@ import resolve from '@rollup/plugin-node-resolve';
 import {
   appsScriptAssets,
   appsScriptEntryPoints,
+  appsScriptLibrary,
   LOOPBACK_URL_PREFIXES,
+  lowerDependencies,
   manifestAllowlist,
-  MODULE_OUTPUT,
   onwarnOutsideZod,
+  SCRIPT_OUTPUT,
 } from './dev/build/apps-script-entry-points.mjs';
 import { ServiceAddressError, serviceAddresses } from './dev/build/service-addresses.mjs';
 import {
@@ -47,9 +49,9 @@ const flavours = [
   { dir: 'dist-local-gmail', allowlist: local, written: local, replyDetection: 'gmail' },
 ];
 
-// One CommonJS module per capability (the build joins them into Code.js, each compiled on first use).
+// One script, Code.js: the entry points' forwarders and the library's closure (dev/build/apps-script-entry-points.mjs).
 const output = ({ dir, allowlist, written, replyDetection: detection }) => ({
-  ...MODULE_OUTPUT,
+  ...SCRIPT_OUTPUT,
   dir,
   plugins: [
     appsScriptEntryPoints({ index: INDEX, urlFetchAllowlist: allowlist, serviceAddresses: addresses }),
@@ -68,8 +70,10 @@ const build = (detection) => ({
   treeshake: { moduleSideEffects: false },
   onwarn: onwarnOutsideZod,
   plugins: [
+    appsScriptLibrary(),
     resolve({ browser: true }),
-    typescript({ tsconfig: './tsconfig.json', noEmitOnError: true }),
+    typescript({ tsconfig: './tsconfig.json', noEmitOnError: true, removeComments: true }),
+    lowerDependencies(),
     replyDetectionConstant(detection),
   ],
 });

@@ -5,10 +5,8 @@
 const fs = require('node:fs');
 const vm = require('node:vm');
 const { performance } = require('node:perf_hooks');
-const { execFileSync } = require('node:child_process');
 const ts = require('typescript');
 const { readEntryPoints } = require('../build/entry-points');
-const { readModules, LOADER } = require('../build/module-table');
 
 const KB = 1024;
 
@@ -66,64 +64,11 @@ function evaluationTimes(source, runs) {
 }
 
 /**
- * One execution's start-up: a fresh context, the file evaluated, then `modules` compiled (what an execution of
- * the entry point compiled, in its order): the part of an execution that grows with the code.
+ * Guards, not goals: Apps Script compiles and evaluates the whole file on every execution, and these keep that
+ * below one property read (~30 ms) plus a margin. Measured: dev/bench/README.md.
  */
-function startupTime(source, modules, run) {
-  const text = `${source}\n// bench run ${run} ${Date.now()}\n`;
-  const started = performance.now();
-  const context = vm.createContext({});
-  new vm.Script(text, { filename: 'Code.js' }).runInContext(context);
-  const loader = vm.runInContext(LOADER, context);
-  for (const name of modules) loader.compile(name);
-  return performance.now() - started;
-}
-
-/**
- * Start-ups of the entry points the benchmark ran, each with the most modules one of its executions compiled,
- * and of '(the file)' alone: [{ entry, modules, share (of the library's code), medianMs }], slowest first. Each
- * entry point is measured in a Node process of its own (the garbage of one entry point's runs would be collected
- * in the next one's), `runs` times after three runs not counted.
- */
-function measureStartups(codePath, compiledByEntry, runs = 20) {
-  const source = fs.readFileSync(codePath, 'utf8');
-  const sizes = Object.fromEntries(
-    Object.entries(readModules(source)).map(([name, { code }]) => [name, code.length]),
-  );
-  const total = Object.values(sizes).reduce((a, b) => a + b, 0);
-  const script = `const { startupTimes } = require(${JSON.stringify(__filename)});
-    const { codePath, modules, runs } = JSON.parse(require('node:fs').readFileSync(0, 'utf8'));
-    process.stdout.write(JSON.stringify(startupTimes(codePath, modules, runs)));`;
-  return [['(the file)', []], ...Object.entries(compiledByEntry)]
-    .map(([entry, modules]) => {
-      const input = JSON.stringify({ codePath, modules, runs });
-      const times = JSON.parse(execFileSync(process.execPath, ['-e', script], { input }).toString());
-      return {
-        entry,
-        modules: modules.length,
-        share: modules.reduce((sum, name) => sum + (sizes[name] || 0), 0) / total,
-        medianMs: median(times),
-      };
-    })
-    .sort((a, b) => b.medianMs - a.medianMs);
-}
-
-/** startupTime `runs` times, after three runs not counted. */
-function startupTimes(codePath, modules, runs) {
-  const source = fs.readFileSync(codePath, 'utf8');
-  const times = [];
-  for (let run = -3; run < runs; run++) {
-    const ms = startupTime(source, modules, run);
-    if (run >= 0) times.push(ms);
-  }
-  return times;
-}
-
-/** Target for the size of dist/Code.js (Apps Script compiles all of it on every execution). */
-const MAX_BYTES = 330 * KB;
-
-/** Target for the median compile + evaluation time (Apps Script evaluates the file on every execution). */
-const MAX_EVAL_MS = 15;
+const MAX_BYTES = 650 * KB;
+const MAX_EVAL_MS = 40;
 
 /**
  * @param {{codePath: string, indexPath: string, runs?: number, maxBytes?: number}} options
@@ -166,7 +111,7 @@ function measureBundle({ codePath, indexPath, runs = 20, maxBytes = MAX_BYTES, m
     evaluation,
     evalError,
     targets: {
-      size: bytes < maxBytes,
+      size: bytes <= maxBytes,
       globals: extra.length === 0 && missing.length === 0,
       evaluation: evaluation ? evaluation.medianMs <= maxEvalMs : null,
     },
@@ -175,8 +120,6 @@ function measureBundle({ codePath, indexPath, runs = 20, maxBytes = MAX_BYTES, m
 
 module.exports = {
   measureBundle,
-  measureStartups,
-  startupTimes,
   topLevelDeclarations,
   exportedFunctions,
   runtimeGlobals,

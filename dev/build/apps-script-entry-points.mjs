@@ -1,53 +1,77 @@
-// Rollup plugin: turns the bundle into one Apps Script file whose only top-level declarations are the entry
-// points exported by src/index.ts. The library lives in one closure stored under a Symbol on globalThis (a
-// Symbol key is no identifier, so google.script.run and the function picker cannot see it); each entry point
-// is a thin forwarder; a custom function's keeps the JSDoc written above it (Sheets' help and autocomplete read
-// it), the others' JSDoc stays in src/index.ts for its readers (Apps Script reads it nowhere else).
+// Rollup plugins that make dist/Code.js one plain Apps Script file: rollup's own output, one closure holding the
+// library, and above it a top-level forwarder per entry point exported by src/index.ts (the only top-level
+// declarations). The library object the closure fills is stored under a Symbol on globalThis (a Symbol key is
+// no identifier, so google.script.run and the function picker cannot see it); a custom function's forwarder
+// keeps the JSDoc written above its export (Sheets' help and autocomplete read it), the others' JSDoc stays in
+// src/index.ts for its readers (Apps Script reads it nowhere else).
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import ts from 'typescript';
 import entryPoints from './entry-points.js';
-import { entryPointModules, libraryScript, moduleParts } from './lazy-modules.mjs';
 import { manifestFor } from './reply-detection.mjs';
 
 const { readEntryPoints } = entryPoints;
 export { readEntryPoints };
 
 export const LIBRARY_KEY = 'outreach-addon.library';
+const LIBRARY = `globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})]`;
 
-/** The layers of src/ besides features/: each is one capability. */
-const LAYERS = ['api', 'platform', 'sheets', 'ui'];
-const CAPABILITY = new RegExp(
-  `/src/(?:(${LAYERS.join('|')})/|features/(?:([\\w-]+)/|(settings)|(?!entry-|job-registry)))`,
-);
+/** The module rollup starts from: it gives the library object (the closure's `library`) every export of the index. */
+const ENTRY = '\0apps-script-entry';
 
 /**
- * The library's unit of compilation: a capability folder of src/features (sequence, mail, …), or the shared
- * feature helpers (errors, words, clients, inputs, storage), or a layer (api, platform, sheets, ui), or zod.
- * Inside one, rollup joins the modules in one scope (no `require` or `module.` between them); the entry
- * points, their guards and the job registry stay with src/index.ts, above every capability. Its name is
- * also what the code calls it (`platform.readSettings()`).
+ * Rollup's output options for an Apps Script file: plain code with no import or export (the entry module
+ * exports nothing), which appsScriptEntryPoints wraps in the library's closure.
  */
-function capabilityOf(id) {
-  if (id.includes('/node_modules/zod/')) return 'zod';
-  const m = CAPABILITY.exec(id);
-  return m ? m[1] || m[2] || m[3] || 'features' : undefined;
-}
-
-/** Where a capability's code comes from: its folder, as the file names it (`features/mail`, `platform`). */
-function capabilityPath(name) {
-  return [...LAYERS, 'zod', 'features'].includes(name) ? name : `features/${name}`;
-}
-
-/** Rollup's output options appsScriptEntryPoints needs: one CommonJS chunk per capability, joined into Code.js. */
-export const MODULE_OUTPUT = Object.freeze({
-  format: 'cjs',
-  manualChunks: capabilityOf,
-  chunkFileNames: (chunk) => `${capabilityPath(chunk.name)}.js`,
-  entryFileNames: '[name].js',
-  esModule: false,
-  strict: false,
+export const SCRIPT_OUTPUT = Object.freeze({
+  format: 'es',
+  entryFileNames: 'Code.js',
   generatedCode: { preset: 'es2015', symbols: false },
 });
+
+/**
+ * Input plugin: the build's input (src/index.ts, or a test harness) becomes what the entry module hands to the
+ * library object; rollup keeps every export it names (tree-shaking cannot drop an entry point).
+ */
+export function appsScriptLibrary() {
+  let index;
+  return {
+    name: 'apps-script-library',
+    options(options) {
+      if (typeof options.input !== 'string') throw new Error('appsScriptLibrary: give one input file');
+      index = path.resolve(options.input);
+      return { ...options, input: ENTRY };
+    },
+    resolveId: (id) => (id === ENTRY ? ENTRY : null),
+    load(id) {
+      if (id !== ENTRY) return null;
+      const code = `import * as entryPoints from ${JSON.stringify(index)};\nObject.assign(library, entryPoints);\n`;
+      return { code, moduleSideEffects: true };
+    },
+  };
+}
+
+/**
+ * Input plugin: the dependencies (zod) are published as modern JavaScript; TypeScript lowers them to the target
+ * it compiles src/ to (tsconfig.json's, ES2019: Apps Script's V8 does not take every recent syntax), leaving out
+ * their comments.
+ */
+export function lowerDependencies(tsconfig = 'tsconfig.json') {
+  const { config } = ts.readConfigFile(tsconfig, ts.sys.readFile);
+  const { target } = ts.parseJsonConfigFileContent(config, ts.sys, path.dirname(tsconfig)).options;
+  return {
+    name: 'lower-dependencies',
+    transform(code, id) {
+      if (!id.includes('/node_modules/') || !/\.m?js$/.test(id)) return null;
+      const compilerOptions = {
+        target,
+        module: ts.ModuleKind.ESNext,
+        useDefineForClassFields: false,
+      };
+      return { code: ts.transpileModule(code, { fileName: id, compilerOptions }).outputText, map: null };
+    },
+  };
+}
 
 /**
  * Rollup's onwarn for the add-on and the test harnesses: zod's sources carry esbuild-style annotations rollup
@@ -73,16 +97,19 @@ export function manifestAllowlist(manifestPath) {
 }
 
 export function forwarderSource(entries) {
-  const library = `globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})]`;
   return entries
     .map(({ name, params, jsDoc }) => {
       const doc = /@customfunction\b/.test(jsDoc || '') ? `${jsDoc}\n` : '';
-      return `${doc}function ${name}(${params.join(', ')}) {\n\treturn ${library}.${name}.apply(this, arguments);\n}\n`;
+      return `${doc}function ${name}(${params.join(', ')}) {\n\treturn ${LIBRARY}.${name}.apply(this, arguments);\n}\n`;
     })
     .join('\n');
 }
 
 /**
+ * Output plugin: the forwarders, then rollup's code inside the library's closure, which starts with the build
+ * constants. The closure gets its own globalThis (inheriting the real one), so what a library writes there
+ * (zod's __zod_globalConfig) stays out of the script's global namespace.
+ *
  * @param {{ index: string, urlFetchAllowlist: string[], serviceAddresses: { outreach: string, phone: string } }}
  *   options urlFetchAllowlist becomes the constant URL_FETCH_ALLOWLIST of the library
  *   (src/platform/url-allowlist.ts), serviceAddresses the default addresses SERVICE_ADDRESSES
@@ -95,30 +122,17 @@ export function appsScriptEntryPoints({ index, urlFetchAllowlist, serviceAddress
   const constants = { URL_FETCH_ALLOWLIST: urlFetchAllowlist, SERVICE_ADDRESSES: serviceAddresses };
   return {
     name: 'apps-script-entry-points',
-    generateBundle(_options, bundle) {
-      // Rollup wrote one CommonJS module per module (preserveModules): they become one file, Code.js. Apps
-      // Script's V8 runtime does not take every recent syntax (static class fields are a known gap): every
-      // module, zod's included, is lowered to ES2019, its comments left out (names and layout are kept: the
-      // file stays readable). Each is compiled when an execution first uses it (lazy-modules.mjs); the
-      // custom functions' forwarders keep their JSDoc.
-      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
-      for (const chunk of chunks) delete bundle[chunk.fileName];
-      const modules = chunks
-        .map((chunk) => ({ ...moduleParts(chunk.fileName, chunk.code, tabIndent), isEntry: chunk.isEntry }))
-        .sort((a, b) => (a.name < b.name ? -1 : 1));
-      const entry = modules.find((m) => m.isEntry);
-      const { entries: entryPoints, module: entryModule } = entryPointModules(entry);
-      // The entry module is needed only for what it declares itself (the guards of entry-points.ts).
-      const library = libraryScript({
-        modules: modules.flatMap((m) => (m !== entry ? [m] : entryModule ? [entryModule] : [])),
-        entryPoints,
-        constants,
-        libraryKey: LIBRARY_KEY,
-      });
-      const forwarders = forwarderSource(readEntryPoints(index));
-      const header = '// Built by rollup from src/ (see README). Do not edit: run `npm run build`.\n\n';
-      this.emitFile({ type: 'asset', fileName: 'Code.js', source: header + forwarders + '\n' + library });
-    },
+    banner: () =>
+      [
+        '// Built by rollup from src/ (see docs/development.md). Do not edit: run `npm run build`.\n',
+        forwarderSource(readEntryPoints(index)),
+        '(function (library, globalThis) {',
+        "'use strict';",
+        ...Object.entries(constants).map(
+          ([key, value]) => `const ${key} = Object.freeze(${JSON.stringify(value)});`,
+        ),
+      ].join('\n'),
+    footer: `})(${LIBRARY} = {}, Object.create(globalThis));`,
   };
 }
 
@@ -149,34 +163,4 @@ export function appsScriptAssets({ manifest, uiDir, urlFetchAllowlist, replyDete
       }
     },
   };
-}
-
-/**
- * TypeScript prints 4-space indents; this writes one tab per level instead (a common, readable style: an
- * editor shows a tab as wide as its reader likes), a twelfth of the file less than 2 spaces a level. A line
- * that starts inside a string, template or regular-expression literal is left as it is (spaces are content
- * there); spaces beyond the last whole level (a continuation line's) stay spaces.
- */
-export function tabIndent(code) {
-  const source = ts.createSourceFile('Code.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS);
-  const literals = [];
-  const visit = (node) => {
-    if (ts.isTemplateLiteral(node) || ts.isStringLiteral(node) || ts.isRegularExpressionLiteral(node)) {
-      literals.push([node.getStart(source), node.end]);
-    } else ts.forEachChild(node, visit);
-  };
-  visit(source);
-  literals.sort((a, b) => a[0] - b[0]);
-  let next = 0;
-  let offset = 0;
-  return code
-    .split('\n')
-    .map((line) => {
-      const start = offset;
-      offset += line.length + 1;
-      while (next < literals.length && literals[next][1] <= start) next++;
-      if (next < literals.length && literals[next][0] < start) return line;
-      return line.replace(/^( {4})+/, (spaces) => '\t'.repeat(spaces.length / 4));
-    })
-    .join('\n');
 }

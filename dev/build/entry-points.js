@@ -69,9 +69,9 @@ function resolveModule(fromFile, specifier) {
 }
 
 /**
- * What an entry point names in its module: `export function name`, or `export const name = guard(…,
- * () => feature)` (a feature inside an error guard, see src/features/entry-points.ts), whose parameters are
- * the feature's (or those of the function written in place of `() => feature`).
+ * What an entry point names in its module: `export function name`, or `export const name = guard(…, feature)`
+ * (a feature inside an error guard, see src/features/entry-points.ts), whose parameters are the feature's (or
+ * those of the function written in its place).
  */
 function exportedFunction(file, name) {
   const { source } = parse(file);
@@ -82,9 +82,7 @@ function exportedFunction(file, name) {
     if (!ts.isVariableStatement(statement) || !isExported(statement)) continue;
     const declaration = statement.declarationList.declarations.find((d) => d.name.getText(source) === name);
     const call = declaration?.initializer;
-    const last = call && ts.isCallExpression(call) ? call.arguments[call.arguments.length - 1] : undefined;
-    const named = last && ts.isArrowFunction(last) && last.parameters.length === 0 ? last.body : undefined;
-    const guarded = named && ts.isExpression(named) ? named : last;
+    const guarded = call && ts.isCallExpression(call) ? call.arguments[call.arguments.length - 1] : undefined;
     if (guarded && ts.isIdentifier(guarded)) return importedFunction(file, source, guarded.text);
     if (guarded && (ts.isArrowFunction(guarded) || ts.isFunctionExpression(guarded))) {
       return { params: paramsOf(guarded, source) };

@@ -2,8 +2,7 @@
 // a menu action in a dialog (a missing key opens Settings), a google.script.run endpoint to its page
 // (sidebar or dialog), never as the transport's developer text ("POST /api/v1/... answered 401 (...)").
 // Anything else stays a script error: a bug. Each guard is one function around the feature, so a stack
-// trace reads forwarder → guard → feature. A guard gets the feature from a function, called when the entry
-// point runs: the feature's module is compiled then, not when the guards are made (entry-points.ts).
+// trace reads forwarder → guard → feature.
 import { ApiError } from '../api/errors';
 import { ensureInstallId } from '../platform/attribution';
 import { missingScopes, promptForScopes, type ScopeName } from '../platform/scopes';
@@ -20,7 +19,7 @@ import { consentText, describe, UserError } from './errors';
 export function menuAction<R>(
   title: string,
   scopes: readonly ScopeName[],
-  action: () => () => R,
+  action: () => R,
 ): () => R | undefined {
   return function fromMenu(): R | undefined {
     const missing = missingScopes(['sheet', 'ui', ...scopes]);
@@ -31,7 +30,7 @@ export function menuAction<R>(
     }
     ensureInstallId(); // a menu execution may write user properties; custom functions may not
     try {
-      return action()();
+      return action();
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'missing-key') {
         showSettingsDialog(`${error.userMessage} ${error.action}`);
@@ -51,13 +50,13 @@ export function menuAction<R>(
 export function pageEndpoint<A extends unknown[], R>(
   label: string,
   scopes: readonly ScopeName[],
-  endpoint: () => (...args: A) => R,
+  endpoint: (...args: A) => R,
 ): (...args: A) => R {
   return function forPage(...args: A): R {
     const missing = missingScopes(['sheet', ...scopes]);
     if (missing.length > 0) throw new Error(consentText(label, missing));
     try {
-      return endpoint()(...args);
+      return endpoint(...args);
     } catch (error) {
       if (error instanceof ApiError || isStoreFull(error)) throw new Error(describe(error), { cause: error });
       throw error;
@@ -72,11 +71,11 @@ export function pageEndpoint<A extends unknown[], R>(
 export function customFunction<A extends unknown[], R>(
   label: string,
   scopes: readonly ScopeName[],
-  fn: () => (...args: A) => R,
+  fn: (...args: A) => R,
 ): (...args: A) => R {
   return function inCell(...args: A): R {
     const missing = missingScopes(scopes);
     if (missing.length > 0) throw new Error(consentText(label, missing));
-    return fn()(...args);
+    return fn(...args);
   };
 }

@@ -1,9 +1,7 @@
 // The entry points that need a guard (entry-guards.ts), each under the name Apps Script calls (src/index.ts
-// re-exports it as it is). Each feature is named inside a function (`() => feature`): reading it would compile
-// its module (dev/build/module-loader.js), and an execution must compile only what its entry point runs. Where
-// the feature has that name too, the guard adds the surface's suffix (continueJobForPage,
-// unlockSelectedCompaniesFromMenu) and index.ts re-exports it under the plain name: this module imports the
-// feature, and cannot declare a second continueJob. test/bundle checks it.
+// re-exports it as it is). Where the feature has that name too, the guard adds the surface's suffix
+// (continueJobForPage, unlockSelectedCompaniesFromMenu) and index.ts re-exports it under the plain name: this
+// module imports the feature, and cannot declare a second continueJob. test/bundle checks it.
 import { getComposeState, previewMail, saveTemplate, sendTestMail, showComposeDialog } from './mail/compose';
 import { continueJob, jobEndShown, jobProgress, stopJob } from './job-registry';
 import { customFunction, menuAction, pageEndpoint } from './entry-guards';
@@ -45,63 +43,59 @@ const TRIGGERS: ScopeName[] = ['triggers'];
 const TIMED: ScopeName[] = ['fetch', 'triggers'];
 
 // Menu actions.
-export const showSettings = menuAction('Settings', NONE, () => showSettingsDialog);
-export const showSearchSidebar = menuAction('Search companies', NONE, () => openSearchSidebar);
-export const unlockSelectedCompaniesFromMenu = menuAction(
-  'Unlock companies',
-  FETCH,
-  () => unlockSelectedCompanies,
-);
-export const checkSelectedPhonesFromMenu = menuAction('Phone check', FETCH, () => checkSelectedPhones);
-export const showComposeDialogFromMenu = menuAction('Compose e-mail', NONE, () => showComposeDialog);
-export const sendSelectedRowsFromMenu = menuAction('Send e-mails', FETCH, () => sendSelectedRows);
-export const sendAllUnsentRowsFromMenu = menuAction('Send e-mails', FETCH, () => sendAllUnsentRows);
-export const refreshTrackingFromMenu = menuAction('Refresh tracking', FETCH, () => refreshTracking);
-export const toggleAutoRefreshFromMenu = menuAction('Auto-refresh tracking', TIMED, () => toggleAutoRefresh);
-export const showMailDetailFromMenu = menuAction('Show mail', FETCH, () => showMailDetail);
-export const addToDoNotContact = menuAction('Do not contact', NONE, () => addSelectedToDoNotContact);
-export const addNextContactForFailed = menuAction('Next contact after a bounce', NONE, () => addNextContacts);
+export const showSettings = menuAction('Settings', NONE, showSettingsDialog);
+export const showSearchSidebar = menuAction('Search companies', NONE, openSearchSidebar);
+export const unlockSelectedCompaniesFromMenu = menuAction('Unlock companies', FETCH, unlockSelectedCompanies);
+export const checkSelectedPhonesFromMenu = menuAction('Phone check', FETCH, checkSelectedPhones);
+export const showComposeDialogFromMenu = menuAction('Compose e-mail', NONE, showComposeDialog);
+export const sendSelectedRowsFromMenu = menuAction('Send e-mails', FETCH, sendSelectedRows);
+export const sendAllUnsentRowsFromMenu = menuAction('Send e-mails', FETCH, sendAllUnsentRows);
+export const refreshTrackingFromMenu = menuAction('Refresh tracking', FETCH, refreshTracking);
+export const toggleAutoRefreshFromMenu = menuAction('Auto-refresh tracking', TIMED, toggleAutoRefresh);
+export const showMailDetailFromMenu = menuAction('Show mail', FETCH, showMailDetail);
+export const addToDoNotContact = menuAction('Do not contact', NONE, addSelectedToDoNotContact);
+export const addNextContactForFailed = menuAction('Next contact after a bounce', NONE, addNextContacts);
 export const cancelTimedSendFromMenu = menuAction(
   'Cancel a waiting or scheduled send',
   TRIGGERS,
-  () => cancelTimedSend,
+  cancelTimedSend,
 );
-export const stopSelectedFollowUpsFromMenu = menuAction('Stop follow-ups', NONE, () => stopSelectedFollowUps);
-export const stopSheetFollowUpsFromMenu = menuAction('Stop follow-ups', NONE, () => stopSheetFollowUps);
-export const freeAddonStorage = menuAction('Free add-on storage', NONE, () => freeStorage);
+export const stopSelectedFollowUpsFromMenu = menuAction('Stop follow-ups', NONE, stopSelectedFollowUps);
+export const stopSheetFollowUpsFromMenu = menuAction('Stop follow-ups', NONE, stopSheetFollowUps);
+export const freeAddonStorage = menuAction('Free add-on storage', NONE, freeStorage);
 
 // google.script.run endpoints.
-export const getSettings = pageEndpoint('Settings', NONE, () => getSettingsView);
-export const saveSettingsForPage = pageEndpoint('Settings', NONE, () => saveSettingsFromDialog);
+export const getSettings = pageEndpoint('Settings', NONE, getSettingsView);
+export const saveSettingsForPage = pageEndpoint('Settings', NONE, saveSettingsFromDialog);
 export const restoreDefaultAddressesForPage = pageEndpoint(
   'Settings',
   NONE,
-  () => restoreDefaultAddressesFromDialog,
+  restoreDefaultAddressesFromDialog,
 );
-export const testConnectionForPage = pageEndpoint('Test connection', FETCH, () => testConnection);
-export const checkSavedKeysForPage = pageEndpoint('Checking the keys', FETCH, () => checkSavedKeys);
-export const searchCompaniesForPage = pageEndpoint('Search', FETCH, () => searchCompanies);
-export const confirmUnlockForPage = pageEndpoint('Unlock companies', FETCH, () => confirmUnlock);
-export const continueJobForPage = pageEndpoint('The progress dialog', FETCH, () => continueJob);
-export const getComposeStateForPage = pageEndpoint('Compose e-mail', NONE, () => getComposeState);
-export const saveTemplateForPage = pageEndpoint('Compose e-mail', NONE, () => saveTemplate);
-export const previewMailForPage = pageEndpoint('The preview', NONE, () => previewMail);
-export const sendTestMailForPage = pageEndpoint('Send test mail', FETCH, () => sendTestMail);
-export const getJobProgress = pageEndpoint('The progress dialog', NONE, () => jobProgress);
-export const scheduleSendForPage = pageEndpoint('Send later', TIMED, () => scheduleSend);
+export const testConnectionForPage = pageEndpoint('Test connection', FETCH, testConnection);
+export const checkSavedKeysForPage = pageEndpoint('Checking the keys', FETCH, checkSavedKeys);
+export const searchCompaniesForPage = pageEndpoint('Search', FETCH, searchCompanies);
+export const confirmUnlockForPage = pageEndpoint('Unlock companies', FETCH, confirmUnlock);
+export const continueJobForPage = pageEndpoint('The progress dialog', FETCH, continueJob);
+export const getComposeStateForPage = pageEndpoint('Compose e-mail', NONE, getComposeState);
+export const saveTemplateForPage = pageEndpoint('Compose e-mail', NONE, saveTemplate);
+export const previewMailForPage = pageEndpoint('The preview', NONE, previewMail);
+export const sendTestMailForPage = pageEndpoint('Send test mail', FETCH, sendTestMail);
+export const getJobProgress = pageEndpoint('The progress dialog', NONE, jobProgress);
+export const scheduleSendForPage = pageEndpoint('Send later', TIMED, scheduleSend);
 export const cancelScheduledSendForPage = pageEndpoint(
   'Cancel the scheduled send',
   TRIGGERS,
-  () => cancelScheduledSend,
+  cancelScheduledSend,
 );
-export const stopJobForPage = pageEndpoint('Stop', NONE, () => stopJob);
-export const jobEndShownForPage = pageEndpoint('The progress dialog', NONE, () => jobEndShown);
+export const stopJobForPage = pageEndpoint('Stop', NONE, stopJob);
+export const jobEndShownForPage = pageEndpoint('The progress dialog', NONE, jobEndShown);
 
 // Custom functions (each reaches a service with the owner's key).
-export const PROSPECT_BALANCE = customFunction('=PROSPECT_BALANCE', FETCH, () => prospectBalance);
-export const PROSPECT_SEARCH = customFunction('=PROSPECT_SEARCH', FETCH, () => prospectSearch);
-export const PROSPECT_PROFILE = customFunction('=PROSPECT_PROFILE', FETCH, () => prospectProfile);
-export const PROSPECT_CONTACTS = customFunction('=PROSPECT_CONTACTS', FETCH, () => prospectContacts);
-export const PHONE_CHECK = customFunction('=PHONE_CHECK', FETCH, () => phoneCheckFunction);
-export const PHONE_CREDITS = customFunction('=PHONE_CREDITS', FETCH, () => phoneCreditsFunction);
-export const PROSPECT_TASK = customFunction('=PROSPECT_TASK', FETCH, () => prospectTask);
+export const PROSPECT_BALANCE = customFunction('=PROSPECT_BALANCE', FETCH, prospectBalance);
+export const PROSPECT_SEARCH = customFunction('=PROSPECT_SEARCH', FETCH, prospectSearch);
+export const PROSPECT_PROFILE = customFunction('=PROSPECT_PROFILE', FETCH, prospectProfile);
+export const PROSPECT_CONTACTS = customFunction('=PROSPECT_CONTACTS', FETCH, prospectContacts);
+export const PHONE_CHECK = customFunction('=PHONE_CHECK', FETCH, phoneCheckFunction);
+export const PHONE_CREDITS = customFunction('=PHONE_CREDITS', FETCH, phoneCreditsFunction);
+export const PROSPECT_TASK = customFunction('=PROSPECT_TASK', FETCH, prospectTask);

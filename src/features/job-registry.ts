@@ -8,26 +8,25 @@ import { SEND_JOB } from './mail/send-job';
 import { UNLOCK_JOB } from './prospecting/unlock-job';
 import { TRACKING_JOB } from './tracking/tracking-job';
 
-// Each job through a function, so that a poll of one kind loads that kind's capability only.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const JOBS: Record<JobKind, () => JobDefinition<any, any, any>> = {
-  unlock: () => UNLOCK_JOB,
-  send: () => SEND_JOB,
-  phone: () => PHONE_JOB,
-  tracking: () => TRACKING_JOB,
+const JOBS: Record<JobKind, JobDefinition<any, any, any>> = {
+  unlock: UNLOCK_JOB,
+  send: SEND_JOB,
+  phone: PHONE_JOB,
+  tracking: TRACKING_JOB,
 };
 
 // A page may name any string: the kind is checked where it arrives (in the entry point itself, so that a
 // stack trace reads forwarder → guard → entry point).
 export function continueJob(kind: string): JobProgress {
   if (!isJobKind(kind)) throw new Error(`Unknown job "${kind}".`);
-  return continueSavedJob(JOBS[kind](), DIALOG_REPORTER);
+  return continueSavedJob(JOBS[kind], DIALOG_REPORTER);
 }
 
 /** Stop: ends the job now, or (while a step works) after the unit under way; rows left say "Stopped". */
 export function stopJob(kind: string): JobProgress {
   if (!isJobKind(kind)) throw new Error(`Unknown job "${kind}".`);
-  return stopSavedJob(JOBS[kind]());
+  return stopSavedJob(JOBS[kind]);
 }
 
 /** The dialog showed how the job ended: the next menu action need not say it again. */

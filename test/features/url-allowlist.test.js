@@ -58,10 +58,10 @@ describe('the deployed build (dist/)', () => {
     const differing = deployed.map((line, i) => [line, local[i]]).filter(([a, b]) => a !== b);
     expect(local).toHaveLength(deployed.length);
     expect(differing).toHaveLength(1);
-    expect(differing[0][0]).toBe(`\tURL_FETCH_ALLOWLIST: Object.freeze(${JSON.stringify(DEPLOYED)}),`);
+    expect(differing[0][0]).toBe(`const URL_FETCH_ALLOWLIST = Object.freeze(${JSON.stringify(DEPLOYED)});`);
     const localList = manifestOf(LOCAL_DIST).urlFetchWhitelist;
     expect(localList).toEqual([...DEPLOYED, 'http://127.0.0.1:*/', 'http://localhost:*/']);
-    expect(differing[0][1]).toBe(`\tURL_FETCH_ALLOWLIST: Object.freeze(${JSON.stringify(localList)}),`);
+    expect(differing[0][1]).toBe(`const URL_FETCH_ALLOWLIST = Object.freeze(${JSON.stringify(localList)});`);
     expect({ ...manifestOf(LOCAL_DIST), urlFetchWhitelist: DEPLOYED }).toEqual(manifestOf(DIST));
   });
 });

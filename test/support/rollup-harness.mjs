@@ -7,10 +7,12 @@ import resolve from '@rollup/plugin-node-resolve';
 import {
   appsScriptAssets,
   appsScriptEntryPoints,
+  appsScriptLibrary,
   LOOPBACK_URL_PREFIXES,
+  lowerDependencies,
   manifestAllowlist,
-  MODULE_OUTPUT,
   onwarnOutsideZod,
+  SCRIPT_OUTPUT,
 } from '../../dev/build/apps-script-entry-points.mjs';
 import { serviceAddresses } from '../../dev/build/service-addresses.mjs';
 
@@ -26,12 +28,14 @@ const ALLOWLIST = [...allowlist, ...LOOPBACK_URL_PREFIXES];
 export function harnessConfig({ input, output, tsconfig }) {
   return {
     input,
-    output: { ...MODULE_OUTPUT, dir: output.replace(/\/Code\.js$/, '') },
+    output: { ...SCRIPT_OUTPUT, dir: output.replace(/\/Code\.js$/, '') },
     treeshake: { moduleSideEffects: false },
     onwarn: onwarnOutsideZod,
     plugins: [
+      appsScriptLibrary(),
       resolve({ browser: true }),
-      typescript({ tsconfig, noEmitOnError: true }),
+      typescript({ tsconfig, noEmitOnError: true, removeComments: true }),
+      lowerDependencies(),
       appsScriptEntryPoints({ index: input, urlFetchAllowlist: ALLOWLIST, serviceAddresses: addresses }),
       appsScriptAssets({
         manifest: 'appsscript.json',
