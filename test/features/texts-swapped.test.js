@@ -173,7 +173,7 @@ test('the swapped bundle really says other words, in every table', () => {
   const marked = (text) => [...text].map((c) => MARK + c).join('');
   expect(tables).toEqual(expect.arrayContaining(KNOWN_TABLES));
   expect(code).toContain(`queued: '${marked('Queued')}'`);
-  expect(code).toContain(`{ return \`${marked('an earlier mail to this address failed (')}\${why}`);
+  expect(code).toContain(`(why) => \`${marked('an earlier mail to this address failed (')}\${why}`);
   expect(code).toContain(`'not-found': '${marked('No matching company: nothing charged.')}'`);
   expect(code).toContain(`'not-registered': '${marked('not registered')}'`);
 });
