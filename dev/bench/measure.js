@@ -39,6 +39,20 @@ function repeatedGets(entries) {
   return [...counts].filter(([, n]) => n > 1).map(([request, times]) => ({ request, times }));
 }
 
+/** What went wrong on the wire, and the retries the add-on logged for it: why a row made more requests. */
+function failures(fetched, logs) {
+  const errors = fetched
+    .filter((r) => r.error)
+    .map((r) => `${r.method || 'GET'} ${pathOf(r.url)}: ${r.error}`);
+  const retries = logs.map((l) => l.message).filter((m) => /; retry in \d+ ms/.test(m));
+  return {
+    fetchErrors: errors.slice(0, 20),
+    fetchErrorCount: errors.length,
+    retries: retries.slice(0, 20),
+    retryCount: retries.length,
+  };
+}
+
 /** The cost model's totals by call kind, largest first: where the modelled time went. */
 function costByKind(cost) {
   const entries = Object.entries((cost && cost.byKind) || {}).sort((a, b) => b[1].ms - a[1].ms);
@@ -80,6 +94,7 @@ class Measurement {
     this.statsBefore = await sandboxStats(ctx.services);
     emu.resetStats();
     this.fetchFrom = emu.fetchLog.length;
+    this.logsFrom = emu.logs.length;
     emu.properties.document.resetPeak();
     this.executionsFrom = emu.executions.length;
     ctx.memory.reset();
@@ -150,6 +165,7 @@ class Measurement {
       details: {
         requestsByPath: byPath(fetched),
         repeatedGets: repeatedGets(fetched),
+        ...failures(fetched, emu.logs.slice(this.logsFrom)),
         modeledCost: costByKind(emu.stats.cost),
         ...details,
       },

@@ -130,11 +130,12 @@ function offsetString(min, style) {
   return `${sign}${h}${m}`;
 }
 
-function zoneName(tz, min) {
+/** The zone's short name at `ms` (EST or EDT, by the date formatted), or GMT±hh:mm. */
+function zoneName(tz, min, ms) {
   if (/^(Etc\/)?(UTC|GMT|Z)$/i.test(tz) || (min === 0 && /UTC|GMT/i.test(tz))) return min === 0 ? 'UTC' : tz;
   try {
     const p = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'short' })
-      .formatToParts(new Date())
+      .formatToParts(new Date(ms))
       .find((x) => x.type === 'timeZoneName');
     if (p && !/^GMT[+-]/.test(p.value)) return p.value;
   } catch {
@@ -231,7 +232,7 @@ function formatSimpleDate(ms, tz, pattern) {
               : offsetString(p.offsetMinutes, 'X');
         break;
       case 'z':
-        out += zoneName(tz, p.offsetMinutes);
+        out += zoneName(tz, p.offsetMinutes, ms);
         break;
       case 'D': {
         const doy = (Date.UTC(p.year, p.month - 1, p.day) - Date.UTC(p.year, 0, 1)) / 86400000 + 1;

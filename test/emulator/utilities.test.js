@@ -18,6 +18,14 @@ test('formatDate with Java SimpleDateFormat patterns and time zones', () => {
   expect(() => f('Mars/Olympus', 'yyyy')).toThrow('Invalid argument: timeZone');
 });
 
+test("formatDate's zone name is the formatted date's (winter or summer time), not today's", () => {
+  const emu = make(
+    `function z(ms) { return Utilities.formatDate(new Date(ms), 'America/New_York', 'HH:mm z'); }`,
+  );
+  expect(emu.run('z', [Date.UTC(2026, 0, 5, 14)])).toBe('09:00 EST');
+  expect(emu.run('z', [Date.UTC(2026, 6, 6, 13)])).toBe('09:00 EDT');
+});
+
 test('base64 and digests use signed byte arrays', () => {
   const emu = make(`function b() {
     var bytes = Utilities.base64Decode('/+8A');
