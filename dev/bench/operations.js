@@ -8,7 +8,7 @@
 // (spreadsheet calls per chunk at the largest size against the smallest). Add new operations to OPERATIONS.
 const { control, newAddon, DEMO_KEYS, jobKey } = require('../../test/support/harness');
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../sandbox');
-const { Measurement } = require('./measure');
+const { Measurement, BENCH_EMULATOR } = require('./measure');
 const { searchMinimum, unlockMinimum, phoneMinimum, trackingMinimum, SEARCH_MAX_PAGE } = require('./floors');
 const { sendFromSheet, topUpEdm } = require('../../test/support/sent-mail');
 const { volumeOperations } = require('./volume-operations');
@@ -23,8 +23,6 @@ const BROAD_SEARCH = { products: 'a', operator: 'OR', industries: 'e' };
 const DUPLICATE_SHARE = 0.3;
 /** Progress-dialog steps after which a job is declared stuck. */
 const MAX_STEPS = 200;
-/** Real-time guard of one execution in the emulator (its busy-loop stop), for the largest rows. */
-const REAL_TIMEOUT_MS = 15 * 60_000;
 /** Balances large enough for every operation (the demo accounts hold 500 points and 1000 credits). */
 const TOP_UP = { points: 1_000_000, credits: 1_000_000 };
 
@@ -54,12 +52,7 @@ async function freshAddon(ctx) {
     addonPoints: TOP_UP.points,
   });
   await control(outreachUrl, 'POST', '/accounts', { key: DEMO_KEYS.phone, credits: TOP_UP.credits });
-  // The cost model on; a large run may compute for minutes of real time in one execution on a busy machine.
-  const emu = newAddon(ctx.services, {
-    allowPhoneFormulas: true,
-    costModel: true,
-    realTimeoutMs: REAL_TIMEOUT_MS,
-  });
+  const emu = newAddon(ctx.services, { allowPhoneFormulas: true, ...BENCH_EMULATOR });
   ctx.track(emu);
   return emu;
 }

@@ -8,7 +8,7 @@
 // are the first run and 23 steady ones (a steady day: 24 steady ones). Minimum: no outreach request (the step is not due); Gmail: 1 list + 1 get per
 // message (the inbox plan). See dev/bench/README.md.
 const { control, newAddon, DEMO_KEYS } = require('../../test/support/harness');
-const { Measurement } = require('./measure');
+const { Measurement, BENCH_EMULATOR } = require('./measure');
 
 const HOUR = 3600_000;
 const USER = 'owner@example.com';
@@ -57,11 +57,7 @@ async function gmailAddon(ctx, count, runJob) {
     monthlyEdm: 0,
     addonEdm: 1_000_000,
   });
-  const emu = newAddon(ctx.services, {
-    gmail: true,
-    costModel: true,
-    realTimeoutMs: 15 * 60_000,
-  });
+  const emu = newAddon(ctx.services, { gmail: true, ...BENCH_EMULATOR });
   ctx.track(emu);
   const rows = [['Name', 'E-mail', 'Company']];
   for (let i = 1; i <= count; i++)

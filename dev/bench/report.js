@@ -4,7 +4,7 @@
 /** Tolerances of the targets. */
 const TOLERANCE = {
   /** modelled time may exceed the rate-limit floor by this share */
-  time: 0.15,
+  time: 0.1,
   /** spreadsheet calls per chunk at the largest size may exceed those at the smallest by this share */
   perChunk: 0.1,
 };

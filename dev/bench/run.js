@@ -126,7 +126,7 @@ function printResults(results, file, log = console.log) {
   log(formatBundle(results.bundle));
   log('');
   log('Targets: requests = minimum; no 429; spreadsheet calls per chunk not growing with size (+10%);');
-  log('modelled time (every service call charged by the cost model, dev/bench/README.md) ≤ floor + 15% when');
+  log('modelled time (every service call charged by the cost model, dev/bench/README.md) ≤ floor + 10% when');
   log('the floor is > 0, else ≤ 30 s (custom functions: 30 s per execution); no execution over its limit;');
   log(
     'document properties < 250 KB; auto-refresh ≤ 15 trigger minutes a day; only the entry points as globals.',
