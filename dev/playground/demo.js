@@ -30,11 +30,16 @@ const DEMO_KINDS = [
   [7, 'open.'],
 ];
 
-/** A name for row i of the demo list, and its address (its kind: DEMO_KINDS). */
+const COMPANIES = 97;
+
+/**
+ * Row i of the demo list (the sheet's row i + 1): Person i of Company 1 + (i - 1) mod 97, at that company's own
+ * domain (company1.example …: a reply stops that company's colleagues, not everyone), its kind: DEMO_KINDS.
+ */
 function demoRow(i) {
-  const name = `Person ${i}`;
+  const company = 1 + ((i - 1) % COMPANIES);
   const kind = DEMO_KINDS.find(([step]) => i % step === 0);
-  return [name, `${kind ? kind[1] : ''}person${i}@example.com`, `Company ${1 + (i % 97)}`];
+  return [`Person ${i}`, `${kind ? kind[1] : ''}person${i}@company${company}.example`, `Company ${company}`];
 }
 
 /** "row 2" or "rows 2–7,001". */
@@ -62,6 +67,26 @@ async function sandbox(info, method, path, body) {
     body: body ? JSON.stringify(body) : undefined,
   });
   if (!res.ok) throw new Error(`sandbox ${method} ${path}: ${res.status}`);
+  return res.json();
+}
+
+const DEMO_EDM = 10000;
+const credited = new WeakSet(); // the playgrounds (hosts) whose demo account got its demo credits
+
+/**
+ * The demo account gets DEMO_EDM add-on e-mail credits the first time the demo list is added (a sandbox
+ * account: nothing real is bought), added to what it has; adding the list again adds none (it never puts
+ * back what was spent). Answers the words for the toast.
+ */
+async function demoCredits(host, info) {
+  const key = info.keys[0];
+  const before = (await sandbox(info, 'GET', '/accounts')).outreach[key];
+  const has = before ? before.addonEdm : 0;
+  if (credited.has(host))
+    return `the demo account has ${has.toLocaleString('en-US')} add-on e-mail credits left`;
+  credited.add(host);
+  await sandbox(info, 'POST', '/accounts', { key, addonEdm: has + DEMO_EDM });
+  return `the demo account got ${DEMO_EDM.toLocaleString('en-US')} add-on e-mail credits (${(has + DEMO_EDM).toLocaleString('en-US')} now)`;
 }
 
 const ACTIONS = {
@@ -72,11 +97,10 @@ const ACTIONS = {
     if (!made.ok) return made;
     const pasted = await host.call({ op: 'paste', sheet: 'Demo list', range: 'A1', values: rows });
     if (!pasted.ok) return pasted;
-    // The demo account gets the e-mail credits to send it all (a sandbox account: nothing real is bought).
-    await sandbox(info, 'POST', '/accounts', { key: info.keys[0], addonEdm: 10000 });
+    const credits = await demoCredits(host, info);
     return {
       ok: true,
-      message: `"Demo list" has ${LIST_ROWS.toLocaleString('en-US')} rows (${rowsText(2, LIST_ROWS + 1)}: every 10th bounces; of the others every 11th replies, every 13th is out of office, every 17th asks to be removed, every 7th opens), and the demo account 10,000 add-on e-mail credits. Compose e-mail… there, then Send to all unsent rows.`,
+      message: `"Demo list" has ${LIST_ROWS.toLocaleString('en-US')} rows (${rowsText(2, LIST_ROWS + 1)}: ${COMPANIES} companies, each on its own domain; every 10th bounces; of the others every 11th replies, every 13th is out of office, every 17th asks to be removed, every 7th opens), and ${credits}. Compose e-mail… there, then Send to all unsent rows.`,
     };
   },
   async companies(host) {

@@ -362,6 +362,65 @@ function pasteValues(emu, sheetName, a1, values) {
   recalculate(emu);
 }
 
+/**
+ * What a user does to a sheet's structure from the page's menus (Insert, Edit, View, Data, the context menus
+ * and the sheet tabs), each through the Apps Script method of the same name, as an edit of the user's (no
+ * execution): the emulator moves cells, notes, formats, formulas' references and array outputs as Sheets
+ * does (test/emulator/README.md). `args` are numbers and names from the page: { at, count, column,
+ * ascending, range, header, name, rows }.
+ */
+const STRUCTURE_EDITS = {
+  insertRowsBefore: (sheet, a) => sheet.insertRowsBefore(a.at, a.count),
+  insertRowsAfter: (sheet, a) => sheet.insertRowsAfter(a.at, a.count),
+  deleteRows: (sheet, a) => sheet.deleteRows(a.at, a.count),
+  insertColumnsBefore: (sheet, a) => sheet.insertColumnsBefore(a.at, a.count),
+  insertColumnsAfter: (sheet, a) => sheet.insertColumnsAfter(a.at, a.count),
+  deleteColumns: (sheet, a) => sheet.deleteColumns(a.at, a.count),
+  hideRows: (sheet, a) => sheet.hideRows(a.at, a.count),
+  showRows: (sheet, a) => sheet.showRows(a.at, a.count),
+  setFrozenRows: (sheet, a) => sheet.setFrozenRows(a.rows),
+  // Data › Sort sheet: the rows below the frozen ones. Data › Sort range: the range, its first row kept
+  // in place when the user says it is a header row (Sheets' "Data has header row").
+  sort: (sheet, a) => sheet.sort(a.column, a.ascending),
+  sortRange: (sheet, a) => {
+    let range = sheet.getRange(a.range);
+    if (a.header) {
+      if (range.getNumRows() < 2) return;
+      range = range.offset(1, 0, range.getNumRows() - 1);
+    }
+    range.sort({ column: a.column, ascending: a.ascending });
+  },
+  createFilter: (sheet, a) => sheet.getRange(a.range).createFilter(),
+  removeFilter: (sheet) => sheet.getFilter() && sheet.getFilter().remove(),
+  insertCheckboxes: (sheet, a) => sheet.getRange(a.range).insertCheckboxes(),
+  setName: (sheet, a) => sheet.setName(String(a.name || '').trim() || sheet.getName()),
+  activate: (sheet) => sheet.activate(),
+};
+
+/** A structure edit (STRUCTURE_EDITS), a new sheet (insertSheet) or a sheet deleted (deleteSheet). */
+function editStructure(emu, sheetName, action, args = {}) {
+  const ss = emu.spreadsheet;
+  if (action === 'insertSheet') {
+    // Sheets names a new sheet "Sheet N" and puts it after the active one.
+    const index = args.after ? ss.getSheetByName(args.after).getIndex() : ss.getNumSheets();
+    return ss.insertSheet(index).getName();
+  }
+  if (action === 'renameSpreadsheet') {
+    ss.rename(String(args.name || '').trim() || ss.getName());
+    return null;
+  }
+  const sheet = ss.getSheetByName(sheetName);
+  if (!sheet) throw new Error(`There is no sheet "${sheetName}" any more.`);
+  if (action === 'deleteSheet') {
+    ss.deleteSheet(sheet);
+    return null;
+  }
+  if (!Object.hasOwn(STRUCTURE_EDITS, action)) throw new Error(`No such sheet edit: ${action}`);
+  STRUCTURE_EDITS[action](sheet, args);
+  recalculate(emu);
+  return sheet.getName();
+}
+
 /** Formulas whose inputs changed (by a user edit or an execution) are evaluated again, as Sheets does. */
 function recalculate(emu) {
   return emu.recalculate({ dirtyOnly: true });
@@ -369,6 +428,7 @@ function recalculate(emu) {
 
 module.exports = {
   advanceClock,
+  editStructure,
   buildState,
   newUiEvents,
   selectRange,

@@ -16,6 +16,7 @@ const {
   editRange,
   toggleCheckboxes,
   pasteValues,
+  editStructure,
   recalculate,
   advanceClock,
 } = require('./emulator-state');
@@ -203,6 +204,12 @@ function handle(message) {
         const sheet = emu.spreadsheet.getSheetByName(message.name);
         const values = sheet && sheet.getLastRow() > 0 ? sheet.getDataRange().getDisplayValues() : [];
         return { ok: true, result: values };
+      } catch (e) {
+        return { ok: false, error: errorOf(e) };
+      }
+    case 'structure':
+      try {
+        return { ok: true, result: editStructure(emu, message.sheet, message.action, message.args) };
       } catch (e) {
         return { ok: false, error: errorOf(e) };
       }

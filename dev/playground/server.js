@@ -122,6 +122,8 @@ function createPlaygroundServer(host, { info }) {
       sendJson(res, 200, await host.call({ op: 'edit', ...pick(body, ['sheet', 'range', 'input']) }));
     } else if (route === '/api/toggle') {
       sendJson(res, 200, await host.call({ op: 'toggle', ...pick(body, ['sheet', 'range']) }));
+    } else if (route === '/api/structure') {
+      sendJson(res, 200, await host.call({ op: 'structure', ...pick(body, ['sheet', 'action', 'args']) }));
     } else if (route === '/api/paste') {
       sendJson(res, 200, await host.call({ op: 'paste', ...pick(body, ['sheet', 'range', 'values']) }));
     } else if (route === '/api/demo') {

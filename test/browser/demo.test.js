@@ -36,9 +36,9 @@ async function steps() {
   await demo(page, 'Add a demo mailing list');
   await page.locator('#toasts .toast', { hasText: '"Demo list" has 7,000 rows' }).waitFor({ timeout: 60000 });
   await openTab(page, 'Demo list');
-  await waitForCell(page, 'B2', 'person1@example.com');
-  await waitForCell(page, 'B8', 'open.person7@example.com');
-  await waitForCell(page, 'B11', 'bounce.person10@example.com');
+  await waitForCell(page, 'B2', 'person1@company1.example');
+  await waitForCell(page, 'B8', 'open.person7@company7.example');
+  await waitForCell(page, 'B11', 'bounce.person10@company10.example');
 
   await clickMenuItem(page, 'Compose e-mail…');
   const compose = page.frameLocator('#html-dialog-frame');

@@ -115,14 +115,26 @@ async function cellText(page, a1) {
   return (await cell(page, a1).textContent()).trim();
 }
 
-/** Waits until the page shows `expected` (string or RegExp) in a cell. */
+/**
+ * Waits until the page shows `expected` (string or RegExp) in a cell. The grid draws the rows near where it is
+ * scrolled: a cell not drawn is scrolled to, as a user scrolls to look at it (the selection stays).
+ */
 async function waitForCell(page, a1, expected, timeout = 15000) {
   const pattern = expected instanceof RegExp ? { source: expected.source, flags: expected.flags } : null;
   try {
     await page.waitForFunction(
       ({ r, c, text, pattern: p }) => {
         const td = document.querySelector(`#grid td[data-r="${r}"][data-c="${c}"]`);
-        if (!td || td.classList.contains('pending')) return false;
+        if (!td) {
+          const wrap = document.getElementById('grid-wrap');
+          const shown = [...document.querySelectorAll('#grid tbody tr:not(.frozen) th.row-head')].map((th) =>
+            Number(th.dataset.r),
+          );
+          if (shown.length && (r < Math.min(...shown) || r > Math.max(...shown)))
+            wrap.scrollTop = Math.max(0, (r - 10) * 24);
+          return false;
+        }
+        if (td.classList.contains('pending')) return false;
         const shown = td.textContent.trim();
         return p ? new RegExp(p.source, p.flags).test(shown) : shown === text;
       },

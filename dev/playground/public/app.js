@@ -5,7 +5,8 @@
 (function () {
   'use strict';
 
-  var ROW_CHUNK = 1000; // rows drawn at once; "Show more rows" draws the next chunk
+  var ROW_H = 24; // px, as --row-h in style.css
+  var HEAD_W = 46; // the row numbers' column
   var MIN_ROWS = 60;
   var MIN_COLS = 12;
 
@@ -16,7 +17,6 @@
   var sel = null; // { r1, c1, r2, c2, cr, cc } (1-based; cr/cc the current cell, the anchor)
   var selectSeq = 0; // selection messages sent; a state older than our last selection does not move it
   var selectionSent = Promise.resolve();
-  var drawnRows = ROW_CHUNK;
   var cellEls = {}; // "r,c" -> td
   var rowHeads = {};
   var colHeads = {};
@@ -196,7 +196,6 @@
   // ── State ─────────────────────────────────────────────────────────────────────────────────────────────
   function applyState(next) {
     if (state && next.version < state.version) return;
-    var sheetChanged = !state || next.activeSheet !== state.activeSheet;
     state = next;
     renderStatus();
     renderClock();
@@ -206,7 +205,6 @@
     }
     var serverOwnsSelection = next.selectSeq >= selectSeq;
     if (serverOwnsSelection || !activeSheet || !findSheet(activeSheet)) {
-      if (sheetChanged || activeSheet !== next.activeSheet) drawnRows = ROW_CHUNK;
       if (activeSheet !== next.activeSheet) enterSheet(next.activeSheet);
       var r = next.selection ? parseRange(next.selection.range) : null;
       var cur = next.selection && next.selection.current ? parseRange(next.selection.current) : null;
@@ -245,12 +243,18 @@
   }
 
   // ── Sheet tabs ────────────────────────────────────────────────────────────────────────────────────────
+  var renaming = false; // a tab's name is being edited: no redraw takes its input away
   function renderTabs() {
+    if (renaming) return;
     var tabs = $('tabs');
     tabs.textContent = '';
     state.sheets.forEach(function (sheet) {
       var tab = el('button', 'tab', sheet.name);
       tab.type = 'button';
+      tab.dataset.sheet = sheet.name;
+      tab.addEventListener('dblclick', function () {
+        renameTab(sheet.name);
+      });
       tab.setAttribute('role', 'tab');
       tab.setAttribute('aria-selected', String(sheet.name === activeSheet));
       tab.tabIndex = sheet.name === activeSheet ? 0 : -1;
@@ -283,7 +287,6 @@
     if (name === activeSheet) return;
     commitEditor(false);
     enterSheet(name);
-    drawnRows = ROW_CHUNK;
     sel = { r1: 1, c1: 1, r2: 1, c2: 1, cr: 1, cc: 1 };
     renderTabs();
     renderGrid();
@@ -291,6 +294,9 @@
   }
 
   // ── Grid ──────────────────────────────────────────────────────────────────────────────────────────────
+  // Every row of the sheet is in the grid's height, as in Sheets; only the rows near the scrolled-to place
+  // are drawn (frozen rows always), between two spacers as tall as the rows they stand for. A row is
+  // ROW_H px unless a wrapped cell made it taller when it was last drawn (then its measured height counts).
   function columnWidths(sheet, cols) {
     var widths = [];
     var set = sheet.columnWidths || {};
@@ -309,6 +315,18 @@
     return widths;
   }
 
+  var layout = null; // { rows, cols, widths, lefts, hidden, frozen, filter, tops, headH }
+  var heights = {}; // sheet name -> { row: measured height } of rows taller than ROW_H
+  var drawnWindow = { from: 0, to: -1 }; // the non-frozen rows drawn now
+
+  /** tops[r]: the y of row r below the column headers (hidden rows take no room); tops[rows + 1]: the end. */
+  function rowTops(rows, hidden) {
+    var tall = heights[activeSheet] || {};
+    var tops = new Float64Array(rows + 2);
+    for (var r = 1; r <= rows; r++) tops[r + 1] = tops[r] + (hidden[r] ? 0 : tall[r] || ROW_H);
+    return tops;
+  }
+
   function renderGrid() {
     gridStale = false;
     var sheet = currentSheet();
@@ -318,12 +336,14 @@
     cellEls = {};
     rowHeads = {};
     colHeads = {};
+    layout = null;
+    drawnWindow = { from: 0, to: -1 };
     if (!sheet) return renderCharts(sheet);
-    var rows = Math.max(sheet.rows + 30, MIN_ROWS, sel ? Math.max(sel.r1, sel.r2) + 5 : 0);
+    var rows = Math.max(sheet.maxRows || 0, sheet.rows, MIN_ROWS);
     var cols = Math.max(sheet.cols + 2, MIN_COLS, sel ? Math.max(sel.c1, sel.c2) + 1 : 0);
     var widths = columnWidths(sheet, cols);
     // As in Sheets, empty columns fill the window (up to the sheet's last column).
-    var room = $('grid-wrap').clientWidth - 46;
+    var room = $('grid-wrap').clientWidth - HEAD_W;
     var total = widths.reduce(function (a, b) {
       return a + b;
     }, 0);
@@ -332,33 +352,40 @@
       widths.push(100);
       total += 100;
     }
-    rows = Math.min(rows, sheet.maxRows || rows);
     cols = Math.min(cols, Math.max(sheet.maxCols || cols, sheet.cols));
+    widths = widths.slice(0, cols);
     dims = { rows: rows, cols: cols };
-    var shownRows = Math.min(rows, drawnRows);
     var hidden = {};
     (sheet.hiddenRows || []).forEach(function (r) {
       hidden[r] = true;
     });
-    var frozen = sheet.frozenRows || 0;
-    var filter = sheet.filter ? parseRange(sheet.filter) : null;
+    var lefts = [0, 0];
+    widths.forEach(function (w, i) {
+      lefts[i + 2] = lefts[i + 1] + w;
+    });
+    layout = {
+      rows: rows,
+      cols: cols,
+      widths: widths,
+      lefts: lefts,
+      hidden: hidden,
+      frozen: Math.min(sheet.frozenRows || 0, rows),
+      filter: sheet.filter ? parseRange(sheet.filter) : null,
+      tops: rowTops(rows, hidden),
+      headH: ROW_H,
+    };
 
     var colgroup = el('colgroup');
     var first = el('col');
-    first.style.width = '46px';
+    first.style.width = HEAD_W + 'px';
     colgroup.appendChild(first);
-    widths.slice(0, cols).forEach(function (w) {
+    widths.forEach(function (w) {
       var col = el('col');
       col.style.width = w + 'px';
       colgroup.appendChild(col);
     });
     table.appendChild(colgroup);
-    table.style.width =
-      46 +
-      widths.slice(0, cols).reduce(function (a, b) {
-        return a + b;
-      }, 0) +
-      'px';
+    table.style.width = HEAD_W + lefts[cols + 1] + 'px';
 
     var thead = el('thead');
     var headRow = el('tr');
@@ -374,71 +401,147 @@
     }
     thead.appendChild(headRow);
     table.appendChild(thead);
-
-    var tbody = el('tbody');
-    var afterHidden = false;
-    for (var r = 1; r <= shownRows; r++) {
-      if (hidden[r]) {
-        afterHidden = true;
-        continue;
-      }
-      var tr = el('tr');
-      tr.dataset.r = r;
-      if (r <= frozen) tr.className = 'frozen' + (r === frozen ? ' frozen-last' : '');
-      var rh = el('th', 'row-head', String(r));
-      rh.dataset.r = r;
-      rh.setAttribute('scope', 'row');
-      if (afterHidden) {
-        tr.classList.add('after-hidden');
-        rh.title = 'Rows above are hidden by a filter';
-        afterHidden = false;
-      }
-      rowHeads[r] = rh;
-      tr.appendChild(rh);
-      for (c = 1; c <= cols; c++) {
-        var cell = cellAt(sheet, r, c);
-        var td = el('td', null, cell && cell.t ? cell.t : '');
-        td.dataset.r = r;
-        td.dataset.c = c;
-        if (cell) decorate(td, cell);
-        if (filter && r === filter.r1 && c >= filter.c1 && c <= filter.c2) {
-          td.classList.add('filter-head');
-          td.title = (td.title ? td.title + '\n\n' : '') + 'Filter on ' + sheet.filter;
-        }
-        var typed = activeSheet + '!' + r + ',' + c;
-        if (Object.prototype.hasOwnProperty.call(pendingEdits, typed)) showPending(td, pendingEdits[typed]);
-        cellEls[r + ',' + c] = td;
-        tr.appendChild(td);
-      }
-      if (r <= frozen) {
-        var top = 'calc(var(--row-h) * ' + r + ' + 1px)';
-        Array.prototype.forEach.call(tr.children, function (child) {
-          child.style.top = top;
-        });
-      }
-      tbody.appendChild(tr);
-    }
-    table.appendChild(tbody);
-    renderCharts(sheet); // over the grid from their anchor cells, which are drawn now
-    var more = $('grid-more');
-    more.hidden = shownRows >= rows;
-    more.textContent = '';
-    if (!more.hidden) {
-      more.appendChild(el('span', null, 'Rows ' + (shownRows + 1) + '–' + rows + ' are not drawn. '));
-      var btn = el('button', null, 'Show more rows');
-      btn.type = 'button';
-      btn.addEventListener('click', function () {
-        drawnRows += ROW_CHUNK;
-        renderGrid();
-      });
-      more.appendChild(btn);
-    }
-    paintSelection();
+    table.appendChild(el('tbody'));
     if (scrollOnDraw) {
+      // The table is as tall as every row before it is scrolled (its spacers are drawn below).
+      $('grid').style.height = layout.headH + layout.tops[rows + 1] + 'px';
       $('grid-wrap').scrollTop = scrollOnDraw.top;
       $('grid-wrap').scrollLeft = scrollOnDraw.left;
       scrollOnDraw = null;
     }
+    drawRows(true);
+    renderCharts(sheet);
+  }
+
+  /** The first non-frozen row at or below `y` (px below the column headers). */
+  function rowAtY(y) {
+    var tops = layout.tops;
+    var lo = layout.frozen + 1;
+    var hi = layout.rows;
+    while (lo < hi) {
+      var mid = (lo + hi) >> 1;
+      if (tops[mid + 1] <= y) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The rows to draw for the grid's scroll position: those in view, and more on both sides. */
+  function wantedWindow() {
+    var wrap = $('grid-wrap');
+    var frozenH = layout.tops[layout.frozen + 1];
+    var top = rowAtY(wrap.scrollTop + frozenH);
+    var bottom = rowAtY(wrap.scrollTop + wrap.clientHeight);
+    return {
+      from: Math.max(layout.frozen + 1, top - 40),
+      to: Math.min(layout.rows, bottom + 120),
+      top: top,
+      bottom: bottom,
+    };
+  }
+
+  /** Draws the rows around the scroll position (`force`: even when those drawn still cover the view). */
+  function drawRows(force) {
+    if (!layout) return;
+    var want = wantedWindow();
+    var have = drawnWindow;
+    if (!force && want.top >= have.from && want.bottom <= have.to) return;
+    var sheet = currentSheet();
+    var tbody = $('grid').tBodies[0];
+    tbody.textContent = '';
+    Object.keys(cellEls).forEach(function (key) {
+      delete cellEls[key];
+    });
+    Object.keys(rowHeads).forEach(function (key) {
+      delete rowHeads[key];
+    });
+    for (var r = 1; r <= layout.frozen; r++) drawRow(tbody, sheet, r);
+    tbody.appendChild(spacer(layout.tops[want.from] - layout.tops[layout.frozen + 1]));
+    for (r = want.from; r <= want.to; r++) drawRow(tbody, sheet, r);
+    tbody.appendChild(spacer(layout.tops[layout.rows + 1] - layout.tops[want.to + 1]));
+    $('grid').style.height = '';
+    drawnWindow = { from: want.from, to: want.to };
+    measureRows(want);
+    paintSelection();
+  }
+
+  function spacer(height) {
+    var tr = el('tr', 'spacer');
+    tr.setAttribute('aria-hidden', 'true');
+    var td = el('td');
+    td.colSpan = layout.cols + 1;
+    td.style.height = Math.max(0, height) + 'px';
+    tr.appendChild(td);
+    return tr;
+  }
+
+  function drawRow(tbody, sheet, r) {
+    if (layout.hidden[r]) return;
+    var tr = el('tr');
+    tr.dataset.r = r;
+    if (r <= layout.frozen) tr.className = 'frozen' + (r === layout.frozen ? ' frozen-last' : '');
+    var rh = el('th', 'row-head', String(r));
+    rh.dataset.r = r;
+    rh.setAttribute('scope', 'row');
+    if (r > 1 && layout.hidden[r - 1]) {
+      tr.classList.add('after-hidden');
+      rh.title = 'Rows above are hidden by a filter';
+    }
+    rowHeads[r] = rh;
+    tr.appendChild(rh);
+    var filter = layout.filter;
+    for (var c = 1; c <= layout.cols; c++) {
+      var cell = cellAt(sheet, r, c);
+      var td = el('td', null, cell && cell.t ? cell.t : '');
+      td.dataset.r = r;
+      td.dataset.c = c;
+      if (cell) decorate(td, cell);
+      if (filter && r === filter.r1 && c >= filter.c1 && c <= filter.c2) {
+        td.classList.add('filter-head');
+        td.title = (td.title ? td.title + '\n\n' : '') + 'Filter on ' + sheet.filter;
+      }
+      var typed = activeSheet + '!' + r + ',' + c;
+      if (Object.prototype.hasOwnProperty.call(pendingEdits, typed)) showPending(td, pendingEdits[typed]);
+      cellEls[r + ',' + c] = td;
+      tr.appendChild(td);
+    }
+    tbody.appendChild(tr);
+  }
+
+  /**
+   * Rows drawn taller than ROW_H (a wrapped cell) keep their height for the spacers; frozen rows stick right
+   * under the column headers and each other, with no gap a scrolled row could show through.
+   */
+  function measureRows(want) {
+    var tall = heights[activeSheet] || (heights[activeSheet] = {});
+    var changed = false;
+    var stick = layout.headH;
+    for (var r = 1; r <= layout.rows; r++) {
+      if (r > layout.frozen && r < want.from) r = want.from;
+      if (r > want.to) break;
+      var head = rowHeads[r];
+      if (!head) continue;
+      var h = head.parentNode.offsetHeight;
+      if (r <= layout.frozen) {
+        Array.prototype.forEach.call(head.parentNode.children, setTop(stick));
+        stick += h;
+      }
+      if (h !== (tall[r] || ROW_H)) {
+        if (h === ROW_H) delete tall[r];
+        else tall[r] = h;
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    layout.tops = rowTops(layout.rows, layout.hidden);
+    var spacers = $('grid').tBodies[0].querySelectorAll('tr.spacer td');
+    spacers[0].style.height = layout.tops[want.from] - layout.tops[layout.frozen + 1] + 'px';
+    spacers[1].style.height = layout.tops[layout.rows + 1] - layout.tops[want.to + 1] + 'px';
+  }
+  function setTop(top) {
+    return function (child) {
+      child.style.top = top + 'px';
+    };
   }
 
   function decorate(td, cell) {
@@ -488,7 +591,10 @@
     var left = Math.min(sel.c1, sel.c2);
     var right = Math.max(sel.c1, sel.c2);
     var single = top === bottom && left === right;
-    for (var r = top; r <= Math.min(bottom, drawnRows); r++) {
+    for (var r = top; r <= bottom; r++) {
+      if (!layout) break;
+      if (r > layout.frozen && r < drawnWindow.from) r = drawnWindow.from;
+      if (r > drawnWindow.to) break;
       if (rowHeads[r]) {
         rowHeads[r].classList.add('active');
         painted.push(rowHeads[r]);
@@ -531,19 +637,62 @@
     );
   }
 
+  /** Scrolls the grid so that the cell is in view (below the frozen rows), and draws its rows. */
   function scrollIntoView(r, c) {
-    var td = cellEls[r + ',' + c];
-    if (!td) return;
+    if (!layout) return;
     var wrap = $('grid-wrap');
-    var frozenRows = (currentSheet() && currentSheet().frozenRows) || 0;
-    var headerH = td.offsetHeight * (1 + frozenRows);
-    var rowHeadW = 46;
-    if (td.offsetTop - headerH < wrap.scrollTop && r > frozenRows) wrap.scrollTop = td.offsetTop - headerH;
-    else if (td.offsetTop + td.offsetHeight > wrap.scrollTop + wrap.clientHeight)
-      wrap.scrollTop = td.offsetTop + td.offsetHeight - wrap.clientHeight;
-    if (td.offsetLeft - rowHeadW < wrap.scrollLeft) wrap.scrollLeft = td.offsetLeft - rowHeadW;
-    else if (td.offsetLeft + td.offsetWidth > wrap.scrollLeft + wrap.clientWidth)
-      wrap.scrollLeft = td.offsetLeft + td.offsetWidth - wrap.clientWidth;
+    r = Math.max(1, Math.min(layout.rows, r));
+    c = Math.max(1, Math.min(layout.cols, c));
+    if (r > layout.frozen) {
+      var top = layout.tops[r];
+      var bottom = layout.tops[r + 1];
+      var frozenH = layout.tops[layout.frozen + 1];
+      var visible = wrap.clientHeight - layout.headH;
+      if (top - frozenH < wrap.scrollTop) wrap.scrollTop = top - frozenH;
+      else if (bottom > wrap.scrollTop + visible) wrap.scrollTop = bottom - visible;
+    }
+    var left = layout.lefts[c];
+    var right = layout.lefts[c + 1];
+    var wide = wrap.clientWidth - HEAD_W;
+    if (left < wrap.scrollLeft) wrap.scrollLeft = left;
+    else if (right > wrap.scrollLeft + wide) wrap.scrollLeft = right - wide;
+    drawRows(false);
+  }
+
+  /**
+   * The Name box: 'B2', 'A2:C9', 'Contacts!A1' or "'Demo list'!A7001" selects that range (on that sheet)
+   * and scrolls to its first cell, as Sheets does. False when the text names no range here.
+   */
+  function goTo(text) {
+    var m = /^\s*(?:'((?:[^']|'')+)'|([^'!]+))!(.*)$/.exec(String(text || ''));
+    var sheetName = m ? (m[1] != null ? m[1].replace(/''/g, "'") : m[2].trim()) : null;
+    if (sheetName && !findSheet(sheetName)) return false;
+    var r = parseRange(m ? m[3] : text);
+    if (!r) return false;
+    if (sheetName && sheetName !== activeSheet) {
+      switchSheet(sheetName);
+      r = parseRange(m[3]); // whole rows and columns span the sheet now drawn
+    }
+    var clamp = function (n, most) {
+      return Math.max(1, Math.min(most, n));
+    };
+    var most = Math.max(dims.cols, (currentSheet() && currentSheet().maxCols) || 26);
+    r = {
+      r1: clamp(r.r1, dims.rows),
+      r2: clamp(r.r2, dims.rows),
+      c1: clamp(r.c1, most),
+      c2: clamp(r.c2, most),
+    };
+    r.cr = Math.min(r.r1, r.r2);
+    r.cc = Math.min(r.c1, r.c2);
+    var wider = Math.max(r.c1, r.c2) > dims.cols;
+    sel = r;
+    if (wider)
+      renderGrid(); // the columns up to the one asked for are drawn
+    else paintSelection();
+    scrollIntoView(r.cr, r.cc);
+    sendSelection();
+    return true;
   }
 
   function setSelection(next, send) {
@@ -624,10 +773,6 @@
     while (hidden[r] && r > 1 && r < dims.rows) r += dr || 1;
     r = Math.max(1, Math.min(dims.rows, r));
     var c = Math.max(1, Math.min(dims.cols, baseC + dc));
-    if (r > drawnRows) {
-      drawnRows = r + ROW_CHUNK;
-      renderGrid();
-    }
     if (extend) setSelection({ r1: sel.r1, c1: sel.c1, r2: r, c2: c, cr: sel.cr, cc: sel.cc }, true);
     else setSelection({ r1: r, c1: c, r2: r, c2: c, cr: r, cc: c }, true);
   }
@@ -858,10 +1003,11 @@
       var btn = el('button', 'menu-item', item.label);
       btn.type = 'button';
       btn.setAttribute('role', 'menuitem');
-      btn.dataset.fn = item.fn;
+      if (item.fn) btn.dataset.fn = item.fn;
       btn.addEventListener('click', function () {
         closeMenus();
-        if (item.demo) runDemo(item.demo);
+        if (item.action) item.action();
+        else if (item.demo) runDemo(item.demo);
         else runMenuItem(item);
       });
       sub.appendChild(btn);
@@ -913,30 +1059,41 @@
     var first = popup.querySelector('.menu-item');
     if (first) first.focus();
   }
+  /** The open menu: one of the menu bar's, or the context menu; null when none is. */
+  function openPopup() {
+    return document.querySelector(
+      '#menubar > .menu-root > .menu-popup:not([hidden]), #context-menu:not([hidden])',
+    );
+  }
   function closeMenus() {
-    $('extensions-popup').hidden = true;
-    $('extensions-menu').setAttribute('aria-expanded', 'false');
-    Array.prototype.forEach.call($('extensions-popup').querySelectorAll('.menu-popup'), function (sub) {
-      sub.hidden = true;
+    var popups = document.querySelectorAll('#menubar .menu-popup, #context-menu');
+    Array.prototype.forEach.call(popups, function (popup) {
+      popup.hidden = true;
     });
-    Array.prototype.forEach.call($('extensions-popup').querySelectorAll('[aria-expanded]'), function (b) {
+    var openers = document.querySelectorAll('#menubar [aria-expanded], #context-menu [aria-expanded]');
+    Array.prototype.forEach.call(openers, function (b) {
       b.setAttribute('aria-expanded', 'false');
     });
   }
   function menuKeys(e) {
-    var popup = $('extensions-popup');
-    if (popup.hidden) return;
+    var popup = openPopup();
+    if (!popup) return;
     if (e.key === 'Escape') {
       e.preventDefault();
       closeMenus();
-      $('extensions-menu').focus();
+      var title = popup.previousElementSibling;
+      if (title && title.classList.contains('menu-title')) title.focus();
+      else $('grid-wrap').focus({ preventScroll: true });
       return;
     }
     if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
     var menu = document.activeElement && document.activeElement.closest('[role="menu"]');
     if (!menu) return;
     var items = Array.prototype.filter.call(menu.children, function (n) {
-      return n.classList.contains('menu-item') || n.classList.contains('menu-root');
+      return (
+        (n.classList.contains('menu-item') && !n.classList.contains('disabled')) ||
+        n.classList.contains('menu-root')
+      );
     });
     items = items.map(function (n) {
       return n.classList.contains('menu-root') ? n.querySelector('.menu-item') : n;
@@ -945,6 +1102,531 @@
     e.preventDefault();
     var next = items[(i + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length];
     if (next) next.focus();
+  }
+
+  // ── Sheet menus: File, Edit, View, Insert, Data, the context menus, the sheet tabs ───────────────────────
+  // What a user does to a sheet in Sheets, done to the emulated one with the Apps Script method of the same
+  // name (dev/playground/emulator-state.js STRUCTURE_EDITS) as the user's edit. The few items that mean
+  // nothing here (one file, no history, no sharing) stay in the menus, disabled, saying why.
+  var sortHeader = false; // "Data has header row", as the advanced sorting options last said
+
+  /** The selection's rows and columns: { top, bottom, left, right, rows, cols }. */
+  function selBounds() {
+    var s = sel || { r1: 1, r2: 1, c1: 1, c2: 1 };
+    var top = Math.min(s.r1, s.r2);
+    var bottom = Math.max(s.r1, s.r2);
+    var left = Math.min(s.c1, s.c2);
+    var right = Math.max(s.c1, s.c2);
+    return {
+      top: top,
+      bottom: bottom,
+      left: left,
+      right: right,
+      rows: bottom - top + 1,
+      cols: right - left + 1,
+    };
+  }
+  function plural(n, one, many) {
+    return n + ' ' + (n === 1 ? one : many);
+  }
+  function rowsLabel(b) {
+    return b.rows === 1 ? 'row ' + b.top : 'rows ' + b.top + ' – ' + b.bottom;
+  }
+  function colsLabel(b) {
+    return b.cols === 1
+      ? 'column ' + colLetter(b.left)
+      : 'columns ' + colLetter(b.left) + ' – ' + colLetter(b.right);
+  }
+
+  /** Sends one structure edit of the user's; the state it answers with is drawn. */
+  function sheetEdit(action, args, sheetName) {
+    commitEditor(false);
+    var name = sheetName || activeSheet;
+    return whileBusy(
+      sendInOrder(function () {
+        return post('/api/structure', { sheet: name, action: action, args: args || {} });
+      }),
+    );
+  }
+
+  function insertItems(b) {
+    return [
+      {
+        label: 'Insert ' + plural(b.rows, 'row', 'rows') + ' above',
+        action: function () {
+          sheetEdit('insertRowsBefore', { at: b.top, count: b.rows });
+        },
+      },
+      {
+        label: 'Insert ' + plural(b.rows, 'row', 'rows') + ' below',
+        action: function () {
+          sheetEdit('insertRowsAfter', { at: b.bottom, count: b.rows });
+        },
+      },
+      {
+        label: 'Insert ' + plural(b.cols, 'column', 'columns') + ' left',
+        action: function () {
+          sheetEdit('insertColumnsBefore', { at: b.left, count: b.cols });
+        },
+      },
+      {
+        label: 'Insert ' + plural(b.cols, 'column', 'columns') + ' right',
+        action: function () {
+          sheetEdit('insertColumnsAfter', { at: b.right, count: b.cols });
+        },
+      },
+    ];
+  }
+  function deleteItems(b) {
+    return [
+      {
+        label: 'Delete ' + rowsLabel(b),
+        action: function () {
+          sheetEdit('deleteRows', { at: b.top, count: b.rows });
+        },
+      },
+      {
+        label: 'Delete ' + colsLabel(b),
+        action: function () {
+          sheetEdit('deleteColumns', { at: b.left, count: b.cols });
+        },
+      },
+      { label: 'Delete values', action: clearSelection },
+    ];
+  }
+  function sortRangeItems(b) {
+    var column = colLetter(sel ? sel.cc : b.left);
+    var sortBy = function (ascending) {
+      return function () {
+        sheetEdit('sortRange', {
+          range: rangeA1(sel),
+          column: sel ? sel.cc : b.left,
+          ascending: ascending,
+          header: false,
+        });
+      };
+    };
+    return [
+      { label: 'Sort range by column ' + column + ' (A to Z)', action: sortBy(true) },
+      { label: 'Sort range by column ' + column + ' (Z to A)', action: sortBy(false) },
+      { label: 'Advanced range sorting options', action: openSortOptions },
+    ];
+  }
+  function sortSheetItems(column) {
+    var by = function (ascending) {
+      return function () {
+        sheetEdit('sort', { column: column, ascending: ascending });
+      };
+    };
+    return [
+      { label: 'Sort sheet by column ' + colLetter(column) + ' (A to Z)', action: by(true) },
+      { label: 'Sort sheet by column ' + colLetter(column) + ' (Z to A)', action: by(false) },
+    ];
+  }
+  function copyItems() {
+    return [
+      { label: 'Copy', action: copySelection },
+      {
+        label: 'Paste',
+        action: function () {
+          showToast({
+            title: 'Paste',
+            message: 'Press Ctrl+V (⌘V) in the grid: a browser lets a page read the clipboard only then.',
+          });
+        },
+      },
+    ];
+  }
+
+  var NO_FILE_OPS = 'The playground has one spreadsheet, in memory: nothing to copy, share or restore.';
+  var MENUS = {
+    File: function () {
+      return [
+        { label: 'Rename…', action: renameSpreadsheet },
+        { label: 'Download › Comma-separated values (.csv, this sheet)', action: downloadCsv },
+        { separator: true },
+        { label: 'Make a copy', disabled: NO_FILE_OPS },
+        { label: 'Share', disabled: NO_FILE_OPS },
+        { label: 'Version history', disabled: NO_FILE_OPS },
+      ];
+    },
+    Edit: function () {
+      var b = selBounds();
+      var noHistory = 'The emulator keeps no edit history: nothing to undo.';
+      return [
+        { label: 'Undo', disabled: noHistory },
+        { label: 'Redo', disabled: noHistory },
+        { separator: true },
+      ]
+        .concat(copyItems())
+        .concat([{ separator: true }])
+        .concat(deleteItems(b));
+    },
+    View: function () {
+      var b = selBounds();
+      var sheet = currentSheet();
+      var frozen = (sheet && sheet.frozenRows) || 0;
+      var freeze = function (rows) {
+        return function () {
+          sheetEdit('setFrozenRows', { rows: rows });
+        };
+      };
+      return [
+        { label: 'Freeze › No rows' + (frozen === 0 ? ' ✓' : ''), action: freeze(0) },
+        { label: 'Freeze › 1 row' + (frozen === 1 ? ' ✓' : ''), action: freeze(1) },
+        { label: 'Freeze › 2 rows' + (frozen === 2 ? ' ✓' : ''), action: freeze(2) },
+        {
+          label: 'Freeze › Up to row ' + b.bottom + (frozen === b.bottom ? ' ✓' : ''),
+          action: freeze(b.bottom),
+        },
+        { separator: true },
+        {
+          label: 'Show the rows hidden by hand',
+          action: function () {
+            sheetEdit('showRows', { at: 1, count: dims.rows });
+          },
+        },
+      ];
+    },
+    Insert: function () {
+      var b = selBounds();
+      return insertItems(b).concat([
+        { separator: true },
+        { label: 'Sheet', action: addSheet },
+        {
+          label: 'Checkbox',
+          action: function () {
+            sheetEdit('insertCheckboxes', { range: rangeA1(sel) });
+          },
+        },
+      ]);
+    },
+    Data: function () {
+      var b = selBounds();
+      var sheet = currentSheet();
+      var filtered = !!(sheet && sheet.filter);
+      return sortSheetItems(sel ? sel.cc : 1).concat([
+        { label: 'Sort range', items: sortRangeItems(b) },
+        { separator: true },
+        filtered
+          ? {
+              label: 'Remove filter',
+              action: function () {
+                sheetEdit('removeFilter');
+              },
+            }
+          : {
+              label: 'Create a filter',
+              action: function () {
+                sheetEdit('createFilter', { range: filterRange(b) });
+              },
+            },
+      ]);
+    },
+  };
+
+  /** Sheets' Create a filter on one cell takes the data around it: here the sheet's filled rows and columns. */
+  function filterRange(b) {
+    var sheet = currentSheet();
+    if (b.rows > 1 || b.cols > 1 || !sheet) return rangeA1(sel);
+    return 'A1:' + a1(Math.max(sheet.rows, 1), Math.max(sheet.cols, 1));
+  }
+
+  /** A popup's items: buttons (disabled ones say why), separators, sub-menus. */
+  function fillMenu(popup, items) {
+    popup.textContent = '';
+    items.forEach(function (item) {
+      if (item.separator) return popup.appendChild(el('div', 'menu-separator'));
+      if (item.items) return popup.appendChild(submenu(item.label, item.items));
+      var btn = el('button', 'menu-item', item.label);
+      btn.type = 'button';
+      btn.setAttribute('role', 'menuitem');
+      if (item.disabled) {
+        btn.setAttribute('aria-disabled', 'true');
+        btn.classList.add('disabled');
+        btn.title = item.disabled;
+      }
+      btn.addEventListener('click', function () {
+        if (item.disabled) return;
+        closeMenus();
+        item.action();
+      });
+      popup.appendChild(btn);
+    });
+  }
+
+  function openSheetMenu(name) {
+    var title = $('menu-' + name.toLowerCase());
+    var popup = title.nextElementSibling;
+    closeMenus();
+    fillMenu(popup, MENUS[name]());
+    popup.hidden = false;
+    title.setAttribute('aria-expanded', 'true');
+    var first = popup.querySelector('.menu-item:not(.disabled)');
+    if (first) first.focus();
+  }
+
+  /** The right-click menu of a cell, a row number, a column letter or a sheet tab. */
+  function onContextMenu(e) {
+    var target = e.target;
+    var tab = target.closest && target.closest('#tabs .tab');
+    var td = target.closest && target.closest('#grid td[data-r]');
+    var th = target.closest && target.closest('#grid th[data-r], #grid th[data-c]');
+    if (!tab && !td && !th) return;
+    e.preventDefault();
+    var items;
+    if (tab) {
+      switchSheet(tab.dataset.sheet);
+      items = tabItems(tab.dataset.sheet);
+    } else {
+      selectUnder(td, th);
+      var b = selBounds();
+      if (th && th.dataset.r) {
+        var rowsOnly = insertItems(b).slice(0, 2);
+        items = rowsOnly.concat([
+          { separator: true },
+          deleteItems(b)[0],
+          { label: 'Clear ' + rowsLabel(b), action: clearSelection },
+          {
+            label: 'Hide ' + rowsLabel(b),
+            action: function () {
+              sheetEdit('hideRows', { at: b.top, count: b.rows });
+            },
+          },
+        ]);
+      } else if (th && th.dataset.c) {
+        items = insertItems(b)
+          .slice(2)
+          .concat([
+            { separator: true },
+            deleteItems(b)[1],
+            { label: 'Clear ' + colsLabel(b), action: clearSelection },
+          ])
+          .concat([{ separator: true }])
+          .concat(sortSheetItems(b.left));
+      } else {
+        items = copyItems()
+          .concat([{ separator: true }])
+          .concat(insertItems(b))
+          .concat([{ separator: true }])
+          .concat(deleteItems(b))
+          .concat(b.rows > 1 ? [{ separator: true }].concat(sortRangeItems(b).slice(0, 2)) : []);
+      }
+    }
+    var menu = $('context-menu');
+    closeMenus();
+    fillMenu(menu, items);
+    menu.hidden = false;
+    // At the pointer, kept inside the window.
+    var x = Math.min(e.clientX, window.innerWidth - menu.offsetWidth - 4);
+    var y = Math.min(e.clientY, window.innerHeight - menu.offsetHeight - 4);
+    menu.style.left = Math.max(0, x) + 'px';
+    menu.style.top = Math.max(0, y) + 'px';
+    var first = menu.querySelector('.menu-item:not(.disabled)');
+    if (first) first.focus();
+  }
+
+  /** A right-click outside the selection selects what it is on first, as in Sheets. */
+  function selectUnder(td, th) {
+    var b = selBounds();
+    if (td) {
+      var r = Number(td.dataset.r);
+      var c = Number(td.dataset.c);
+      if (r < b.top || r > b.bottom || c < b.left || c > b.right)
+        setSelection({ r1: r, c1: c, r2: r, c2: c, cr: r, cc: c }, true);
+    } else if (th.dataset.r) {
+      var row = Number(th.dataset.r);
+      if (row < b.top || row > b.bottom || b.cols < dims.cols)
+        setSelection({ r1: row, c1: 1, r2: row, c2: dims.cols, cr: row, cc: 1 }, true);
+    } else {
+      var col = Number(th.dataset.c);
+      if (col < b.left || col > b.right || b.rows < dims.rows)
+        setSelection({ r1: 1, c1: col, r2: dims.rows, c2: col, cr: 1, cc: col }, true);
+    }
+  }
+
+  function tabItems(name) {
+    var only = state.sheets.length === 1;
+    return [
+      {
+        label: 'Delete',
+        disabled: only ? 'A spreadsheet keeps at least one sheet.' : false,
+        action: function () {
+          askLocal(
+            'Delete sheet',
+            'Delete "' + name + '"? Its cells are gone for good.',
+            ['CANCEL', 'OK'],
+            function (b) {
+              if (b === 'OK') sheetEdit('deleteSheet', {}, name);
+            },
+          );
+        },
+      },
+      {
+        label: 'Rename',
+        action: function () {
+          renameTab(name);
+        },
+      },
+      { separator: true },
+      { label: 'Insert sheet', action: addSheet },
+    ];
+  }
+
+  function addSheet() {
+    sheetEdit('insertSheet', { after: activeSheet });
+  }
+
+  /** The tab's name becomes an input, as in Sheets: Enter (or leaving it) renames, Escape keeps the name. */
+  function renameTab(name) {
+    var tab = $('tabs').querySelector('.tab[data-sheet="' + CSS.escape(name) + '"]');
+    if (!tab) return;
+    var input = el('input', 'tab-rename');
+    input.value = name;
+    input.setAttribute('aria-label', 'Rename sheet ' + name);
+    renaming = true;
+    tab.replaceWith(input);
+    input.focus();
+    input.select();
+    var done = false;
+    var finish = function (save) {
+      if (done) return;
+      done = true;
+      renaming = false;
+      var next = input.value.trim();
+      if (save && next && next !== name) {
+        sheetEdit('setName', { name: next }, name).then(function () {
+          renderTabs();
+        });
+      } else renderTabs();
+    };
+    input.addEventListener('keydown', function (e) {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        finish(true);
+      } else if (e.key === 'Escape') {
+        e.preventDefault();
+        finish(false);
+      }
+    });
+    input.addEventListener('blur', function () {
+      finish(true);
+    });
+  }
+
+  function renameSpreadsheet() {
+    askLocal(
+      'Rename',
+      'New name of the spreadsheet:',
+      ['CANCEL', 'OK'],
+      function (button, text) {
+        if (button === 'OK' && text.trim()) sheetEdit('renameSpreadsheet', { name: text.trim() });
+      },
+      true,
+    );
+  }
+
+  /** The selection's shown values, tab-separated (what Ctrl+C in Sheets puts on the clipboard as text). */
+  function selectionText() {
+    var b = selBounds();
+    var sheet = currentSheet();
+    var lines = [];
+    for (var r = b.top; r <= Math.min(b.bottom, sheet ? sheet.rows : 0); r++) {
+      var line = [];
+      for (var c = b.left; c <= b.right; c++) {
+        var cell = cellAt(sheet, r, c);
+        line.push(cell && cell.t ? cell.t : '');
+      }
+      lines.push(line.join('\t'));
+    }
+    return lines.join('\n');
+  }
+  function copySelection() {
+    var text = selectionText();
+    var copied = navigator.clipboard
+      ? navigator.clipboard.writeText(text)
+      : Promise.reject(new Error('no clipboard'));
+    copied.then(
+      function () {
+        showToast({ title: 'Copy', message: 'Copied ' + rangeA1(sel) + '.' });
+      },
+      function (e) {
+        showToast({
+          title: 'Copy',
+          message: 'The browser refused the clipboard (' + e.message + '): use Ctrl+C.',
+        });
+      },
+    );
+  }
+  function csvField(text) {
+    return /[",\n]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+  }
+  function downloadCsv() {
+    var sheet = currentSheet();
+    if (!sheet) return;
+    var lines = sheet.cells.map(function (row) {
+      var out = [];
+      for (var c = 0; c < sheet.cols; c++) out.push(csvField((row[c] && row[c].t) || ''));
+      return out.join(',');
+    });
+    var link = el('a');
+    link.href = URL.createObjectURL(new Blob([lines.join('\n') + '\n'], { type: 'text/csv' }));
+    link.download = (state.title || 'Playground') + ' - ' + sheet.name + '.csv';
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+  }
+
+  /** The page's own question in the alert box (no execution waits for it). */
+  var localSeq = 0;
+  function askLocal(title, message, buttons, then, withInput) {
+    prompts.push({
+      id: 'local-' + ++localSeq,
+      type: withInput ? 'prompt' : 'alert',
+      title: title,
+      message: message,
+      buttons: buttons,
+      local: then,
+    });
+    if (prompts.length === 1) showPrompt();
+  }
+
+  /** Data › Sort range › Advanced range sorting options: a header row, the column, the order. */
+  function openSortOptions() {
+    var b = selBounds();
+    var sheet = currentSheet();
+    var layer = $('sort-layer');
+    var select = $('sort-column');
+    select.textContent = '';
+    for (var c = b.left; c <= b.right; c++) {
+      var head = cellAt(sheet, b.top, c);
+      var option = el(
+        'option',
+        null,
+        'Column ' + colLetter(c) + (sortHeader && head && head.t ? ' (' + head.t + ')' : ''),
+      );
+      option.value = String(c);
+      select.appendChild(option);
+    }
+    select.value = String(sel ? sel.cc : b.left);
+    $('sort-header').checked = sortHeader;
+    $('sort-range').textContent = 'Sort range ' + rangeA1(sel);
+    layer.hidden = false;
+    select.focus();
+  }
+  function closeSortOptions(sort) {
+    var layer = $('sort-layer');
+    if (layer.hidden) return;
+    layer.hidden = true;
+    sortHeader = $('sort-header').checked;
+    if (sort)
+      sheetEdit('sortRange', {
+        range: rangeA1(sel),
+        column: Number($('sort-column').value),
+        ascending: !$('sort-desc').checked,
+        header: sortHeader,
+      });
+    $('grid-wrap').focus({ preventScroll: true });
   }
 
   function runMenuItem(item) {
@@ -1006,7 +1688,7 @@
   }
 
   function injectBridge(html, frameId) {
-    var config = { functions: info.functions || [], frame: frameId };
+    var config = { functions: info.functions || [], frame: frameId, clockOffset: clockOffset() };
     var script =
       '<script>window.__playgroundBridge__ = ' +
       JSON.stringify(config).replace(/</g, '\\u003c') +
@@ -1176,7 +1858,9 @@
     prompts = prompts.filter(function (q) {
       return q !== p;
     });
+    var text = p.type === 'prompt' ? $('alert-input').value : '';
     showPrompt();
+    if (p.local) return p.local(button, text);
     post('/api/prompt', {
       id: p.id,
       button: button,
@@ -1216,10 +1900,24 @@
     text += pad(d.getUTCHours()) + ':' + pad(d.getUTCMinutes());
     return (seconds ? text + ':' + pad(d.getUTCSeconds()) : text) + ' UTC';
   }
+  /** How far the service clock is ahead of this browser's (the add-on's frames run on it: bridge.js). */
+  function clockOffset() {
+    return clockAt.seenAt ? clockAt.now - clockAt.seenAt : 0;
+  }
   function renderClock() {
     var clock = state && state.clock;
     if (!clock) return;
-    if (clock.now !== clockAt.now) clockAt = { now: clock.now, seenAt: Date.now() };
+    if (clock.now !== clockAt.now) {
+      clockAt = { now: clock.now, seenAt: Date.now() };
+      ['sidebar-frame', 'html-dialog-frame'].forEach(function (id) {
+        var frame = $(id);
+        if (frame && frame.contentWindow)
+          frame.contentWindow.postMessage(
+            { __playground__: true, type: 'clock', offset: clockOffset() },
+            '*',
+          );
+      });
+    }
     $('clock-now').textContent = utcText(clockAt.now + (Date.now() - clockAt.seenAt), true);
     var next = (clock.triggers || []).slice().sort(function (a, b) {
       return a.nextRunMs - b.nextRunMs;
@@ -1388,13 +2086,10 @@
   /** Places a chart as Sheets does: its top-left corner at its anchor cell plus offsets, at its width. */
   function placeChart(figure, chart) {
     var anchor = chart.anchor || { row: 1, col: 1, x: 0, y: 0 };
-    var td = cellEls[anchor.row + ',' + anchor.col];
-    if (!td) return false; // its anchor row is hidden or not drawn: Sheets would show it there
-    var wrap = $('grid-wrap');
-    var box = td.getBoundingClientRect();
-    var origin = wrap.getBoundingClientRect();
-    figure.style.left = box.left - origin.left + wrap.scrollLeft + anchor.x + 'px';
-    figure.style.top = box.top - origin.top + wrap.scrollTop + anchor.y + 'px';
+    if (!layout || anchor.row > layout.rows || anchor.col > layout.cols) return false;
+    if (layout.hidden[anchor.row]) return false; // Sheets hides a chart whose anchor row is hidden
+    figure.style.left = HEAD_W + layout.lefts[anchor.col] + anchor.x + 'px';
+    figure.style.top = layout.headH + layout.tops[anchor.row] + anchor.y + 'px';
     if (chart.width) figure.style.width = chart.width + 'px';
     if (chart.height) figure.style.minHeight = chart.height + 'px';
     return true;
@@ -1472,6 +2167,14 @@
     });
     setInterval(renderClock, 1000);
     wrap.addEventListener('mousedown', onMouseDown);
+    var scrollFrame = 0;
+    wrap.addEventListener('scroll', function () {
+      if (scrollFrame) return;
+      scrollFrame = requestAnimationFrame(function () {
+        scrollFrame = 0;
+        if (!editor) drawRows(false);
+      });
+    });
     wrap.addEventListener('mouseover', onMouseOver);
     document.addEventListener('mouseup', onMouseUp);
     wrap.addEventListener('keydown', onGridKey);
@@ -1501,8 +2204,10 @@
     });
 
     $('extensions-menu').addEventListener('click', function () {
-      if ($('extensions-popup').hidden) openMenu();
-      else closeMenus();
+      if ($('extensions-popup').hidden) {
+        closeMenus();
+        openMenu();
+      } else closeMenus();
     });
     $('extensions-menu').addEventListener('keydown', function (e) {
       if (e.key === 'ArrowDown') {
@@ -1513,17 +2218,48 @@
     document.addEventListener('keydown', menuKeys);
     document.addEventListener('keydown', promptKeys, true);
     document.addEventListener('mousedown', function (e) {
-      if (!e.target.closest('.menu-root')) closeMenus();
+      if (!e.target.closest('.menu-root, #context-menu')) closeMenus();
+    });
+    Array.prototype.forEach.call(document.querySelectorAll('.sheet-menu'), function (title) {
+      title.addEventListener('click', function () {
+        if (title.getAttribute('aria-expanded') === 'true') closeMenus();
+        else openSheetMenu(title.dataset.menu);
+      });
+      title.addEventListener('keydown', function (e) {
+        if (e.key !== 'ArrowDown') return;
+        e.preventDefault();
+        openSheetMenu(title.dataset.menu);
+      });
+      // With a menu open, pointing at another title opens that one, as in Sheets.
+      title.addEventListener('mouseenter', function () {
+        var open = openPopup();
+        if (open && open.id !== 'context-menu' && open !== title.nextElementSibling)
+          openSheetMenu(title.dataset.menu);
+      });
+    });
+    document.addEventListener('contextmenu', onContextMenu);
+    $('add-sheet').addEventListener('click', addSheet);
+    $('sort-cancel').addEventListener('click', function () {
+      closeSortOptions(false);
+    });
+    $('sort-go').addEventListener('click', function () {
+      closeSortOptions(true);
+    });
+    $('sort-layer').addEventListener('keydown', function (e) {
+      if (e.key === 'Escape') closeSortOptions(false);
+    });
+    $('sort-header').addEventListener('change', function () {
+      sortHeader = $('sort-header').checked;
+      var keep = $('sort-column').value;
+      openSortOptions();
+      $('sort-column').value = keep;
     });
 
     $('name-box').addEventListener('keydown', function (e) {
       if (e.key !== 'Enter') return;
       e.preventDefault();
-      var r = parseRange($('name-box').value);
-      if (r) {
-        setSelection(r, true);
-        wrap.focus({ preventScroll: true });
-      } else $('name-box').value = rangeA1(sel);
+      if (goTo($('name-box').value)) wrap.focus({ preventScroll: true });
+      else $('name-box').value = rangeA1(sel);
     });
     $('formula-input').addEventListener('keydown', function (e) {
       if (e.key === 'Enter') {

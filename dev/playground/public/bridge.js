@@ -8,6 +8,27 @@
   var pending = {};
   var nextId = 1;
 
+  // The add-on's pages run on the clock its server side runs on, as in Sheets where both run on real time:
+  // here that is the service clock (real time plus what the page's +1 hour added, the slow service's
+  // delays and the emulator's simulated waits). A progress dialog's Elapsed adds the time since the server's
+  // last answer to the time the server measured, so both halves must be read on one clock.
+  var offset = Number(config.clockOffset) || 0;
+  var RealDate = Date;
+  function ServiceDate() {
+    var args = Array.prototype.slice.call(arguments);
+    if (!(this instanceof ServiceDate)) return new RealDate(RealDate.now() + offset).toString();
+    if (args.length === 0) return Reflect.construct(RealDate, [RealDate.now() + offset], new.target);
+    return Reflect.construct(RealDate, args, new.target);
+  }
+  Object.setPrototypeOf(ServiceDate, RealDate);
+  ServiceDate.prototype = RealDate.prototype;
+  ServiceDate.now = function () {
+    return RealDate.now() + offset;
+  };
+  ServiceDate.UTC = RealDate.UTC;
+  ServiceDate.parse = RealDate.parse;
+  window.Date = ServiceDate;
+
   function send(message) {
     message.__playground__ = true;
     message.frame = config.frame;
@@ -69,7 +90,12 @@
 
   window.addEventListener('message', function (event) {
     var data = event.data;
-    if (event.source !== window.parent || !data || !data.__playground__ || data.type !== 'result') return;
+    if (event.source !== window.parent || !data || !data.__playground__) return;
+    if (data.type === 'clock') {
+      offset = Number(data.offset) || 0;
+      return;
+    }
+    if (data.type !== 'result') return;
     var call = pending[data.id];
     if (!call) return;
     delete pending[data.id];
