@@ -159,7 +159,7 @@ const ACTIONS = {
     });
     return {
       ok: true,
-      message: `Slow service on: each outreach request takes ${SLOW_MS / 1000} s of the service clock, so long sends and unlocks go on in the progress dialog.`,
+      message: `Slow service on: each outreach request takes ${SLOW_MS / 1000} s of the service clock (${SLOW_REAL_MS / 1000} s of yours), so long sends and unlocks go on in the progress dialog; the service clock, and the dialog's Elapsed, run ahead of yours.`,
     };
   },
   async 'slow-off'(host, info) {

@@ -170,6 +170,35 @@ function generalNumber(n) {
   return String(Number(n.toPrecision(15)));
 }
 
+const literal = (s) => s.replace(/"([^"]*)"/g, '$1').replace(/\\(.)/g, '$1');
+
+/** A number format's section, parsed once (a list's every cell shows through the same few formats). */
+const parsedSections = new Map();
+function parseSection(fmt) {
+  let parsed = parsedSections.get(fmt);
+  if (parsed !== undefined) return parsed;
+  const m = /^(.*?)([#0,]*0[#0,]*|#[#,]*)(\.[0#]+)?(.*)$/.exec(fmt);
+  if (!m) parsed = null;
+  else {
+    const [, prefix, intPart, decPart = '', suffix] = m;
+    const minDec = (decPart.match(/0/g) || []).length;
+    const maxDec = Math.max(0, decPart.length - 1);
+    parsed = {
+      prefix: literal(prefix),
+      suffix: literal(suffix),
+      percent: suffix.includes('%'),
+      minDec,
+      maxDec,
+      trailing: maxDec > minDec ? new RegExp(`0{1,${maxDec - minDec}}$`) : null,
+      minInt: (intPart.replace(/,/g, '').match(/0/g) || []).length,
+      grouped: intPart.includes(','),
+    };
+  }
+  if (parsedSections.size > 1000) parsedSections.clear();
+  parsedSections.set(fmt, parsed);
+  return parsed;
+}
+
 /** Formats a number with patterns like '0', '0.00', '#,##0', '#,##0.00', '0%', '0.0%', '$#,##0.00', '0.0#'. */
 function formatNumberPattern(n, pattern) {
   const section = pattern.split(';');
@@ -178,24 +207,20 @@ function formatNumberPattern(n, pattern) {
     fmt = section[1];
     n = -n;
   } else if (n === 0 && section[2]) fmt = section[2];
-  const literal = (s) => s.replace(/"([^"]*)"/g, '$1').replace(/\\(.)/g, '$1');
-  const m = /^(.*?)([#0,]*0[#0,]*|#[#,]*)(\.[0#]+)?(.*)$/.exec(fmt);
-  if (!m) return generalNumber(n);
-  const [, prefix, intPart, decPart = '', suffix] = m;
+  const f = parseSection(fmt);
+  if (!f) return generalNumber(n);
   let value = n;
-  if (suffix.includes('%')) value *= 100;
-  const minDec = (decPart.match(/0/g) || []).length;
-  const maxDec = Math.max(0, decPart.length - 1);
-  let s = Math.abs(value).toFixed(maxDec);
-  if (maxDec > minDec) s = s.replace(new RegExp(`0{1,${maxDec - minDec}}$`), '').replace(/\.$/, '');
+  if (f.percent) value *= 100;
+  const fixed = Math.abs(value).toFixed(f.maxDec);
+  let s = fixed;
+  if (f.trailing) s = s.replace(f.trailing, '').replace(/\.$/, '');
   let [int, dec] = s.split('.');
-  const minInt = (intPart.replace(/,/g, '').match(/0/g) || []).length;
   int = int.replace(/^0+(?=\d)/, '');
-  if (int === '0' && minInt === 0) int = '';
-  int = int.padStart(minInt, '0');
-  if (intPart.includes(',')) int = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  const sign = value < 0 && Math.abs(value).toFixed(maxDec) !== (0).toFixed(maxDec) ? '-' : '';
-  return `${sign}${literal(prefix)}${int}${dec ? '.' + dec : ''}${literal(suffix)}`;
+  if (int === '0' && f.minInt === 0) int = '';
+  int = int.padStart(f.minInt, '0');
+  if (f.grouped) int = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const sign = value < 0 && fixed !== (0).toFixed(f.maxDec) ? '-' : '';
+  return `${sign}${f.prefix}${int}${dec ? '.' + dec : ''}${f.suffix}`;
 }
 
 /** What getDisplayValue() shows for a stored value and number format. */
