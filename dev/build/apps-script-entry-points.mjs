@@ -11,10 +11,9 @@ import entryPoints from './entry-points.js';
 import { manifestFor } from './reply-detection.mjs';
 
 const { readEntryPoints } = entryPoints;
-export { readEntryPoints };
 
-export const LIBRARY_KEY = 'outreach-addon.library';
-const LIBRARY = `globalThis[Symbol.for(${JSON.stringify(LIBRARY_KEY)})]`;
+/** The library object, as the forwarders and the closure's call name it. */
+const LIBRARY = 'globalThis[Symbol.for("outreach-addon.library")]';
 
 /** The module rollup starts from: it gives the library object (the closure's `library`) every export of the index. */
 const ENTRY = '\0apps-script-entry';
@@ -53,8 +52,8 @@ export function appsScriptLibrary() {
 
 /**
  * Input plugin: the dependencies (zod) are published as modern JavaScript; TypeScript lowers them to the target
- * it compiles src/ to (tsconfig.json's, ES2019: Apps Script's V8 does not take every recent syntax), leaving out
- * their comments.
+ * it compiles src/ to (tsconfig.json's, ES2019: Apps Script's V8 does not take every recent syntax). Their
+ * comments stay: they carry the `/*@__PURE__*\/` marks without which rollup keeps twice as much of zod.
  */
 export function lowerDependencies(tsconfig = 'tsconfig.json') {
   const { config } = ts.readConfigFile(tsconfig, ts.sys.readFile);
@@ -96,7 +95,8 @@ export function manifestAllowlist(manifestPath) {
   return Array.isArray(list) ? list : [];
 }
 
-export function forwarderSource(entries) {
+/** A top-level function per entry point that calls the library's; a custom function's keeps its JSDoc. */
+function forwarderSource(entries) {
   return entries
     .map(({ name, params, jsDoc }) => {
       const doc = /@customfunction\b/.test(jsDoc || '') ? `${jsDoc}\n` : '';
