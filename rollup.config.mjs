@@ -72,6 +72,8 @@ const build = (detection) => ({
   plugins: [
     appsScriptLibrary(),
     resolve({ browser: true }),
+    // src/'s comments stay in src/: Apps Script parses the whole file on every execution (a custom function's
+    // JSDoc goes above its forwarder).
     typescript({ tsconfig: './tsconfig.json', noEmitOnError: true, removeComments: true }),
     lowerDependencies(),
     replyDetectionConstant(detection),
