@@ -48,17 +48,21 @@ function median(values) {
 }
 
 /**
- * Compile + evaluate the file in a fresh node:vm context, `runs` times. A unique trailing comment per run
- * keeps V8's in-isolate compilation cache from answering (Apps Script starts each execution cold).
+ * Compile + evaluate the file in a fresh node:vm context, `runs` times: the wall-clock and the CPU times (ms).
+ * A unique trailing comment per run keeps V8's in-isolate compilation cache from answering (Apps Script starts
+ * each execution cold). The CPU time is what a loaded machine does not inflate: on an idle one both agree.
  */
 function evaluationTimes(source, runs) {
-  const times = [];
+  const times = { wall: [], cpu: [] };
   for (let i = 0; i < runs; i++) {
     const text = `${source}\n// bench run ${i} ${Date.now()}\n`;
+    const cpu = process.cpuUsage();
     const started = performance.now();
     const context = vm.createContext({});
     new vm.Script(text, { filename: 'Code.js' }).runInContext(context);
-    times.push(performance.now() - started);
+    times.wall.push(performance.now() - started);
+    const used = process.cpuUsage(cpu);
+    times.cpu.push((used.user + used.system) / 1000);
   }
   return times;
 }
@@ -83,13 +87,14 @@ function measureBundle({ codePath, indexPath, runs = 20, maxBytes = MAX_BYTES, m
   let evalError = null;
   try {
     runtime = runtimeGlobals(source);
-    const times = evaluationTimes(source, runs);
+    const { wall, cpu } = evaluationTimes(source, runs);
     evaluation = {
       runs,
-      medianMs: median(times),
-      minMs: Math.min(...times),
-      maxMs: Math.max(...times),
-      firstMs: times[0],
+      medianMs: median(wall),
+      minMs: Math.min(...wall),
+      maxMs: Math.max(...wall),
+      firstMs: wall[0],
+      cpuMedianMs: median(cpu),
     };
   } catch (error) {
     evalError = `evaluating ${codePath} in a fresh context failed: ${error && error.message}`;
@@ -113,7 +118,7 @@ function measureBundle({ codePath, indexPath, runs = 20, maxBytes = MAX_BYTES, m
     targets: {
       size: bytes <= maxBytes,
       globals: extra.length === 0 && missing.length === 0,
-      evaluation: evaluation ? evaluation.medianMs <= maxEvalMs : null,
+      evaluation: evaluation ? evaluation.cpuMedianMs <= maxEvalMs : null,
     },
   };
 }

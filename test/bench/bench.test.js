@@ -171,6 +171,7 @@ describe('npm run bench -- --quick', () => {
     expect(b.entryPoints).toBeGreaterThan(0);
     expect(b.globals).toBeGreaterThanOrEqual(b.declaredFunctions);
     expect(b.evaluation.medianMs).toBeGreaterThan(0);
+    expect(b.evaluation.cpuMedianMs).toBeGreaterThan(0);
     expect(typeof b.targets.size).toBe('boolean');
     expect(typeof b.targets.globals).toBe('boolean');
     expect(typeof b.targets.evaluation).toBe('boolean');
