@@ -51,7 +51,7 @@ beforeAll(async () => {
   clock = Clock.virtual();
   sandbox = await startSandboxInWorker({ clock });
   data = dataset();
-}, 120000);
+});
 
 afterAll(async () => {
   if (emu) emu.dispose();

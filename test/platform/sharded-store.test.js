@@ -18,7 +18,7 @@ const shardsOf = (prefix) =>
     .filter(([key]) => key.startsWith(prefix))
     .map(([, text]) => text);
 
-beforeAll(() => buildHarness('test/platform/rollup.platform-harness.mjs'), 120000);
+beforeAll(() => buildHarness('test/platform/rollup.platform-harness.mjs'));
 
 beforeEach(() => {
   emu = new AppsScriptEmulator({ codePath: path.join(HARNESS_DIR, 'Code.js'), htmlDir: HARNESS_DIR });
