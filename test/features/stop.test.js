@@ -10,6 +10,7 @@ const { people, peopleRows } = sheets;
 const { registeredPhoneNumber, unregisteredPhoneNumber } = require('../../dev/sandbox/rules');
 const { leaveNextSendInDoubt, sendJournal } = require('../support/send-journal');
 const { listWithMail } = require('../support/sent-mail');
+const { takeRateSlots } = require('../support/rate-window');
 
 const services = useServices();
 let emu;
@@ -212,8 +213,9 @@ describe('Unlock', () => {
 });
 
 describe('Send', () => {
-  // Sends of up to 6,000 rows go as one batch (60 chunks at once): a Stop acts between batches, so these
-  // lists are larger than one batch.
+  // A batch is as many chunks as the minute's rate window has free (up to 60: 6,000 rows), and a Stop acts
+  // between batches: the window is taken by other requests of the user (takeRateSlots), so that a list of
+  // hundreds of rows needs several batches.
   function makeList(n) {
     controlSync(services.sandbox.outreachUrl, 'POST', '/accounts', { key: DEMO_KEYS.paid, addonEdm: 20_000 });
     const template = {
@@ -227,18 +229,20 @@ describe('Send', () => {
 
   test('Stop while a batch is posted in another execution: that batch is recorded, no other is posted, the rows left say Stopped and are sent later, each once', async () => {
     emu = newAddon(services);
-    makeList(12_700);
-    slow('/send/personalized', 100_000); // each fetch of sends takes 100 s
+    makeList(1600);
+    slow('/send/personalized', 150_000); // each fetch of sends takes 150 s
+    await takeRateSlots(emu, services, 55); // the user's sidebar made 55 requests this minute
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(emu.ui.dialogs.at(-1).title).toBe('Sending e-mails');
     const posted = requestsTo('/send/personalized');
-    expect(posted).toBe(60); // the menu's execution sent the first batch
+    expect(posted).toBe(4); // the menu's execution sent the first batch (the balance took the 56th slot)
 
-    const pressed = stopDuringStep('send', '/send/personalized', 1, 100_000);
+    await takeRateSlots(emu, services, 55); // and 55 more in the minute of the dialog's step
+    const pressed = stopDuringStep('send', '/send/personalized', 1, 150_000);
     const progress = continueJob('send');
     expect(pressed.answer).toMatchObject({ status: 'stopping' });
     expect(requestsTo('/send/personalized', emu.fetchLog.slice(pressed.at))).toBe(0);
-    const sent = 12_000;
+    const sent = 900;
     const left = 700;
     expect(progress).toMatchObject({ status: 'user-stopped', finished: true });
     expect(progress.error).toBe(
@@ -259,38 +263,40 @@ describe('Send', () => {
     expect(emu.ui.alerts[0].message).toMatch(new RegExp(`^Send ${left} e-mails`));
     while (emu.ui.dialogs.at(-1) && !continueJob('send').finished);
     rows = rowsOf('Outreach');
-    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(12_700);
+    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(1600);
     const { mails } = await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`);
-    expect(mails).toHaveLength(12_700);
-    expect(new Set(mails.map((m) => m.recipientEmail)).size).toBe(12_700);
+    expect(mails).toHaveLength(1600);
+    expect(new Set(mails.map((m) => m.recipientEmail)).size).toBe(1600);
   });
 
   test('Stop while a batch waits for the rate window: nothing of it is posted, its rows say Stopped', async () => {
     emu = newAddon(services);
-    makeList(6100);
-    // The first 59 chunks go at once (the confirmation's balance took a slot); the next waits for the window,
-    // and the user presses Stop a few seconds into that wait.
+    makeList(600);
+    // The user's sidebar made 55 requests this minute: 4 chunks go at once (the confirmation's balance took
+    // the 56th slot); the next waits for the window, and the user presses Stop a few seconds into that wait.
+    await takeRateSlots(emu, services, 55);
     let answer = null;
     emu.onSleep = (ms) => {
       if (!answer && ms >= 1000) answer = emu.run('stopJob', ['send'], { kind: 'webapp' });
     };
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(answer).toMatchObject({ status: 'stopping' });
-    expect(requestsTo('/send/personalized')).toBe(59);
+    expect(requestsTo('/send/personalized')).toBe(4);
     const rows = rowsOf('Outreach');
-    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(5900);
+    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(400);
     expect(rows.filter((r) => r['Mail status'] === 'Queued')).toHaveLength(0);
     expect(rows.filter((r) => /^Stopped: /.test(r['Mail status']))).toHaveLength(200);
     expect(emu.ui.alerts.at(-1).message).toMatch(/Stopped, as you asked\. 200 e-mails were not sent/);
     const { mails } = await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`);
-    expect(mails).toHaveLength(5900);
+    expect(mails).toHaveLength(400);
     expect(sendJournal(emu)).toEqual({});
   });
 
   test('Stop while a chunk is in doubt (answer lost, look-up failed): its rows stay Queued and the next send settles them, never posting them twice', async () => {
     emu = newAddon(services);
-    makeList(6150);
+    makeList(650);
     const url = services.sandbox.outreachUrl;
+    await takeRateSlots(emu, services, 55); // the user's sidebar made 55 requests this minute
     // fetchAll throws when one of its requests fails: every chunk of the batch is looked up by its tag, and
     // the first look-up fails.
     await leaveNextSendInDoubt(url);
@@ -298,10 +304,10 @@ describe('Send', () => {
     expect(emu.ui.alerts.at(-1).title).toBe('Send paused');
     const answer = emu.run('stopJob', ['send'], { kind: 'webapp' });
     expect(answer).toMatchObject({ status: 'user-stopped', finished: true });
-    // The first batch was 59 chunks (the confirmation's balance took a rate slot): 250 rows were left.
+    // The first batch was 4 chunks (the confirmation's balance took the 56th slot): 250 rows were left.
     expect(answer.error).toMatch(/250 e-mails were not sent/);
     let rows = rowsOf('Outreach');
-    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(5800);
+    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(300);
     expect(rows.filter((r) => r['Mail status'] === 'Queued')).toHaveLength(100); // the chunk in doubt
     expect(rows.filter((r) => /^Stopped: /.test(r['Mail status']))).toHaveLength(250);
 
@@ -310,15 +316,16 @@ describe('Send', () => {
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(emu.ui.alerts[0].message).toMatch(/^Send 250 e-mails/);
     rows = rowsOf('Outreach');
-    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(6150);
+    expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(650);
     const { mails } = await control(url, 'GET', `/mails?key=${DEMO_KEYS.paid}`);
-    expect(mails).toHaveLength(6150);
-    expect(new Set(mails.map((m) => m.recipientEmail)).size).toBe(6150);
+    expect(mails).toHaveLength(650);
+    expect(new Set(mails.map((m) => m.recipientEmail)).size).toBe(650);
   });
 
-  test('the next send says what a step did in the background after the dialog closed', () => {
+  test('the next send says what a step did in the background after the dialog closed', async () => {
     emu = newAddon(services);
-    makeList(6300);
+    makeList(700);
+    await takeRateSlots(emu, services, 55); // the menu's step sends 4 chunks, the dialog's step the rest
     slow('/send/personalized', 150_000);
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(emu.ui.dialogs.at(-1).title).toBe('Sending e-mails');
