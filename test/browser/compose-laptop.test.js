@@ -12,6 +12,7 @@ const {
   waitForCell,
   waitIdle,
   outOfView,
+  waitInView,
   pasteAtA1,
   openTab,
   screenshotOnFailure,
@@ -49,7 +50,7 @@ test('compose at 1366×768: a sheet without an e-mail column opens with the fix 
     await problem
       .filter({ hasText: /has no e-mail column: name the column of addresses "E-mail"/ })
       .waitFor();
-    await page.waitForTimeout(300); // the frame grows to fit
+    await waitInView(page, FRAME, ['#sheetProblem']);
     await screenshot(page, 'compose-laptop-01-no-email-column');
     // At the top: above the form, in view without scrolling; said once (not again under the buttons).
     const [problemBottom, formTop] = await Promise.all([
@@ -82,7 +83,7 @@ test('compose at 1366×768: buttons on one row, every answer in view under them,
     await compose.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
     const saved = compose.locator('#message', { hasText: /^Saved\./ });
     await saved.waitFor();
-    await page.waitForTimeout(300);
+    await waitInView(page, FRAME, ['#save', '#sendAll', '#close', '#message']);
     await screenshot(page, 'compose-laptop-02-saved');
     expect(await outOfView(page, FRAME, ['#save', '#sendAll', '#close', '#message'])).toEqual([]);
     // Right under the buttons.
@@ -108,7 +109,7 @@ test('compose at 1366×768: buttons on one row, every answer in view under them,
     // A schedule's answer: under the buttons too, scrolled into view.
     await compose.locator('#schedule').click();
     await compose.locator('#message.error', { hasText: 'Choose the date and time' }).waitFor();
-    await page.waitForTimeout(300);
+    await waitInView(page, FRAME, ['#message']);
     await screenshot(page, 'compose-laptop-03-schedule-error');
     expect(await outOfView(page, FRAME, ['#message'])).toEqual([]);
 
@@ -118,7 +119,7 @@ test('compose at 1366×768: buttons on one row, every answer in view under them,
     await compose
       .locator('#message.ok', { hasText: /^Send finished: Sent 2 e-mails/ })
       .waitFor({ timeout: 30000 });
-    await page.waitForTimeout(300);
+    await waitInView(page, FRAME, ['#message', '#sendAll', '#close']);
     await screenshot(page, 'compose-laptop-04-sent');
     expect(await outOfView(page, FRAME, ['#message', '#sendAll', '#close'])).toEqual([]);
     const [s2, send2, close2] = await buttonTops(compose);
@@ -169,7 +170,7 @@ test('compose at 1366×768: every field has a visible label, the test answers be
     const problem = '{{Nmae}} matches no column of this sheet';
     await compose.locator('#message.error', { hasText: problem }).waitFor();
     await compose.locator('#textBody', { hasText: 'This mail cannot be shown' }).waitFor();
-    await page.waitForTimeout(300);
+    await waitInView(page, FRAME, ['#message']);
     await screenshot(page, 'compose-laptop-08-problem-said-once');
     const body = compose.locator('body');
     // Said once: under the buttons, not again in the preview.
@@ -184,7 +185,7 @@ test('compose at 1366×768: every field has a visible label, the test answers be
     await compose.locator('#testTo').fill('me@seller.example');
     await compose.locator('#test').click();
     await compose.locator('#testMessage.error', { hasText: `The test was not sent: ${problem}` }).waitFor();
-    await page.waitForTimeout(300);
+    await waitInView(page, FRAME, ['#testMessage']);
     await screenshot(page, 'compose-laptop-09-test-refused');
     expect(await body.evaluate(timesShown, problem)).toBe(1);
     await expect(compose.locator('#message').textContent()).resolves.toBe('');
@@ -200,7 +201,7 @@ test('compose at 1366×768: every field has a visible label, the test answers be
     await compose.locator('#test').click();
     const done = compose.locator('#testMessage.ok', { hasText: /^Test of row 4 sent to me@seller\.example/ });
     await done.waitFor({ timeout: 30000 });
-    await page.waitForTimeout(300);
+    await waitInView(page, FRAME, ['#testMessage']);
     await screenshot(page, 'compose-laptop-10-test-beside-button');
     await expect(compose.locator('#message').textContent()).resolves.toBe('');
     const [button, answer, preview] = await Promise.all(
@@ -224,7 +225,7 @@ test('Show mail at 1366×768: the body takes the free height, Close ends the dia
     await clickMenuItem(page, 'Show mail');
     const mail = page.frameLocator(FRAME);
     await mail.locator('#body-text').waitFor();
-    await page.waitForTimeout(300);
+    await waitInView(page, FRAME, ['#close', '#body-text']);
     await screenshot(page, 'compose-laptop-11-show-mail');
     const frame = await page.locator(FRAME).boundingBox();
     const close = await mail.locator('#close').boundingBox();
@@ -301,7 +302,7 @@ test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, el
     await dialog.locator('#stop').click();
     const stopped = dialog.locator('#message', { hasText: /^Stopped, as you asked\./ });
     await stopped.waitFor({ timeout: 120000 });
-    await page.waitForTimeout(300);
+    await waitInView(page, FRAME, ['#message', '#close']);
     await screenshot(page, 'compose-laptop-06-unlock-stopped');
     expect(await outOfView(page, FRAME, ['#message', '#close'])).toEqual([]);
     const message = await stopped.textContent();

@@ -67,7 +67,9 @@ test('the preview of an HTML mail loads no remote image, style, font or page: a 
   );
   await dialog.locator('#next').click();
   await body.locator('p', { hasText: 'Hi Bob' }).waitFor();
-  await new Promise((resolve) => setTimeout(resolve, 1500)); // a refresh or a late image would come by now
+  // The preview's document has loaded: an image it fetched would have been requested before its load event.
+  const preview = await dialog.locator('#htmlBody').elementHandle();
+  await (await preview.contentFrame()).waitForLoadState('load');
   await screenshot(page, 'compose-01-html-preview-no-remote');
   expect(requests).toEqual([]);
   await expect(dialog.locator('#htmlBody').getAttribute('sandbox')).resolves.toBe('');
@@ -144,7 +146,7 @@ test('a double click on Send to all unsent rows, or on Send test, posts once: th
     await dialog.locator('#testMessage.ok').waitFor({ timeout: 30000 });
     await expect(dialog.locator('#testMessage').textContent()).resolves.toMatch(/me@seller\.example/);
     await expect(dialog.locator('#message').textContent()).resolves.toBe(''); // one answer at a time
-    await new Promise((resolve) => setTimeout(resolve, 500)); // a second call would be on its way by now
+    await waitIdle(page); // a second call would be running or waiting to run
     expect(runs.filter((name) => name === 'sendTestMail')).toHaveLength(1);
     await screenshot(page, 'compose-03-double-click-posts-once');
     await dialog.locator('#close').click();

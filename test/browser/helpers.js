@@ -254,6 +254,20 @@ async function waitUntilNothingClipped(frame, axis = 'xy', timeout = 3000) {
   return clipped;
 }
 
+/**
+ * Waits until the elements of an add-on frame are in view (the frame grows to fit its content, and scrolls a
+ * new message into view: src/ui/_client.js.html); throws with what is still out of view after `timeout`.
+ */
+async function waitInView(page, frameSelector, selectors, timeout = 10000) {
+  const until = Date.now() + timeout;
+  let out = await outOfView(page, frameSelector, selectors);
+  while (out.length > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    out = await outOfView(page, frameSelector, selectors);
+  }
+  if (out.length > 0) throw new Error(`still out of view after ${timeout} ms: ${out.join('; ')}`);
+}
+
 /** Pastes tab-separated text into the grid at A1, as a user pasting from a spreadsheet or a text file. */
 async function pasteAtA1(page, text) {
   await page.locator('#grid-wrap').click({ position: { x: 60, y: 40 } });
@@ -303,6 +317,7 @@ module.exports = {
   clippedElements,
   waitUntilNothingClipped,
   outOfView,
+  waitInView,
   openPlayground,
   closePlayground,
   usePlayground,

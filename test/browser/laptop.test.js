@@ -10,6 +10,7 @@ const {
   waitForCell,
   waitIdle,
   outOfView,
+  waitInView,
   pasteAtA1,
 } = require('./helpers');
 
@@ -66,7 +67,7 @@ test("Settings: Test connection's result is scrolled into view", async () => {
   await settings.locator('#outreachApiKey[placeholder^="Saved"]').waitFor();
   await settings.locator('#test').click();
   await settings.locator('#status dt', { hasText: 'Phone credits' }).waitFor();
-  await page.waitForTimeout(300); // the frame grows to fit and scrolls
+  await waitInView(page, FRAME, ['#message', '#status']); // the frame grows to fit and scrolls
   await screenshot(page, 'laptop-04-settings-test');
   expect(await outOfView(page, FRAME, ['#message', '#status'])).toEqual([]);
   await closeDialog();

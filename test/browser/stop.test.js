@@ -81,7 +81,7 @@ async function steps() {
 
   // Nothing more is unlocked (no step goes on), and what was unlocked is what the sheet says.
   const unlocked = await unlockedAtSandbox();
-  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await waitIdle(page); // a step going on would keep the playground busy
   expect(await unlockedAtSandbox()).toBe(unlocked);
   expect(unlocked + left).toBe(ROWS);
   await dialog.locator('#close').click();
