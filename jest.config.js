@@ -20,8 +20,11 @@ const UNIT = [
   'test/sandbox/*.test.js',
   'test/support/*.test.js',
 ];
-/** In a folder above, but runs the built add-on. */
-const UNIT_BUT_BUNDLE = ['test/emulator/gmail-sandbox.test.js'];
+/**
+ * In a folder above, but slow: runs the built add-on, or type-checks every page against all of src/ (15 s of
+ * TypeScript, which would take most of the unit layer's 20 s).
+ */
+const UNIT_BUT_BUNDLE = ['test/emulator/gmail-sandbox.test.js', 'test/source/pages-contract.test.js'];
 const BROWSER = ['test/browser/**/*.test.js'];
 
 const at = (globs) => globs.map((glob) => path.posix.join(ROOT, glob));
@@ -54,6 +57,10 @@ module.exports = {
     ),
     layer('browser', at(BROWSER), built),
   ],
-  testTimeout: 60000,
+  // Two cores: a bundle test keeps about one busy (the add-on and the sandbox's thread take turns), so one
+  // worker per core; Jest's default (cores - 1) leaves one idle.
+  maxWorkers: 2,
+  // A bound for a machine loaded by other work (ten times slower): only a test that hangs takes this long.
+  testTimeout: 300_000,
   reporters: ['default', '<rootDir>/test/support/count-reporter.js'],
 };
