@@ -376,6 +376,9 @@ const STRUCTURE_EDITS = {
   insertColumnsBefore: (sheet, a) => sheet.insertColumnsBefore(a.at, a.count),
   insertColumnsAfter: (sheet, a) => sheet.insertColumnsAfter(a.at, a.count),
   deleteColumns: (sheet, a) => sheet.deleteColumns(a.at, a.count),
+  // Edit › Move: the rows or columns go before line `to` (counted before the move), as Sheets' menu does.
+  moveRows: (sheet, a) => sheet.moveRows(sheet.getRange(a.at, 1, a.count, 1), a.to),
+  moveColumns: (sheet, a) => sheet.moveColumns(sheet.getRange(1, a.at, 1, a.count), a.to),
   hideRows: (sheet, a) => sheet.hideRows(a.at, a.count),
   showRows: (sheet, a) => sheet.showRows(a.at, a.count),
   setFrozenRows: (sheet, a) => sheet.setFrozenRows(a.rows),

@@ -7,6 +7,7 @@
 // whose contacts were not fetched say so in their own Unlock status.
 const {
   usePlayground,
+  columnShown,
   screenshot,
   clickMenuItem,
   waitForCell,
@@ -312,17 +313,7 @@ test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, el
 
     // Each row's Unlock status says what Stop left it: not unlocked, or unlocked with its contacts not
     // fetched (as many as the dialog's message counts).
-    const { col, statuses } = await page.evaluate(() => {
-      const heads = [...document.querySelectorAll('#grid td[data-r="1"]')];
-      const head = heads.find((td) => td.textContent.trim() === 'Unlock status');
-      const c = head.dataset.c;
-      return {
-        col: Number(c),
-        statuses: [...document.querySelectorAll(`#grid td[data-c="${c}"]`)]
-          .filter((td) => Number(td.dataset.r) > 1 && Number(td.dataset.r) <= 301)
-          .map((td) => td.textContent.trim()),
-      };
-    });
+    const { col, values: statuses } = await columnShown(env, 'Companies', 'Unlock status');
     expect(statuses.length).toBe(300);
     const notUnlocked = statuses.filter((s) => s.startsWith('Stopped: not unlocked')).length;
     const noContacts = statuses.filter((s) =>

@@ -150,6 +150,18 @@ async function waitForCell(page, a1, expected, timeout = 15000) {
   }
 }
 
+/**
+ * A column of a sheet below its header, as the page shows it (the emulator's display values: the page draws
+ * only the rows near where it is scrolled). { col: 1-based, values: [row 2, row 3, …] }.
+ */
+async function columnShown(env, sheetName, header) {
+  const reply = await env.playground.emulator.call({ op: 'values', name: sheetName });
+  const rows = reply.result;
+  const c = rows[0].indexOf(header);
+  if (c < 0) throw new Error(`${sheetName} has no column ${header}`);
+  return { col: c + 1, values: rows.slice(1).map((row) => row[c]) };
+}
+
 /** Waits until no execution is running. */
 async function waitIdle(page, timeout = 20000) {
   await page.waitForFunction(() => document.body.dataset.busy !== 'true', null, { timeout });
@@ -326,6 +338,7 @@ module.exports = {
   cell,
   cellText,
   waitForCell,
+  columnShown,
   waitIdle,
   typeInCell,
   sheetTabs,

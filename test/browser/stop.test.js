@@ -4,6 +4,7 @@
 // as an execution of its own beside the step, as google.script.run calls do in Apps Script.
 const {
   usePlayground,
+  columnShown,
   screenshot,
   clickMenuItem,
   waitForCell,
@@ -86,16 +87,7 @@ async function steps() {
   expect(unlocked + left).toBe(ROWS);
   await dialog.locator('#close').click();
   await waitIdle(page);
-  const statuses = await page.evaluate(() => {
-    /* global document */
-    const header = [...document.querySelectorAll('#grid td[data-r="1"]')].find(
-      (td) => td.textContent.trim() === 'Unlock status',
-    );
-    const col = header.dataset.c;
-    return [...document.querySelectorAll(`#grid td[data-c="${col}"]`)]
-      .filter((td) => Number(td.dataset.r) > 1)
-      .map((td) => td.textContent.trim());
-  });
+  const { values: statuses } = await columnShown(env, 'Companies', 'Unlock status');
   expect(statuses.filter((s) => s.startsWith('Stopped: not unlocked'))).toHaveLength(left);
   expect(statuses.filter((s) => s.startsWith('Unlocked'))).toHaveLength(unlocked);
   await screenshot(page, 'stop-04-rows-stopped');

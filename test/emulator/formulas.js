@@ -158,6 +158,31 @@ function shiftFormula(formula, hostSheetName, sheetName, axis, at, delta) {
   );
 }
 
+/** A reference after moved lines: each end follows its cell (map), a range keeps its ends in order. */
+function moveRef(body, axis, map) {
+  const ends = body.split(':').map((p) => {
+    const m = /^(\$?)([A-Za-z]{1,3})?(\$?)(\d+)?$/.exec(p);
+    return { c$: m[1], col: m[2] ? lettersToColumn(m[2]) : null, r$: m[3], row: m[4] ? Number(m[4]) : null };
+  });
+  const key = axis === 'row' ? 'row' : 'col';
+  if (ends.some((e) => e[key] === null)) return body; // open along that axis (A:A for rows)
+  for (const e of ends) e[key] = map(e[key]);
+  if (ends[1] && ends[1][key] < ends[0][key]) [ends[0][key], ends[1][key]] = [ends[1][key], ends[0][key]];
+  return ends
+    .map((e) => `${e.col !== null ? e.c$ + columnToLetters(e.col) : ''}${e.row !== null ? e.r$ + e.row : ''}`)
+    .join(':');
+}
+
+/** Rewrites the references of `formula` (in hostSheetName) that point at sheetName after lines moved. */
+function moveFormula(formula, hostSheetName, sheetName, axis, map) {
+  return mapOutsideStrings(formula, (text) =>
+    text.replace(REF_RE, (whole, prefix, body) => {
+      const target = prefix ? splitSheet(prefix + 'A1').sheetName : hostSheetName;
+      return target === sheetName ? (prefix || '') + moveRef(body, axis, map) : whole;
+    }),
+  );
+}
+
 /** Normalizes a custom function's result to a 2-D array (a 1-D array spills down a column). */
 function toGrid(result) {
   if (!Array.isArray(result)) return [[result]];
@@ -324,4 +349,12 @@ function evaluateCell(emu, sheet, r, c, call, fnName) {
   return { cell: a1, rows: height, columns: width };
 }
 
-module.exports = { parseCall, shiftFormula, recalculate, readRefArgument, toGrid, mapOutsideStrings };
+module.exports = {
+  parseCall,
+  shiftFormula,
+  moveFormula,
+  recalculate,
+  readRefArgument,
+  toGrid,
+  mapOutsideStrings,
+};

@@ -30,7 +30,7 @@ const { UrlAllowlist } = require('./url-allowlist');
 const { UtilitiesImpl } = require('./utilities');
 const { SessionImpl, User } = require('./session');
 const { LoggerImpl, ConsoleImpl } = require('./logger');
-const { recalculate, shiftFormula } = require('./formulas');
+const { recalculate, shiftFormula, moveFormula } = require('./formulas');
 const { toA1 } = require('./a1');
 const { displayValue } = require('./values');
 const { zonedParts } = require('./timezone');
@@ -203,6 +203,12 @@ class AppsScriptEmulator {
     this._model.listeners.structure.push((sheet, axis, at, delta) =>
       this._shiftFormulas(sheet, axis, at, delta),
     );
+    this._model.listeners.move.push((moved, axis, map) => {
+      for (const sheet of this._model.sheets)
+        for (const row of sheet.rows)
+          for (const cell of row || [])
+            if (cell && cell.f) cell.f = moveFormula(cell.f, sheet.name, moved.name, axis, map);
+    });
     this._stores = {
       document: new PropertyStore('document'),
       script: new PropertyStore('script'),

@@ -278,6 +278,41 @@ class SheetModel {
   }
 
   /**
+   * Sheet.moveRows / moveColumns: lines start..start+n-1 go before line `dest` (counted before the move), the
+   * lines between shift to make room; cells, notes, formats, heights and widths go with them, references follow
+   * (Apps Script reference: "Existing data is shifted down to make room for the moved rows while the source rows
+   * are removed from the grid"). A destination inside the moved lines, or right after them, leaves them where
+   * they are.
+   */
+  moveLines(axis, start, n, dest) {
+    const max = axis === 'row' ? this.maxRows : this.maxCols;
+    const what = axis === 'row' ? 'rows' : 'columns';
+    if (start < 1 || n < 1 || start + n - 1 > max || dest < 1 || dest > max + 1)
+      throw new AppsScriptError(`Those ${what} are out of bounds.`);
+    if (dest >= start && dest <= start + n) return;
+    if (axis === 'row') {
+      moveBlock(this.rows, start, n, dest);
+      moveBlock(this.rowMeta, start, n, dest);
+    } else {
+      for (const row of this.rows) if (row) moveBlock(row, start, n, dest);
+      moveBlock(this.colMeta, start, n, dest);
+    }
+    this.spreadsheet.structureMoved(this, axis, moveMap(start, n, dest));
+  }
+
+  /** Array outputs name their formula's cell: after a move, its new place (see moveLines). */
+  remapSpills(axis, map) {
+    for (const row of this.rows) {
+      if (!row) continue;
+      for (const cell of row) {
+        if (!cell || !cell.spill) continue;
+        const [id, r, c] = cell.spill.split(':').map(Number);
+        cell.spill = axis === 'row' ? `${id}:${map(r)}:${c}` : `${id}:${r}:${map(c)}`;
+      }
+    }
+  }
+
+  /**
    * An array output moves with its formula when rows or columns are inserted or deleted before it (its cells
    * name their formula's cell); deleting the formula's row or column deletes its output.
    */
@@ -334,6 +369,24 @@ class SheetModel {
   }
 }
 
+/** Where line i goes when lines start..start+n-1 move before line dest (dest outside them). */
+function moveMap(start, n, dest) {
+  return (i) => {
+    if (i >= start && i < start + n) return dest > start ? dest - n + (i - start) : dest + (i - start);
+    if (dest > start && i >= start + n && i < dest) return i - n;
+    if (dest < start && i >= dest && i < start) return i + n;
+    return i;
+  };
+}
+
+/** Moves arr[start-1 .. start+n-2] before arr[dest-1] (1-based lines; missing ones are holes). */
+function moveBlock(arr, start, n, dest) {
+  const need = Math.max(start + n - 1, dest - 1);
+  if (arr.length < need) arr.length = need;
+  const block = arr.splice(start - 1, n);
+  arr.splice(dest > start ? dest - 1 - n : dest - 1, 0, ...block);
+}
+
 function shrink(filter, pos, size, start, n) {
   const a = filter[pos];
   const b = a + filter[size] - 1;
@@ -364,7 +417,7 @@ class SpreadsheetModel {
     this.selection = null; // { sheetId, ranges: [{ row, col, numRows, numCols }], current: { row, col } }
     this.dirty = new Set(); // 'sheetId:row:col' of formula cells to re-evaluate ('*': all)
     this.changes = []; // [sheetId, row, col] of cells written since the last recalculation
-    this.listeners = { structure: [], change: [] };
+    this.listeners = { structure: [], move: [], change: [] };
     this.addSheet('Sheet1');
   }
 
@@ -427,6 +480,12 @@ class SpreadsheetModel {
     if (this.changes.length < 100000) this.changes.push([sheet.sheetId, r, c]);
     else this.dirty.add('*');
     for (const fn of this.listeners.change) fn(sheet, r, c);
+  }
+
+  structureMoved(sheet, axis, map) {
+    sheet.remapSpills(axis, map);
+    for (const fn of this.listeners.move) fn(sheet, axis, map);
+    this.markAllDirty();
   }
 
   structureChanged(sheet, axis, at, delta) {

@@ -475,6 +475,14 @@ class Sheet {
   deleteColumns(columnPosition, howMany) {
     this._sheet.deleteColumns(int(columnPosition, 'columnPosition'), int(howMany, 'howMany'));
   }
+  moveRows(rowSpec, destinationIndex) {
+    const spec = lineSpec(this, rowSpec, 'rowSpec');
+    this._sheet.moveLines('row', spec._row, spec._numRows, int(destinationIndex, 'destinationIndex'));
+  }
+  moveColumns(columnSpec, destinationIndex) {
+    const spec = lineSpec(this, columnSpec, 'columnSpec');
+    this._sheet.moveLines('col', spec._col, spec._numCols, int(destinationIndex, 'destinationIndex'));
+  }
   setFrozenRows(rows) {
     const n = int(rows, 'rows');
     if (n < 0 || n >= this._sheet.maxRows) throw new AppsScriptError('Invalid argument: rows');
@@ -635,6 +643,13 @@ class Sheet {
 }
 
 let chartCounter = 0;
+
+/** moveRows/moveColumns take a Range of this sheet: the lines it spans move. */
+function lineSpec(sheet, range, name) {
+  if (!(range instanceof Range) || range._sheet !== sheet._sheet)
+    throw new AppsScriptError(`Invalid argument: ${name}`);
+  return range;
+}
 
 function colMeta(sheet, c) {
   return sheet.colMeta[c - 1] || (sheet.colMeta[c - 1] = {});

@@ -245,6 +245,37 @@ describe('ranges and sheets', () => {
     );
   });
 
+  test('moveRows and moveColumns: the lines go before the destination counted before the move, notes and references follow', () => {
+    const emu = make();
+    const sheet = emu.sheet();
+    sheet.getRange('A1:A5').setValues([['r1'], ['r2'], ['r3'], ['r4'], ['r5']]);
+    sheet.getRange('A2').setNote('note on r2');
+    emu.setFormula('Sheet1!B1', '=A2&"!"');
+    const column = () =>
+      sheet
+        .getRange('A1:A5')
+        .getValues()
+        .map((r) => r[0]);
+    // The reference's example: rows 1-2 moved to index 5 end as rows 3-4.
+    sheet.moveRows(sheet.getRange('1:2'), 5);
+    expect(column()).toEqual(['r3', 'r4', 'r1', 'r2', 'r5']);
+    expect(sheet.getRange('A4').getNote()).toBe('note on r2');
+    expect(sheet.getRange('B3').getFormula()).toBe('=A4&"!"'); // the formula's row moved, and the row it reads
+    sheet.moveRows(sheet.getRange('A5'), 1);
+    expect(column()).toEqual(['r5', 'r3', 'r4', 'r1', 'r2']);
+    sheet.moveRows(sheet.getRange('A2:A3'), 3); // right after itself: nothing moves
+    expect(column()).toEqual(['r5', 'r3', 'r4', 'r1', 'r2']);
+
+    sheet.getRange('C1:E1').setValues([['c', 'd', 'e']]);
+    sheet.moveColumns(sheet.getRange('A1:B1'), 6);
+    expect(sheet.getRange('A1:E1').getValues()).toEqual([['c', 'd', 'e', 'r5', '']]);
+    expect(sheet.getRange('E4').getFormula()).toBe('=D5&"!"');
+    expect(() => sheet.moveColumns(emu.sheet().getRange('A1'), 28)).toThrow(
+      'Those columns are out of bounds.',
+    );
+    expect(sheet.getMaxColumns()).toBe(26);
+  });
+
   test('sort moves whole rows (notes too), empty cells last, frozen header kept', () => {
     const emu = make();
     const sheet = emu.sheet();

@@ -433,8 +433,8 @@
     var top = rowAtY(wrap.scrollTop + frozenH);
     var bottom = rowAtY(wrap.scrollTop + wrap.clientHeight);
     return {
-      from: Math.max(layout.frozen + 1, top - 40),
-      to: Math.min(layout.rows, bottom + 120),
+      from: Math.max(layout.frozen + 1, top - 50),
+      to: Math.min(layout.rows, bottom + 200),
       top: top,
       bottom: bottom,
     };
@@ -1004,7 +1004,9 @@
       btn.type = 'button';
       btn.setAttribute('role', 'menuitem');
       if (item.fn) btn.dataset.fn = item.fn;
+      if (item.disabled) disable(btn, item.disabled);
       btn.addEventListener('click', function () {
+        if (item.disabled) return;
         closeMenus();
         if (item.action) item.action();
         else if (item.demo) runDemo(item.demo);
@@ -1149,78 +1151,83 @@
     );
   }
 
+  /** A menu item that makes one structure edit (`disabled`: why it cannot here, or false). */
+  function editItem(label, action, args, disabled) {
+    return {
+      label: label,
+      disabled: disabled || false,
+      action: function () {
+        sheetEdit(action, args);
+      },
+    };
+  }
+
   function insertItems(b) {
+    var rows = plural(b.rows, 'row', 'rows');
+    var cols = plural(b.cols, 'column', 'columns');
     return [
-      {
-        label: 'Insert ' + plural(b.rows, 'row', 'rows') + ' above',
-        action: function () {
-          sheetEdit('insertRowsBefore', { at: b.top, count: b.rows });
-        },
-      },
-      {
-        label: 'Insert ' + plural(b.rows, 'row', 'rows') + ' below',
-        action: function () {
-          sheetEdit('insertRowsAfter', { at: b.bottom, count: b.rows });
-        },
-      },
-      {
-        label: 'Insert ' + plural(b.cols, 'column', 'columns') + ' left',
-        action: function () {
-          sheetEdit('insertColumnsBefore', { at: b.left, count: b.cols });
-        },
-      },
-      {
-        label: 'Insert ' + plural(b.cols, 'column', 'columns') + ' right',
-        action: function () {
-          sheetEdit('insertColumnsAfter', { at: b.right, count: b.cols });
-        },
-      },
+      editItem('Insert ' + rows + ' above', 'insertRowsBefore', { at: b.top, count: b.rows }),
+      editItem('Insert ' + rows + ' below', 'insertRowsAfter', { at: b.bottom, count: b.rows }),
+      editItem('Insert ' + cols + ' left', 'insertColumnsBefore', { at: b.left, count: b.cols }),
+      editItem('Insert ' + cols + ' right', 'insertColumnsAfter', { at: b.right, count: b.cols }),
     ];
   }
   function deleteItems(b) {
     return [
-      {
-        label: 'Delete ' + rowsLabel(b),
-        action: function () {
-          sheetEdit('deleteRows', { at: b.top, count: b.rows });
-        },
-      },
-      {
-        label: 'Delete ' + colsLabel(b),
-        action: function () {
-          sheetEdit('deleteColumns', { at: b.left, count: b.cols });
-        },
-      },
+      editItem('Delete ' + rowsLabel(b), 'deleteRows', { at: b.top, count: b.rows }),
+      editItem('Delete ' + colsLabel(b), 'deleteColumns', { at: b.left, count: b.cols }),
       { label: 'Delete values', action: clearSelection },
     ];
   }
-  function sortRangeItems(b) {
-    var column = colLetter(sel ? sel.cc : b.left);
-    var sortBy = function (ascending) {
-      return function () {
-        sheetEdit('sortRange', {
-          range: rangeA1(sel),
-          column: sel ? sel.cc : b.left,
-          ascending: ascending,
-          header: false,
-        });
-      };
+  /** Edit › Move: the selected rows one up or down, the selected columns one left or right. */
+  function moveItems(b) {
+    var rows = b.rows === 1 ? 'Row' : 'Rows';
+    var cols = b.cols === 1 ? 'Column' : 'Columns';
+    var edge = function (at, where) {
+      return at && 'Already at the ' + where + ' of the sheet.';
+    };
+    var lines = function (at, count, to) {
+      return { at: at, count: count, to: to };
     };
     return [
-      { label: 'Sort range by column ' + column + ' (A to Z)', action: sortBy(true) },
-      { label: 'Sort range by column ' + column + ' (Z to A)', action: sortBy(false) },
+      editItem(rows + ' up', 'moveRows', lines(b.top, b.rows, b.top - 1), edge(b.top === 1, 'top')),
+      editItem(
+        rows + ' down',
+        'moveRows',
+        lines(b.top, b.rows, b.bottom + 2),
+        edge(b.bottom >= dims.rows, 'bottom'),
+      ),
+      editItem(cols + ' left', 'moveColumns', lines(b.left, b.cols, b.left - 1), edge(b.left === 1, 'left')),
+      editItem(
+        cols + ' right',
+        'moveColumns',
+        lines(b.left, b.cols, b.right + 2),
+        edge(b.right >= dims.cols, 'right'),
+      ),
+    ];
+  }
+
+  function sortRangeItems(b) {
+    var column = sel ? sel.cc : b.left;
+    var by = function (ascending) {
+      return { range: rangeA1(sel), column: column, ascending: ascending, header: false };
+    };
+    return [
+      editItem('Sort range by column ' + colLetter(column) + ' (A to Z)', 'sortRange', by(true)),
+      editItem('Sort range by column ' + colLetter(column) + ' (Z to A)', 'sortRange', by(false)),
       { label: 'Advanced range sorting options', action: openSortOptions },
     ];
   }
   function sortSheetItems(column) {
-    var by = function (ascending) {
-      return function () {
-        sheetEdit('sort', { column: column, ascending: ascending });
-      };
-    };
     return [
-      { label: 'Sort sheet by column ' + colLetter(column) + ' (A to Z)', action: by(true) },
-      { label: 'Sort sheet by column ' + colLetter(column) + ' (Z to A)', action: by(false) },
+      editItem('Sort sheet by column ' + colLetter(column) + ' (A to Z)', 'sort', {
+        column: column,
+        ascending: true,
+      }),
+      editItem('Sort sheet by column ' + colLetter(column) + ' (Z to A)', 'sort', {
+        column: column,
+        ascending: false,
+      }),
     ];
   }
   function copyItems() {
@@ -1259,33 +1266,23 @@
         { separator: true },
       ]
         .concat(copyItems())
-        .concat([{ separator: true }])
+        .concat([{ separator: true }, { label: 'Move', items: moveItems(b) }, { separator: true }])
         .concat(deleteItems(b));
     },
     View: function () {
       var b = selBounds();
       var sheet = currentSheet();
       var frozen = (sheet && sheet.frozenRows) || 0;
-      var freeze = function (rows) {
-        return function () {
-          sheetEdit('setFrozenRows', { rows: rows });
-        };
+      var freeze = function (label, rows) {
+        return editItem('Freeze › ' + label + (frozen === rows ? ' ✓' : ''), 'setFrozenRows', { rows: rows });
       };
       return [
-        { label: 'Freeze › No rows' + (frozen === 0 ? ' ✓' : ''), action: freeze(0) },
-        { label: 'Freeze › 1 row' + (frozen === 1 ? ' ✓' : ''), action: freeze(1) },
-        { label: 'Freeze › 2 rows' + (frozen === 2 ? ' ✓' : ''), action: freeze(2) },
-        {
-          label: 'Freeze › Up to row ' + b.bottom + (frozen === b.bottom ? ' ✓' : ''),
-          action: freeze(b.bottom),
-        },
+        freeze('No rows', 0),
+        freeze('1 row', 1),
+        freeze('2 rows', 2),
+        freeze('Up to row ' + b.bottom, b.bottom),
         { separator: true },
-        {
-          label: 'Show the rows hidden by hand',
-          action: function () {
-            sheetEdit('showRows', { at: 1, count: dims.rows });
-          },
-        },
+        editItem('Show the rows hidden by hand', 'showRows', { at: 1, count: dims.rows }),
       ];
     },
     Insert: function () {
@@ -1293,12 +1290,7 @@
       return insertItems(b).concat([
         { separator: true },
         { label: 'Sheet', action: addSheet },
-        {
-          label: 'Checkbox',
-          action: function () {
-            sheetEdit('insertCheckboxes', { range: rangeA1(sel) });
-          },
-        },
+        editItem('Checkbox', 'insertCheckboxes', { range: rangeA1(sel) }),
       ]);
     },
     Data: function () {
@@ -1309,18 +1301,8 @@
         { label: 'Sort range', items: sortRangeItems(b) },
         { separator: true },
         filtered
-          ? {
-              label: 'Remove filter',
-              action: function () {
-                sheetEdit('removeFilter');
-              },
-            }
-          : {
-              label: 'Create a filter',
-              action: function () {
-                sheetEdit('createFilter', { range: filterRange(b) });
-              },
-            },
+          ? editItem('Remove filter', 'removeFilter', {})
+          : editItem('Create a filter', 'createFilter', { range: filterRange(b) }),
       ]);
     },
   };
@@ -1341,11 +1323,7 @@
       var btn = el('button', 'menu-item', item.label);
       btn.type = 'button';
       btn.setAttribute('role', 'menuitem');
-      if (item.disabled) {
-        btn.setAttribute('aria-disabled', 'true');
-        btn.classList.add('disabled');
-        btn.title = item.disabled;
-      }
+      if (item.disabled) disable(btn, item.disabled);
       btn.addEventListener('click', function () {
         if (item.disabled) return;
         closeMenus();
@@ -1353,6 +1331,13 @@
       });
       popup.appendChild(btn);
     });
+  }
+
+  /** A menu item without meaning here: shown, greyed, its reason as its tooltip. */
+  function disable(btn, why) {
+    btn.setAttribute('aria-disabled', 'true');
+    btn.classList.add('disabled');
+    btn.title = why;
   }
 
   function openSheetMenu(name) {
@@ -1387,12 +1372,7 @@
           { separator: true },
           deleteItems(b)[0],
           { label: 'Clear ' + rowsLabel(b), action: clearSelection },
-          {
-            label: 'Hide ' + rowsLabel(b),
-            action: function () {
-              sheetEdit('hideRows', { at: b.top, count: b.rows });
-            },
-          },
+          editItem('Hide ' + rowsLabel(b), 'hideRows', { at: b.top, count: b.rows }),
         ]);
       } else if (th && th.dataset.c) {
         items = insertItems(b)
@@ -2220,7 +2200,22 @@
     document.addEventListener('mousedown', function (e) {
       if (!e.target.closest('.menu-root, #context-menu')) closeMenus();
     });
-    Array.prototype.forEach.call(document.querySelectorAll('.sheet-menu'), function (title) {
+    Object.keys(MENUS).forEach(function (name) {
+      var root = el('div', 'menu-root');
+      var title = el('button', 'menu-title sheet-menu', name);
+      title.type = 'button';
+      title.id = 'menu-' + name.toLowerCase();
+      title.dataset.menu = name;
+      title.setAttribute('role', 'menuitem');
+      title.setAttribute('aria-haspopup', 'menu');
+      title.setAttribute('aria-expanded', 'false');
+      var popup = el('div', 'menu-popup');
+      popup.setAttribute('role', 'menu');
+      popup.setAttribute('aria-label', name);
+      popup.hidden = true;
+      root.appendChild(title);
+      root.appendChild(popup);
+      $('menubar').insertBefore(root, $('extensions-menu').parentNode);
       title.addEventListener('click', function () {
         if (title.getAttribute('aria-expanded') === 'true') closeMenus();
         else openSheetMenu(title.dataset.menu);
