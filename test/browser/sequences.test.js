@@ -89,7 +89,7 @@ async function steps() {
   await advanceServiceClock(page, '+1 day');
   await waitForCell(page, 'I4', /^Step 1 of 2 sent .*; next: step 2 on /, 30000);
   await waitForCell(page, 'I2', 'Stopped: replied');
-  await waitForCell(page, 'I3', 'Stopped: Acme replied (jane@acme.example)');
+  await waitForCell(page, 'I3', 'Stopped: someone at acme.example replied (jane@acme.example)');
   await screenshot(page, 'sequences-04-step-1-sent');
   await advanceServiceClock(page, '+1 day');
   await advanceServiceClock(page, '+1 day');

@@ -131,7 +131,9 @@ describe('Reply detection (a build with Gmail)', () => {
     expect(cara[3] - cara[2]).toBeGreaterThan(9 * DAY);
     const eve = times['eve@quiet.com'];
     expect(eve[1] - eve[0]).toBeLessThan(2 * DAY + 2 * HOUR);
-    expect(column('Sequence')['bob@acme.com']).toMatch(/^Stopped: Acme replied/);
+    expect(column('Sequence')['bob@acme.com']).toMatch(
+      /^Stopped: someone at Acme replied \(reply.ann@acme.com\)/,
+    );
     expect(column('Sequence')['eve@quiet.com']).toMatch(/^Finished: /);
 
     // Seen where users look: the summary's line and the campaign's answers.

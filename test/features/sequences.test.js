@@ -131,8 +131,8 @@ describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)
     const sequence = () => byEmail('Spring', 'Sequence');
     expect(sequence()).toMatchObject({
       'ann@acme.com': 'Stopped: replied',
-      'bob@acme-group.com': 'Stopped: Acme replied (ann@acme.com)',
-      'dan@delta.com': 'Stopped: Delta replied (cara@delta.com)',
+      'bob@acme-group.com': 'Stopped: someone at Acme replied (ann@acme.com)', // the same Company hash ID
+      'dan@delta.com': 'Stopped: someone at delta.com replied (cara@delta.com)', // the same domain
       'joe@gmail.com': expect.stringMatching(/^Next: step 1 on \d{4}-\d\d-\d\d \d\d:\d\d$/),
       'dee@example.net': 'Stopped: on the do-not-contact list (asked)',
       'kim@beta.com': expect.stringMatching(/^Next: step 1 on /),
@@ -251,6 +251,35 @@ describe.each(['per-request', 'per-mail'])('A step in doubt (task shape: %s)', (
     expect((await received())['kim@beta.com']).toEqual(['Hello Kim', 'Re: Hello Kim']);
     expect(Object.keys(sendJournal(emu))).toEqual([]);
     expect(byEmail('Spring', 'Sequence')['kim@beta.com']).toMatch(/^Finished: step 1 of 1 sent /);
+  });
+});
+
+describe('Companies and shared domains', () => {
+  test('a reply on example.com stops its sender only: the others there, and the same company name elsewhere, go on; a next list is not held back', async () => {
+    emu = newAddon(services);
+    const people = [
+      { name: 'Jane', email: 'reply.jane@example.com', Company: 'Replyco' },
+      { name: 'Bob', email: 'bob@example.com', Company: 'Smith & Co' },
+      { name: 'Tom', email: 'tom@example.com', Company: 'Awayco' },
+      { name: 'Carl', email: 'carl@acme.com', Company: 'Replyco' }, // no Company hash ID: a name matches nothing
+    ];
+    smallList('Demo', people, [{ afterDays: 2, body: 'Again, {{Name}}.' }]);
+    sendFirst();
+    const demo = sheet('Demo');
+    const header = demo.getRange(1, 1, 1, demo.getLastColumn()).getValues()[0];
+    demo.getRange(2, header.indexOf('Replied') + 1).setValue(true); // Jane replied
+    emu.advanceTime(2 * DAY + HOUR);
+    expect(byEmail('Demo', 'Sequence')).toEqual({
+      'reply.jane@example.com': 'Stopped: replied',
+      'bob@example.com': expect.stringMatching(/^Finished: step 1 of 1 sent /),
+      'tom@example.com': expect.stringMatching(/^Finished: step 1 of 1 sent /),
+      'carl@acme.com': expect.stringMatching(/^Finished: step 1 of 1 sent /),
+    });
+    smallList('Next', [{ name: 'Ann', email: 'ann@example.com', Company: 'Replyco' }], []);
+    const before = emu.ui.alerts.length;
+    sendFirst();
+    expect(emu.ui.alerts.slice(before).map((a) => a.title)).toEqual(['Send e-mails']); // nobody held back
+    expect(byEmail('Next', 'Mail status')['ann@example.com']).toBe('Accepted');
   });
 });
 

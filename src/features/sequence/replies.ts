@@ -31,7 +31,7 @@ export function readReplies(spreadsheet: Spreadsheet, known?: { sheetId: number;
       replies.emails.add(row.key);
       const company = companyOf(row);
       if (company && !replies.companies.has(company.key))
-        replies.companies.set(company.key, { label: company.label, email: row.email });
+        replies.companies.set(company.key, { email: row.email });
     }
   }
   return replies;

@@ -39,7 +39,7 @@ export type Plans = Map<string, { row: ListRow; plan: RowPlan }>;
 export interface Replies {
   emails: Set<string>;
   /** Company key → who replied there. */
-  companies: Map<string, { label: string; email: string }>;
+  companies: Map<string, { email: string }>;
 }
 
 export interface PlanContext {
@@ -60,13 +60,17 @@ export interface PlanContext {
 const HASH_ID = normalizeHeader('Company hash ID');
 const COMPANY = normalizeHeader('Company');
 
-/** The row's company: its Company hash ID where the list has one, else its domain (none for webmail). */
+/**
+ * The row's company: its Company hash ID where the list has one (named by the row's own Company cell), else
+ * its domain when that names one company (outbox/webmail.ts: not webmail, a provider, example.com or a
+ * university). A company name alone matches nothing: two rows typed "Acme" may be two companies.
+ */
 export function companyOf(row: ListRow): { key: string; label: string } | null {
-  const domain = companyDomain(row.key);
-  const label = (row.display.get(COMPANY) || '').trim() || domain || 'their company';
   const hashId = (row.display.get(HASH_ID) || '').trim();
-  if (hashId) return { key: `id:${hashId}`, label };
-  return domain ? { key: `domain:${domain}`, label } : null;
+  if (hashId)
+    return { key: `id:${hashId}`, label: (row.display.get(COMPANY) || '').trim() || 'their company' };
+  const domain = companyDomain(row.key);
+  return domain ? { key: `domain:${domain}`, label: domain } : null;
 }
 
 /** Where one row is in the sequence (see the module's comment). */
@@ -119,9 +123,11 @@ function newStop(
   const company = companyOf(row);
   if (company) {
     const colleague = context.replies.companies.get(company.key);
-    if (colleague) return { code: 'company', detail: `${colleague.label} replied (${colleague.email})` };
+    // What matched, in the row's own words: its domain, or its company (same Company hash ID), and who replied.
+    if (colleague)
+      return { code: 'company', detail: `someone at ${company.label} replied (${colleague.email})` };
     if (context.ledger.companies.has(addressMark(context.ledger.secret, company.key)))
-      return { code: 'company', detail: `${company.label} replied` };
+      return { code: 'company', detail: `someone at ${company.label} replied` };
   }
   return null;
 }

@@ -149,18 +149,21 @@ describe('planRow', () => {
     test('a colleague at the same company (same domain) replied', () => {
       const replies = {
         ...noReplies(),
-        companies: new Map([['domain:acme.com', { label: 'Acme', email: 'bob@acme.com' }]]),
+        companies: new Map([['domain:acme.com', { email: 'bob@acme.com' }]]),
       };
       expect(planRow(row, context(due(), { replies }))).toMatchObject({
         code: 'company',
-        detail: 'Acme replied (bob@acme.com)',
+        detail: 'someone at acme.com replied (bob@acme.com)', // what matched: the domain, and who
       });
     });
 
     test('a company whose reply the record holds (its mark) stops everyone there', () => {
       const record = due();
       record.ledger.companies.add(addressMark(record.ledger.secret, 'domain:acme.com'));
-      expect(planRow(row, context(record))).toMatchObject({ code: 'company', detail: 'Acme replied' });
+      expect(planRow(row, context(record))).toMatchObject({
+        code: 'company',
+        detail: 'someone at acme.com replied',
+      });
     });
 
     test('a stop everywhere in the record (a reply on another list) wins', () => {
@@ -169,14 +172,25 @@ describe('planRow', () => {
       expect(planRow(row, context(record))).toMatchObject({ code: 'optedOut', fresh: true });
     });
 
-    test('two webmail addresses are never colleagues', () => {
-      const gmail = ann({ email: 'ann@gmail.com' });
-      const replies = {
-        ...noReplies(),
-        companies: new Map([['domain:gmail.com', { label: 'x', email: 'z@gmail.com' }]]),
-      };
-      expect(planRow(gmail, context(recordOf(gmail, 1, NOW - 10 * DAY), { replies }))).toMatchObject({
-        kind: 'due',
+    test('two addresses on a shared domain (webmail, example.com, a provider, a university) are never colleagues', () => {
+      for (const domain of ['gmail.com', 'example.com', 'comcast.net', 'mit.edu']) {
+        const other = ann({ email: `ann@${domain}` });
+        const replies = {
+          ...noReplies(),
+          companies: new Map([[`domain:${domain}`, { email: `z@${domain}` }]]),
+        };
+        expect(planRow(other, context(recordOf(other, 1, NOW - 10 * DAY), { replies }))).toMatchObject({
+          kind: 'due',
+        });
+      }
+    });
+
+    test("the same Company hash ID on another domain: named by the row's own Company cell", () => {
+      const carl = ann({ email: 'carl@acme.com', cells: { 'Company hash ID': 'h7', company: 'Replyco' } });
+      const replies = { ...noReplies(), companies: new Map([['id:h7', { email: 'jane@example.com' }]]) };
+      expect(planRow(carl, context(recordOf(carl, 1, NOW - 10 * DAY), { replies }))).toMatchObject({
+        code: 'company',
+        detail: 'someone at Replyco replied (jane@example.com)',
       });
     });
   });
