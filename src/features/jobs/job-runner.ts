@@ -93,8 +93,9 @@ export function continueSavedJob<U, D, R>(
       const before = JSON.stringify(state.data);
       const progress = runStep(job, state, reporter, deadline);
       // Only a dialog's step can end unseen (the dialog closed meanwhile); a trigger's has its last run.
-      const report =
-        reporter === DIALOG_REPORTER ? backgroundReport(job, JSON.parse(before) as D, state, progress) : '';
+      const report = reporter.unattended
+        ? ''
+        : backgroundReport(job, JSON.parse(before) as D, state, progress);
       if (report) keepUnseenReport(job.kind, report);
       return progress;
     },
@@ -175,6 +176,7 @@ export function runStep<U, D, R>(
   const context: StepContext = {
     deadline,
     memory,
+    stoppable: !reporter.unattended,
     progress: (done, message) => {
       const before = progressOf(job, state, false);
       saveProgress(job.kind, { ...before, done: before.done + done, message: message || before.message });
@@ -208,9 +210,12 @@ export function runStep<U, D, R>(
     reporter.progress(job, progress);
   }
   const finished = isStopped(state) || state.units.length === 0;
+  // Stop pressed while the last requests were on their way: they went, and the end says so.
+  const lateStop = finished && !isStopped(state) && stopRequested(job.kind);
   if (finished) endJob(job, state);
   else saveJob(job.kind, state);
   const progress = progressOf(job, state, finished);
+  if (lateStop) progress.message = `${progress.message} ${LATE_STOP_TEXT}`;
   reporter.end(job, progress);
   return progress;
 }
@@ -220,6 +225,9 @@ export function endJob<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, 
   if (job.ended) job.ended(state);
   clearJob(job.kind);
 }
+
+const LATE_STOP_TEXT =
+  'Stop came while the last requests were already on their way: they went through, and nothing was left to stop.';
 
 /** Room kept after the last unit: saving the state and the dialog's answer. */
 const MARGIN_MS = 10_000;

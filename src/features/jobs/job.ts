@@ -70,6 +70,8 @@ export interface StepContext {
    * pace): the job's own, empty at the start of every step unless startJob was given it.
    */
   memory: Record<string, unknown>;
+  /** A dialog watches this step, with its Stop: a unit should let Stop act between its requests. */
+  stoppable: boolean;
 }
 
 export interface JobDefinition<U, D, R> {
@@ -117,6 +119,8 @@ export type JobLabels = Pick<
 
 /** Where a job tells the user what happened. A trigger's reporter never calls getUi(). */
 export interface Reporter {
+  /** No dialog watches (a trigger's run): nobody can press Stop, nothing is reported as "after the dialog closed". */
+  unattended?: boolean;
   /** A unit was recorded: work is going on. */
   progress(job: JobLabels, progress: JobProgress): void;
   /** This execution's step is over: the job finished, stopped, paused or continues in the next step. */

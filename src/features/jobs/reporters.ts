@@ -48,6 +48,7 @@ const LAST_RUN = (kind: UnattendedWork) => `job.${kind}.lastRun`;
 /** For triggers: never calls getUi(); the outcome is kept for the user to see later. */
 export function unattendedReporter(kind: JobKind): Reporter {
   return {
+    unattended: true,
     progress: () => undefined,
     end: (_title, progress) => recordLastRun(kind, progress),
   };

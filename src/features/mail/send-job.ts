@@ -136,7 +136,12 @@ export function releaseQueued(
  * cut into chunks of 100 and posted together (send-chunk.ts).
  */
 function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitResult {
-  const client = outreachClient({ deadlineMs: context.deadline.at });
+  // Watched by a dialog, the chunks go one fetch each, so that Stop acts before the next chunk of 100; a
+  // trigger's run (nobody can stop it) posts them together.
+  const client = outreachClient({
+    deadlineMs: context.deadline.at,
+    maxBatchSize: context.stoppable ? 1 : undefined,
+  });
   const list = openMailingList(sendingSheet(state.data));
   settleFirst(client, list);
   const unsubscribe = readSettings().unsubscribeAddress;
