@@ -15,6 +15,8 @@ const {
   openTab,
   sheetTabs,
   screenshotOnFailure,
+  clickMenuItem,
+  advanceServiceClock,
 } = require('./helpers');
 
 let page;
@@ -223,5 +225,22 @@ test('Chinese and emoji are drawn with glyphs from the fonts the playground brin
   });
   expect(drawn).toEqual(expect.objectContaining({ chineseIsGlyph: true, emojiInColor: true }));
   await screenshot(page, 'sheet-edits-04-cjk-emoji');
+  expect(env.consoleErrors).toEqual([]);
+}, 60000);
+
+test("the add-on's dialogs run on the service clock, as its executions do (a progress dialog's Elapsed adds the two)", async () => {
+  await advanceServiceClock(page, '+1 hour');
+  await clickMenuItem(page, 'Settings…');
+  const dialog = page.frameLocator('#html-dialog-frame');
+  await dialog.locator('body').waitFor();
+  const ahead = await dialog
+    .locator('body')
+    .evaluate(() => Date.now() - performance.timeOrigin - performance.now());
+  const service = await env.playground.emulator.call({ op: 'state' });
+  const serviceAhead = service.state.clock.now - Date.now();
+  // Both are an hour (and what the emulator simulated) ahead of real time, within the time this took.
+  expect(ahead).toBeGreaterThan(3600000 - 60000);
+  expect(Math.abs(ahead - serviceAhead)).toBeLessThan(60000);
+  await page.locator('#html-dialog-close').click();
   expect(env.consoleErrors).toEqual([]);
 }, 60000);
