@@ -52,8 +52,9 @@ const SERVICE_GROUPS = [
 /** How long past an execution's own limit the real-time guard waits on a real clock. */
 const GUARD_MARGIN_MS = 5000;
 /**
- * The real-time guard on a virtual clock: only a busy loop runs this long. A test's execution takes seconds,
- * and ten times that on a machine loaded by other work, which must not fail it.
+ * The real-time guards on a virtual clock (an execution's busy loop, a request's answer): only a busy loop or
+ * a lost request takes this long. A test's execution or request takes seconds, and ten times that on a machine
+ * loaded by other work, which must not fail it (a request timed out is retried: the counts change).
  */
 const BUSY_LOOP_MS = 300_000;
 
@@ -132,7 +133,7 @@ class AppsScriptEmulator {
    *   urlFetchWhitelist
    * @param {Clock} [options.clock] shared virtual clock (default Clock.virtual())
    * @param {number} [options.fetchLatencyMs=50] virtual ms each fetch / fetchAll batch adds
-   * @param {number} [options.fetchTimeoutMs=30000] real timeout of one HTTP request
+   * @param {number} [options.fetchTimeoutMs] real timeout of one HTTP request (30000; 300000 on a virtual clock)
    * @param {{owner?: string, active?: string}} [options.users]
    * @param {string} [options.timeZone] script and spreadsheet time zone (default: manifest's, else Etc/UTC)
    * @param {boolean} [options.enforceUrlFetchWhitelist=true] false: the manifest's urlFetchWhitelist is not enforced
@@ -151,7 +152,7 @@ class AppsScriptEmulator {
     this.costModel = resolveCostModel(options.costModel);
     const modelFetchMs = this.costModel ? this.costModel.costs['urlFetch.call'] : 50;
     this.fetchLatencyMs = options.fetchLatencyMs === undefined ? modelFetchMs : options.fetchLatencyMs;
-    this.fetchTimeoutMs = options.fetchTimeoutMs || 30000;
+    this.fetchTimeoutMs = options.fetchTimeoutMs || (this.clock.isVirtual ? BUSY_LOOP_MS : 30000);
     this.realTimeoutMs = options.realTimeoutMs || (this.clock.isVirtual ? BUSY_LOOP_MS : 60000);
     this.codePath = options.codePath ? path.resolve(options.codePath) : null;
     this.htmlDir = options.htmlDir
