@@ -467,6 +467,67 @@ describe.each(['per-request', 'per-mail'])('Subject test (task shape: %s)', (tas
   });
 });
 
+describe('Subject test without evidence', () => {
+  test('no open against no open: no winner at its time, the rest wait up to a day more, then the first subject goes and the summary says why', async () => {
+    startOn(2, 9);
+    emu = newAddon(services);
+    const emails = Array.from({ length: 20 }, (_, i) => `quiet${i}@example.com`); // nobody opens
+    const variants = ['Hello {{Name}}', 'Quick question, {{Name}}'];
+    listWithMail(emu, 'Leads', [['Name', 'Email'], ...emails.map((e, i) => [`N${i}`, e])], {
+      ...MAIL,
+      subjectVariants: variants,
+      subjectTest: { share: 50, decideAfterHours: 2 },
+    });
+    const confirmation = send();
+    expect(confirmation.message).toMatch(
+      /if none was opened, it waits up to a day more, then the first goes/,
+    );
+    const first = (await mails()).length;
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThan(20);
+    const timed = () =>
+      sheet('Tracking summary')
+        .getDataRange()
+        .getValues()
+        .find((r) => r[0] === 'Timed sends')[1];
+
+    emu.advanceTime(4 * HOUR); // past its 2 hours: nothing opened, so no winner and nothing more goes
+    expect(await mails()).toHaveLength(first);
+    expect(timed()).toMatch(
+      /Subject test of "Leads": 2 subjects on 50% of the list; no subject has been opened yet/,
+    );
+    const waiting = Object.values(byEmail('Leads', 'Mail status')).filter((s) =>
+      /^Waiting for the subject test/.test(s),
+    );
+    expect(waiting).toHaveLength(20 - first);
+    expect(waiting[0]).toMatch(/decided from .* \(once a subject is opened\)\)$/);
+
+    emu.advanceTime(24 * HOUR); // the day more is over: the first subject goes, for want of a better one
+    const all = await mails();
+    expect(all).toHaveLength(20);
+    for (const m of all.slice(first)) expect(m.subject).toMatch(/^Hello N\d+$/);
+    expect(timed()).toMatch(
+      /no subject was opened, even a day after the test's time, so there is no winner: the first subject, "Hello \{\{Name\}\}", went to the rest\./,
+    );
+  });
+
+  test('an hourly limit that cuts the share: the confirmation says how many are measured', () => {
+    emu = newAddon(services);
+    const emails = Array.from({ length: 100 }, (_, i) => `p${i}@example.com`);
+    listWithMail(emu, 'Leads', [['Name', 'Email'], ...emails.map((e, i) => [`N${i}`, e])], {
+      ...MAIL,
+      hourlyLimit: 5,
+      subjectVariants: ['A {{Name}}', 'B {{Name}}'],
+      subjectTest: { share: 50, decideAfterHours: 4 },
+    });
+    emu.ui.queue('NO');
+    emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+    expect(emu.ui.alerts.at(-1).message).toMatch(
+      /about 50 of these rows \(50%\)[^\n]*\nThe hourly limit \(5 mails an hour\) lets at most 20 of those 50 go before the test is decided: the open rates are measured on those/,
+    );
+  });
+});
+
 describe('What the payer confirmed', () => {
   test("an editor's change of the test subjects holds the rest of the send: nothing more goes, the rows say why", async () => {
     startOn(2, 9);

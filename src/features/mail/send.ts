@@ -160,7 +160,7 @@ export function costLines(prepared: PreparedSend, startAt?: number): { lines: st
     `Cost: ${count(n, 'e-mail credit')} (EDM, 1 per e-mail).`,
     `Usable e-mail credits (EDM): ${edmText(balance)}.`,
   );
-  lines.push(...testLines(n, template.subjectTest));
+  lines.push(...testLines(n, template.subjectTest, template.timing));
   const zone = sheet.getParent().getSpreadsheetTimeZone();
   lines.push(
     ...(startAt === undefined

@@ -164,12 +164,20 @@ export function lastPost(rows: ListRow[], limit: number, clock: SendClock, now: 
 
 const MAX_GROUPS = 4;
 
-/** The confirmation's line on a subject test: who gets which subject, and when the rest get the winner. */
-export function testLines(rows: number, test: SubjectTest | undefined): string[] {
+/**
+ * The confirmation's line on a subject test: who gets which subject, and when the rest get the winner; how many
+ * of the share an hourly limit lets go before the test is decided (the open rates are measured on those).
+ */
+export function testLines(rows: number, test: SubjectTest | undefined, timing?: Timing): string[] {
   if (!test || rows === 0) return [];
   const share = Math.round((rows * test.share) / 100);
   const subjects = test.variants.map((s) => `"${s}"`).join(', ');
+  const line = `Subject test: about ${formatCount(share)} of these rows (${test.share}%) get the subjects ${subjects} in turn; ${count(test.decideAfterHours, 'hour')} after their first mails the subject opened most (a tie: the first) goes to the other rows; if none was opened, it waits up to a day more, then the first goes. Each subject goes in tasks of its own, so the service counts its opens apart.`;
+  const limit = timing && timing.hourlyLimit;
+  const measured = limit ? limit * test.decideAfterHours : Infinity;
+  if (measured >= share) return [line];
   return [
-    `Subject test: about ${formatCount(share)} of these rows (${test.share}%) get the subjects ${subjects} in turn; ${count(test.decideAfterHours, 'hour')} after their first mails the subject opened most (a tie: the first) goes to the other rows. Each subject goes in tasks of its own, so the service counts its opens apart.`,
+    line,
+    `The hourly limit (${count(limit!, 'mail')} an hour) lets at most ${formatCount(measured)} of those ${formatCount(share)} go before the test is decided: the open rates are measured on those, and the others of the share get their subject after.`,
   ];
 }

@@ -45,7 +45,8 @@ export const SEND_TEXTS = {
   /** A confirmed row outside its recipient's send window: when it opens ("09:00 Mon 30 Nov in …"). */
   windowWait: (opening: string) => `goes from ${opening}`,
   /** Outside the subject test's share: it gets the winning subject once the test is decided. */
-  testWait: (when: string) => `gets the winning subject of the test, decided ${when}`,
+  testWait: (when: string) =>
+    `gets the winning subject of the test, decided from ${when} (once a subject is opened)`,
   testNotStarted: 'gets the winning subject of the test, decided its hours after the first test mails',
   paceWait: (limit: number, next: string) =>
     `${formatCount(limit)} an hour from this list; the next go from ${next}`,

@@ -79,6 +79,9 @@ export function keptTest(earlier: TestRecord | undefined, test: SubjectTest): Te
   };
 }
 
+/** A test whose subjects nobody opened in its hours waits this much longer for an open, then keeps the first. */
+export const OPENS_WAIT_MS = 24 * HOUR_MS;
+
 /** When the test is decided (ms): its hours after its first mails; Infinity before they went. */
 export function decideAt(record: TestRecord): number {
   return record.firstAt ? record.firstAt + record.hours * HOUR_MS : Infinity;
@@ -97,7 +100,8 @@ export function recordTestChunk(list: LedgerList, addr: string, taskIds: number[
 
 /**
  * The test is decided once its hours have passed: each subject's sent and opened counts read from its tasks,
- * the best open rate wins (a tie: the first). Kept in the payer's record, so the rest get the winner exactly
+ * the best open rate wins (a tie: the first); while no subject was opened at all it waits, up to OPENS_WAIT_MS
+ * more, and then the first subject (the mail's own place) goes, for want of a better one. Kept in the payer's record, so the rest get the winner exactly
  * once whatever runs after. Answers the record as it stands.
  */
 export function decideTest(
@@ -124,6 +128,8 @@ export function decideTest(
       counts[v][0] += task.sentCount;
       counts[v][1] += task.openedCount;
     }
+  // No winner without evidence: with no open at all, the rest wait (up to OPENS_WAIT_MS), then get the first.
+  if (counts.every(([, opened]) => opened === 0) && now < decideAt(test) + OPENS_WAIT_MS) return test;
   const rate = ([sent, opened]: [number, number]) => (sent ? opened / sent : 0);
   let winner = 0;
   counts.forEach((c, v) => {
@@ -143,9 +149,12 @@ export function decideTest(
 export function subjectSlot(
   test: TestRecord | undefined,
   addr: string,
+  now = Date.now(),
 ): { variant: number } | { waitUntil: number } | null {
   if (!test) return null;
   const slot = testSlot(addr, test.share, test.n);
   if (slot.inTest) return { variant: slot.variant };
-  return test.winner !== undefined ? { variant: test.winner } : { waitUntil: decideAt(test) };
+  if (test.winner !== undefined) return { variant: test.winner };
+  // Past its time and undecided: it waits for an open, looked at again in the next hour.
+  return { waitUntil: Math.max(decideAt(test), now + HOUR_MS) };
 }

@@ -49,6 +49,9 @@ const TEST_TEXTS = {
     `"${subject}": ${formatCount(sent)} sent, ${formatCount(opened)} opened (${rate}%)`,
   decided: (sheet: string, variants: string, winner: string) =>
     `Subject test of "${sheet}": ${variants}; winner: "${winner}", sent to the rest.`,
+  noOpens: (sheet: string, variants: string, first: string) =>
+    `Subject test of "${sheet}": ${variants}; no subject was opened, even a day after the test's time, so there is no winner: the first subject, "${first}", went to the rest.`,
+  waitingForOpens: 'no subject has been opened yet: the winner is chosen once one is (a day more at most)',
 };
 
 /** The Tracking summary's words for each subject test of the document. */
@@ -57,7 +60,11 @@ export function testSummary(properties: Record<string, string>, time: (ms: numbe
   const shown = records.all(properties).filter((v) => !v.decideAt || Date.now() - v.decideAt < SHOWN_MS);
   return shown.map((view) => {
     if (view.winner === undefined || !view.counts) {
-      const when = view.decideAt ? TEST_TEXTS.decidedAt(time(view.decideAt)) : TEST_TEXTS.notStarted;
+      const when = !view.decideAt
+        ? TEST_TEXTS.notStarted
+        : view.decideAt < Date.now()
+          ? TEST_TEXTS.waitingForOpens
+          : TEST_TEXTS.decidedAt(time(view.decideAt));
       return TEST_TEXTS.running(view.sheetName, view.variants.length, view.share, when);
     }
     const variants = view.variants
@@ -66,6 +73,8 @@ export function testSummary(properties: Record<string, string>, time: (ms: numbe
         return TEST_TEXTS.variant(subject, sent, opened, sent ? Math.round((opened / sent) * 100) : 0);
       })
       .join('; ');
+    if (view.counts.every(([, opened]) => opened === 0))
+      return TEST_TEXTS.noOpens(view.sheetName, variants, view.variants[view.winner]);
     return TEST_TEXTS.decided(view.sheetName, variants, view.variants[view.winner]);
   });
 }

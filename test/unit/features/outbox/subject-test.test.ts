@@ -97,7 +97,9 @@ describe('the record of a running test', () => {
     const record = { ...testRecord(subjectTest), firstAt: 1000 };
     expect(subjectSlot(undefined, inShare(0))).toBeNull();
     expect(subjectSlot(record, inShare(2))).toEqual({ variant: 2 });
-    expect(subjectSlot(record, outside())).toEqual({ waitUntil: 1000 + 4 * HOUR });
+    expect(subjectSlot(record, outside(), 2000)).toEqual({ waitUntil: 1000 + 4 * HOUR });
+    // Past its time with no winner (no subject opened yet): looked at again in the next hour.
+    expect(subjectSlot(record, outside(), 1000 + 5 * HOUR)).toEqual({ waitUntil: 1000 + 6 * HOUR });
     const decided = {
       ...record,
       winner: 1,
