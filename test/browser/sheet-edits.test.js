@@ -158,6 +158,14 @@ test('every row of a long list is drawn: the Name box scrolls to a far cell; no 
   expect(box.y + box.height).toBeLessThanOrEqual(wrap.y + wrap.height);
   expect(await cell(page, 'B2900').getAttribute('class')).toContain('current');
   expect(await page.locator('#grid-wrap').evaluate((w) => w.scrollTop)).toBeGreaterThan(60000);
+  // An edit there redraws the grid where it is scrolled.
+  await page.keyboard.type('edited');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => {
+    const td = document.querySelector('#grid td[data-r="2900"][data-c="2"]');
+    return td && !td.classList.contains('pending') && td.textContent === 'edited';
+  });
+  expect(await page.locator('#grid-wrap').evaluate((w) => w.scrollTop)).toBeGreaterThan(60000);
   // Only rows near the view are drawn, and the grid is as tall as all the sheet's rows.
   expect(await page.locator('#grid tbody tr[data-r]').count()).toBeLessThan(500);
   // Right under the column letters comes the frozen row, with no gap a scrolled row shows through.

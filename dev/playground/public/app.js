@@ -331,6 +331,10 @@
     gridStale = false;
     var sheet = currentSheet();
     drawnKey = activeSheet + '\u0000' + JSON.stringify(sheet);
+    var wrap = $('grid-wrap');
+    // Where the grid is scrolled (or, on entering a sheet, where it was left), kept across the redraw.
+    var scroll = scrollOnDraw || { top: wrap.scrollTop, left: wrap.scrollLeft };
+    scrollOnDraw = null;
     var table = $('grid');
     table.textContent = '';
     cellEls = {};
@@ -402,13 +406,10 @@
     thead.appendChild(headRow);
     table.appendChild(thead);
     table.appendChild(el('tbody'));
-    if (scrollOnDraw) {
-      // The table is as tall as every row before it is scrolled (its spacers are drawn below).
-      $('grid').style.height = layout.headH + layout.tops[rows + 1] + 'px';
-      $('grid-wrap').scrollTop = scrollOnDraw.top;
-      $('grid-wrap').scrollLeft = scrollOnDraw.left;
-      scrollOnDraw = null;
-    }
+    // The table is as tall as every row before it is scrolled (its spacers are drawn below).
+    table.style.height = layout.headH + layout.tops[rows + 1] + 'px';
+    wrap.scrollTop = scroll.top;
+    wrap.scrollLeft = scroll.left;
     drawRows(true);
     renderCharts(sheet);
   }
