@@ -79,17 +79,53 @@ function answerOf(mail, kind, atMs) {
   if (kind === 'ooo') {
     const [subject, text] = OOO[lang];
     const body = text(returnDate(lang, atMs + AWAY_DAYS * DAY_MS));
-    return { ...base, subject, body, headers: { 'Auto-Submitted': 'auto-replied' } };
+    // RFC 3834 3.3: an automatic answer goes from the null sender, as a delivery report does.
+    return { ...base, subject, body, returnPath: '', headers: { 'Auto-Submitted': 'auto-replied' } };
   }
+  return deliveryReport(mail, atMs);
+}
+
+/**
+ * The delivery status notification of a failed mail, as Gmail's mail system writes one (RFC 3464 inside an
+ * RFC 6522 multipart/report): from the null sender (Return-Path <>), a text for people, the
+ * message/delivery-status part (the failed recipient, its status and the remote server's answer) and the
+ * original message's headers (text/rfc822-headers), threaded to it by In-Reply-To and References.
+ */
+function deliveryReport(mail, atMs) {
+  const to = mail.recipientEmail;
   const reason = mail.outcome.failureReason || 'Mailbox unavailable';
+  const text =
+    `Address not found\n\nYour message wasn't delivered to ${to} because the address couldn't be found, ` +
+    `or is unable to receive mail.\n\nThe response from the remote server was:\n550 5.1.1 <${to}>: ${reason}`;
+  const status = [
+    'Reporting-MTA: dns; googlemail.com',
+    `Arrival-Date: ${new Date(mail.createdAt).toUTCString()}`,
+    '',
+    `Final-Recipient: rfc822; ${to}`,
+    'Action: failed',
+    'Status: 5.1.1',
+    `Diagnostic-Code: smtp; 550 5.1.1 <${to}>: ${reason}`,
+    `Last-Attempt-Date: ${new Date(atMs).toUTCString()}`,
+  ].join('\r\n');
+  const original = [
+    `To: ${to}`,
+    `Subject: ${mail.subject}`,
+    `Date: ${new Date(mail.createdAt).toUTCString()}`,
+    `Message-ID: ${messageIdOf(mail)}`,
+  ].join('\r\n');
   return {
     from: 'Mail Delivery Subsystem <mailer-daemon@googlemail.com>',
     subject: 'Delivery Status Notification (Failure)',
     inReplyTo: messageIdOf(mail),
+    returnPath: '',
     headers: { 'X-Failed-Recipients': to, 'Auto-Submitted': 'auto-replied' },
-    body:
-      `Address not found\n\nYour message wasn't delivered to ${to} because the address couldn't be found, ` +
-      `or is unable to receive mail.\n\nThe response from the remote server was:\n550 5.1.1 <${to}>: ${reason}`,
+    contentType: 'multipart/report; report-type=delivery-status',
+    body: text,
+    parts: [
+      { mimeType: 'text/plain', body: text },
+      { mimeType: 'message/delivery-status', body: status },
+      { mimeType: 'text/rfc822-headers', body: original },
+    ],
   };
 }
 

@@ -21,8 +21,30 @@ function b64url(text) {
   return Buffer.from(String(text), 'utf8').toString('base64url');
 }
 
+/** A message's parts: its own (a multipart message as delivered), else its text and HTML alternatives. */
+function partsOf(m) {
+  if (m.parts && m.parts.length) return m.parts;
+  if (!m.html) return [];
+  return [
+    { mimeType: 'text/plain', body: m.body },
+    { mimeType: 'text/html', body: m.html },
+  ];
+}
+
+/** The top-level MIME type (without its parameters). */
+function mimeTypeOf(m) {
+  if (m.contentType) return m.contentType.split(';')[0].trim();
+  return m.html ? 'multipart/alternative' : 'text/plain';
+}
+
 function contentType(m) {
+  if (m.contentType) return `${m.contentType}; boundary="${BOUNDARY}"`;
   return m.html ? `multipart/alternative; boundary="${BOUNDARY}"` : 'text/plain; charset="UTF-8"';
+}
+
+/** A part's Content-Type: text in UTF-8, other types (message/delivery-status…) as they are. */
+function partType(mimeType) {
+  return mimeType.startsWith('text/') ? `${mimeType}; charset="UTF-8"` : mimeType;
 }
 
 /** The headers as Gmail keeps them, with MIME-Version and Content-Type. */
@@ -39,9 +61,10 @@ function toRfc822(m) {
   const head = allHeaders(m)
     .map((h) => `${h.name}: ${h.value}`)
     .join('\r\n');
-  if (!m.html) return `${head}\r\n\r\n${m.body}`;
-  const part = (type, text) => `--${BOUNDARY}\r\nContent-Type: ${type}; charset="UTF-8"\r\n\r\n${text}\r\n`;
-  return `${head}\r\n\r\n${part('text/plain', m.body)}${part('text/html', m.html)}--${BOUNDARY}--\r\n`;
+  const parts = partsOf(m);
+  if (!parts.length) return `${head}\r\n\r\n${m.body}`;
+  const part = (p) => `--${BOUNDARY}\r\nContent-Type: ${partType(p.mimeType)}\r\n\r\n${p.body}\r\n`;
+  return `${head}\r\n\r\n${parts.map(part).join('')}--${BOUNDARY}--\r\n`;
 }
 
 function bodyOf(text) {
@@ -50,23 +73,24 @@ function bodyOf(text) {
 
 function fullPayload(m) {
   const headers = allHeaders(m).map((h) => ({ ...h }));
-  if (!m.html) {
+  const parts = partsOf(m);
+  if (!parts.length) {
     return { partId: '', mimeType: 'text/plain', filename: '', headers, body: bodyOf(m.body) };
   }
-  const part = (partId, mimeType, text) => ({
-    partId,
-    mimeType,
+  const part = (p, i) => ({
+    partId: String(i),
+    mimeType: p.mimeType,
     filename: '',
-    headers: [{ name: 'Content-Type', value: `${mimeType}; charset="UTF-8"` }],
-    body: bodyOf(text),
+    headers: [{ name: 'Content-Type', value: partType(p.mimeType) }],
+    body: bodyOf(p.body),
   });
   return {
     partId: '',
-    mimeType: 'multipart/alternative',
+    mimeType: mimeTypeOf(m),
     filename: '',
     headers,
     body: { size: 0 },
-    parts: [part('0', 'text/plain', m.body), part('1', 'text/html', m.html)],
+    parts: parts.map(part),
   };
 }
 
@@ -91,7 +115,7 @@ function messageResource(m, format, metadataHeaders = []) {
   const headers = allHeaders(m)
     .filter((h) => wanted.length === 0 || wanted.includes(h.name.toLowerCase()))
     .map((h) => ({ ...h }));
-  return { ...out, payload: { mimeType: m.html ? 'multipart/alternative' : 'text/plain', headers } };
+  return { ...out, payload: { mimeType: mimeTypeOf(m), headers } };
 }
 
 module.exports = { messageResource, snippetOf, toRfc822 };

@@ -24,6 +24,9 @@ function sandboxMailbox(outreachUrl, keyOf) {
       headers: m.headers,
       messageId: m.messageId,
       inReplyTo: m.inReplyTo,
+      returnPath: m.returnPath,
+      contentType: m.contentType,
+      parts: m.parts,
     }));
   };
 }

@@ -41,6 +41,30 @@ function gmailSymbol(manifest) {
   return entry ? entry.userSymbol || 'Gmail' : null;
 }
 
+/** The address of a From value ("Ann <ann@acme.com>" → ann@acme.com). */
+function addressIn(from) {
+  const text = String(from || '');
+  const angle = /<([^<>]*)>/.exec(text);
+  return (angle ? angle[1] : text).trim();
+}
+
+/**
+ * The Authentication-Results header Gmail's MX writes (RFC 8601: authserv-id, then method=result): SPF of the
+ * envelope sender (the HELO name for the null sender), DKIM and DMARC of the From domain. `verdicts`: the
+ * results to write ('pass' unless a test says otherwise: the emulator has no DNS to check them against).
+ */
+function authenticationResults(from, sender, verdicts = {}) {
+  const domain = addressIn(from).split('@')[1] || 'unknown.invalid';
+  const { spf = 'pass', dkim = 'pass', dmarc = 'pass' } = verdicts;
+  const mailFrom = sender ? `smtp.mailfrom=${sender}` : `smtp.helo=mail.${domain}`;
+  return [
+    'mx.google.com',
+    ` dkim=${dkim} header.i=@${domain}`,
+    ` spf=${spf} (google.com: domain of ${sender || 'the null sender'}) ${mailFrom}`,
+    ` dmarc=${dmarc} (p=NONE sp=NONE dis=NONE) header.from=${domain}`,
+  ].join(';');
+}
+
 /** Message ids grow with time as Gmail's do (hex), so sorting by id is sorting by arrival. */
 function messageId(internalDate, seq) {
   return (BigInt(internalDate) * 4096n + BigInt(seq % 4096)).toString(16);
@@ -73,7 +97,11 @@ class GmailMailboxes {
   /**
    * Puts a message into `user`'s mailbox and answers its stored form. `mail`: { from, to, cc, subject,
    * date (ms, default now), body (text), html, headers: { Name: value }, labelIds (default INBOX, UNREAD),
-   * messageId, inReplyTo, references }. A message whose Message-ID is already there is not stored twice.
+   * messageId, inReplyTo, references, returnPath (the envelope sender, default the From address; '' for the
+   * null sender `<>`), authentication ({ spf, dkim, dmarc }: Gmail's verdicts, 'pass' by default),
+   * contentType and parts ([{ mimeType, body }]: a multipart message, e.g. a delivery report) }. Gmail's
+   * trace headers (Delivered-To, Return-Path, Authentication-Results) go on top, as Gmail adds them. A
+   * message whose Message-ID is already there is not stored twice.
    */
   deliver(user, mail) {
     const box = this._box(user);
@@ -83,7 +111,11 @@ class GmailMailboxes {
     const existing = box.find((m) => m.messageId === msgId);
     if (existing) return existing;
     const parent = mail.inReplyTo && box.find((m) => m.messageId === mail.inReplyTo);
+    const sender = mail.returnPath === undefined ? addressIn(mail.from) : mail.returnPath;
     const headers = [
+      ['Delivered-To', user],
+      ['Return-Path', `<${sender}>`],
+      ['Authentication-Results', authenticationResults(mail.from, sender, mail.authentication)],
       ['From', mail.from],
       ['To', mail.to || user],
       ['Cc', mail.cc],
@@ -104,10 +136,13 @@ class GmailMailboxes {
       headers,
       body: String(mail.body || ''),
       html: mail.html ? String(mail.html) : null,
+      contentType: mail.contentType || null,
+      parts: (mail.parts || []).map((p) => ({ mimeType: String(p.mimeType), body: String(p.body || '') })),
       messageId: msgId,
       historyId: String(1000 + this.seq),
     };
-    stored.snippet = snippetOf(stored.body || stored.html || '');
+    const text = stored.parts.find((p) => p.mimeType === 'text/plain');
+    stored.snippet = snippetOf(stored.body || (text && text.body) || stored.html || '');
     stored.sizeEstimate = Buffer.byteLength(toRfc822(stored));
     box.push(stored);
     return stored;

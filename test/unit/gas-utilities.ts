@@ -19,6 +19,8 @@ export const fakeUtilities = {
     signed(crypto.createHash('sha256').update(value, 'utf8').digest()),
   base64Encode: (bytes: number[]): string => unsigned(bytes).toString('base64'),
   base64EncodeWebSafe: (bytes: number[]): string => unsigned(bytes).toString('base64url'),
+  base64DecodeWebSafe: (text: string): number[] => signed(Buffer.from(text, 'base64url')),
+  newBlob: (bytes: number[]) => ({ getDataAsString: () => unsigned(bytes).toString('utf8') }),
   getUuid: (): string => crypto.randomUUID(),
 };
 

@@ -1,15 +1,19 @@
 // What an answer in the sender's mailbox is, from its headers and first lines (the message's snippet), as a
-// typed verdict: a delivery-failure notice (from mailer-daemon / postmaster, or its subject; the address from
-// X-Failed-Recipients, else the first other address it names), an automatic answer (RFC 3834
-// Auto-Submitted other than "no", X-Autoreply, Precedence: auto_reply, or an out-of-office subject: it pauses,
-// until the return date it gives, else for DEFAULT_PAUSE_DAYS), a mailing (Precedence bulk / list / junk:
-// nothing), a request to be removed (its own first lines, not the quoted mail), or a reply. Pure: the scan
-// reads the messages, the decisions act on the verdicts.
+// typed verdict. A message Gmail found failing authentication (Authentication-Results: dmarc=fail or spf=fail)
+// is nothing: its From may be anyone's. A delivery failure is a delivery report (the null sender or a
+// multipart/report of report-type delivery-status, RFC 3464 / 6522) from a mail system (MAILER-DAEMON or
+// postmaster at Google's mail system or at the mailbox's own domain), whose delivery-status part says the
+// mail failed for a recipient and whose original headers were sent to that recipient: the address is that
+// part's, never one its text or other headers name. Every other message counts only for its sender: an
+// automatic answer (RFC 3834 Auto-Submitted other than "no", X-Autoreply, Precedence: auto_reply, or an
+// out-of-office subject: it pauses, until the return date it gives, else for DEFAULT_PAUSE_DAYS), a mailing
+// (Precedence bulk / list / junk: nothing), a request to be removed (its own first lines, not the quoted
+// mail), or a reply. Pure: the scan reads the messages, the decisions act on the verdicts.
 import { DAY_MS } from '../../platform/time';
 import {
   FAILURE_SENDER,
-  FAILURE_SUBJECT,
   fold,
+  MAIL_SYSTEMS,
   OUT_OF_OFFICE_SUBJECT,
   QUOTE_START,
   UNSUBSCRIBE_PHRASE,
@@ -25,19 +29,31 @@ export const METADATA_HEADERS = [
   'X-Autoreply',
   'X-Autorespond',
   'Precedence',
-  'X-Failed-Recipients',
+  'Return-Path',
+  'Content-Type',
+  'Authentication-Results',
+  'Delivered-To',
 ];
 
 /** Days an out-of-office answer without a return date pauses the steps. */
 export const DEFAULT_PAUSE_DAYS = 7;
 
-/** A message as the scan hands it over: header names in lower case. */
+/** A message as the scan hands it over: header names in lower case (the first of each, as Gmail put it on top). */
 export interface InboxMessage {
   id: string;
   /** When Gmail received it (internalDate, ms). */
   at: number;
   headers: Record<string, string>;
   snippet: string;
+  /** A mail system's delivery report, read whole (gmail-read.ts) only when `isSystemReport` says it is one. */
+  report?: DeliveryReport;
+}
+
+/** What a delivery report's parts say (RFC 3464): the recipients it failed, and the original's recipients. */
+export interface DeliveryReport {
+  failed: Array<{ address: string; status: string }>;
+  /** The addresses of the original message's To and Cc (its headers part); null when the report has none. */
+  originalTo: string[] | null;
 }
 
 /** Why a failure notice failed, as a code and the server's status ("550 5.1.1"), never its prose. */
@@ -61,11 +77,11 @@ export function addressOf(header: string): string {
 
 export function classify(message: InboxMessage): Verdict {
   const h = message.headers;
+  if (/\b(?:dmarc|spf)=fail\b/i.test(h['authentication-results'] || '')) return { code: 'ignore' };
+  if (isSystemReport(h)) return bounceOf(message.report, message.snippet);
   const from = addressOf(h.from || '');
-  const subject = fold(h.subject || '');
-  const localPart = from.slice(0, from.indexOf('@'));
-  if (FAILURE_SENDER.test(localPart) || FAILURE_SUBJECT.test(subject)) return failure(message, from);
   if (!from) return { code: 'ignore' };
+  const subject = fold(h.subject || '');
   if (isAutomatic(h) || OUT_OF_OFFICE_SUBJECT.test(subject)) {
     const found = returnDate(`${h.subject || ''}\n${message.snippet}`, message.at);
     const until = found ?? message.at + DEFAULT_PAUSE_DAYS * DAY_MS;
@@ -75,6 +91,32 @@ export function classify(message: InboxMessage): Verdict {
   if (UNSUBSCRIBE_PHRASE.test(subject) || UNSUBSCRIBE_PHRASE.test(ownWords(message.snippet)))
     return { code: 'unsubscribe', address: from };
   return { code: 'reply', address: from };
+}
+
+/**
+ * A delivery report from a mail system, by its headers: the null sender or a delivery-status report, from
+ * MAILER-DAEMON / postmaster of Google's mail system or of the mailbox's own domain (Delivered-To).
+ */
+export function isSystemReport(h: Record<string, string>): boolean {
+  const nullSender = (h['return-path'] || '').replace(/\s/g, '') === '<>';
+  const type = fold(h['content-type'] || '');
+  const report = /^multipart\/report\b/.test(type) && /report-type="?delivery-status\b/.test(type);
+  if (!nullSender && !report) return false;
+  const from = addressOf(h.from || '');
+  const at = from.lastIndexOf('@');
+  if (at < 0 || !FAILURE_SENDER.test(from.slice(0, at))) return false;
+  const own = addressOf(h['delivered-to'] || '');
+  const systems = [...MAIL_SYSTEMS, own.slice(own.lastIndexOf('@') + 1)].filter(Boolean);
+  const domain = from.slice(at + 1);
+  return systems.some((d) => domain === d || domain.endsWith(`.${d}`));
+}
+
+/** The recipient a report failed, when its original headers were sent to that recipient; else nothing. */
+function bounceOf(report: DeliveryReport | undefined, snippet: string): Verdict {
+  if (!report || !report.originalTo) return { code: 'ignore' };
+  const failed = report.failed.find((f) => report.originalTo!.includes(f.address));
+  if (!failed) return { code: 'ignore' };
+  return { code: 'bounce', address: failed.address, status: failed.status || statusOf(snippet) };
 }
 
 /** RFC 3834 and the common vendor headers of automatic answers. */
@@ -92,13 +134,32 @@ export function ownWords(snippet: string): string {
   return cut < 0 ? text : text.slice(0, cut);
 }
 
-function failure(message: InboxMessage, from: string): Verdict {
-  const failed = message.headers['x-failed-recipients'] || '';
-  const named =
-    (failed.match(ADDRESS) || [])[0] ||
-    (message.snippet.match(ADDRESS) || []).find((a) => a.toLowerCase() !== from);
-  if (!named) return { code: 'ignore' };
-  return { code: 'bounce', address: named.toLowerCase(), status: statusOf(message.snippet) };
+/** The failed recipients of a message/delivery-status part's text (RFC 3464 2.3: one field group each). */
+export function failedRecipients(text: string): DeliveryReport['failed'] {
+  const failed: DeliveryReport['failed'] = [];
+  for (const group of text.replace(/\r/g, '').split(/\n\s*\n/)) {
+    const fields = new Map<string, string>();
+    for (const line of group.replace(/\n[ \t]+/g, ' ').split('\n')) {
+      const colon = line.indexOf(':');
+      if (colon > 0) fields.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+    }
+    const recipient = fields.get('final-recipient') || fields.get('original-recipient') || '';
+    const address = (recipient.match(ADDRESS) || [''])[0].toLowerCase();
+    if (!address || fold(fields.get('action') || '').trim() !== 'failed') continue;
+    const status = statusOf(fields.get('diagnostic-code') || '') || fields.get('status') || '';
+    failed.push({ address, status });
+  }
+  return failed;
+}
+
+/** The addresses of a header block's To and Cc (an original message's headers, RFC 6522 text/rfc822-headers). */
+export function recipientsOf(headerText: string): string[] {
+  const unfolded = headerText.replace(/\r/g, '').replace(/\n[ \t]+/g, ' ');
+  const found: string[] = [];
+  for (const line of unfolded.split('\n'))
+    if (/^(?:to|cc)\s*:/i.test(line))
+      for (const a of line.slice(line.indexOf(':') + 1).match(ADDRESS) || []) found.push(a.toLowerCase());
+  return found;
 }
 
 /** The SMTP reply code and enhanced status a notice quotes ("550 5.1.1"), or ''. */

@@ -1,5 +1,7 @@
 // From verdicts to decisions: each answer is matched to the people of the payer's record by its address's
-// mark (never a cell), and counts only when it came after that person's last mail. A decision names the lists
+// mark (never a cell): a reply, removal request or automatic answer counts for its sender on every list that
+// mailed them before it came (read late, after a later step went, it still stops what is left), a bounce for
+// the one list whose mail to that address it came after (the latest such mail). A decision names the lists
 // whose rows it concerns; acting on them is inbox-apply.ts (the sheets) and `record` (the payer's record).
 import type { Ledger } from '../outbox/ledger';
 import { addressMark } from '../outbox/marks';
@@ -26,9 +28,10 @@ export interface Decision {
 
 /**
  * People the sheets say this document mailed in the last SCAN_DAYS (Mail ID and Sent at on a list) whom the
- * payer's record no longer holds (a send that ended): address mark → the address, its lists, its last mail.
+ * payer's record no longer holds (a send that ended): address mark → the address, its last mail, and each
+ * list's first mail to it (its Sent at).
  */
-export type RecentMail = Map<string, { email: string; sheetIds: number[]; at: number }>;
+export type RecentMail = Map<string, { email: string; at: number; first: Map<number, number> }>;
 
 /** The marks of the people a scan looks for: mailed in the last SCAN_DAYS, or in a running sequence. */
 export function scanTargets(ledger: Ledger, now = Date.now(), recent: RecentMail = new Map()): Set<string> {
@@ -47,17 +50,35 @@ export function decide(ledger: Ledger, messages: InboxMessage[], recent: RecentM
     const verdict = classify(message);
     if (verdict.code === 'ignore') continue;
     const addr = addressMark(ledger.secret, verdict.address);
-    const sheetIds: number[] = [];
-    for (const list of ledger.lists.values()) {
-      const person = list.people.get(addr);
-      if (person && person.posted > 0 && person.at <= message.at) sheetIds.push(list.sheetId);
-    }
-    const mailed = recent.get(addr);
-    if (mailed && mailed.at <= message.at)
-      for (const id of mailed.sheetIds) if (!sheetIds.includes(id)) sheetIds.push(id);
+    const mailed = mailsBefore(ledger, addr, message.at, recent);
+    if (verdict.code === 'bounce') mailed.splice(0, mailed.length - 1); // the latest mail it came after
+    const sheetIds = mailed.map((m) => m.sheetId);
     if (sheetIds.length) decisions.push({ verdict, addr, at: message.at, sheetIds });
   }
   return decisions;
+}
+
+/**
+ * The lists that mailed an address before `at`, by the time of their latest mail to it, oldest first: a list
+ * whose first mail to it went before then (its one mail, or the Sent at its row shows; a person of several
+ * mails whose row shows none counts: what came after a later mail is the answer to it).
+ */
+function mailsBefore(
+  ledger: Ledger,
+  addr: string,
+  at: number,
+  recent: RecentMail,
+): Array<{ sheetId: number; at: number }> {
+  const shown = recent.get(addr)?.first || new Map<number, number>();
+  const found = new Map<number, number>();
+  for (const list of ledger.lists.values()) {
+    const person = list.people.get(addr);
+    if (!person || person.posted === 0) continue;
+    const first = person.posted === 1 ? person.at : shown.get(list.sheetId) || 0;
+    if (first <= at) found.set(list.sheetId, person.at <= at ? person.at : first);
+  }
+  for (const [id, first] of shown) if (!found.has(id) && first <= at) found.set(id, first);
+  return [...found].map(([sheetId, time]) => ({ sheetId, at: time })).sort((a, b) => a.at - b.at);
 }
 
 /** Takes the decisions into the payer's record (on a fresh read: Ledger.change), with how far it read. */

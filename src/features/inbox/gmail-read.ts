@@ -1,12 +1,22 @@
 // The mailbox reads of a scan, through the Gmail advanced service (present only in a build made with
 // REPLY_DETECTION=gmail). Google's usage limits charge 5 quota units for each `list` and each `get` and allow
 // 15,000 units per user per minute (3,000 calls); Apps Script offers no batch for advanced services, so the
-// cost is the calls: one `list` of everything received since the last scan (up to 500 ids a page), then one
-// `get` (format metadata: METADATA_HEADERS and the snippet, never the body) per message. When the mailbox got
-// PLAN_FACTOR times more messages than address queries would take (mostly other mail), it asks `from:(a OR b
-// …)` per QUERY_CHARS of addresses and the failure notices' senders instead, and gets only what they find.
+// cost is the calls. First what can stop a step that is due: the messages of the people whose steps are due,
+// `from:(a OR b …)` per QUERY_CHARS of addresses, newest first, whatever else fills the mailbox. Then one
+// `list` of everything received since the last scan (up to 500 ids a page), then one `get` (format metadata:
+// METADATA_HEADERS and the snippet, never the body) per message, oldest first. When the mailbox got
+// PLAN_FACTOR times more messages than address queries would take (mostly other mail), it asks the address
+// queries of everyone scanned and the failure notices' senders instead, and gets only what they find. A
+// mail system's delivery report is read whole (format full: its delivery-status and original-headers parts).
 // Never a call per row.
-import { METADATA_HEADERS, type InboxMessage } from './classify';
+import {
+  type DeliveryReport,
+  failedRecipients,
+  type InboxMessage,
+  isSystemReport,
+  METADATA_HEADERS,
+  recipientsOf,
+} from './classify';
 
 /** The two methods of `Gmail.Users.Messages` a scan uses, as the Gmail API documents them. */
 interface GmailMessages {
@@ -17,13 +27,22 @@ interface GmailMessages {
   get(
     userId: string,
     id: string,
-    args: { format: 'metadata'; metadataHeaders: string[] },
+    args: { format: 'metadata'; metadataHeaders: string[] } | { format: 'full' },
   ): {
     id: string;
     internalDate?: string | number;
     snippet?: string;
-    payload?: { headers?: Array<{ name: string; value: string }> };
+    payload?: MessagePart;
   };
+}
+
+/** A MIME part of a message as `get` answers it (format full: with its parts and their bodies). */
+interface MessagePart {
+  mimeType?: string;
+  headers?: Array<{ name: string; value: string }>;
+  /** base64url text; Apps Script is reported to hand some of these back as bytes. */
+  body?: { data?: string | number[] };
+  parts?: MessagePart[];
 }
 
 declare const Gmail: { Users: { Messages: GmailMessages } };
@@ -53,14 +72,17 @@ export interface MailboxRead {
   messages: InboxMessage[];
   /** Read up to here (ms): the next scan starts after it (less OVERLAP_MS). */
   through: number;
+  /** The messages of the people whose steps are due were read up to here (ms); 0: not all of them. */
+  dueThrough: number;
   plan: 'inbox' | 'addresses';
   calls: number;
 }
 
 /**
- * Reads what arrived since `since` (ms) from the people of the scan: the inbox, or `addresses()` (the people's
- * addresses, read from their lists only when that plan is cheaper) in queries. `stopAt`: a time (ms) the reads
- * stop before; what is left waits for the next scan.
+ * Reads what arrived since `since` (ms): first what the people whose steps are due (`due`: their addresses)
+ * sent, then everything from the people of the scan: the inbox, or `addresses()` (the people's addresses, read
+ * from their lists only when that plan is cheaper) in queries. `stopAt`: a time (ms) the reads stop before;
+ * what is left waits for the next scan.
  */
 export function readMailbox(
   gmail: GmailMessages,
@@ -68,10 +90,24 @@ export function readMailbox(
   people: number,
   addresses: () => string[],
   stopAt: number,
+  due: string[] = [],
 ): MailboxRead {
   const started = Date.now();
   const after = `after:${Math.floor(Math.max(0, since - OVERLAP_MS) / 1000)}`;
   const calls = { n: 0 };
+  const read = new Map<string, InboxMessage>();
+  const getAll = (ids: string[]) => {
+    for (const id of ids) {
+      if (read.has(id)) continue;
+      if (read.size >= MAX_MESSAGES || Date.now() >= stopAt) return false;
+      read.set(id, messageOf(gmail, id, calls));
+    }
+    return true;
+  };
+  // Newest first (Gmail's ids grow with arrival): the latest word of each due person is read first.
+  const dueIds = fromQueries(due).flatMap((q) => listIds(gmail, `${after} ${q}`, MAX_MESSAGES, calls));
+  const dueRead = getAll(byArrival(dueIds).reverse());
+  const dueThrough = dueRead ? started : 0;
   // The address plan costs its queries and a `get` per answer found, the inbox plan a `get` per message: the
   // queries pay off only for an inbox mostly of other mail (more than PLAN_FACTOR × queries messages).
   const queries = Math.ceil((people * 24) / QUERY_CHARS) + 1; // an address and " OR " take ~24 characters
@@ -79,21 +115,33 @@ export function readMailbox(
   let ids = listIds(gmail, `${after} -in:sent -in:drafts`, PLAN_FACTOR * queries, calls);
   if (ids.length > PLAN_FACTOR * queries) {
     plan = 'addresses';
-    ids = [];
-    for (const q of addressQueries(addresses()))
-      for (const id of listIds(gmail, `${after} ${q}`, Infinity, calls)) ids.push(id);
+    ids = addressQueries(addresses()).flatMap((q) => listIds(gmail, `${after} ${q}`, Infinity, calls));
   }
-  // Oldest first (Gmail's ids grow with arrival), so a scan cut short goes on where it stopped.
-  const order = [...new Set(ids)].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
-  const messages: InboxMessage[] = [];
-  for (const id of order) {
-    if (messages.length >= MAX_MESSAGES || Date.now() >= stopAt) break;
-    messages.push(metadataOf(gmail.get('me', id, { format: 'metadata', metadataHeaders: METADATA_HEADERS })));
+  // Oldest first, so a scan cut short goes on where it stopped.
+  const order = byArrival(ids);
+  const complete = getAll(order);
+  // Cut short: the next scan starts at the second of the last message read in order (its `after:` goes back
+  // OVERLAP_MS from `through`), not OVERLAP_MS before it, which a flood would fill again.
+  const unread = order.findIndex((id) => !read.has(id));
+  const prefix = order.slice(0, unread).map((id) => read.get(id)!.at + OVERLAP_MS);
+  const through = complete ? started : Math.max(since, ...prefix);
+  return { messages: [...read.values()], through, dueThrough, plan, calls: calls.n };
+}
+
+/** Ids in the order Gmail received them (its ids grow with arrival), each once. */
+function byArrival(ids: string[]): string[] {
+  return [...new Set(ids)].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** A message's metadata; a mail system's delivery report is read whole for its report (one more `get`). */
+function messageOf(gmail: GmailMessages, id: string, calls: { n: number }): InboxMessage {
+  const message = metadataOf(gmail.get('me', id, { format: 'metadata', metadataHeaders: METADATA_HEADERS }));
+  calls.n++;
+  if (isSystemReport(message.headers)) {
+    message.report = reportOf(gmail.get('me', id, { format: 'full' }).payload);
     calls.n++;
   }
-  const complete = messages.length === order.length;
-  const through = complete ? started : Math.max(since, ...messages.map((m) => m.at));
-  return { messages, through, plan, calls: calls.n };
+  return message;
 }
 
 /** The ids a query finds, page by page, up to `most` (then more than `most` are answered: enough to know). */
@@ -111,6 +159,11 @@ function listIds(gmail: GmailMessages, q: string, most: number, calls: { n: numb
 
 /** `from:(a OR b …)` queries of at most QUERY_CHARS, and one for the failure notices' senders. */
 export function addressQueries(addresses: string[]): string[] {
+  return [...fromQueries(addresses), 'from:(mailer-daemon OR postmaster)'];
+}
+
+/** `from:(a OR b …)` queries of at most QUERY_CHARS. */
+function fromQueries(addresses: string[]): string[] {
   const queries: string[] = [];
   let group: string[] = [];
   let length = 0;
@@ -124,14 +177,50 @@ export function addressQueries(addresses: string[]): string[] {
     length += address.length + 4;
   }
   if (group.length) queries.push(`from:(${group.join(' OR ')})`);
-  queries.push('from:(mailer-daemon OR postmaster)');
   return queries;
 }
 
+/** The delivery-status and original-headers parts of a report (RFC 3464, RFC 6522), wherever they are nested. */
+function reportOf(payload: MessagePart | undefined): DeliveryReport {
+  const report: DeliveryReport = { failed: [], originalTo: null };
+  const visit = (part: MessagePart) => {
+    const type = (part.mimeType || '').toLowerCase();
+    if (type === 'message/delivery-status') report.failed.push(...failedRecipients(textOf(part)));
+    else if (type === 'text/rfc822-headers') report.originalTo = recipientsOf(textOf(part));
+    else if (type === 'message/rfc822') {
+      // Gmail answers an attached message as a part whose own parts carry its headers, or as its text.
+      const inner = part.parts && part.parts[0] && part.parts[0].headers;
+      const text = inner
+        ? inner.map((h) => `${h.name}: ${h.value}`).join('\n')
+        : textOf(part).split(/\r?\n\r?\n/)[0];
+      report.originalTo = recipientsOf(text);
+    }
+    for (const child of part.parts || []) if (type !== 'message/rfc822') visit(child);
+  };
+  if (payload) visit(payload);
+  return report;
+}
+
+/** A part's body as text: base64url (padded here: Apps Script's decoder wants it), or bytes. */
+function textOf(part: MessagePart): string {
+  const data = part.body && part.body.data;
+  if (!data) return '';
+  const bytes =
+    typeof data === 'string'
+      ? Utilities.base64DecodeWebSafe(data + '='.repeat((4 - (data.length % 4)) % 4))
+      : data;
+  return Utilities.newBlob(bytes).getDataAsString();
+}
+
 function metadataOf(message: ReturnType<GmailMessages['get']>): InboxMessage {
+  // The first of each header: Gmail puts its own on top (Delivered-To, Return-Path, Authentication-Results),
+  // above any a sender wrote; every Authentication-Results is kept (a failure in any counts).
   const headers: Record<string, string> = {};
-  for (const { name, value } of (message.payload && message.payload.headers) || [])
-    headers[name.toLowerCase()] = String(value);
+  for (const { name, value } of (message.payload && message.payload.headers) || []) {
+    const key = name.toLowerCase();
+    if (key === 'authentication-results' && headers[key]) headers[key] += `\n${value}`;
+    else if (!(key in headers)) headers[key] = String(value);
+  }
   return {
     id: message.id,
     at: Number(message.internalDate) || Date.now(),

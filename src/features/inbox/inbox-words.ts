@@ -141,27 +141,11 @@ export const QUOTE_START = new RegExp(
   'u',
 );
 
-/** Delivery-failure notices' subjects (Gmail's, Exchange's, Postfix's and their translations). */
-export const FAILURE_SUBJECT = anyOf([
-  'delivery status notification',
-  'undeliverable',
-  'undelivered mail',
-  'delivery (?:has )?failed',
-  'delivery failure',
-  'mail delivery failed',
-  'returned mail',
-  'failure notice',
-  'unzustellbar',
-  'nicht zustellbar',
-  'non remis',
-  'echec de (?:la )?remise',
-  'no se puede entregar',
-  'nao entregue',
-  'mancato recapito',
-  'onbestelbaar',
-  'iletilemedi',
-  '退信',
-]);
-
 /** Senders of delivery-failure notices (their address's local part). */
 export const FAILURE_SENDER = /^(?:mailer-daemon|postmaster|mail-daemon|maildaemon)$/;
+
+/**
+ * Google's mail system, which writes the delivery reports of a Gmail or Workspace mailbox
+ * (mailer-daemon@googlemail.com); the mailbox's own domain counts too (classify.ts).
+ */
+export const MAIL_SYSTEMS = ['googlemail.com', 'google.com'];

@@ -1,7 +1,9 @@
 // Reply detection: the hourly run and Refresh tracking read the answers that came since the last scan to
-// this document's mails (the payer's record, and what the lists say went in the last 30 days: gmail-read.ts),
-// classify them (classify.ts), match them to the people mailed (decide.ts), write what they show on the sheets
-// (inbox-apply.ts), then save the decisions and how far the mailbox was read in ONE change of the record. A
+// this document's mails (the payer's record, and what the lists say went in the last 30 days: gmail-read.ts;
+// first the mail of the people whose steps are due), classify them (classify.ts), match them to the people
+// mailed (decide.ts), write what they show on the sheets (inbox-apply.ts), then save the decisions, how far
+// the mailbox was read and how far the due people's mail was (a step waits until it is: Ledger.readForStep)
+// in ONE change of the record. A
 // scan killed before that change is redone whole next time (every write is idempotent); one killed after it
 // has nothing left to do: nothing is lost or done twice. Nothing of a message is kept: only the verdict, its
 // address's mark and when (docs/privacy.md).
@@ -9,7 +11,9 @@ import { missingScopes } from '../../platform/scopes';
 import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
 import { Deadline } from '../../platform/deadline';
 import { MailingList } from '../../sheets/mailing-list';
-import { type AnswerCode, Ledger } from '../outbox/ledger';
+import { type AnswerCode, Ledger, STEP_READ_SLACK_MS } from '../outbox/ledger';
+import { dueAt } from '../outbox/follow-ups';
+import { loadTemplate } from '../outbox/mail-templates';
 import { addressMark } from '../outbox/marks';
 import { describe } from '../errors';
 import { whenText } from '../words';
@@ -35,11 +39,12 @@ interface ScanStatus {
 /** Scans when this user turned detection on; answers the decisions taken (0 when off or nothing new). */
 export function scanReplies(deadline = Deadline.forExecution()): number {
   const gmail = gmailService();
-  if (!gmail || !replyDetection().on) return 0;
+  if (!gmail) return 0;
+  if (!replyDetection().on) return stopGating();
   if (missingScopes(['gmail']).length > 0) {
     // Said once in the summary (its line), never a failure each hour.
     if (!readDocumentPreference<ScanStatus>(STATUS)?.refused) saveStatus({ at: Date.now(), refused: true });
-    return 0;
+    return stopGating();
   }
   const ledger = Ledger.read();
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
@@ -49,11 +54,17 @@ export function scanReplies(deadline = Deadline.forExecution()): number {
   const since = ledger.inboxAfter || earliestMail(ledger, targets, recent);
   const stopAt = Math.min(deadline.at - 30_000, Date.now() + SCAN_BUDGET_MS);
   try {
+    const zone = spreadsheet.getSpreadsheetTimeZone();
+    const dueNow = dueMarks(ledger, Date.now() + STEP_READ_SLACK_MS, zone);
+    const due = dueNow.size ? addressesOf(ledger, dueNow, new Map()) : [];
     const addresses = () => addressesOf(ledger, targets, recent);
-    const read = readMailbox(gmail, since, targets.size, addresses, stopAt);
+    const read = readMailbox(gmail, since, targets.size, addresses, stopAt, due);
     const decisions = decide(ledger, read.messages, recent);
     applyToSheets(spreadsheet, ledger, decisions);
-    Ledger.change((l) => record(l, decisions, read.through));
+    Ledger.change((l) => {
+      record(l, decisions, read.through);
+      l.readSteps(read.dueThrough);
+    });
     saveStatus({ at: Date.now() });
     return decisions.length;
   } catch (error) {
@@ -62,6 +73,32 @@ export function scanReplies(deadline = Deadline.forExecution()): number {
     saveStatus({ at: Date.now(), error: describe(error) });
     return 0;
   }
+}
+
+/** No scan reads the mailbox for this user now: the steps do not wait for one. */
+function stopGating(): 0 {
+  if (Ledger.read().stepsReadTo) Ledger.change((l) => (l.stepsReadTo = 0));
+  return 0;
+}
+
+/**
+ * The people whose next step is due by `by` (ms), as the sequence run works it out (sequence-eligibility.ts:
+ * the delay after their last mail, before the send window and pauses): their mail is read first.
+ */
+function dueMarks(ledger: Ledger, by: number, zone: string): Set<string> {
+  const marks = new Set<string>();
+  for (const list of ledger.lists.values()) {
+    if (list.steps === 0) continue;
+    const template = loadTemplate(list.sheetId);
+    const steps = (template && template.followUps) || [];
+    const skip = new Set((template && template.timing && template.timing.skipDates) || []);
+    for (const p of list.people.values()) {
+      const rule = steps[p.posted - 1];
+      if (!p.posted || p.stop || !rule) continue;
+      if (dueAt(p.at, rule.afterDays, rule.workingDaysOnly, zone, skip) <= by) marks.add(p.addr);
+    }
+  }
+  return marks;
 }
 
 /** The first time anyone of the scan was mailed (a first scan reads from there). */
@@ -107,9 +144,9 @@ function recentMail(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, ledge
       const at = row.sentAt ? row.sentAt.getTime() : 0;
       if (!row.key || row.mailId === null || at < since) continue;
       const addr = addressMark(ledger.secret, row.key);
-      const known = recent.get(addr) || { email: row.key, sheetIds: [], at: 0 };
-      if (!known.sheetIds.includes(sheet.sheetId)) known.sheetIds.push(sheet.sheetId);
+      const known = recent.get(addr) || { email: row.key, at: 0, first: new Map<number, number>() };
       known.at = Math.max(known.at, at);
+      known.first.set(sheet.sheetId, Math.min(at, known.first.get(sheet.sheetId) ?? at));
       recent.set(addr, known);
     }
   }
@@ -144,6 +181,25 @@ export function answerOfRecipient(): ((recipient: string) => AnswerCode | undefi
   const ledger = Ledger.read();
   if (ledger.answers.size === 0) return undefined;
   return (recipient) => ledger.answers.get(addressMark(ledger.secret, recipient))?.code;
+}
+
+/**
+ * Of these mails, those a delivery report read in Gmail failed (the service may still say delivered): for each
+ * address the scan found bounced, its latest mail before the report (decide.ts fails that mail's row).
+ */
+export function bouncedMails(
+  mails: Array<{ mailId: number; recipientEmail: string; sentAt?: string | null }>,
+): Set<number> {
+  const ledger = Ledger.read();
+  const latest = new Map<string, { mailId: number; at: number }>();
+  for (const mail of ledger.answers.size ? mails : []) {
+    const addr = addressMark(ledger.secret, mail.recipientEmail.trim().toLowerCase());
+    const answer = ledger.answers.get(addr);
+    const at = Date.parse(mail.sentAt || '');
+    if (!answer || answer.code !== 'bounced' || !(at <= answer.at)) continue;
+    if (!latest.has(addr) || latest.get(addr)!.at < at) latest.set(addr, { mailId: mail.mailId, at });
+  }
+  return new Set([...latest.values()].map((m) => m.mailId));
 }
 
 /** Show mail's line on a recipient: the latest answer read in Gmail and its day; '' when none. */

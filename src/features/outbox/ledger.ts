@@ -8,7 +8,7 @@
 // so it never grows with what was ever sent; what does not fit is refused before anything is sent. What the
 // mailbox scan decided (features/inbox) is kept beside it, bounded, without a word of any message: the
 // addresses paused by an out-of-office answer and until when, each answered address's latest verdict and its
-// time, and how far the mailbox was read (optional fields: records written before them read as empty).
+// time, how far the mailbox was read, and how far the mail of the people whose steps were due (optional fields: records written before them read as empty).
 import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store';
 import { ADDRESS_CHARS, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import { DAY_MS } from '../../platform/time';
@@ -95,6 +95,8 @@ interface StoredLedger {
   answers?: string;
   /** The mailbox was read up to here (seconds since EPOCH). */
   inbox?: number;
+  /** The mail of the people whose steps were due was read up to here (seconds since EPOCH). */
+  due?: number;
 }
 
 const TIME_CHARS = 5;
@@ -108,6 +110,9 @@ const STALE_MS = 45 * DAY_MS;
 const MAX_PAUSES = 1000;
 const MAX_ANSWERS = 2000;
 const ANSWER_MS = 90 * DAY_MS;
+
+/** A step due this soon after the scan that read its people's mail goes (that scan ran in the same run). */
+export const STEP_READ_SLACK_MS = 10 * 60_000;
 
 let current: Ledger | undefined;
 
@@ -125,6 +130,8 @@ export class Ledger {
   answers = new Map<string, { code: AnswerCode; at: number }>();
   /** How far the mailbox was read (ms; 0: never). */
   inboxAfter = 0;
+  /** How far the mail of the people whose steps were due was read (ms; 0: no scan reads it, steps go). */
+  stepsReadTo = 0;
 
   /**
    * The record as this user's runs last wrote it. Read once an execution (each read of the user's store is a
@@ -186,6 +193,17 @@ export class Ledger {
       if (code) this.answers.set(mark, { code, at });
     });
     this.inboxAfter = stored.inbox ? EPOCH + stored.inbox * SECOND : 0;
+    this.stepsReadTo = stored.due !== undefined ? EPOCH + stored.due * SECOND : 0;
+  }
+
+  /** The scan read the mail of everyone whose step was due up to `through` (ms), or not all of it (0). */
+  readSteps(through: number): void {
+    this.stepsReadTo = Math.max(this.stepsReadTo, through, EPOCH);
+  }
+
+  /** Whether a step due at `at` may go: its people's mail was read up to then, or no scan reads mail. */
+  readForStep(at: number): boolean {
+    return this.stepsReadTo === 0 || at <= this.stepsReadTo + STEP_READ_SLACK_MS;
   }
 
   /** An address's steps wait until `until` (ms); a later pause of the same address replaces it. */
@@ -269,6 +287,7 @@ export class Ledger {
     if (paused) stored.paused = paused;
     if (answers) stored.answers = answers;
     if (this.inboxAfter) stored.inbox = Math.floor((this.inboxAfter - EPOCH) / SECOND);
+    if (this.stepsReadTo) stored.due = Math.floor((this.stepsReadTo - EPOCH) / SECOND);
     return stored;
   }
 }

@@ -20,6 +20,8 @@ export type WaitCode =
   | 'busy'
   /** The list's hourly limit is reached (its detail: the limit): the next hourly run sends more. */
   | 'pace'
+  /** Reply detection has not read its people's mail up to its time (the scan did not finish): it waits. */
+  | 'unread'
   | 'error';
 
 export interface Wait {

@@ -52,6 +52,8 @@ const WAIT_TEXT: Record<WaitCode, (detail: string) => string> = {
   later: () => 'the rest goes at the next hourly run',
   busy: () => 'a send is in progress: the next hourly run sends it',
   pace: (limit) => `the list's hourly limit (${limit} an hour) is reached; the next hourly run sends more`,
+  unread: () =>
+    'its replies in Gmail are not all read up to its time yet (a reply would stop it); the next hourly run reads on',
   error: (detail) => `${detail}; the hourly run tries again`,
 };
 

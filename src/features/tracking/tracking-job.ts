@@ -38,7 +38,7 @@ import { MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
 import { describe } from '../errors';
 import { count } from '../../platform/plural';
-import { answerOfRecipient } from '../inbox/inbox';
+import { answerOfRecipient, bouncedMails } from '../inbox/inbox';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -252,7 +252,10 @@ function statesWanted(
     wanted.set(String(mailId), state);
     bySheet.set(where.sheetId, wanted);
   };
-  for (const mail of mails) want(mail.mailId, rowState(mail));
+  // A mail a delivery report in Gmail failed keeps the Failed the scan wrote (features/inbox).
+  const bounced = bouncedMails(mails);
+  for (const mail of mails)
+    want(mail.mailId, bounced.has(mail.mailId) && mail.status !== 'failed' ? null : rowState(mail));
   for (const id of notThisDocument) want(id, { kind: 'notThisDocument' });
   return bySheet;
 }

@@ -1,11 +1,15 @@
-// The classifier: failure notices, automatic answers (headers and subjects in the ten languages), mailings,
-// requests to be removed (the reply's own first lines only), and replies.
+// The classifier: delivery reports of a mail system, messages failing authentication, automatic answers
+// (headers and subjects in the ten languages), mailings, requests to be removed (the reply's own first lines
+// only), and replies, each only for its sender.
 import {
   addressOf,
   classify,
   DEFAULT_PAUSE_DAYS,
+  failedRecipients,
   type InboxMessage,
+  isSystemReport,
   ownWords,
+  recipientsOf,
   statusOf,
 } from '../../../../src/features/inbox/classify';
 
@@ -97,29 +101,79 @@ describe('classify', () => {
     expect(classify(message({ precedence: 'bulk' }, 'Our newsletter'))).toEqual({ code: 'ignore' });
   });
 
-  test('a failure notice names the failed address and the server status, from the header or the text', () => {
-    const notice = {
-      from: 'Mail Delivery Subsystem <mailer-daemon@googlemail.com>',
-      subject: 'Delivery Status Notification (Failure)',
-      'auto-submitted': 'auto-replied',
-    };
+  const notice = {
+    from: 'Mail Delivery Subsystem <mailer-daemon@googlemail.com>',
+    subject: 'Delivery Status Notification (Failure)',
+    'return-path': '<>',
+    'content-type': 'multipart/report; report-type=delivery-status; boundary="b"',
+    'delivered-to': 'owner@example.com',
+    'x-failed-recipients': 'other@example.org',
+  };
+  const report = {
+    failed: [{ address: 'tom@example.org', status: '550 5.1.1' }],
+    originalTo: ['tom@example.org'],
+  };
+
+  test("a mail system's delivery report fails the recipient of its delivery-status part, never one its text names", () => {
+    expect(classify({ ...message(notice, 'other@example.org'), report })).toEqual({
+      code: 'bounce',
+      address: 'tom@example.org',
+      status: '550 5.1.1',
+    });
+    // Its original headers went to someone else, or it has none, or no part was read: nobody.
+    expect(classify({ ...message(notice), report: { ...report, originalTo: ['x@y.org'] } }).code).toBe(
+      'ignore',
+    );
+    expect(classify({ ...message(notice), report: { ...report, originalTo: null } }).code).toBe('ignore');
+    expect(classify(message(notice)).code).toBe('ignore');
+  });
+
+  test.each([
+    ['the null sender', { 'return-path': '<>', 'content-type': 'text/plain' }, true],
+    ['a delivery-status report', { 'return-path': '<x@y>' }, true],
+    ['neither', { 'return-path': '<bounces@googlemail.com>', 'content-type': 'text/plain' }, false],
+    ['a look-alike domain', { from: 'mailer-daemon@random.example' }, false],
+    ['a look-alike of Google', { from: 'mailer-daemon@googlemail.com.evil.example' }, false],
+    ["the mailbox's own domain", { from: 'postmaster@mx.acme.com', 'delivered-to': 'ann@acme.com' }, true],
+    ['an ordinary sender', { from: 'notices@googlemail.com' }, false],
+  ])('a report of a mail system: %s', (_, headers, expected) => {
+    expect(isSystemReport({ ...notice, ...headers })).toBe(expected);
+  });
+
+  test('a bounce-like message that is no report counts only for its sender', () => {
+    const subject = 'Undeliverable: Hello';
     expect(
-      classify(
-        message(
-          { ...notice, 'x-failed-recipients': 'Tom@Example.org' },
-          'Address not found … 550 5.1.1 The email account does not exist',
-        ),
-      ),
-    ).toEqual({ code: 'bounce', address: 'tom@example.org', status: '550 5.1.1' });
+      classify(message({ subject, 'x-failed-recipients': 'tom@example.org' }, '550 tom@example.org')),
+    ).toEqual({
+      code: 'reply',
+      address: 'ann@acme.com',
+    });
+  });
+
+  test('a message Gmail found failing authentication is nothing', () => {
+    const results = (r: string) => ({ 'authentication-results': `mx.google.com; dkim=none; ${r}` });
+    expect(classify(message(results('spf=fail smtp.mailfrom=acme.com; dmarc=pass'), 'remove me')).code).toBe(
+      'ignore',
+    );
+    expect(classify(message(results('spf=pass; dmarc=fail (p=NONE) header.from=acme.com'))).code).toBe(
+      'ignore',
+    );
+    expect(classify(message(results('spf=softfail; dmarc=pass'), 'remove me')).code).toBe('unsubscribe');
+  });
+
+  test('the parts of a report: each failed recipient and its status; the original recipients', () => {
+    const status =
+      'Reporting-MTA: dns; googlemail.com\r\n\r\nFinal-Recipient: rfc822; Tom@Example.org\r\nAction: failed\r\n' +
+      'Status: 5.1.1\r\nDiagnostic-Code: smtp; 550-5.1.1 The email account\r\n does not exist\r\n\r\n' +
+      'Final-Recipient: rfc822; later@example.org\r\nAction: delayed\r\nStatus: 4.4.1\r\n\r\n' +
+      'Original-Recipient: rfc822; bare@example.org\r\nAction: failed\r\nStatus: 5.2.2';
+    expect(failedRecipients(status)).toEqual([
+      { address: 'tom@example.org', status: '550 5.1.1' },
+      { address: 'bare@example.org', status: '5.2.2' },
+    ]);
     expect(
-      classify(
-        message(
-          { ...notice, from: 'postmaster@example.org', subject: 'Undeliverable: Hello' },
-          "Your message to tom@example.org couldn't be delivered. 554",
-        ),
-      ),
-    ).toEqual({ code: 'bounce', address: 'tom@example.org', status: '554' });
-    expect(classify(message(notice, 'no address here')).code).toBe('ignore');
+      recipientsOf('From: a@b.c\r\nTo: "Tom" <tom@example.org>,\r\n ann@acme.com\r\nCc: c@d.org\r\n'),
+    ).toEqual(['tom@example.org', 'ann@acme.com', 'c@d.org']);
   });
 
   test('addresses and statuses', () => {

@@ -1,5 +1,6 @@
 // src/features/inbox/decide.ts: answers matched to the payer's record by address mark, only after that
-// person's last mail; their decisions kept in the record (stops, company, pause, answer, watermark).
+// person's first mail (a late one still counts), a bounce for its one list; their decisions kept in the record
+// (stops, company, pause, answer, watermark).
 import '../../build-constants';
 import { Ledger } from '../../../../src/features/outbox/ledger';
 import { addressMark } from '../../../../src/features/outbox/marks';
@@ -71,13 +72,11 @@ describe('decide and record', () => {
       message('Ann <ann@acme.com>', NOW - 3600_000),
       message('cara@delta.de', NOW - 7200_000, { 'auto-submitted': 'auto-replied' }, 'back on 10 December'),
       message('dan@echo.com', NOW - 3000_000, {}, 'Please unsubscribe me'),
-      message(
-        'mailer-daemon@google.com',
-        NOW - 1000_000,
-        { 'x-failed-recipients': 'tom@fox.org' },
-        '550 5.1.1',
-      ),
-      message('late@x.com', NOW - 60_000), // before their last mail: an older conversation
+      {
+        ...message('mailer-daemon@google.com', NOW - 1000_000, { 'return-path': '<>' }, '550 5.1.1'),
+        report: { failed: [{ address: 'tom@fox.org', status: '550 5.1.1' }], originalTo: ['tom@fox.org'] },
+      },
+      message('late@x.com', NOW - 60_000), // before their one mail: an older conversation
       message('stranger@y.com', NOW - 60_000),
     ]);
     expect(decisions.map((d) => d.verdict.code)).toEqual(['outOfOffice', 'reply', 'unsubscribe', 'bounce']);
@@ -121,7 +120,9 @@ describe('a send that ended (the lists say it went, the record no longer holds i
   test('its people are scanned and their answers decided on their lists, after their mail only', () => {
     const ledger = ledgerWith([]);
     const mark = (e: string) => addressMark(ledger.secret, e);
-    const recent = new Map([[mark('dan@echo.com'), { email: 'dan@echo.com', sheetIds: [9], at: NOW - DAY }]]);
+    const recent = new Map([
+      [mark('dan@echo.com'), { email: 'dan@echo.com', at: NOW - DAY, first: new Map([[9, NOW - DAY]]) }],
+    ]);
     expect(scanTargets(ledger, NOW, recent)).toEqual(new Set([mark('dan@echo.com')]));
     const decisions = decide(
       ledger,
@@ -135,5 +136,29 @@ describe('a send that ended (the lists say it went, the record no longer holds i
     record(ledger, decisions, NOW);
     expect(ledger.stops.get(mark('dan@echo.com'))).toBe('optedOut');
     expect(ledger.answers.get(mark('dan@echo.com'))!.code).toBe('optedOut');
+  });
+});
+
+describe('a reply read late, and a bounce on two lists', () => {
+  test('a reply older than the last step still counts (after the first mail); a bounce fails the list of the mail before it', () => {
+    const ledger = ledgerWith([{ email: 'eve@quiet.com', at: NOW - DAY, posted: 2 }]);
+    const mark = (e: string) => addressMark(ledger.secret, e);
+    const other = ledger.openList(8, 'mail', 0, [], 'fp');
+    other.people.set(mark('eve@quiet.com'), {
+      ...ledger.list(7)!.people.get(mark('eve@quiet.com'))!,
+      posted: 1,
+      at: NOW - 5 * DAY,
+    });
+    const first = new Map([[7, NOW - 4 * DAY]]);
+    const recent = new Map([[mark('eve@quiet.com'), { email: 'eve@quiet.com', at: NOW - 4 * DAY, first }]]);
+    const reply = message('eve@quiet.com', NOW - 3 * DAY);
+    expect(decide(ledger, [reply], recent)).toEqual([expect.objectContaining({ sheetIds: [8, 7] })]);
+    const before = message('eve@quiet.com', NOW - 4.5 * DAY); // after list 8's mail, before list 7's first
+    expect(decide(ledger, [before], recent)).toEqual([expect.objectContaining({ sheetIds: [8] })]);
+    const bounce = {
+      ...message('mailer-daemon@googlemail.com', NOW - 2 * DAY, { 'return-path': '<>' }),
+      report: { failed: [{ address: 'eve@quiet.com', status: '550' }], originalTo: ['eve@quiet.com'] },
+    };
+    expect(decide(ledger, [bounce], recent)).toEqual([expect.objectContaining({ sheetIds: [7] })]);
   });
 });

@@ -1,6 +1,7 @@
-// src/features/inbox/gmail-read.ts: the mailbox reads of a scan. The inbox since the last scan, one `get`
-// (metadata) per message, oldest first; address queries when the inbox is mostly other mail; a scan cut short
-// stops where it got to.
+// src/features/inbox/gmail-read.ts: the mailbox reads of a scan. First the due people's messages, newest first;
+// then the inbox since the last scan, one `get` (metadata) per message, oldest first; address queries when the
+// inbox is mostly other mail; a scan cut short stops where it got to; a mail system's report read whole.
+import { useUtilities } from '../../gas-utilities';
 import {
   addressQueries,
   MAX_MESSAGES,
@@ -8,6 +9,8 @@ import {
   QUERY_CHARS,
   readMailbox,
 } from '../../../../src/features/inbox/gmail-read';
+
+useUtilities();
 
 const T = Date.UTC(2026, 11, 3, 10);
 
@@ -71,9 +74,59 @@ describe('readMailbox', () => {
     const { gmail } = fakeGmail(inbox);
     const read = readMailbox(gmail, T, 100_000, () => [], Date.now() + 60_000);
     expect(read.messages).toHaveLength(MAX_MESSAGES);
-    expect(read.through).toBe(T + MAX_MESSAGES * 1000);
+    expect(read.through).toBe(T + MAX_MESSAGES * 1000 + OVERLAP_MS); // the next reads from that message on
     const stopped = readMailbox(fakeGmail(['1', '2']).gmail, T, 100, () => [], 0);
     expect(stopped).toMatchObject({ messages: [], through: T });
+  });
+});
+
+describe('what can stop a due step first', () => {
+  test('the due people’s messages, newest first, before a flood fills the scan; read up to the start only when all were', () => {
+    const flood = Array.from({ length: MAX_MESSAGES + 50 }, (_, i) => hex(MAX_MESSAGES + 50 - i));
+    const { gmail, calls } = fakeGmail(flood, (q) => (q.includes('eve@quiet.com') ? ['7ff', '3'] : []));
+    const started = Date.now();
+    const read = readMailbox(gmail, T, 100_000, () => [], Date.now() + 60_000, ['eve@quiet.com']);
+    expect(calls[0]).toMatch(/^list after:\d+ from:\(eve@quiet\.com\)$/);
+    expect(calls.slice(1, 3)).toEqual(['get 7ff metadata', 'get 3 metadata']);
+    expect(read.messages).toHaveLength(MAX_MESSAGES);
+    expect(read.dueThrough).toBeGreaterThanOrEqual(started);
+    expect(readMailbox(gmail, T, 100, () => [], 0, ['eve@quiet.com']).dueThrough).toBe(0);
+  });
+
+  test("a mail system's delivery report is read whole: its failed recipients and its original's", () => {
+    const b64 = (text: string) => Buffer.from(text).toString('base64url');
+    const headers = [
+      { name: 'Return-Path', value: '<>' },
+      { name: 'From', value: 'Mail Delivery Subsystem <mailer-daemon@googlemail.com>' },
+      { name: 'From', value: 'a second From, below Gmail’s: not read' },
+    ];
+    const parts = [
+      { mimeType: 'text/plain', body: { data: b64('Address not found') } },
+      {
+        mimeType: 'message/delivery-status',
+        body: { data: b64('Final-Recipient: rfc822; eve@quiet.com\nAction: failed\nStatus: 5.1.1') },
+      },
+      { mimeType: 'message/rfc822', parts: [{ headers: [{ name: 'To', value: 'Eve <eve@quiet.com>' }] }] },
+    ];
+    const formats: string[] = [];
+    const gmail = {
+      list: () => ({ messages: [{ id: 'a' }] }),
+      get: (_u: string, id: string, args: { format: string }) => {
+        formats.push(args.format);
+        return {
+          id,
+          internalDate: String(T),
+          payload: args.format === 'full' ? { mimeType: 'multipart/report', headers, parts } : { headers },
+        };
+      },
+    };
+    const [message] = readMailbox(gmail, T, 1, () => [], Date.now() + 60_000).messages;
+    expect(formats).toEqual(['metadata', 'full']);
+    expect(message.headers.from).toBe('Mail Delivery Subsystem <mailer-daemon@googlemail.com>');
+    expect(message.report).toEqual({
+      failed: [{ address: 'eve@quiet.com', status: '5.1.1' }],
+      originalTo: ['eve@quiet.com'],
+    });
   });
 });
 
