@@ -280,7 +280,9 @@ describe('users.messages.get', () => {
     );
     expect(full.payload.body.data).not.toMatch(/[+/]/);
     const raw = Buffer.from(emu.run('get', [id, { format: 'raw' }]).raw, 'base64url').toString();
-    expect(raw).toMatch(/^Delivered-To: owner@example.com\r\nReturn-Path: <a@x.com>\r\n(?:.+\r\n)*From: a@x.com\r\n/);
+    expect(raw).toMatch(
+      /^Delivered-To: owner@example.com\r\nReturn-Path: <a@x.com>\r\n(?:.+\r\n)*From: a@x.com\r\n/,
+    );
     const html = deliver(emu, { from: 'b@x.com', body: 'Hi', html: '<p>Hi</p>' });
     expect(emu.run('get', [html]).payload.parts.map((p) => p.mimeType)).toEqual(['text/plain', 'text/html']);
   });

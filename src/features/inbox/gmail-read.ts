@@ -79,9 +79,9 @@ export interface MailboxRead {
 }
 
 /**
- * Reads what arrived since `since` (ms): first what the people whose steps are due (`due`: their addresses)
- * sent, then everything from the people of the scan: the inbox, or `addresses()` (the people's addresses, read
- * from their lists only when that plan is cheaper) in queries. `stopAt`: a time (ms) the reads stop before;
+ * Reads what arrived since `since` (ms): first what the people whose steps are due (`due()`: their addresses,
+ * asked only when the inbox is not read whole) sent, then everything from the people of the scan: the inbox, or
+ * `addresses()` (the people's addresses, read from their lists only when that plan is cheaper) in queries. `stopAt`: a time (ms) the reads stop before;
  * what is left waits for the next scan.
  */
 export function readMailbox(
@@ -90,7 +90,7 @@ export function readMailbox(
   people: number,
   addresses: () => string[],
   stopAt: number,
-  due: string[] = [],
+  due: () => string[] = () => [],
 ): MailboxRead {
   const started = Date.now();
   const after = `after:${Math.floor(Math.max(0, since - OVERLAP_MS) / 1000)}`;
@@ -104,19 +104,20 @@ export function readMailbox(
     }
     return true;
   };
-  // Newest first (Gmail's ids grow with arrival): the latest word of each due person is read first.
-  const dueIds = fromQueries(due).flatMap((q) => listIds(gmail, `${after} ${q}`, MAX_MESSAGES, calls));
-  const dueRead = getAll(byArrival(dueIds).reverse());
-  const dueThrough = dueRead ? started : 0;
   // The address plan costs its queries and a `get` per answer found, the inbox plan a `get` per message: the
   // queries pay off only for an inbox mostly of other mail (more than PLAN_FACTOR × queries messages).
   const queries = Math.ceil((people * 24) / QUERY_CHARS) + 1; // an address and " OR " take ~24 characters
-  let plan: MailboxRead['plan'] = 'inbox';
   let ids = listIds(gmail, `${after} -in:sent -in:drafts`, PLAN_FACTOR * queries, calls);
-  if (ids.length > PLAN_FACTOR * queries) {
-    plan = 'addresses';
-    ids = addressQueries(addresses()).flatMap((q) => listIds(gmail, `${after} ${q}`, Infinity, calls));
+  const plan: MailboxRead['plan'] = ids.length > PLAN_FACTOR * queries ? 'addresses' : 'inbox';
+  // The due people's messages first, newest first (Gmail's ids grow with arrival), unless the inbox since the
+  // last scan is small enough to be read whole anyway (their messages are in it).
+  let dueRead = false;
+  if (plan === 'addresses' || ids.length > MAX_MESSAGES) {
+    const dueIds = fromQueries(due()).flatMap((q) => listIds(gmail, `${after} ${q}`, MAX_MESSAGES, calls));
+    dueRead = getAll(byArrival(dueIds).reverse());
   }
+  if (plan === 'addresses')
+    ids = addressQueries(addresses()).flatMap((q) => listIds(gmail, `${after} ${q}`, Infinity, calls));
   // Oldest first, so a scan cut short goes on where it stopped.
   const order = byArrival(ids);
   const complete = getAll(order);
@@ -125,6 +126,7 @@ export function readMailbox(
   const unread = order.findIndex((id) => !read.has(id));
   const prefix = order.slice(0, unread).map((id) => read.get(id)!.at + OVERLAP_MS);
   const through = complete ? started : Math.max(since, ...prefix);
+  const dueThrough = dueRead || complete ? started : 0;
   return { messages: [...read.values()], through, dueThrough, plan, calls: calls.n };
 }
 

@@ -54,9 +54,10 @@ export function scanReplies(deadline = Deadline.forExecution()): number {
   const since = ledger.inboxAfter || earliestMail(ledger, targets, recent);
   const stopAt = Math.min(deadline.at - 30_000, Date.now() + SCAN_BUDGET_MS);
   try {
-    const zone = spreadsheet.getSpreadsheetTimeZone();
-    const dueNow = dueMarks(ledger, Date.now() + STEP_READ_SLACK_MS, zone);
-    const due = dueNow.size ? addressesOf(ledger, dueNow, new Map()) : [];
+    const due = () => {
+      const marks = dueMarks(ledger, Date.now() + STEP_READ_SLACK_MS, spreadsheet.getSpreadsheetTimeZone());
+      return marks.size ? addressesOf(ledger, marks, new Map()) : [];
+    };
     const addresses = () => addressesOf(ledger, targets, recent);
     const read = readMailbox(gmail, since, targets.size, addresses, stopAt, due);
     const decisions = decide(ledger, read.messages, recent);
@@ -83,7 +84,7 @@ function stopGating(): 0 {
 
 /**
  * The people whose next step is due by `by` (ms), as the sequence run works it out (sequence-eligibility.ts:
- * the delay after their last mail, before the send window and pauses): their mail is read first.
+ * the delay after their last mail, before the send window; not paused past it): their mail is read first.
  */
 function dueMarks(ledger: Ledger, by: number, zone: string): Set<string> {
   const marks = new Set<string>();
@@ -94,7 +95,7 @@ function dueMarks(ledger: Ledger, by: number, zone: string): Set<string> {
     const skip = new Set((template && template.timing && template.timing.skipDates) || []);
     for (const p of list.people.values()) {
       const rule = steps[p.posted - 1];
-      if (!p.posted || p.stop || !rule) continue;
+      if (!p.posted || p.stop || !rule || ledger.pausedUntil(p.addr, by)) continue;
       if (dueAt(p.at, rule.afterDays, rule.workingDaysOnly, zone, skip) <= by) marks.add(p.addr);
     }
   }
