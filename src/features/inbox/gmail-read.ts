@@ -80,9 +80,9 @@ export interface MailboxRead {
 
 /**
  * Reads what arrived since `since` (ms): first what the people whose steps are due (`due()`: their addresses,
- * asked only when the inbox is not read whole) sent, then everything from the people of the scan: the inbox, or
- * `addresses()` (the people's addresses, read from their lists only when that plan is cheaper) in queries. `stopAt`: a time (ms) the reads stop before;
- * what is left waits for the next scan.
+ * asked only when the inbox is not read whole) sent, then everything from the people of the scan: the inbox,
+ * or `addresses()` (the people's addresses, read from their lists only when that plan is cheaper) in queries.
+ * `stopAt`: a time (ms) the reads stop before; what is left waits for the next scan.
  */
 export function readMailbox(
   gmail: GmailMessages,

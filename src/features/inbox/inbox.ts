@@ -3,10 +3,9 @@
 // first the mail of the people whose steps are due), classify them (classify.ts), match them to the people
 // mailed (decide.ts), write what they show on the sheets (inbox-apply.ts), then save the decisions, how far
 // the mailbox was read and how far the due people's mail was (a step waits until it is: Ledger.readForStep)
-// in ONE change of the record. A
-// scan killed before that change is redone whole next time (every write is idempotent); one killed after it
-// has nothing left to do: nothing is lost or done twice. Nothing of a message is kept: only the verdict, its
-// address's mark and when (docs/privacy.md).
+// in ONE change of the record. A scan killed before that change is redone whole next time (every write is
+// idempotent); one killed after it has nothing left to do: nothing is lost or done twice. Nothing of a message
+// is kept: only the verdict, its address's mark and when (docs/privacy.md).
 import { missingScopes } from '../../platform/scopes';
 import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
 import { Deadline } from '../../platform/deadline';

@@ -8,7 +8,8 @@
 // so it never grows with what was ever sent; what does not fit is refused before anything is sent. What the
 // mailbox scan decided (features/inbox) is kept beside it, bounded, without a word of any message: the
 // addresses paused by an out-of-office answer and until when, each answered address's latest verdict and its
-// time, how far the mailbox was read, and how far the mail of the people whose steps were due (optional fields: records written before them read as empty).
+// time, how far the mailbox was read, and how far the mail of the people whose steps were due was read
+// (optional fields: records written before them read as empty).
 import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store';
 import { ADDRESS_CHARS, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import { DAY_MS } from '../../platform/time';
