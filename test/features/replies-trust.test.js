@@ -121,12 +121,12 @@ describe('Only the mail system bounces', () => {
 });
 
 describe('Only the recipient replies', () => {
-  test('a removal request naming another address stops only its sender', async () => {
+  test('a removal request naming other addresses, under a bounce-like subject, stops only its sender', async () => {
     sendSequence();
     emu.advanceTime(HOUR);
     deliver({
       from: 'Fay <fay@field.com>',
-      subject: 'Re: Hello Fay',
+      subject: 'Returned mail: see transcript',
       body: 'Please remove me from your list. And gus@grove.com too, eve@quiet.com as well.',
     });
     emu.advanceTime(2 * DAY + 2 * HOUR);
@@ -213,6 +213,10 @@ describe('No flood hides a reply', () => {
     });
     emu.advanceTime(DAY + 2 * HOUR); // step 1 went to all: nothing read the reply
     expect(await counts()).toEqual({ 'eve@quiet.com': 2, 'fay@field.com': 2, 'gus@grove.com': 2 });
+    // An editor clears Sent at (a view): the payer's record still says when the first mail went.
+    const list = emu.spreadsheet.getSheetByName('Spring');
+    const sentAt = list.getRange(1, 1, 1, list.getLastColumn()).getValues()[0].indexOf('Sent at') + 1;
+    list.getRange(2, sentAt, PEOPLE.length, 1).clearContent();
     emu.run('saveSettings', [{ detectReplies: true }], { kind: 'webapp' });
     emu.advanceTime(HOUR + 5 * 60_000);
     expect(column('Replied')['eve@quiet.com']).toBe(true);

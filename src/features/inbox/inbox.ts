@@ -101,12 +101,19 @@ function dueMarks(ledger: Ledger, by: number, zone: string): Set<string> {
   return marks;
 }
 
-/** The first time anyone of the scan was mailed (a first scan reads from there). */
+/**
+ * The first time anyone of the scan was mailed (a first scan reads from there): a row's Sent at, a person's one
+ * mail, or SCAN_DAYS before the last mail of a person of several whose first the sheets no longer show.
+ */
 function earliestMail(ledger: Ledger, targets: Set<string>, recent: RecentMail): number {
   let first = Date.now();
-  for (const { at } of recent.values()) first = Math.min(first, at);
+  for (const mailed of recent.values()) for (const at of mailed.first.values()) first = Math.min(first, at);
   for (const list of ledger.lists.values())
-    for (const p of list.people.values()) if (targets.has(p.addr) && p.at && p.at < first) first = p.at;
+    for (const p of list.people.values()) {
+      if (!targets.has(p.addr) || !p.at) continue;
+      const shown = recent.get(p.addr)?.first.get(list.sheetId);
+      first = Math.min(first, shown ?? (p.posted > 1 ? p.at - SCAN_DAYS * DAY_MS : p.at));
+    }
   return first;
 }
 

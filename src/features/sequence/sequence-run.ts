@@ -109,7 +109,9 @@ function runList(sheetId: number, record: SequenceRecord | null, deadline: Deadl
   const first = takeStops(sheetId, list, template);
   let plans = first;
   let posted = 0;
-  const due = [...plans.values()].filter((p): p is Due => p.plan.kind === 'due');
+  // A step goes only once reply detection read its people's mail up to its time (the others wait for it).
+  const dueNow = [...plans.values()].filter((p): p is Due => p.plan.kind === 'due');
+  const due = dueNow.filter((d) => ledger.readForStep(d.plan.at));
   if (due.length && !wait) {
     try {
       const result = sendDue(client, list, template, due, plans, deadline);
@@ -121,6 +123,7 @@ function runList(sheetId: number, record: SequenceRecord | null, deadline: Deadl
       wait = waitFor(error);
     }
   }
+  if (!wait && due.length < dueNow.length) wait = { code: 'unread' };
   if (posted) {
     // Where the posts moved rows on: planned again from the record, the stops just found kept with their words.
     plans = planAll(list, template, { ledger: Ledger.read(), stopRequests: new Set() });

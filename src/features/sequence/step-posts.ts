@@ -27,26 +27,10 @@ import { asClause } from '../words';
 export const MARGIN_MS = 45_000;
 
 /**
- * The due rows whose replies reply detection read up to their time (Ledger.readForStep: the others wait), their
- * previous mails checked with the service, the usable EDM read, then each step's rows posted in batches until
- * done, out of time, or a stop (the quota, too few credits: the rows wait).
+ * The due rows' previous mails checked with the service, the usable EDM read, then each step's rows posted
+ * in batches until done, out of time, or a stop (the quota, too few credits: the rows wait).
  */
 export function sendDue(
-  client: OutreachClient,
-  list: MailingList,
-  template: StoredTemplate,
-  due: Due[],
-  plans: Plans,
-  deadline: Deadline,
-): { posted: number; wait: Wait | null } {
-  const ledger = Ledger.read();
-  const read = due.filter((d) => ledger.readForStep(d.plan.at));
-  const unread: Wait | null = read.length < due.length ? { code: 'unread' } : null;
-  const result = read.length ? sendRead(client, list, template, read, plans, deadline) : null;
-  return { posted: result ? result.posted : 0, wait: (result && result.wait) || unread };
-}
-
-function sendRead(
   client: OutreachClient,
   list: MailingList,
   template: StoredTemplate,
