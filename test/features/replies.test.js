@@ -158,7 +158,7 @@ describe('Reply detection (a build with Gmail)', () => {
     expect(emu.executions.filter((e) => e.kind === 'trigger').every((e) => e.status === 'completed')).toBe(
       true,
     );
-  }, 240_000); // 36 days of hourly runs: over a minute on a loaded machine
+  });
 
   test('an execution killed mid-scan: the next hourly run reads it again whole, nothing lost or done twice', async () => {
     emu = gmailAddon();
