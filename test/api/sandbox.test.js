@@ -8,7 +8,7 @@ const path = require('node:path');
 const { Clock } = require('../../dev/clock');
 const { startSandboxInWorker, DEMO_KEYS, dataset } = require('../../dev/sandbox');
 const { AppsScriptEmulator } = require('../emulator');
-const { buildHarness } = require('../support/harness');
+const { buildHarness, control: sandboxControl } = require('../support/harness');
 
 const ROOT = path.join(__dirname, '..', '..');
 const HARNESS_DIR = path.join(ROOT, 'test-output', 'api-harness');
@@ -19,14 +19,9 @@ let sandbox;
 let emu;
 let data;
 
-async function control(method, route, body, base = sandbox.outreachUrl) {
-  const response = await fetch(`${base}/__sandbox${route}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return response.json();
-}
+// A connection of its own per call (one kept idle while an execution ran may be closed).
+const control = (method, route, body, base = sandbox.outreachUrl) =>
+  sandboxControl(base, method, route, body);
 const fault = (spec, base) => control('POST', '/faults', spec, base);
 
 function conn(overrides = {}) {
