@@ -27,12 +27,18 @@ export interface ConnectionReport {
 
 const SERVICE_LABEL: Record<Service, string> = { outreach: 'Outreach', phone: 'Phone' };
 
-/** Balance of both services, or the exact error of each. */
-export function testConnection(): ConnectionReport {
+/**
+ * Balance of both services, or the exact error of each, with what the dialog holds: a key typed (not saved
+ * yet) and the addresses shown are tested, else the saved ones. Nothing is saved.
+ */
+export function testConnection(typed?: unknown): ConnectionReport {
   const lines: Array<[string, string]> = [];
   const problems: string[] = [];
   const notes: string[] = [];
-  const settings = readSettings();
+  const fields = typedFields(typed);
+  const settings: Settings = { ...readSettings(), ...fields };
+  if (fields.outreachApiKey || fields.phoneApiKey)
+    notes.push('Tested with the key typed above, not saved yet: Save keeps it.');
   if (!settings.outreachApiKey) problems.push('Outreach: no API key saved.');
   else {
     try {
@@ -55,6 +61,18 @@ export function testConnection(): ConnectionReport {
   return problems.length === 0
     ? { ok: true, message: ['Both services answered.', ...notes].join('\n'), lines }
     : { ok: false, message: [...problems, ...notes].join('\n'), lines };
+}
+
+/** The keys typed and the addresses shown in the dialog (strings only, trimmed; an empty key: the saved one). */
+function typedFields(typed: unknown): Partial<Settings> {
+  const fields: Partial<Settings> = {};
+  if (!typed || typeof typed !== 'object') return fields;
+  const given = typed as Record<string, unknown>;
+  for (const name of ['outreachApiKey', 'phoneApiKey', 'outreachBaseUrl', 'phoneBaseUrl'] as const) {
+    const value = typeof given[name] === 'string' ? (given[name] as string).trim() : '';
+    if (value) fields[name] = value;
+  }
+  return fields;
 }
 
 /**

@@ -51,7 +51,7 @@ async function steps() {
   const message = sidebar.locator('#message.ok');
   await message.waitFor({ timeout: 30000 });
   await expect(message.textContent()).resolves.toMatch(
-    /^Added 8 of 8 companies; \d+ left out by the filters \(employees \d+\); read \d+ of \d+ results\.$/,
+    /^Read \d+ of \d+ results: 8 added, \d+ left out by the filters \(employees \d+\); all 8 companies asked for\.$/,
   );
   await screenshot(page, 'targeting-02-filtered-search');
   await waitIdle(page);
@@ -66,9 +66,14 @@ async function steps() {
   // Load more goes on from the result after the eighth match, to the end of the results.
   await sidebar.locator('#more').click();
   await sidebar
-    .locator('#message.ok', { hasText: /read (\d+) of \1 results\. No more results: widen a filter/ })
+    .locator('#message.ok', {
+      hasText:
+        /^Read \d+ more results \(to (\d+) of \1 results\): .* asked for\. No more results: widen a filter/,
+    })
     .waitFor({ timeout: 30000 });
-  await expect(sidebar.locator('#message').textContent()).resolves.toMatch(/^Added \d+ of 8 companies;/);
+  await expect(sidebar.locator('#message').textContent()).resolves.toMatch(
+    /: \d+ added, .*(all 8 companies|\d+ of the 8 companies) asked for\./,
+  );
   await waitIdle(page);
   await waitForCell(page, 'B10', /\S/);
   for (let row = 10; (await cellText(page, `A${row}`)) !== ''; row++) {
@@ -79,10 +84,10 @@ async function steps() {
   await sidebar.locator('#limit').fill('20');
   await sidebar.locator('#search').click();
   await sidebar
-    .locator('#message.ok', { hasText: /read 599 of 599 results\. No more results/ })
+    .locator('#message.ok', { hasText: /599 of 599 results\)?: .* asked for\. No more results/ })
     .waitFor({ timeout: 30000 });
   await expect(sidebar.locator('#message').textContent()).resolves.toMatch(
-    /^Added 0 of 20 companies; \d+ already on the sheet; \d+ left out by the filters \(employees \d+\); read 599 of 599 results\./,
+    /^Read (599 of 599 results|\d+ more results \(to 599 of 599 results\)): 0 added, \d+ already on the sheet, \d+ left out by the filters \(employees \d+\); 0 of the 20 companies asked for\./,
   );
   await page.locator('#sidebar-close').click();
   // Opened again, the sidebar has the last search and Load more goes on from where it stopped.

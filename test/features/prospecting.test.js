@@ -76,6 +76,14 @@ describe('Settings', () => {
     expect(bad.ok).toBe(false);
     expect(bad.message).toMatch(/^Outreach: .* Check the API key above\.$/); // said where the key is
     expect(bad.message).not.toContain(DEMO_KEYS.revoked);
+
+    // The key typed in the dialog (not saved) is the one tested; the saved key stays as it was.
+    const typed = emu.run('testConnection', [{ outreachApiKey: DEMO_KEYS.paid }], { kind: 'webapp' });
+    expect(typed.ok).toBe(true);
+    expect(typed.message).toMatch(/Tested with the key typed above, not saved yet: Save keeps it\./);
+    expect(emu.run('testConnection', [], { kind: 'webapp' }).ok).toBe(false); // still the saved, refused key
+    const typedBad = emu.run('testConnection', [{ phoneApiKey: 'not-a-phone-key' }], { kind: 'webapp' });
+    expect(typedBad.message).toMatch(/^Outreach: .*\nPhone: /);
   });
 
   test('a service address that points elsewhere is named, not reported as a missing company or a refused key', () => {

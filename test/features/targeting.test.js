@@ -59,7 +59,7 @@ describe('Search filters', () => {
     expect(byId.get(ids[39]).employees_count).toMatch(/^(11-50|51-200)$/);
     expect(summary.leftOutBy).toEqual({ employees: summary.leftOut });
     expect(summary.message).toBe(
-      `Added 40 of 40 companies; ${summary.leftOut} left out by the filters (employees ${summary.leftOut}); read ${summary.loaded} of ${summary.total} results.`,
+      `Read ${summary.loaded} of ${summary.total} results: 40 added, ${summary.leftOut} left out by the filters (employees ${summary.leftOut}); all 40 companies asked for.`,
     );
     // Load more goes on from there: 40 more, none repeated, none skipped.
     const more = search({ ...BROAD, employees: '11-200', limit: 40, from: summary.loaded });
@@ -83,7 +83,7 @@ describe('Search filters', () => {
     }
     expect(Object.keys(summary.leftOutBy).sort()).toEqual(['founded', 'minEmails', 'withWhatsApp']);
     expect(summary.message).toMatch(
-      /left out by the filters \(founded \d+, e-mails \d+, WhatsApp \d+\); read \d+ of \d+ results\.$/,
+      /^Read \d+ of \d+ results: 30 added, \d+ left out by the filters \(founded \d+, e-mails \d+, WhatsApp \d+\); all 30 companies asked for\.$/,
     );
     // Filters never reach the service; "at least 5 e-mails" asks the service's own withEmails (fewer pages).
     for (const body of searchBodies()) {
@@ -149,7 +149,7 @@ describe('Search filters', () => {
     expect(next.hasMore).toBe(false);
     expect(next.loaded).toBe(next.total);
     expect(next.message).toMatch(
-      /; read (\d+) of \1 results\. No more results: widen a filter or change the keywords to find more\.$/,
+      /^Read (\d+) more results \(to (\d+) of \2 results\): \d+ added, .* asked for\. No more results: widen a filter or change the keywords to find more\.$/,
     );
     const ids = rowsOf('Companies').map((r) => r['Search ID']);
     expect(ids).toHaveLength(first.added + next.added);
@@ -243,7 +243,7 @@ test('a run the rate budget cannot serve before the execution deadline pauses wi
   expect(first.done).toBe(false);
   expect(first.loaded).toBe(50);
   expect(first.message).toMatch(
-    /read 50 of \d+ results\. Paused for the rate limit \(60 requests a minute\): Load more goes on from here\.$/,
+    /^Read 50 of \d+ results: 0 added, 50 left out by the filters \(employees 50\); 0 of the 10 companies asked for\. Paused for the rate limit \(60 requests a minute\): Load more goes on from here\.$/,
   );
   expect(emu.fetchLog.filter((r) => r.status === 429)).toHaveLength(0);
   const next = search({ ...form, limit: first.remaining, from: first.loaded });

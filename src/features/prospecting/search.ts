@@ -227,12 +227,24 @@ function pageMessage(run: PageRun): string {
 
 function pagedMessage(run: PageRun, limit: number): string {
   if (run.total === 0) return 'No company matches these keywords.';
-  const parts = [`Added ${formatCount(run.kept.length)} of ${count(limit, 'company', 'companies')}`];
+  // The results read add up: added + already on the sheet + left out by the filters.
+  const added = run.kept.length;
+  const parts = [`${formatCount(added)} added`];
   if (run.alreadyPresent) parts.push(`${formatCount(run.alreadyPresent)} already on the sheet`);
   if (run.leftOut)
     parts.push(`${formatCount(run.leftOut)} left out by the filters (${leftOutText(run.leftOutBy)})`);
-  parts.push(`read ${formatCount(Math.min(run.loaded, run.total))} of ${count(run.total, 'result')}`);
-  let message = `${parts.join('; ')}.`;
+  const total = count(run.total, 'result');
+  const upTo = Math.min(run.loaded, run.total);
+  const readNow = added + run.alreadyPresent + run.leftOut; // this call's: a Load more starts further on
+  const read =
+    readNow === upTo
+      ? `Read ${formatCount(upTo)} of ${total}`
+      : `Read ${formatCount(readNow)} more results (to ${formatCount(upTo)} of ${total})`;
+  const asked =
+    added >= limit
+      ? `all ${count(limit, 'company', 'companies')} asked for`
+      : `${formatCount(added)} of the ${count(limit, 'company', 'companies')} asked for`;
+  let message = `${read}: ${parts.join(', ')}; ${asked}.`;
   if (run.paused === 'rate')
     message += ' Paused for the rate limit (60 requests a minute): Load more goes on from here.';
   else if (run.ended && run.kept.length < limit)
