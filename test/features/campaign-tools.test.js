@@ -459,6 +459,11 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     expect(clockTriggers()).toHaveLength(1); // kept for the refresh it owes
     emu.advanceTime(HOUR);
     expect(statusOf('Later')['bounce.eve@example.com']).toBe('Failed: Mailbox unavailable (550 hard bounce)');
+    // "Off" beside a last automatic run says which run that was.
+    expect(summaryCell('Auto-refresh')).toMatch(
+      /^Off .* The last automatic run was the one refresh the hourly run makes after a timed send, auto-refresh off or not\.$/,
+    );
+    expect(summaryCell('Last automatic run')).not.toBe('none yet');
     expect(clockTriggers()).toHaveLength(0);
     expect(emu.executions.filter((e) => e.kind === 'trigger').every((e) => e.status === 'completed')).toBe(
       true,

@@ -23,6 +23,8 @@ interface WaitingJob {
 
 export interface TimedStatus {
   autoRefresh: string;
+  /** Some editor has auto-refresh on. */
+  autoOn: boolean;
   timedSends: string;
 }
 
@@ -31,6 +33,7 @@ export function timedStatus(zone: string): TimedStatus {
   const time = (ms: number) => whenText(ms, zone);
   return {
     autoRefresh: autoRefreshText(properties, time),
+    autoOn: allTimers(properties).some((r) => !!r.auto && r.auto.on),
     timedSends: timedSendsText(properties, zone, time),
   };
 }

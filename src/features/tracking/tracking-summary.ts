@@ -310,7 +310,13 @@ function writeStatusRows(
     ],
     ['Result', outcome ? outcome.message : ''],
     ['Last error', lastError],
-    ['Auto-refresh', timed.autoRefresh],
+    [
+      'Auto-refresh',
+      // Off, yet an automatic run: the refresh the hourly run owes after a send it made.
+      run && !timed.autoOn
+        ? `${timed.autoRefresh} The last automatic run was the one refresh the hourly run makes after a timed send, auto-refresh off or not.`
+        : timed.autoRefresh,
+    ],
     [
       'Last automatic run',
       run
