@@ -64,8 +64,11 @@ export function recordLastRun(
   return run;
 }
 
-export function lastRun(kind: UnattendedWork): LastRun | null {
-  const text = PropertiesService.getDocumentProperties().getProperty(LAST_RUN(kind));
+/** The last unattended run of `kind`; `properties`: the document properties, when the caller read them all. */
+export function lastRun(kind: UnattendedWork, properties?: Record<string, string>): LastRun | null {
+  const text = properties
+    ? properties[LAST_RUN(kind)]
+    : PropertiesService.getDocumentProperties().getProperty(LAST_RUN(kind));
   try {
     return text ? (JSON.parse(text) as LastRun) : null;
   } catch {

@@ -86,12 +86,12 @@ function timedSendsText(
       `"${job.data.sheetName}": ${count(left, 'e-mail')} wait for the sending quota since ${time(job.data.waiting.since)} (${job.data.waiting.detail}); tried every hour for 7 days.`,
     );
   }
-  const run = lastRun('send');
+  const run = lastRun('send', properties);
   if (run)
     parts.push(`Last timed send ${time(run.at)}: ${[run.message, run.error].filter(Boolean).join(' ')}`);
   parts.push(...sequenceSummary(allSequences(properties), time));
   parts.push(...testSummary(properties, time));
-  const steps = lastRun('sequence');
+  const steps = lastRun('sequence', properties);
   if (steps)
     parts.push(
       `Last follow-up run ${time(steps.at)}: ${[steps.message, steps.error].filter(Boolean).join(' ')}`,
