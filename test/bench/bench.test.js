@@ -15,6 +15,7 @@ const {
   trackingMinimum,
 } = require('../../dev/bench/floors');
 const { phoneCells } = require('../../dev/bench/operations');
+const { differences } = require('../../dev/bench/compare');
 
 const ROOT = path.join(__dirname, '..', '..');
 const MINUTE = 60_000;
@@ -67,10 +68,6 @@ async function bench(args) {
   });
   return { outcome, results: fs.existsSync(out) ? JSON.parse(fs.readFileSync(out, 'utf8')) : null };
 }
-
-/** What the machine decides (wall clock, memory): left out when two runs are compared. */
-const REAL_TIME = ['realMs', 'peakRssBytes', 'peakHeapUsedBytes'];
-const figures = (row) => Object.fromEntries(Object.entries(row).filter(([k]) => !REAL_TIME.includes(k)));
 
 describe('npm run bench -- --quick', () => {
   let outcome;
@@ -160,7 +157,7 @@ describe('npm run bench -- --quick', () => {
       expect(again.outcome.code).toBe(0);
       const first = results.operations.filter((r) => ids.includes(r.id));
       expect(first.length).toBe(3);
-      expect(again.results.operations.map(figures)).toEqual(first.map(figures));
+      expect(differences(first, again.results.operations)).toEqual([]);
     },
     RUN_TIMEOUT_MS + 5000,
   );
