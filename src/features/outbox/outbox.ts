@@ -54,11 +54,13 @@ export function postBatch(client: OutreachClient, batch: Batch, hooks: PostHooks
   const { candidates, mails } = chunksBySubject(batch, mail);
   const emails = batchMails(candidates, mails, unsubscribe);
   const postedAt = Date.now();
+  const sheetId = list.sheet.getSheetId();
+  const sheetName = list.sheet.getName(); // asked once: each is a service call
   const chunks = candidates.slice(0, emails.length).map((chunkRows): JournalChunk => ({
     tag: newTag(),
     campaign: step ? stepCampaign(template.campaign, step) : template.campaign,
-    sheetId: list.sheet.getSheetId(),
-    sheetName: list.sheet.getName(),
+    sheetId,
+    sheetName,
     recipients: chunkRows.map((row) => ({ email: row.key })),
     postedAt,
     ...(step ? { step } : {}),
