@@ -8,9 +8,12 @@ const https = require('node:https');
 
 const { port, flag } = workerData;
 const signal = new Int32Array(flag);
+// A connection per request, closed after its answer: a kept-alive one that the server closes for idleness (Node's
+// 5 s) as the next request goes out resets that request, which UrlFetchApp never shows a script. On a loaded
+// machine it happened between two batches and the add-on posted and read them again (bench figures that differed).
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent({ keepAlive: false }),
+  'https:': new https.Agent({ keepAlive: false }),
 };
 
 function once(req, redirectsLeft) {
