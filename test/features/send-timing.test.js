@@ -265,16 +265,8 @@ describe('A send whose rows wait for the hourly limit, and a new send', () => {
     const people = Array.from({ length: n }, (_, i) => [`P${from + i}`, `p${from + i}@example.com`]);
     listWithMail(emu, name, [['Name', 'Email'], ...people], { ...MAIL, hourlyLimit: 10 });
   };
-  const waiting = (name) =>
-    Object.values(byEmail(name, 'Mail status')).filter((s) => /^Waiting for the hourly limit/.test(s));
-
-  test('is not an interrupted send: Yes keeps it waiting and the hourly run sends it; nothing says a dialog closed', async () => {
-    emu = newAddon(services);
-    waitingList('Leads', 25);
-    send(); // 10 go, 15 wait
-    emu.advanceTime(HOUR); // the hourly run posts 10 more
-    expect(await mails()).toHaveLength(20);
-    expect(waiting('Leads')).toHaveLength(5);
+  /** Another list with one row, selected: what "Send e-mails to selected rows" is asked for. */
+  const selectOtherList = () => {
     listWithMail(
       emu,
       'Other',
@@ -285,6 +277,18 @@ describe('A send whose rows wait for the hourly limit, and a new send', () => {
       MAIL,
     );
     emu.select('Other!A2:B2');
+  };
+  const waiting = (name) =>
+    Object.values(byEmail(name, 'Mail status')).filter((s) => /^Waiting for the hourly limit/.test(s));
+
+  test('is not an interrupted send: Yes keeps it waiting and the hourly run sends it; nothing says a dialog closed', async () => {
+    emu = newAddon(services);
+    waitingList('Leads', 25);
+    send(); // 10 go, 15 wait
+    emu.advanceTime(HOUR); // the hourly run posts 10 more
+    expect(await mails()).toHaveLength(20);
+    expect(waiting('Leads')).toHaveLength(5);
+    selectOtherList();
     const before = emu.ui.alerts.length;
     emu.ui.queue('YES');
     emu.run('sendSelectedRows', [], { kind: 'menu' });
@@ -306,16 +310,7 @@ describe('A send whose rows wait for the hourly limit, and a new send', () => {
     emu = newAddon(services);
     waitingList('Leads', 15, 100);
     send(); // 10 go, 5 wait
-    listWithMail(
-      emu,
-      'Other',
-      [
-        ['Name', 'Email'],
-        ['Zed', 'zed@example.com'],
-      ],
-      MAIL,
-    );
-    emu.select('Other!A2:B2');
+    selectOtherList();
     emu.ui.queue('NO', 'YES');
     emu.run('sendSelectedRows', [], { kind: 'menu' });
     expect(emu.ui.alerts.map((a) => a.title).slice(-2)).toEqual(['A send is waiting', 'Send e-mails']);
