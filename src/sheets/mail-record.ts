@@ -3,6 +3,7 @@
 // of the document's sheets (readMailRecord) serves tracking (which mails to read), earlier failures (which
 // addresses failed), Show mail and the release of queued rows, and follow-up sequences next. Rows are
 // keyed by recipient on a list and by Mail ID everywhere; states are typed (mail-state.ts).
+import { addressKey } from './address';
 import { cellText, CellValue, textCell } from './cells';
 import { MAIL_COLUMNS, TRACKING, TRACKING_SUMMARY, DO_NOT_CONTACT } from './layouts';
 import { readListBlock } from './list-block';
@@ -109,7 +110,7 @@ function readSheetRows(sheet: Sheet, tracking: boolean): RecordRow[] | null {
   for (let i = 0; i < cells.count; i++) {
     const row: RecordRow = {
       rowNumber: i + 2,
-      key: cellText(at('recipient', i)).trim().toLowerCase(),
+      key: addressKey(cellText(at('recipient', i))),
       state: parseState(cellText(at('mailStatus', i))),
       mailId: idAt('mailId', i),
       taskId: idAt('taskId', i),

@@ -5,6 +5,7 @@
 // amount is inserted as the user sees it). The list ends at its first fully blank row (list-block.ts): rows
 // below it, a row with no value of the user's, and a row whose Mail status, Task ID, Mail ID or Sent at holds
 // a formula or an array formula's output are left alone (never sent, never written).
+import { addressKey } from './address';
 import { cellText, CellValue, textAsShown } from './cells';
 import { MAIL_COLUMNS } from './layouts';
 import { guardedCells, isEmptyCell, readListBlock } from './list-block';
@@ -111,7 +112,7 @@ export class MailingList {
       rowNumber,
       display: shown,
       email,
-      key: email.toLowerCase(),
+      key: addressKey(email),
       nickname: this.nicknameColumn ? display[this.nicknameColumn - 1].trim() : '',
       state: parseState(at(column('mailStatus'))),
       mailId: id(column('mailId')),
@@ -137,7 +138,7 @@ export class MailingList {
     return this.table.updateByKey(
       (row) =>
         inFlight(parseState(cellText(row.values.mailStatus)))
-          ? cellText(row.values.recipient).toLowerCase()
+          ? addressKey(cellText(row.values.recipient))
           : '',
       changes,
     );

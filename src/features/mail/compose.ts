@@ -1,6 +1,7 @@
 // The compose dialog: one template per sheet (campaign, subject, body, text or HTML), the sheet's headers
 // to insert from, a preview of any row exactly as it will be sent, and a test mail to an address the user
 // types (1 EDM). The dialog saves before previewing, so the preview is what a send would use.
+import { addressKey } from '../../sheets/address';
 import { lastListRow } from '../../sheets/list-block';
 import { outreachClient } from '../clients';
 import { isValidEmail } from '../../api/outreach/email-schemas';
@@ -270,7 +271,7 @@ export function sendTestMail(rowNumber: number, address: string): string {
   }
   closeEntry(entry);
   if (!outcome.sent) throw new UserError(`The test was not sent: ${describe(outcome.error)}`);
-  const ids = idsOf(outcome.chunk, to.toLowerCase());
+  const ids = idsOf(outcome.chunk, addressKey(to));
   const which = ids ? ` (mail ${ids.mailId}, task ${ids.taskId})` : '';
   return `Test of row ${preview.rowNumber} sent to ${to}${which}: 1 e-mail credit (EDM) used.`;
 }

@@ -3,6 +3,7 @@
 // one block when a send is planned and again before each batch of chunks; matching ignores case and surrounding
 // spaces. The service has no unsubscribe endpoint: recipients who reply "Unsubscribe" reach the user, who
 // adds them here (the menu action adds the selected rows' addresses).
+import { addressKey } from '../../sheets/address';
 import { isValidEmail } from '../../api/outreach/email-schemas';
 import { cellText } from '../../sheets/cells';
 import { DO_NOT_CONTACT } from '../../sheets/layouts';
@@ -23,7 +24,7 @@ export interface DoNotContact {
   domains: Map<string, string>;
 }
 
-const normalize = (value: unknown) => cellText(value).trim().toLowerCase();
+const normalize = (value: unknown) => addressKey(cellText(value));
 
 /** The list as it stands (empty when the sheet does not exist). */
 export function readDoNotContact(spreadsheet: Spreadsheet): DoNotContact {
@@ -43,7 +44,7 @@ export function readDoNotContact(spreadsheet: Spreadsheet): DoNotContact {
 
 /** The reason an address is listed ('' when listed without one), or null when it is not listed. */
 export function listedReason(list: DoNotContact, email: string): string | null {
-  const address = email.trim().toLowerCase();
+  const address = addressKey(email);
   const direct = list.addresses.get(address);
   if (direct !== undefined) return direct;
   let domain = address.slice(address.lastIndexOf('@') + 1);
@@ -78,7 +79,7 @@ export function listOnDoNotContact(
   const listed = readDoNotContact(spreadsheet);
   const seen = new Set<string>();
   const added = entries.filter(({ email }) => {
-    const key = email.trim().toLowerCase();
+    const key = addressKey(email);
     if (!key || seen.has(key) || listedReason(listed, key) !== null) return false;
     seen.add(key);
     return true;
@@ -106,13 +107,13 @@ export function addSelectedToDoNotContact(): void {
   const seen = new Set<string>();
   const day = Utilities.formatDate(new Date(), spreadsheet.getSpreadsheetTimeZone(), 'yyyy-MM-dd');
   const added = addresses.filter((email) => {
-    const key = email.toLowerCase();
+    const key = addressKey(email);
     if (seen.has(key) || listedReason(listed, key) !== null) return false;
     seen.add(key);
     return true;
   });
   table.append(added.map((email) => ({ email, reason: `added from "${sheet.getName()}" on ${day}` })));
-  const already = new Set(addresses.map((a) => a.toLowerCase())).size - added.length;
+  const already = new Set(addresses.map(addressKey)).size - added.length;
   toast(
     `${count(added.length, 'address', 'addresses')} added to "Do not contact"${already ? `; ${formatCount(already)} already listed` : ''}. No send mails them any more.`,
     'Do not contact',

@@ -3,6 +3,7 @@
 // together and settled (post.ts, journal.ts); what the service took is recorded in the payer's record
 // (ledger.ts) before its journal entry closes, so a kill anywhere is settled by tag and never posted twice.
 // The views (the list's cells, the follow-ups sheet) are written by the caller between post and close.
+import { addressKey } from '../../sheets/address';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { type ListRow, MailingList } from '../../sheets/mailing-list';
 import { splitEvery } from '../../platform/split-every';
@@ -169,7 +170,7 @@ export function postTestMail(
     campaign: `${campaign} (test)`,
     sheetId: list.sheet.getSheetId(),
     sheetName: list.sheet.getName(),
-    recipients: [{ email: to.toLowerCase() }],
+    recipients: [{ email: addressKey(to) }],
     postedAt: Date.now(),
     test: true,
   };

@@ -3,6 +3,7 @@
 // chunk whose answer never came is settled by its tag: the service is asked for the tasks whose
 // task_subject carries the tag; found → their mail ids are taken; surely absent (the look-up answered, with
 // no such task) → it may be posted again. Nothing is posted while an earlier chunk is in doubt.
+import { addressKey } from '../../sheets/address';
 import { ApiError, isForLater, runEffect } from '../../api/errors';
 import { timeUpInit } from '../../api/error-texts';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
@@ -60,7 +61,7 @@ export function postChunks(
 function took(chunk: JournalChunk, answer: SendPersonalizedResponse): PostOutcome {
   // Each mail's own task: one task per chunk, one per mail, or anything between.
   chunk.ids = {};
-  for (const mail of answer.tasks) chunk.ids[mail.email.toLowerCase()] = [mail.task_id, mail.mail_id];
+  for (const mail of answer.tasks) chunk.ids[addressKey(mail.email)] = [mail.task_id, mail.mail_id];
   return { sent: true, chunk };
 }
 
@@ -129,7 +130,7 @@ export function settleChunk(client: OutreachClient, chunk: JournalChunk): boolea
       sort_by: 'mail_id',
       sort_order: 'asc',
     });
-    for (const mail of mails.data) ids[mail.recipientEmail.toLowerCase()] = [mail.taskId, mail.mailId];
+    for (const mail of mails.data) ids[addressKey(mail.recipientEmail)] = [mail.taskId, mail.mailId];
     read += mails.data.length;
     if (mails.data.length < 100 || read >= Math.min(expected, mails.total)) break;
   }

@@ -4,6 +4,7 @@
 // chunk in doubt is found by its tag, and is upserted by list, recipient and step, so settling the same chunk
 // twice writes it once. Refresh tracking reads its Mail IDs like any list's and moves its Mail status
 // (Delivered, Failed: …), so Tracking holds every step's mail and a later step sees a failed one.
+import { addressKey } from '../../sheets/address';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { parseState, stateText } from '../../sheets/mail-state';
 import { Table, type TableLayout, type TableRow } from '../../sheets/table';
@@ -39,7 +40,7 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 export const failed = (kind: string) => kind === 'failed' || kind === 'notSent';
 
 const keyOf = (sheetId: unknown, email: unknown, step: unknown) =>
-  `${Number(sheetId)}|${cellText(email).trim().toLowerCase()}|${Number(step)}`;
+  `${Number(sheetId)}|${addressKey(cellText(email))}|${Number(step)}`;
 
 function openSheet(spreadsheet: Spreadsheet): Table {
   const existed = !!spreadsheet.getSheetByName(STEP_MAILS.sheetName);
@@ -57,7 +58,7 @@ export function readStepMails(spreadsheet: Spreadsheet, sheetId: number): Map<st
     if (Number(row.values.sheetId) !== sheetId) continue;
     const mail = stepMailOf(row);
     if (!mail) continue;
-    const email = cellText(row.values.recipient).trim().toLowerCase();
+    const email = addressKey(cellText(row.values.recipient));
     const steps = mails.get(email) || new Map<number, StepMail>();
     steps.set(mail.step, mail);
     mails.set(email, steps);

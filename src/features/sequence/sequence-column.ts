@@ -2,6 +2,7 @@
 // ticks when the contact answers: any value other than FALSE counts) and "Sequence" (where the row is:
 // "Next: step 2 on …", "Stopped: replied", "Finished: …"). Both are found by header afterwards, wherever the
 // user moved them. Sequence is written by recipient, never by remembered position.
+import { addressKey } from '../../sheets/address';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
 import type { ListRow, MailingList } from '../../sheets/mailing-list';
 import { lastListRow } from '../../sheets/list-block';
@@ -65,7 +66,7 @@ export function writeSequence(list: MailingList, texts: Map<string, string>): nu
   const changes = new Map<string, Record<string, CellValue>>();
   const rows = table.readAll();
   for (const row of rows) {
-    const key = cellText(row.values.recipient).trim().toLowerCase();
+    const key = addressKey(cellText(row.values.recipient));
     const text = texts.get(key);
     if (text !== undefined && cellText(row.values.sequence) !== text)
       changes.set(key, { sequence: textCell(text) });
@@ -73,7 +74,7 @@ export function writeSequence(list: MailingList, texts: Map<string, string>): nu
   if (changes.size === 0) return 0;
   const byRow = new Map<number, Record<string, CellValue>>();
   for (const row of rows) {
-    const change = changes.get(cellText(row.values.recipient).trim().toLowerCase());
+    const change = changes.get(addressKey(cellText(row.values.recipient)));
     if (change) byRow.set(row.rowNumber, change);
   }
   table.update(rows, byRow);

@@ -5,6 +5,7 @@
 // only to rows that did not open the previous mail, the tasks of those mails are read too (100 a request): a
 // task that holds that one mail tells whether it was opened; a task that holds many cannot, and its rows are
 // sent (Compose says why the option may not apply).
+import { addressKey } from '../../sheets/address';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { splitEvery } from '../../platform/split-every';
 import type { FollowUp } from '../outbox/follow-ups';
@@ -34,7 +35,7 @@ export function previousMails(
   for (const page of client.listMailsAll(queries))
     for (const mail of page.data) {
       const d = byMail.get(mail.mailId);
-      if (!d || mail.recipientEmail.toLowerCase() !== d.key) continue; // an id typed onto another row
+      if (!d || addressKey(mail.recipientEmail) !== d.key) continue; // an id typed onto another row
       theirs.add(d.mailId);
       if (mail.status === 'failed') stopped.set(d.key, 'failed');
     }

@@ -7,6 +7,7 @@
 // Every count comes from every mail on the Tracking sheet, not from what one refresh read: a refresh with
 // another key, or one that reads nothing, leaves them as they are. Rows that are not a mail of this document
 // (ids an editor typed: never read) are not counted.
+import { addressKey } from '../../sheets/address';
 import { lastRefreshOutcome, type RefreshOutcome } from './tracking-store';
 import { timedStatus } from './timer-status';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
@@ -142,7 +143,7 @@ function addToCampaign(
     taskMails: new Map(),
     people: new Map(),
   };
-  const recipient = cellText(values.recipient).trim().toLowerCase();
+  const recipient = addressKey(cellText(values.recipient));
   if (recipient && !campaign.people.get(recipient))
     campaign.people.set(recipient, (answerOf && answerOf(recipient)) || '');
   campaign[which]++;
