@@ -127,21 +127,39 @@ export class MailingList {
   }
 
   /**
-   * Writes results by recipient after slow work: the table is read again and each result goes to the row
-   * that has that address now and is still in flight (so a sort, an inserted row or an older row of the same
-   * recipient never receives it).
+   * Writes results by recipient after slow work (a post): the header row and the rows are read again now, so
+   * a sort, an inserted or deleted row or column, or a renamed sheet puts nothing on the wrong cell. Each
+   * address's result goes to one row: its row still in flight; for an address in `sent` (a mail the service
+   * took), else its first row without a Mail ID (another editor may have cleared its status meanwhile: the
+   * mail went, its row shows it). Returns the addresses written. Throws RecipientColumnMissing when the list
+   * has no recipient column now (the caller keeps what it owes).
    */
   writeByRecipient(
     changes: Map<string, Record<string, CellValue>>,
     inFlight: (state: MailState) => boolean,
+    sent: Set<string> = new Set(),
   ): Set<string> {
-    return this.table.updateByKey(
-      (row) =>
-        inFlight(parseState(cellText(row.values.mailStatus)))
-          ? addressKey(cellText(row.values.recipient))
-          : '',
-      changes,
-    );
+    const written = new Set<string>();
+    if (changes.size === 0) return written;
+    const fresh = MailingList.open(this.sheet, true);
+    const rows = fresh.table.readAll();
+    const chosen = new Map<string, { row: TableRow; inFlight: boolean }>();
+    for (const row of rows) {
+      const key = addressKey(cellText(row.values.recipient));
+      if (!key || !changes.has(key)) continue;
+      const flying = inFlight(parseState(cellText(row.values.mailStatus)));
+      const free = sent.has(key) && idOf(row.values.mailId) === null;
+      const known = chosen.get(key);
+      if ((flying || free) && (!known || (flying && !known.inFlight)))
+        chosen.set(key, { row, inFlight: flying });
+    }
+    const byRow = new Map<number, Record<string, CellValue>>();
+    for (const [key, { row }] of chosen) {
+      byRow.set(row.rowNumber, changes.get(key)!);
+      written.add(key);
+    }
+    fresh.table.update(rows, byRow);
+    return written;
   }
 }
 

@@ -220,4 +220,5 @@ const REASON_TEXT: Partial<Record<SkipCode, string>> = {
   'replied-elsewhere': 'who replied on a list of this document',
   'company-replied': 'at a company that replied on a list of this document',
   'in-sequence': "in another list's running follow-ups",
+  'already-sent': 'that got this mail before',
 };

@@ -25,6 +25,7 @@ import { readMailRecord } from '../../sheets/mail-record';
 import { mailedRecently, peopleElsewhere } from '../sequence/people';
 import { askAboutElsewhere, type HeldElsewhere, leaveOutElsewhere, stepsChangedSince } from './send-people';
 import { otherSendOnSheet } from './send-owners';
+import { askAboutMailedBefore, leaveOutMailedBefore, type MailedBefore } from './send-again';
 import { templateProblems } from '../outbox/mail-template';
 import { MENU_REPORTER, recordLastRun, reportBackgroundWork } from '../jobs/reporters';
 import { settleOpen } from '../outbox/outbox';
@@ -100,6 +101,10 @@ export interface PreparedSend {
   firstOnly: Set<string>;
   /** Rows of the plan this document mailed in the last 30 days. */
   recent: number;
+  /** Rows whose address got this campaign's first mail (left out unless the user sends it again). */
+  mailedBefore: MailedBefore;
+  /** Addresses the user chose to send this first mail again. */
+  again: Set<string>;
 }
 
 /**
@@ -137,12 +142,26 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
     zone: spreadsheet.getSpreadsheetTimeZone(),
     unsubscribeAddress,
   });
+  const mailedBefore = leaveOutMailedBefore(plan, template.campaign, spreadsheet.getSpreadsheetTimeZone());
   const elsewhere = leaveOutElsewhere(
     plan,
     peopleElsewhere(spreadsheet, { sheetId: sheet.getSheetId(), rows }, plan.rows),
   );
   const recent = mailedRecently(plan.rows, others, rows);
-  return { sheet, list, template, plan, client, hiddenCount, elsewhere, recent, firstOnly: new Set() };
+  const again = new Set<string>();
+  return {
+    sheet,
+    list,
+    template,
+    plan,
+    client,
+    hiddenCount,
+    elsewhere,
+    recent,
+    firstOnly: new Set(),
+    mailedBefore,
+    again,
+  };
 }
 
 /**
@@ -195,7 +214,9 @@ function planAndSend(scope: Scope, reporter: Reporter): void {
     return;
   }
   const { plan, list } = prepared;
-  if (plan.failedBefore.length) askAboutFailedBefore(plan);
+  if (prepared.mailedBefore.rows.length)
+    askAboutMailedBefore(plan, prepared.mailedBefore, prepared.template.campaign, prepared.again);
+  if (plan.failedBefore.length) askAboutFailedBefore(plan, prepared.again);
   if (prepared.elsewhere.length) askAboutElsewhere(plan, prepared.elsewhere, prepared.firstOnly);
   writeStatuses(list, plan.skipped);
   if (plan.rows.length === 0) {
@@ -220,8 +241,11 @@ function planAndSend(scope: Scope, reporter: Reporter): void {
   launchSend(prepared, reporter);
 }
 
-/** The question about selected rows whose address failed before: Yes sends them too, No skips them. */
-function askAboutFailedBefore(plan: SendPlan): void {
+/**
+ * The question about selected rows whose address failed before: Yes sends them too (a retry: their mail
+ * goes again, on purpose), No skips them.
+ */
+function askAboutFailedBefore(plan: SendPlan, again: Set<string>): void {
   const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
   const shown = plan.failedBefore
     .slice(0, 10)
@@ -233,8 +257,10 @@ function askAboutFailedBefore(plan: SendPlan): void {
     `${plural(n, 'An earlier mail to this address', `Earlier mails to these ${count(n, 'address', 'addresses')}`)} from this document failed:\n` +
     `${shown.join('\n')}\n\nSend to ${plural(n, 'it', 'them')} anyway (1 EDM each; it will most likely fail again)?\n\n` +
     `No: ${plural(n, 'it is', 'they are')} skipped with that reason and the other rows are sent.`;
-  if (confirm('Addresses that failed before', question)) includeFailedBefore(plan);
-  else skipFailedBefore(plan);
+  if (confirm('Addresses that failed before', question)) {
+    for (const { row } of plan.failedBefore) again.add(row.key);
+    includeFailedBefore(plan);
+  } else skipFailedBefore(plan);
 }
 
 /**
@@ -248,7 +274,8 @@ export function launchSend(
   deadline = Deadline.forExecution(),
 ): void {
   const { plan, list, sheet, template, client } = prepared;
-  const kept = confirmed || confirmSend(sheet.getSheetId(), template, plan.rows, prepared.firstOnly);
+  const kept =
+    confirmed || confirmSend(sheet.getSheetId(), template, plan.rows, prepared.firstOnly, prepared.again);
   queue(list, plan.rows);
   startFollowUps(sheet, template, plan.rows); // the rows join its follow-up sequence, if the mail has one
   const data: SendData = {

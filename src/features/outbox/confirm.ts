@@ -50,12 +50,14 @@ export function tooManyToConfirm(rows: number): string | null {
 /**
  * Keeps what the user confirms now: this mail to these rows of `sheetId`. `firstOnly`: addresses included on
  * purpose although they are in another list's sequence or replied there: they get this mail and no step.
+ * `again`: addresses that got this campaign's first mail, which the user chose to send it to again.
  */
 export function confirmSend(
   sheetId: number,
   mail: ConfirmedMail,
   rows: ListRow[],
   firstOnly: Set<string> = new Set(),
+  again: Set<string> = new Set(),
 ): ConfirmedRef {
   const tooMany = tooManyToConfirm(rows.length);
   if (tooMany) throw new UserError(tooMany);
@@ -67,7 +69,9 @@ export function confirmSend(
     const mark = mailMark(ledger.secret, mail);
     const fields = boundFields(mail);
     const sameMail = ledger.list(sheetId)?.mail === mark;
-    const list = ledger.openList(sheetId, mark, (mail.followUps || []).length, fields, keyFp);
+    const steps = (mail.followUps || []).length;
+    const list = ledger.openList(sheetId, mark, steps, fields, keyFp, ledger.campaignMark(mail.campaign));
+    const resent = new Set<string>();
     // A subject test runs once per mail confirmed: a later send of the same mail keeps its test (its winner).
     if (!mail.subjectTest) delete list.test;
     else if (!sameMail || !list.test) list.test = testRecord(mail.subjectTest);
@@ -75,11 +79,14 @@ export function confirmSend(
     for (const row of rows) {
       const addr = addressMark(ledger.secret, row.key);
       const known = list.people.get(addr);
-      if (known && known.posted > 0) continue; // its mail went: spent, never sent again from this list
+      const chosen = again.has(row.key);
+      if (known && known.posted > 0 && !chosen) continue; // its mail went: spent, never sent again from this list
+      if (chosen) resent.add(addr);
       const content = contentMark(ledger.secret, fields, row);
       const stop = firstOnly.has(row.key) ? 'firstOnly' : '';
       list.people.set(addr, { addr, content, posted: 0, stop, serial, at: 0 });
     }
+    list.again = [...resent].join('') || undefined;
   });
   return refOf(sheetId, serial);
 }
@@ -115,9 +122,32 @@ function firstVerdict(ledger: Ledger, list: LedgerList, row: ListRow, serial: nu
   if (person.posted > 0) return { kind: 'spent' };
   if (found.changed) return { kind: 'changed' };
   if (person.serial !== serial) return { kind: 'notConfirmed' };
+  if (ledger.wasMailed(list.campaign, row.key) && !chosenAgain(list, person.addr)) return { kind: 'spent' };
   const everywhere = ledger.stops.get(person.addr);
   if (everywhere && person.stop !== 'firstOnly') return { kind: 'stopped', code: everywhere };
   return { kind: 'send' };
+}
+
+/** The payer chose to send this list's first mail again to the address of mark `addr`. */
+export function chosenAgain(list: LedgerList, addr: string): boolean {
+  for (let i = 0; list.again && i < list.again.length; i += addr.length)
+    if (list.again.startsWith(addr, i)) return true;
+  return false;
+}
+
+/**
+ * The rows whose address got this campaign's first mail, as the payer's record says whatever their cells show
+ * (from any list of the document), with when those mails went; none when the record knows of no such mail.
+ */
+export function mailedBefore(
+  campaign: string,
+  rows: ListRow[],
+): { rows: ListRow[]; span: { first: number; last: number } | null } {
+  const ledger = Ledger.read();
+  const mark = ledger.campaignMark(campaign);
+  const span = ledger.mailedSpan(mark);
+  if (!span) return { rows: [], span };
+  return { rows: rows.filter((row) => row.key && ledger.wasMailed(mark, row.key)), span };
 }
 
 /**

@@ -11,7 +11,15 @@
 // time, how far the mailbox was read, and how far the mail of the people whose steps were due was read
 // (optional fields: records written before them read as empty).
 import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store';
-import { ADDRESS_CHARS, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
+import { ADDRESS_CHARS, addressMark, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
+import {
+  decodeMailed,
+  encodeMailed,
+  fingerprint,
+  type MailedSet,
+  newMailedSet,
+  type StoredMailed,
+} from './mailed';
 import { DAY_MS } from '../../platform/time';
 
 /** Why a person gets no more steps (or, for `firstOnly`, none at all: a first mail only). */
@@ -58,6 +66,10 @@ export interface LedgerList {
   at: number;
   /** The list's subject test, when its mail has one (subject-test.ts). */
   test?: TestRecord;
+  /** Mark of the campaign confirmed (Ledger.campaignMark): whom its first mail went to is kept per campaign. */
+  campaign?: string;
+  /** People the payer chose to send this first mail again although they got it (address marks). */
+  again?: string;
 }
 
 /** What the list's record keeps of its subject test (subject-test.ts). */
@@ -98,10 +110,14 @@ interface StoredLedger {
   inbox?: number;
   /** The mail of the people whose steps were due was read up to here (seconds since EPOCH). */
   due?: number;
+  /** Who got each campaign's first mail (mailed.ts). */
+  mailed?: StoredMailed[];
 }
 
 const TIME_CHARS = 5;
 const PERSON_CHARS = ADDRESS_CHARS + CONTENT_CHARS + 1 + 1 + TIME_CHARS;
+/** What a person's first mail adds to its campaign's set, at most (mailed.ts: about 2). */
+const MAILED_CHARS = 3;
 const EPOCH = Date.UTC(2024, 0, 1);
 const SECOND = 1000;
 /** Stops kept per document: the oldest go first (the sheets still show Replied and Do not contact). */
@@ -111,6 +127,8 @@ const STALE_MS = 45 * DAY_MS;
 const MAX_PAUSES = 1000;
 const MAX_ANSWERS = 2000;
 const ANSWER_MS = 90 * DAY_MS;
+/** Whom a campaign's first mail went to is kept this long after its last one (and while its list can send). */
+export const MAILED_MS = 90 * DAY_MS;
 
 /** A step due this soon after the scan that read its people's mail goes (that scan ran in the same run). */
 export const STEP_READ_SLACK_MS = 10 * 60_000;
@@ -133,6 +151,8 @@ export class Ledger {
   inboxAfter = 0;
   /** How far the mail of the people whose steps were due was read (ms; 0: no scan reads it, steps go). */
   stepsReadTo = 0;
+  /** Campaign mark → who got its first mail. */
+  mailed = new Map<string, MailedSet>();
 
   /**
    * The record as this user's runs last wrote it. Read once an execution (each read of the user's store is a
@@ -157,7 +177,7 @@ export class Ledger {
 
   /** Characters the record would take with `people` more people on a list: refuse what does not fit. */
   static roomFor(people: number): { fits: boolean; most: number } {
-    const most = Math.max(0, Math.floor(roomLeft() / PERSON_CHARS));
+    const most = Math.max(0, Math.floor(roomLeft() / (PERSON_CHARS + MAILED_CHARS)));
     return { fits: people <= most, most };
   }
 
@@ -205,6 +225,39 @@ export class Ledger {
   /** Whether a step due at `at` may go: its people's mail was read up to then, or no scan reads mail. */
   readForStep(at: number): boolean {
     return this.stepsReadTo === 0 || at <= this.stepsReadTo + STEP_READ_SLACK_MS;
+    for (const m of stored.mailed || [])
+      this.mailed.set(m.c, {
+        bits: m.b,
+        fingerprints: decodeMailed(m.s, m.b, m.n),
+        first: EPOCH + m.f * SECOND,
+        last: EPOCH + m.l * SECOND,
+      });
+  }
+
+  /** A campaign's mark: its name as the user reads it (case and spaces apart), under the payer's secret. */
+  campaignMark(campaign: string): string {
+    return addressMark(this.secret, `campaign:${campaign.trim().replace(/\s+/g, ' ').toLowerCase()}`);
+  }
+
+  /** Whether `key` (an address key) got the first mail of the campaign (a stranger matches rarely: left out). */
+  wasMailed(campaign: string | undefined, key: string): boolean {
+    const set = campaign && this.mailed.get(campaign);
+    return !!set && set.fingerprints.has(fingerprint(this.secret, campaign, key, set.bits));
+  }
+
+  /** When the campaign's first mails went: the first and the latest (ms), or null when none did. */
+  mailedSpan(campaign: string | undefined): { first: number; last: number } | null {
+    const set = campaign && this.mailed.get(campaign);
+    return set ? { first: set.first, last: set.last } : null;
+  }
+
+  /** `key` got the campaign's first mail at `at`; `planned`: the recipients its set is sized for when new. */
+  recordMailed(campaign: string, key: string, at: number, planned: number): void {
+    let set = this.mailed.get(campaign);
+    if (!set) this.mailed.set(campaign, (set = newMailedSet(planned, at)));
+    set.fingerprints.add(fingerprint(this.secret, campaign, key, set.bits));
+    set.first = Math.min(set.first, at);
+    set.last = Math.max(set.last, at);
   }
 
   /** An address's steps wait until `until` (ms); a later pause of the same address replaces it. */
@@ -234,14 +287,21 @@ export class Ledger {
   }
 
   /** The list's record for a new confirmation with the current key: a new one, or the same user's earlier one. */
-  openList(sheetId: number, mail: string, steps: number, fields: string[], keyFp: string): LedgerList {
+  openList(
+    sheetId: number,
+    mail: string,
+    steps: number,
+    fields: string[],
+    keyFp: string,
+    campaign: string,
+  ): LedgerList {
     const earlier = this.lists.get(sheetId);
     const list: LedgerList =
       earlier && earlier.keyFp === keyFp
         ? earlier
         : { sheetId, keyFp, mail, steps, fields, serial: 0, people: new Map(), at: Date.now() };
     list.serial = earlier ? (earlier.serial + 1) % 64 : 0;
-    Object.assign(list, { mail, steps, fields, at: Date.now() });
+    Object.assign(list, { mail, steps, fields, campaign, at: Date.now() });
     this.lists.set(sheetId, list);
     return list;
   }
@@ -269,7 +329,11 @@ export class Ledger {
 
   private isEmpty(): boolean {
     return (
-      this.lists.size === 0 && this.stops.size === 0 && this.companies.size === 0 && this.answers.size === 0
+      this.lists.size === 0 &&
+      this.stops.size === 0 &&
+      this.companies.size === 0 &&
+      this.answers.size === 0 &&
+      this.mailed.size === 0
     );
   }
 
@@ -289,7 +353,26 @@ export class Ledger {
     if (answers) stored.answers = answers;
     if (this.inboxAfter) stored.inbox = Math.floor((this.inboxAfter - EPOCH) / SECOND);
     if (this.stepsReadTo) stored.due = Math.floor((this.stepsReadTo - EPOCH) / SECOND);
+    const mailed = this.storedMailed(now);
+    if (mailed.length) stored.mailed = mailed;
     return stored;
+  }
+
+  /** The campaigns' sets, but those whose last mail is older than MAILED_MS and whose lists can send no more. */
+  private storedMailed(now: number): StoredMailed[] {
+    const sending = new Set<string>();
+    for (const list of this.lists.values())
+      if (list.campaign && [...list.people.values()].some((p) => p.posted <= list.steps && !p.stop))
+        sending.add(list.campaign);
+    const kept: StoredMailed[] = [];
+    for (const [c, set] of this.mailed) {
+      if (now - set.last > MAILED_MS && !sending.has(c)) continue;
+      const { bits: b, fingerprints } = set;
+      const f = Math.floor((set.first - EPOCH) / SECOND);
+      const l = Math.ceil((set.last - EPOCH) / SECOND);
+      kept.push({ c, b, f, l, n: fingerprints.size, s: encodeMailed(set) });
+    }
+    return kept;
   }
 }
 

@@ -20,10 +20,10 @@ export function idCells(chunk: JournalChunk, email: string): Record<string, Cell
   };
 }
 
-/** Writes a settled first-mail chunk's ids on its rows (rows still queued, by recipient). */
+/** Writes a settled first-mail chunk's ids on its rows (by recipient, on the list as it is now). */
 export function writeIds(list: MailingList, chunk: JournalChunk): void {
   if (chunk.test || chunk.step || chunk.sheetId !== list.sheet.getSheetId()) return;
   const changes = new Map<string, Record<string, CellValue>>();
   for (const { email } of chunk.recipients) changes.set(email, idCells(chunk, email));
-  list.writeByRecipient(changes, isQueued);
+  list.writeByRecipient(changes, isQueued, new Set(changes.keys()));
 }

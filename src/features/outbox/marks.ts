@@ -16,6 +16,8 @@ export type ConfirmedMail = MailTemplate & {
   followUps?: FollowUp[];
   /** subject-test.ts SubjectTest (written out: that module reads marks). */
   subjectTest?: { variants: string[]; share: number; decideAfterHours: number };
+  /** send-timing.ts Timing: when and how fast its mails may go. */
+  timing?: { skipDates?: string[]; sendWindow?: unknown; hourlyLimit?: number };
 };
 
 /** 64 bits of HMAC-SHA256(secret, text), 11 characters. */
@@ -24,7 +26,10 @@ export function hmac64(secret: string, text: string): string {
   return Utilities.base64Encode(bytes.slice(0, 8)).slice(0, CONTENT_CHARS);
 }
 
-/** The mark of the mail as confirmed: campaign, first subject and body, format, and every step. */
+/**
+ * The mark of the mail as confirmed: campaign, first subject and body, format, every step, the subject test
+ * and when and how fast it goes (window, days, zone rule, hourly limit, dates to skip).
+ */
 export function mailMark(secret: string, mail: ConfirmedMail): string {
   const steps = (mail.followUps || []).map((s) => [
     s.afterDays,
@@ -37,6 +42,9 @@ export function mailMark(secret: string, mail: ConfirmedMail): string {
   // A subject test is part of what is confirmed; a mail without one keeps the mark it always had.
   const test = mail.subjectTest;
   if (test) parts.push([test.variants, test.share, test.decideAfterHours]);
+  const timing = mail.timing;
+  if (timing && (timing.skipDates || timing.sendWindow || timing.hourlyLimit))
+    parts.push({ timing: [timing.skipDates || [], timing.sendWindow || null, timing.hourlyLimit || 0] });
   return hmac64(secret, JSON.stringify(parts));
 }
 

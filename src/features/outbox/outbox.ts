@@ -5,7 +5,8 @@
 // The views (the list's cells, the follow-ups sheet) are written by the caller between post and close.
 import { addressKey } from '../../sheets/address';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
-import { type ListRow, MailingList } from '../../sheets/mailing-list';
+import { type ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
+import { DAY_MS } from '../../platform/time';
 import { splitEvery } from '../../platform/split-every';
 import type { StoredTemplate } from './mail-templates';
 import { stepCampaign, stepTemplate } from './follow-ups';
@@ -13,12 +14,14 @@ import { batchMails } from './batch-mails';
 import { closeEntry, type JournalChunk, newTag } from './journal';
 import { Ledger } from './ledger';
 import { writeIds } from './list-view';
-import { addressMark } from './marks';
+import { ADDRESS_CHARS, addressMark } from './marks';
 import { type Posted, postChunks, settleOpenChunks } from './post';
 import { writeStepMails } from './step-mails';
 import { recordTestChunk } from './subject-test';
 
 export const SEND_CHUNK = 100;
+/** How long a batch whose list cannot show it stays owed in the journal (the record keeps its mails anyway). */
+const OWED_MS = 7 * DAY_MS;
 /** The lease every sending run takes (a send's steps, a sequence's run): one at a time per document. */
 export const SEND_LEASE = 'send';
 /**
@@ -113,6 +116,14 @@ export function recordPosted(chunks: JournalChunk[]): void {
   Ledger.change((ledger) => {
     for (const chunk of sent) {
       const list = ledger.list(chunk.sheetId);
+      // Whom a first mail went to is kept per campaign, whatever becomes of the list, its rows or its record.
+      if (!chunk.step) {
+        const campaign = ledger.campaignMark(chunk.campaign);
+        const planned = list ? list.people.size : chunk.recipients.length;
+        for (const { email } of chunk.recipients)
+          ledger.recordMailed(campaign, email, chunk.postedAt, planned);
+        if (list && list.again) list.again = withoutAgain(ledger, list.again, chunk) || undefined;
+      }
       if (!list) continue;
       for (const { email } of chunk.recipients) {
         const person = chunk.ids![email] && list.people.get(addressMark(ledger.secret, email));
@@ -129,6 +140,17 @@ export function recordPosted(chunks: JournalChunk[]): void {
   });
 }
 
+/** The marks of `again` but those of the chunk's recipients (their mail went again: once). */
+function withoutAgain(ledger: Ledger, again: string, chunk: JournalChunk): string {
+  const gone = new Set(chunk.recipients.map((r) => addressMark(ledger.secret, r.email)));
+  let kept = '';
+  for (let i = 0; i < again.length; i += ADDRESS_CHARS) {
+    const addr = again.slice(i, i + ADDRESS_CHARS);
+    if (!gone.has(addr)) kept += addr;
+  }
+  return kept;
+}
+
 /**
  * Chunks this user left in doubt are settled before anything else is posted: one found by its tag is
  * recorded and shown (a first mail on `list` when given, a step on the follow-ups sheet); one surely not
@@ -138,10 +160,19 @@ export function settleOpen(client: OutreachClient, list?: MailingList): void {
   settleOpenChunks(client, (chunk) => {
     recordPosted([chunk]);
     if (chunk.step) writeStepMails(chunk);
-    else if (!chunk.test) {
-      const view = list && list.sheet.getSheetId() === chunk.sheetId ? list : listOf(chunk.sheetId);
-      if (view) writeIds(view, chunk);
+    if (chunk.step || chunk.test) return true;
+    const view = list && list.sheet.getSheetId() === chunk.sheetId ? list : listOf(chunk.sheetId);
+    let shown = false;
+    try {
+      if (view) {
+        writeIds(view, chunk);
+        shown = true;
+      }
+    } catch (error) {
+      if (!(error instanceof RecipientColumnMissing)) throw error;
     }
+    // A list that cannot show its mails (its e-mail column or the sheet is gone) is owed them for a while.
+    return shown || Date.now() - chunk.postedAt > OWED_MS;
   });
 }
 

@@ -140,18 +140,19 @@ export function settleChunk(client: OutreachClient, chunk: JournalChunk): boolea
 
 /**
  * Settles every chunk this user left in doubt with this key. `write` puts the ids of a found chunk on its
- * rows; a chunk surely not sent is left as it is (its rows are still queued: the send posts them again).
+ * rows (false: they cannot be shown now, the entry stays); a chunk surely not sent is left as it is (its rows are still queued: the send posts them again).
  * An entry leaves the journal once all its chunks are settled; a failed look-up throws (still in doubt).
  * Another user's entries are theirs to settle (their tasks are not visible with this key); this user's
  * entries posted with another key throw a UserError that says so: nothing more is sent until it is back.
  */
-export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalChunk) => void): void {
+export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalChunk) => boolean): void {
   for (const entry of openEntries()) {
     const who = ownershipOf(entry.chunks[0].owner || {}, 'outreach');
     if (who === 'other') continue;
     if (who === 'my-other-key') throw new UserError(OTHER_KEY_DOUBT);
-    for (const chunk of entry.chunks) if (settleChunk(client, chunk)) write(chunk);
-    closeEntry(entry);
+    let shown = true;
+    for (const chunk of entry.chunks) if (settleChunk(client, chunk)) shown = write(chunk) && shown;
+    if (shown) closeEntry(entry); // else owed: its views are written by a later run
   }
 }
 
