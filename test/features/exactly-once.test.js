@@ -1,0 +1,171 @@
+'use strict';
+// Through the built bundle: the payer's record decides who gets a mail, whatever the cells say. Ann (the owner)
+// pays; Bob is an editor without a key who changes the sheet, during a post and between runs. Each case ends
+// with nobody mailed twice (the sandbox counts every mail its key sent), the rows saying what happened.
+const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
+const sheets = require('../support/sheets');
+const { people, peopleRows, rowsOf } = sheets;
+const { listWithMail } = require('../support/sent-mail');
+
+const services = useServices();
+let emu;
+afterEach(() => emu && emu.dispose());
+
+const ANN = 'ann@example.com';
+const BOB = 'bob@example.com';
+const MAIL = { campaign: 'Winter offer', subject: 'Hello {{Name}}', body: 'Dear {{Name}}, our offer.' };
+const sheet = (name) => emu.spreadsheet.getSheetByName(name);
+
+async function perRecipient() {
+  const { mails } = await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`);
+  const counts = new Map();
+  for (const m of mails) counts.set(m.recipientEmail, (counts.get(m.recipientEmail) || 0) + 1);
+  return counts;
+}
+const twice = (counts) => [...counts].filter(([, n]) => n > 1);
+
+function open() {
+  emu = newAddon(services, { users: { owner: ANN, active: ANN } });
+}
+
+/** Ann's "Send to all unsent rows", answering the questions in order (the cost confirmation last). */
+function sendAll(...answers) {
+  emu.ui.queue(...answers);
+  emu.run('sendAllUnsentRows', [], { kind: 'menu' });
+  for (let steps = 0; emu.properties.document.getProperty(jobKey(emu, 'send')) && steps < 50; steps++)
+    if (emu.run('continueJob', ['send'], { kind: 'webapp' }).finished) break;
+}
+
+const alertTitled = (title) => emu.ui.alerts.filter((a) => a.title === title);
+const column = (name, header) => rowsOf(emu, name).map((r) => r[header]);
+
+describe('The record remembers every first mail, whatever the cells say', () => {
+  test('clearing Mail status, Task ID, Mail ID and Sent at does not send again: the send asks, and No keeps everyone out', async () => {
+    open();
+    listWithMail(emu, 'Leads', peopleRows(people(250)), MAIL);
+    sendAll('YES');
+    expect((await perRecipient()).size).toBe(250);
+    const width = sheet('Leads').getLastColumn();
+    sheet('Leads')
+      .getRange(2, 3, 250, width - 2)
+      .clearContent(); // the four columns, as Delete does
+    emu.ui.alerts.length = 0;
+    sendAll('NO');
+    const asked = alertTitled('Already sent');
+    expect(asked).toHaveLength(1);
+    expect(asked[0].message).toMatch(
+      /^250 of these rows got this mail \(campaign "Winter offer"\) from this document on \d{4}-\d\d-\d\d/,
+    );
+    expect(alertTitled('Send e-mails')).toHaveLength(0); // nothing left to confirm: nothing to pay
+    expect(twice(await perRecipient())).toEqual([]);
+    for (const status of column('Leads', 'Mail status'))
+      expect(status).toMatch(
+        /^Skipped: got this mail on \d{4}-\d\d-\d\d \(the record of what you sent says so\)/,
+      );
+  });
+
+  test('sending it again is a choice the confirmation states: Yes sends once more, to those rows only', async () => {
+    open();
+    listWithMail(emu, 'Leads', peopleRows(people(3)), MAIL);
+    sendAll('YES');
+    sheet('Leads').getRange('C2:F3').clearContent();
+    sendAll('YES', 'YES'); // send it again, then the cost
+    const counts = await perRecipient();
+    expect(counts.get('person1@example.com')).toBe(2);
+    expect(counts.get('person2@example.com')).toBe(2);
+    expect(counts.get('person3@example.com')).toBe(1);
+    expect(alertTitled('Send e-mails').pop().message).toMatch(/^Send 2 e-mails/);
+  });
+
+  test('a row deleted and typed again, or the list copied to a new sheet with the same campaign, is not mailed again', async () => {
+    open();
+    listWithMail(emu, 'Leads', peopleRows(people(5)), MAIL);
+    sendAll('YES');
+    sheet('Leads').deleteRow(3);
+    sheet('Leads').appendRow(['Person 2', 'person2@example.com']);
+    sendAll('NO');
+    listWithMail(emu, 'Copy', peopleRows(people(6)), MAIL); // person6 is new
+    sendAll('NO', 'YES');
+    const counts = await perRecipient();
+    expect(twice(counts)).toEqual([]);
+    expect(counts.get('person6@example.com')).toBe(1);
+  });
+
+  test('one mailbox is one person: other spellings of a Gmail address are duplicates in a list, and mailed once across lists', async () => {
+    open();
+    listWithMail(
+      emu,
+      'Leads',
+      peopleRows(['ann.lee@gmail.com', 'annlee+promo@gmail.com', 'AnnLee@googlemail.com']),
+      MAIL,
+    );
+    sendAll('YES');
+    expect((await perRecipient()).size).toBe(1);
+    expect(column('Leads', 'Mail status').slice(1)).toEqual([
+      'Skipped: duplicate of row 2',
+      'Skipped: duplicate of row 2',
+    ]);
+    listWithMail(emu, 'Other', peopleRows(['a.n.n.l.e.e@gmail.com', 'new@example.com']), MAIL);
+    sendAll('NO', 'YES');
+    const counts = await perRecipient();
+    expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(2);
+  });
+});
+
+describe('Views are written where the rows are now', () => {
+  test('a column inserted while the batch is on the wire: every mail finds its row, and the next send mails nobody again', async () => {
+    open();
+    listWithMail(emu, 'Leads', peopleRows(people(250)), MAIL);
+    let inserted = false;
+    emu.onFetch = (entries) => {
+      if (inserted || !entries.some((e) => e.url.includes('/emails/send/personalized'))) return;
+      inserted = true;
+      sheet('Leads').insertColumnBefore(1); // Bob, at A
+      sheet('Leads').getRange('A1').setValue('Notes');
+    };
+    sendAll('YES');
+    expect(inserted).toBe(true);
+    const rows = rowsOf(emu, 'Leads');
+    expect(rows.every((r) => typeof r['Mail ID'] === 'number' && r['Mail status'] === 'Accepted')).toBe(true);
+    expect(rows.every((r) => r.Notes === '')).toBe(true); // Bob's column untouched
+    emu.onFetch = null;
+    sendAll();
+    expect(alertTitled('Nothing to send')).toHaveLength(1);
+    expect(twice(await perRecipient())).toEqual([]);
+    expect((await perRecipient()).size).toBe(250);
+  });
+
+  test('the e-mail header renamed during the post: the batch stays owed, and is written once the header is back', async () => {
+    open();
+    listWithMail(emu, 'Leads', peopleRows(people(20)), MAIL);
+    emu.onFetch = (entries) => {
+      if (!entries.some((e) => e.url.includes('/emails/send/personalized'))) return;
+      emu.onFetch = null;
+      sheet('Leads').getRange('B1').setValue('Address');
+    };
+    sendAll('YES');
+    expect(JSON.stringify([emu.ui.alerts, emu.ui.toasts])).toMatch(/cannot be written now/);
+    expect((await perRecipient()).size).toBe(20);
+    sheet('Leads').getRange('B1').setValue('Email');
+    sendAll('NO');
+    expect(column('Leads', 'Mail ID').every((id) => typeof id === 'number')).toBe(true);
+    expect(twice(await perRecipient())).toEqual([]);
+  });
+});
+
+describe('What the payer confirmed includes when and how fast', () => {
+  test("an editor who removes the hourly limit sends nothing more: Ann's confirmed 10 an hour hold", async () => {
+    open();
+    const limited = { ...MAIL, hourlyLimit: 10 };
+    listWithMail(emu, 'Leads', peopleRows(people(30)), limited);
+    sendAll('YES');
+    expect((await perRecipient()).size).toBe(10);
+    emu.run('saveTemplate', [MAIL], { kind: 'webapp', user: BOB });
+    emu.advanceTime(2 * 3600_000);
+    expect((await perRecipient()).size).toBe(10);
+    const statuses = column('Leads', 'Mail status').filter((s) => s !== 'Accepted' && s !== 'Delivered');
+    expect(statuses).toHaveLength(20);
+    for (const s of statuses)
+      expect(s).toMatch(/^Not sent: the mail was changed after the send was confirmed/);
+  });
+});
