@@ -165,7 +165,9 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   const queued = queuedRows(list, template, confirmed, wanted, unsubscribe, clock, subject.gate);
   const { rows, skipped, unconfirmed } = queued;
   const hold = holdOf(queued, template.timing, room < most && queued.over.length > 0);
-  const exhausted = rows.length < wanted;
+  // Nothing to post and nothing waiting (the queued rows were deleted or sent): nothing is left, whatever the
+  // hour's room (with none left, `rows.length < wanted` alone would ask for the same unit again, forever).
+  const exhausted = rows.length < wanted || (rows.length === 0 && !hold);
   if (rows.length === 0) return { list, skipped, unconfirmed, exhausted, hold };
   // What the dialog says while the batch waits for the rate limit (the counters move when it is recorded).
   const limit = `the service's rate limit (${client.budget.describe()})`;
