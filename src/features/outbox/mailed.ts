@@ -2,7 +2,7 @@
 // payer's record (ledger.ts), whatever the sheets say. Exact sets of 100,000 addresses do not fit in the user's
 // 500 KB store, so a set holds each recipient's keyed fingerprint (the top `bits` of a 32-bit keyed hash),
 // sorted and Rice-coded: about 12 bits a recipient. Its only error is one way: an address that was never mailed
-// may match another's fingerprint (below 1 in 2,000 while a set is at most its planned size) and is then left
+// may match another's fingerprint (1 in 2,000 looks while a set is at its planned size, 1 in 500 at four times) and is then left
 // out, saying so; a mailed address always matches, so nobody gets the mail twice. `bits` is fixed when a set
 // is made (the fingerprints of the addresses are kept, not the addresses: they cannot be widened later).
 import { DIGITS, hash32 } from './marks';
@@ -25,8 +25,8 @@ export interface StoredMailed {
   s: string;
 }
 
-/** Bits beyond the planned size's: a set at its planned size matches a stranger once in 2^11 looks. */
-const SPARE_BITS = 11;
+/** Bits beyond four times the planned size: a stranger matches once in 2^11 looks at the planned size, 2^9 at four times. */
+const SPARE_BITS = 9;
 const MIN_PLANNED = 1000;
 
 /** A new set for about `planned` recipients (a campaign grows: four times its first send is planned for). */
