@@ -13,6 +13,8 @@
 import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store';
 import { ADDRESS_CHARS, addressMark, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import {
+  compactBits,
+  cutMailed,
   decodeMailed,
   encodeMailed,
   fingerprint,
@@ -116,8 +118,8 @@ interface StoredLedger {
 
 const TIME_CHARS = 5;
 const PERSON_CHARS = ADDRESS_CHARS + CONTENT_CHARS + 1 + 1 + TIME_CHARS;
-/** What a person's first mail adds to its campaign's set, at most (mailed.ts: about 2). */
-const MAILED_CHARS = 3;
+/** What a person's first mail adds to its campaign's set (mailed.ts: exact, 40 bits, Rice-coded), at most. */
+const MAILED_CHARS = 6;
 const EPOCH = Date.UTC(2024, 0, 1);
 const SECOND = 1000;
 /** Stops kept per document: the oldest go first (the sheets still show Replied and Do not contact). */
@@ -175,8 +177,20 @@ export class Ledger {
     return (current = result!);
   }
 
-  /** Characters the record would take with `people` more people on a list: refuse what does not fit. */
+  /**
+   * Whether `people` more people fit on a list of the record: when they do not, the campaigns' sets are cut to
+   * their compact width first (mailed.ts), and what still does not fit is refused.
+   */
   static roomFor(people: number): { fits: boolean; most: number } {
+    const room = Ledger.room(people);
+    if (room.fits) return room;
+    const ledger = Ledger.read();
+    if (![...ledger.mailed.values()].some((set) => compactBits(set) < set.bits)) return room;
+    Ledger.change((l) => l.mailed.forEach((set) => cutMailed(set, compactBits(set))));
+    return Ledger.room(people);
+  }
+
+  private static room(people: number): { fits: boolean; most: number } {
     const most = Math.max(0, Math.floor(roomLeft() / (PERSON_CHARS + MAILED_CHARS)));
     return { fits: people <= most, most };
   }
@@ -251,10 +265,10 @@ export class Ledger {
     return set ? { first: set.first, last: set.last } : null;
   }
 
-  /** `key` got the campaign's first mail at `at`; `planned`: the recipients its set is sized for when new. */
-  recordMailed(campaign: string, key: string, at: number, planned: number): void {
+  /** `key` got the campaign's first mail at `at`. */
+  recordMailed(campaign: string, key: string, at: number): void {
     let set = this.mailed.get(campaign);
-    if (!set) this.mailed.set(campaign, (set = newMailedSet(planned, at)));
+    if (!set) this.mailed.set(campaign, (set = newMailedSet(at)));
     set.fingerprints.add(fingerprint(this.secret, campaign, key, set.bits));
     set.first = Math.min(set.first, at);
     set.last = Math.max(set.last, at);

@@ -1,10 +1,10 @@
 // Who got each campaign's first mail, for as long as it matters: one set per campaign of the document, in the
-// payer's record (ledger.ts), whatever the sheets say. Exact sets of 100,000 addresses do not fit in the user's
-// 500 KB store, so a set holds each recipient's keyed fingerprint (the top `bits` of a 32-bit keyed hash),
-// sorted and Rice-coded: about 12 bits a recipient. Its only error is one way: an address that was never mailed
-// may match another's fingerprint (1 in 2,000 looks while a set is at its planned size, 1 in 500 at four times) and is then left
-// out, saying so; a mailed address always matches, so nobody gets the mail twice. `bits` is fixed when a set
-// is made (the fingerprints of the addresses are kept, not the addresses: they cannot be widened later).
+// payer's record (ledger.ts), whatever the sheets say. A set holds each recipient's keyed fingerprint (the top
+// `bits` of a 64-bit keyed hash), sorted and Rice-coded. At EXACT_BITS a stranger matches a recipient about once
+// in 10^7 looks at 100,000 recipients: exact for any use. When the user's store runs short, the oldest sets are cut
+// to fewer bits (compact), about 2 characters a recipient; then an address never mailed may match one that was
+// (1 in 2,000 looks) and is left out, saying so. A mailed address always matches, at any width, so nobody gets
+// the mail twice: cutting keeps each fingerprint's top bits, the bits a narrower fingerprint has.
 import { DIGITS, hash32 } from './marks';
 
 export interface MailedSet {
@@ -25,20 +25,42 @@ export interface StoredMailed {
   s: string;
 }
 
-/** Bits beyond four times the planned size: a stranger matches once in 2^11 looks at the planned size, 2^9 at four times. */
-const SPARE_BITS = 9;
-const MIN_PLANNED = 1000;
+/** A new set's width: strangers match below 1 in 10^7 looks up to 100,000 recipients. */
+export const EXACT_BITS = 40;
+/** The width a compact set is cut to: strangers match once in 2^11 looks (and never below 20 bits). */
+const SPARE_BITS = 11;
 
-/** A new set for about `planned` recipients (a campaign grows: four times its first send is planned for). */
-export function newMailedSet(planned: number, at: number): MailedSet {
-  const size = Math.max(MIN_PLANNED, planned * 4);
-  const bits = Math.min(32, Math.ceil(Math.log2(size)) + SPARE_BITS);
-  return { bits, fingerprints: new Set(), first: at, last: at };
+export function newMailedSet(at: number): MailedSet {
+  return { bits: EXACT_BITS, fingerprints: new Set(), first: at, last: at };
 }
 
-/** The fingerprint of `key` (an address key) in `set`, under the payer's secret and the campaign's mark. */
+/** The fingerprint of `key` (an address key): the top `bits` (at most 52) of a 64-bit hash keyed by the payer's secret. */
 export function fingerprint(secret: string, campaign: string, key: string, bits: number): number {
-  return Math.floor(hash32(`${secret}:mailed:${campaign}`, key) / 2 ** (32 - bits));
+  const high = hash32(`${secret}:mailed:${campaign}`, key);
+  if (bits <= 32) return Math.floor(high / 2 ** (32 - bits));
+  const low = hash32(`${secret}:mailed2:${campaign}`, key);
+  return high * 2 ** (bits - 32) + Math.floor(low / 2 ** (64 - bits));
+}
+
+/** The width `set` is cut to when the store runs short; its own when it is that narrow already. */
+export function compactBits(set: MailedSet): number {
+  return Math.min(
+    set.bits,
+    Math.max(20, Math.ceil(Math.log2(Math.max(2, set.fingerprints.size))) + SPARE_BITS),
+  );
+}
+
+/** Cuts `set` to `bits`: each fingerprint keeps its top bits (what the narrower fingerprint of its address is). */
+export function cutMailed(set: MailedSet, bits: number): void {
+  if (bits >= set.bits) return;
+  const shift = 2 ** (set.bits - bits);
+  set.fingerprints = new Set([...set.fingerprints].map((v) => Math.floor(v / shift)));
+  set.bits = bits;
+}
+
+/** About how many characters a set takes coded at `bits`. */
+export function codedChars(n: number, bits: number): number {
+  return Math.ceil((n * (Math.max(0, bits - Math.log2(Math.max(1, n))) + 2)) / 6);
 }
 
 export function encodeMailed(set: MailedSet): string {

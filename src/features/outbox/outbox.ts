@@ -119,9 +119,7 @@ export function recordPosted(chunks: JournalChunk[]): void {
       // Whom a first mail went to is kept per campaign, whatever becomes of the list, its rows or its record.
       if (!chunk.step) {
         const campaign = ledger.campaignMark(chunk.campaign);
-        const planned = list ? list.people.size : chunk.recipients.length;
-        for (const { email } of chunk.recipients)
-          ledger.recordMailed(campaign, email, chunk.postedAt, planned);
+        for (const { email } of chunk.recipients) ledger.recordMailed(campaign, email, chunk.postedAt);
         if (list && list.again) list.again = withoutAgain(ledger, list.again, chunk) || undefined;
       }
       if (!list) continue;
