@@ -5,7 +5,7 @@
 // differ from those confirmed sends nothing until the payer reviews them in Compose.
 import { ownerStamp } from '../../platform/owner';
 import { type ListRow, MailingList } from '../../sheets/mailing-list';
-import { Ledger, type LedgerList, type Person, type StopCode } from './ledger';
+import { Ledger, type LedgerList, markSet, type Person, type StopCode } from './ledger';
 import { addressMark, boundFields, type ConfirmedMail, contentMark, mailMark } from './marks';
 import { keptTest, testRecord } from './subject-test';
 import { UserError } from '../errors';
@@ -109,30 +109,30 @@ export function openConfirmed(ref: ConfirmedRef | undefined, mail: ConfirmedMail
   const ledger = Ledger.read();
   const list = at && ledger.list(at.sheetId);
   if (!at || !list) return null;
+  const again = markSet(list.again);
   return {
     mailChanged: mailMark(ledger.secret, mail) !== list.mail,
-    verdict: (row) => firstVerdict(ledger, list, row, at.serial),
+    verdict: (row) => firstVerdict(ledger, list, row, at.serial, again),
   };
 }
 
-function firstVerdict(ledger: Ledger, list: LedgerList, row: ListRow, serial: number): FirstVerdict {
+function firstVerdict(
+  ledger: Ledger,
+  list: LedgerList,
+  row: ListRow,
+  serial: number,
+  again: Set<string>,
+): FirstVerdict {
   const found = personOf(ledger, list, row);
   if (!found) return { kind: 'notConfirmed' };
   const { person } = found;
   if (person.posted > 0) return { kind: 'spent' };
   if (found.changed) return { kind: 'changed' };
   if (person.serial !== serial) return { kind: 'notConfirmed' };
-  if (ledger.wasMailed(list.campaign, row.key) && !chosenAgain(list, person.addr)) return { kind: 'spent' };
+  if (ledger.wasMailed(list.campaign, row.key) && !again.has(person.addr)) return { kind: 'spent' };
   const everywhere = ledger.stops.get(person.addr);
   if (everywhere && person.stop !== 'firstOnly') return { kind: 'stopped', code: everywhere };
   return { kind: 'send' };
-}
-
-/** The payer chose to send this list's first mail again to the address of mark `addr`. */
-export function chosenAgain(list: LedgerList, addr: string): boolean {
-  for (let i = 0; list.again && i < list.again.length; i += addr.length)
-    if (list.again.startsWith(addr, i)) return true;
-  return false;
 }
 
 /**

@@ -390,6 +390,14 @@ export class Ledger {
   }
 }
 
+/** The address marks packed one after another in `text` (LedgerList.again). */
+export function markSet(text: string | undefined): Set<string> {
+  const marks = new Set<string>();
+  for (let i = 0; text && i + ADDRESS_CHARS <= text.length; i += ADDRESS_CHARS)
+    marks.add(text.slice(i, i + ADDRESS_CHARS));
+  return marks;
+}
+
 const toSeconds = (ms: number) => encodeNumber(Math.ceil((ms - EPOCH) / SECOND), TIME_CHARS);
 const fromSeconds = (text: string) => EPOCH + decodeNumber(text) * SECOND;
 

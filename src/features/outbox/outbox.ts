@@ -12,9 +12,9 @@ import type { StoredTemplate } from './mail-templates';
 import { stepCampaign, stepTemplate } from './follow-ups';
 import { batchMails } from './batch-mails';
 import { closeEntry, type JournalChunk, newTag } from './journal';
-import { Ledger } from './ledger';
+import { Ledger, markSet } from './ledger';
 import { writeIds } from './list-view';
-import { ADDRESS_CHARS, addressMark } from './marks';
+import { addressMark } from './marks';
 import { type Posted, postChunks, settleOpenChunks } from './post';
 import { writeStepMails } from './step-mails';
 import { recordTestChunk } from './subject-test';
@@ -141,12 +141,7 @@ export function recordPosted(chunks: JournalChunk[]): void {
 /** The marks of `again` but those of the chunk's recipients (their mail went again: once). */
 function withoutAgain(ledger: Ledger, again: string, chunk: JournalChunk): string {
   const gone = new Set(chunk.recipients.map((r) => addressMark(ledger.secret, r.email)));
-  let kept = '';
-  for (let i = 0; i < again.length; i += ADDRESS_CHARS) {
-    const addr = again.slice(i, i + ADDRESS_CHARS);
-    if (!gone.has(addr)) kept += addr;
-  }
-  return kept;
+  return [...markSet(again)].filter((addr) => !gone.has(addr)).join('');
 }
 
 /**
