@@ -305,7 +305,12 @@ describe('Exactly once, whatever another editor does (seeded)', () => {
             e.endMs - e.startMs,
             String(e.error && e.error.stack).slice(0, 3000),
           );
-      const problems = check(w, await sentMails(w));
+      const mails = await sentMails(w);
+      if (process.env.FUZZ_VERBOSE)
+        console.log(
+          mails.map((m) => `${m.createdAt} ${m.recipientEmail} ${m.status} task ${m.taskId}`).join('\n'),
+        );
+      const problems = check(w, mails);
       expect({ seed, steps: w.log, problems }).toEqual({ seed, steps: w.log, problems: [] });
     },
   );

@@ -158,7 +158,7 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   const free = client.budget.available();
   const most = Math.min(unit.n, UNIT_ROWS, free > 0 ? free * SEND_CHUNK : UNIT_ROWS);
   // The hourly limit counts what this list posted this hour (steps included) in the payer's record.
-  const room = hourRoom(Ledger.read().list(state.data.sheetId), template.timing);
+  const room = hourRoom(Ledger.read(), state.data.sheetId, template.timing);
   const wanted = Math.min(most, room);
   const clock = sendClock(template.timing, list.sheet.getParent().getSpreadsheetTimeZone());
   const subject = subjectGate(client, list, template);

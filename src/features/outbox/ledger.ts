@@ -22,7 +22,7 @@ import {
   newMailedSet,
   type StoredMailed,
 } from './mailed';
-import { DAY_MS } from '../../platform/time';
+import { DAY_MS, HOUR_MS } from '../../platform/time';
 
 /** Why a person gets no more steps (or, for `firstOnly`, none at all: a first mail only). */
 export type StopCode =
@@ -114,6 +114,8 @@ interface StoredLedger {
   due?: number;
   /** Who got each campaign's first mail (mailed.ts). */
   mailed?: StoredMailed[];
+  /** Mails each list posted in the current clock hour: [sheet id, hour (seconds since EPOCH), count]. */
+  hours?: Array<[number, number, number]>;
 }
 
 const TIME_CHARS = 5;
@@ -155,6 +157,8 @@ export class Ledger {
   stepsReadTo = 0;
   /** Campaign mark → who got its first mail. */
   mailed = new Map<string, MailedSet>();
+  /** Sheet id → the mails its list posted in one clock hour (ms of the hour's start): the hourly limit's count. */
+  hours = new Map<number, { hour: number; n: number }>();
 
   /**
    * The record as this user's runs last wrote it. Read once an execution (each read of the user's store is a
@@ -229,6 +233,15 @@ export class Ledger {
     });
     this.inboxAfter = stored.inbox ? EPOCH + stored.inbox * SECOND : 0;
     this.stepsReadTo = stored.due !== undefined ? EPOCH + stored.due * SECOND : 0;
+    for (const [sheetId, hour, n] of stored.hours || [])
+      this.hours.set(sheetId, { hour: EPOCH + hour * SECOND, n });
+    for (const m of stored.mailed || [])
+      this.mailed.set(m.c, {
+        bits: m.b,
+        fingerprints: decodeMailed(m.s, m.b, m.n),
+        first: EPOCH + m.f * SECOND,
+        last: EPOCH + m.l * SECOND,
+      });
   }
 
   /** The scan read the mail of everyone whose step was due up to `through` (ms), or not all of it (0). */
@@ -239,13 +252,6 @@ export class Ledger {
   /** Whether a step due at `at` may go: its people's mail was read up to then, or no scan reads mail. */
   readForStep(at: number): boolean {
     return this.stepsReadTo === 0 || at <= this.stepsReadTo + STEP_READ_SLACK_MS;
-    for (const m of stored.mailed || [])
-      this.mailed.set(m.c, {
-        bits: m.b,
-        fingerprints: decodeMailed(m.s, m.b, m.n),
-        first: EPOCH + m.f * SECOND,
-        last: EPOCH + m.l * SECOND,
-      });
   }
 
   /** A campaign's mark: its name as the user reads it (case and spaces apart), under the payer's secret. */
@@ -263,6 +269,20 @@ export class Ledger {
   mailedSpan(campaign: string | undefined): { first: number; last: number } | null {
     const set = campaign && this.mailed.get(campaign);
     return set ? { first: set.first, last: set.last } : null;
+  }
+
+  /** The list of `sheetId` posted `n` mails at `at` (its hourly limit counts them, whatever becomes of the list). */
+  countPosted(sheetId: number, at: number, n: number): void {
+    const hour = Math.floor(at / HOUR_MS) * HOUR_MS;
+    const known = this.hours.get(sheetId);
+    if (known && known.hour > hour) return;
+    this.hours.set(sheetId, { hour, n: (known && known.hour === hour ? known.n : 0) + n });
+  }
+
+  /** Mails the list of `sheetId` posted in the clock hour of `now`. */
+  postedInHour(sheetId: number, now = Date.now()): number {
+    const known = this.hours.get(sheetId);
+    return known && known.hour === Math.floor(now / HOUR_MS) * HOUR_MS ? known.n : 0;
   }
 
   /** `key` got the campaign's first mail at `at`. */
@@ -369,6 +389,10 @@ export class Ledger {
     if (this.stepsReadTo) stored.due = Math.floor((this.stepsReadTo - EPOCH) / SECOND);
     const mailed = this.storedMailed(now);
     if (mailed.length) stored.mailed = mailed;
+    const hours = [...this.hours]
+      .filter(([, h]) => h.hour + HOUR_MS > now)
+      .map(([sheetId, h]): [number, number, number] => [sheetId, Math.floor((h.hour - EPOCH) / SECOND), h.n]);
+    if (hours.length) stored.hours = hours;
     return stored;
   }
 

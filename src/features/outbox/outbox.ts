@@ -122,6 +122,7 @@ export function recordPosted(chunks: JournalChunk[]): void {
         for (const { email } of chunk.recipients) ledger.recordMailed(campaign, email, chunk.postedAt);
         if (list && list.again) list.again = withoutAgain(ledger, list.again, chunk) || undefined;
       }
+      ledger.countPosted(chunk.sheetId, chunk.postedAt, Object.keys(chunk.ids!).length);
       if (!list) continue;
       for (const { email } of chunk.recipients) {
         const person = chunk.ids![email] && list.people.get(addressMark(ledger.secret, email));

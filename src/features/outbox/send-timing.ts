@@ -7,7 +7,7 @@ import { normalizeHeader } from '../../sheets/table';
 import type { ListRow } from '../../sheets/mailing-list';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../platform/time';
 import { countryZone } from './country-zones';
-import type { LedgerList } from './ledger';
+import type { Ledger } from './ledger';
 
 export interface SendWindow {
   /** ISO weekdays: 1 = Monday … 7 = Sunday. */
@@ -177,16 +177,23 @@ export function openingText(at: number, zone: string): string {
 }
 
 /**
- * Mails the list may still post this clock hour under its hourly limit (Infinity: no limit), counted from the
- * payer's record: each person's last mail time (a first mail and a step of one person in one hour count once).
+ * Mails the list of `sheetId` may still post this clock hour under its hourly limit (Infinity: no limit),
+ * counted from the payer's record: what the list posted this hour, whatever became of its send since (ended,
+ * cancelled, confirmed again), and at least its people's last mails in the hour.
  */
-export function hourRoom(list: LedgerList | undefined, timing: Timing | undefined, now = Date.now()): number {
+export function hourRoom(
+  ledger: Ledger,
+  sheetId: number,
+  timing: Timing | undefined,
+  now = Date.now(),
+): number {
   const limit = timing && timing.hourlyLimit;
   if (!limit) return Infinity;
   const hour = Math.floor(now / HOUR_MS) * HOUR_MS;
+  const list = ledger.list(sheetId);
   let posted = 0;
   if (list) for (const person of list.people.values()) if (person.at >= hour) posted++;
-  return Math.max(0, limit - posted);
+  return Math.max(0, limit - Math.max(posted, ledger.postedInHour(sheetId, now)));
 }
 
 /** The next clock hour: when a list past its hourly limit may post again. */

@@ -54,7 +54,7 @@ export function sendDue(
       };
   }
   // The list's hourly limit counts its first mails and steps alike (the payer's record): the rest wait an hour.
-  const room = hourRoom(Ledger.read().list(list.sheet.getSheetId()), template.timing);
+  const room = hourRoom(Ledger.read(), list.sheet.getSheetId(), template.timing);
   const paced: Wait | null =
     sendable.length > room ? { code: 'pace', detail: String(template.timing!.hourlyLimit) } : null;
   if (paced) sendable.splice(room);

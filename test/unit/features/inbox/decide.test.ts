@@ -20,7 +20,7 @@ function ledgerWith(
   const ledger = Ledger.read();
   [ledger.lists, ledger.stops, ledger.companies, ledger.paused, ledger.answers].forEach((p) => p.clear());
   ledger.inboxAfter = 0;
-  const list = ledger.openList(7, 'mail', steps, [], 'fp');
+  const list = ledger.openList(7, 'mail', steps, [], 'fp', 'campaign');
   for (const p of people) {
     const addr = addressMark(ledger.secret, p.email);
     list.people.set(addr, {

@@ -11,7 +11,7 @@ import {
   sendClock,
   timed,
 } from '../../../../src/features/outbox/send-timing';
-import type { LedgerList, Person } from '../../../../src/features/outbox/ledger';
+import type { Ledger, LedgerList, Person } from '../../../../src/features/outbox/ledger';
 import { UserError } from '../../../../src/features/errors';
 import { listRow } from '../../list-rows';
 import { useUtilities } from '../../gas-utilities';
@@ -107,14 +107,24 @@ describe('firstOpen', () => {
 
 describe('hourRoom', () => {
   const person = (at: number): Person => ({ addr: 'x', content: 'y', posted: 1, stop: '', serial: 0, at });
-  const list = (...ats: number[]) =>
-    ({ people: new Map(ats.map((at, i) => [String(i), person(at)])) }) as unknown as LedgerList;
+  /** The payer's record with the list of sheet 1 (its people's last mails at `ats`) and its hour's count. */
+  const ledger = (ats: number[], counted = 0) =>
+    ({
+      list: () => ({ people: new Map(ats.map((at, i) => [String(i), person(at)])) }) as unknown as LedgerList,
+      postedInHour: () => counted,
+    }) as unknown as Ledger;
 
   test('no limit: no end; a limit: less what went since the clock hour began', () => {
-    expect(hourRoom(list(), undefined, MONDAY_NOON)).toBe(Infinity);
+    expect(hourRoom(ledger([]), 1, undefined, MONDAY_NOON)).toBe(Infinity);
     const at = MONDAY_NOON + 30 * 60_000;
-    expect(hourRoom(list(MONDAY_NOON - 1, MONDAY_NOON, at), { hourlyLimit: 5 }, at)).toBe(3);
-    expect(hourRoom(list(MONDAY_NOON, MONDAY_NOON), { hourlyLimit: 1 }, at)).toBe(0);
+    expect(hourRoom(ledger([MONDAY_NOON - 1, MONDAY_NOON, at]), 1, { hourlyLimit: 5 }, at)).toBe(3);
+    expect(hourRoom(ledger([MONDAY_NOON, MONDAY_NOON]), 1, { hourlyLimit: 1 }, at)).toBe(0);
     expect(nextHour(at)).toBe(MONDAY_NOON + HOUR);
+  });
+
+  test('what the list posted this hour counts even when its people left the record (a send cancelled and confirmed again)', () => {
+    const at = MONDAY_NOON + 30 * 60_000;
+    expect(hourRoom(ledger([], 4), 1, { hourlyLimit: 4 }, at)).toBe(0);
+    expect(hourRoom(ledger([at], 3), 1, { hourlyLimit: 10 }, at)).toBe(7);
   });
 });

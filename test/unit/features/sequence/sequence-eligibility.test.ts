@@ -47,7 +47,14 @@ function recordOf(row: ListRow, posted: number, at = NOW - DAY, stop: StopCode |
   [ledger.lists, ledger.stops, ledger.companies, ledger.paused, ledger.answers].forEach((part) =>
     part.clear(),
   );
-  const list = ledger.openList(SHEET, 'mail-mark', mail.followUps!.length, boundFields(mail), 'key-fp');
+  const list = ledger.openList(
+    SHEET,
+    'mail-mark',
+    mail.followUps!.length,
+    boundFields(mail),
+    'key-fp',
+    'campaign',
+  );
   const addr = addressMark(ledger.secret, row.key);
   list.people.set(addr, {
     addr,
