@@ -143,7 +143,7 @@ describe('a reply read late, and a bounce on two lists', () => {
   test('a reply older than the last step still counts (after the first mail); a bounce fails the list of the mail before it', () => {
     const ledger = ledgerWith([{ email: 'eve@quiet.com', at: NOW - DAY, posted: 2 }]);
     const mark = (e: string) => addressMark(ledger.secret, e);
-    const other = ledger.openList(8, 'mail', 0, [], 'fp');
+    const other = ledger.openList(8, 'mail', 0, [], 'fp', 'campaign');
     other.people.set(mark('eve@quiet.com'), {
       ...ledger.list(7)!.people.get(mark('eve@quiet.com'))!,
       posted: 1,

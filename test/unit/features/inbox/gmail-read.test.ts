@@ -26,7 +26,7 @@ function fakeGmail(inbox: string[], byQuery: (_q: string) => string[] = () => []
       const next = from + args.maxResults < ids.length ? String(from + args.maxResults) : undefined;
       return { messages: page.map((id) => ({ id })), ...(next ? { nextPageToken: next } : {}) };
     },
-    get(_user: string, id: string, args: { format: string; metadataHeaders: string[] }) {
+    get(_user: string, id: string, args: { format: string; metadataHeaders?: string[] }) {
       calls.push(`get ${id} ${args.format}`);
       return {
         id,
