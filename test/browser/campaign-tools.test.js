@@ -65,12 +65,18 @@ async function steps() {
   const when = await wallTimeIn(2 * 3600_000);
   await compose.locator('#laterAt').fill(when);
   await compose.locator('#schedule').click();
-  await compose.locator('#message', { hasText: 'will start between' }).waitFor({ timeout: 30000 });
-  const message = await compose.locator('#message').textContent();
-  expect(message).toContain(`will start between ${when.slice(11)} and`);
-  expect(message).toMatch(
+  // Asked first, as a charged action: the rows, the cost and when it starts; the user says Yes.
+  await page.locator('#alert-layer').waitFor({ state: 'visible', timeout: 30000 });
+  const question = await page.locator('#alert-message').textContent();
+  expect(question).toMatch(
     /Send 1 e-mail from "Sheet1".*2 on the do-not-contact list.*Cost: 1 e-mail credit \(EDM, 1 per e-mail\)/s,
   );
+  expect(question).toContain(`It starts between ${when.slice(11)} and`);
+  expect(question).toMatch(/Schedule this send\?$/);
+  await page.locator('#alert-buttons button[data-button="YES"]').click();
+  await compose.locator('#message', { hasText: 'Scheduled:' }).waitFor({ timeout: 30000 });
+  const message = await compose.locator('#message').textContent();
+  expect(message).toContain(`Scheduled: 1 e-mail from "Sheet1" start between ${when.slice(11)} and`);
   await compose.locator('#scheduled', { hasText: 'is scheduled to start between' }).waitFor();
   await compose.locator('#cancelSchedule').waitFor({ state: 'visible' });
   await screenshot(page, 'campaign-02-send-later');

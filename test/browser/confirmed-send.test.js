@@ -35,11 +35,15 @@ async function steps() {
   const clock = await (await fetch(`${env.playground.outreachUrl}/__sandbox/clock`)).json();
   await compose.locator('#laterAt').fill(new Date(clock.now + 2 * 3600_000).toISOString().slice(0, 16));
   await compose.locator('#schedule').click();
-  await compose
-    .locator('#message', { hasText: 'Only this mail goes, to these rows as they are now' })
-    .waitFor({
-      timeout: 30000,
-    });
+  // Asked first: the cost, and that only these rows as they are now go; the user says Yes.
+  await page.locator('#alert-layer').waitFor({ state: 'visible', timeout: 30000 });
+  const question = await page.locator('#alert-message').textContent();
+  expect(question).toContain('Cost: 2 e-mail credits');
+  expect(question).toContain('Only this mail goes, to these rows as they are now');
+  await page.locator('#alert-buttons button[data-button="YES"]').click();
+  await compose.locator('#message', { hasText: 'Scheduled: 2 e-mails from "Sheet1"' }).waitFor({
+    timeout: 30000,
+  });
   await screenshot(page, 'confirmed-01-scheduled');
   await page.locator('#html-dialog-close').click();
 
