@@ -169,3 +169,17 @@ describe('What the payer confirmed includes when and how fast', () => {
       expect(s).toMatch(/^Not sent: the mail was changed after the send was confirmed/);
   });
 });
+
+describe('A duplicate row is not the person', () => {
+  test("a row skipped as a duplicate shows none of the person's steps in its Sequence cell", async () => {
+    open();
+    const mail = { ...MAIL, followUps: [{ afterDays: 2, body: 'Following up, {{Name}}' }] };
+    listWithMail(emu, 'Leads', peopleRows(['ann@example.com', 'bob@example.com', 'ann@example.com']), mail);
+    sendAll('YES');
+    emu.advanceTime(2 * 3600_000); // the hourly run writes the Sequence column
+    const rows = rowsOf(emu, 'Leads');
+    expect(rows[2]['Mail status']).toBe('Skipped: duplicate of row 2');
+    expect(rows[0].Sequence).toMatch(/^Next: step 1 on /);
+    expect(rows[2].Sequence).toBe('');
+  });
+});

@@ -6,7 +6,8 @@ import { addressKey } from '../../sheets/address';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
 import type { ListRow, MailingList } from '../../sheets/mailing-list';
 import { lastListRow } from '../../sheets/list-block';
-import { normalizeHeader, Table } from '../../sheets/table';
+import { idOf } from '../../sheets/mail-state';
+import { normalizeHeader, Table, type TableRow } from '../../sheets/table';
 
 export const REPLIED_HEADER = 'Replied';
 export const SEQUENCE_HEADER = 'Sequence';
@@ -59,13 +60,18 @@ export function writeSequence(list: MailingList, texts: Map<string, string>): nu
   const headers = list.headers.map(normalizeHeader);
   const column = headers.indexOf(normalizeHeader(SEQUENCE_HEADER)) + 1;
   if (!recipient || !column) return 0;
+  const mailId = list.table.column('mailId');
   const table = Table.onColumns(list.sheet, {
     recipient,
     sequence: { column, header: SEQUENCE_HEADER },
+    ...(mailId ? { mailId } : {}),
   });
   const changes = new Map<string, Record<string, CellValue>>();
   const rows = table.readAll();
-  for (const row of rows) {
+  // Where a row of the address holds its mail, that row is the person's: another (a duplicate) shows no step.
+  const mailed = new Set(rows.filter((r) => idOf(r.values.mailId) !== null).map((r) => recipientOf(r)));
+  const persons = rows.filter((r) => idOf(r.values.mailId) !== null || !mailed.has(recipientOf(r)));
+  for (const row of persons) {
     const key = addressKey(cellText(row.values.recipient));
     const text = texts.get(key);
     if (text !== undefined && cellText(row.values.sequence) !== text)
@@ -73,13 +79,15 @@ export function writeSequence(list: MailingList, texts: Map<string, string>): nu
   }
   if (changes.size === 0) return 0;
   const byRow = new Map<number, Record<string, CellValue>>();
-  for (const row of rows) {
+  for (const row of persons) {
     const change = changes.get(addressKey(cellText(row.values.recipient)));
     if (change) byRow.set(row.rowNumber, change);
   }
   table.update(rows, byRow);
   return changes.size;
 }
+
+const recipientOf = (row: TableRow) => addressKey(cellText(row.values.recipient));
 
 /**
  * Whether "only to rows that did not open the previous mail" can work on this list: the service reports
