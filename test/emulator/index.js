@@ -858,4 +858,4 @@ class AppsScriptEmulator {
   }
 }
 
-module.exports = { AppsScriptEmulator, Clock, TIME_LIMIT_MESSAGE };
+module.exports = { AppsScriptEmulator, Clock, TIME_LIMIT_MESSAGE, mulberry32 };

@@ -7,6 +7,7 @@
 // `npm run fuzz -- --runs N` runs N sequences (FUZZ_RUNS), `FUZZ_SEED=s` starts elsewhere.
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
 const { rowsOf } = require('../support/sheets');
+const { mulberry32: random } = require('../emulator');
 
 const services = useServices();
 let emu;
@@ -18,18 +19,6 @@ const HOUR = 3600_000;
 const BOB = 'bob@example.com';
 const LIST = 'Leads';
 const SEND_PATH = '/api/v1/emails/send/personalized';
-
-/** mulberry32: a small PRNG whose sequence a seed fixes. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** One sequence's world: the list, what Ann confirmed, which rows Bob touched. */
 class World {
