@@ -6,6 +6,7 @@
 // A contact of the same Department comes first; one already on the list, on Do not contact, or whose mail
 // from this document failed never does.
 // Nothing is charged and nothing is sent: the user sends the new rows as any unsent row.
+import { addressKey } from '../../sheets/address';
 import { cellText, CellValue, textCell } from '../../sheets/cells';
 import { CONTACTS } from '../../sheets/layouts';
 import { isRecipientHeader, ListRow, MailingList } from '../../sheets/mailing-list';
@@ -81,7 +82,7 @@ function readContacts(spreadsheet: Spreadsheet): Contact[] {
     if (!address.includes('@')) return [];
     const named = new Map<string, unknown>();
     headers.forEach((h, i) => h && !named.has(h) && named.set(h, cells[i]));
-    const key = address.toLowerCase();
+    const key = addressKey(address);
     return [
       {
         email: address,
