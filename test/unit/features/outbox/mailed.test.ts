@@ -11,7 +11,7 @@ import {
   newMailedSet,
 } from '../../../../src/features/outbox/mailed';
 
-beforeAll(() => useUtilities());
+useUtilities();
 
 const SECRET = 'a-secret-of-the-payer';
 const CAMPAIGN = 'Cmark123';
