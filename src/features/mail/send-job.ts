@@ -13,10 +13,10 @@ import { idsOf, openChunks } from '../outbox/journal';
 import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import { isQueued, MailState, NO_STATE, notSent } from '../../sheets/mail-state';
-import { type ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
+import { type ListRow, MailingList } from '../../sheets/mailing-list';
 import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job';
 import type { Posted } from '../outbox/post';
-import { BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK, settleOpen } from '../outbox/outbox';
+import { BATCH_CHUNKS, closeBatch, listOf, postBatch, SEND_CHUNK, settleOpen } from '../outbox/outbox';
 import { idCells } from '../outbox/list-view';
 import { type ConfirmedRef, forgetConfirmed, openConfirmed } from '../outbox/confirm';
 import { openMailingList } from '../outbox/row-check';
@@ -300,20 +300,17 @@ function writeOutcome(
     list.writeByRecipient(changes, isQueued, sent);
     return true;
   } catch (error) {
-    if (sent.size === 0 || !(error instanceof RecipientColumnMissing || isSheetGone(list))) throw error;
+    if (sent.size === 0 || !cannotShow(list)) throw error;
     return false;
   }
 }
 
-/** The sheet of `list` was deleted while its batch was posted. */
-function isSheetGone(list: MailingList): boolean {
+/** The list cannot show its mails now: its sheet or its e-mail column is gone (outbox listOf). */
+function cannotShow(list: MailingList): boolean {
   try {
-    const id = list.sheet.getSheetId();
-    return !SpreadsheetApp.getActiveSpreadsheet()
-      .getSheets()
-      .some((s) => s.getSheetId() === id);
+    return listOf(list.sheet.getSheetId()) === null;
   } catch {
-    return true;
+    return true; // the sheet was deleted: its object answers nothing
   }
 }
 
