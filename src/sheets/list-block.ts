@@ -1,5 +1,8 @@
 // A list is its block: it ends at its first fully blank row, as Sheets' own data region does, so what lies
-// below (notes, another table, a formula's output) is never the list's. Inside it, the cells the add-on may
+// below (notes, another table, a formula's output) is never the list's. Its columns are its header's: row 1
+// from column A to its first blank cell (where Sheets' data region stops too), and the columns the add-on finds
+// by their header further right; a cell under no header of the list (numbers pasted a few columns to the right)
+// neither extends the list nor makes a row of it. Inside it, the cells the add-on may
 // not write: a formula, and a value an array formula put there (Sheets shows the formula as #REF! once a
 // cell of its output holds a written value). Apps Script tells no output's extent (getFormulas is '' in
 // every cell but the formula's own), so it is inferred: a value that is not the column's own words, joined
@@ -15,6 +18,8 @@ export interface CellBlock {
   values: unknown[][];
   formulas: string[][];
   display?: string[][];
+  /** The list's columns (0-based, see listColumns): only their cells make a row the list's. All when absent. */
+  columns?: number[];
 }
 
 /** A column the add-on writes, with what its own values look like (no predicate: none is its own). */
@@ -32,11 +37,62 @@ export function isEmptyCell(value: unknown, formula = ''): boolean {
   return formula === '' && (value === '' || value === null || value === undefined || value === false);
 }
 
-function isBlankRow(block: CellBlock, i: number): boolean {
+/**
+ * The list's columns (0-based) by its header row: the cells from column A to the first blank one, and the
+ * columns `also` found by their header (the recipient, the add-on's columns) wherever they are. A row without
+ * any header keeps every column.
+ */
+export function listColumns(
+  header: unknown[],
+  formulas: string[],
+  also: number[] = [],
+): number[] | undefined {
+  let run = 0;
+  while (run < header.length && !isEmptyCell(header[run], formulas[run])) run++;
+  if (run === 0) return undefined;
+  const columns = new Set(Array.from({ length: run }, (_, c) => c));
+  for (const c of also) if (c >= 0 && c < header.length) columns.add(c);
+  return [...columns].sort((a, b) => a - b);
+}
+
+/** Whether a row of the block holds nothing in the list's columns. */
+export function isBlankRow(block: CellBlock, i: number): boolean {
   const values = block.values[i];
   const formulas = block.formulas[i];
-  for (let c = 0; c < values.length; c++) if (!isEmptyCell(values[c], formulas[c])) return false;
-  return true;
+  const columns = block.columns;
+  if (!columns) return values.every((value, c) => isEmptyCell(value, formulas[c]));
+  return columns.every((c) => isEmptyCell(values[c], formulas[c]));
+}
+
+/** The block's rows from index `from` on (the header row above them read off). */
+function rowsFrom(block: CellBlock, from: number): CellBlock {
+  const rest: CellBlock = {
+    first: block.first + from,
+    values: block.values.slice(from),
+    formulas: block.formulas.slice(from),
+    columns: block.columns,
+  };
+  if (block.display) rest.display = block.display.slice(from);
+  return rest;
+}
+
+/**
+ * Reads rows `headerRow`..the sheet's last row, columns 1..width, in one block: the rows below the header row,
+ * with the list's columns found by it (see listColumns).
+ */
+function readUnderHeader(
+  sheet: Sheet,
+  headerRow: number,
+  width: number,
+  display: boolean,
+  also: number[] = [],
+): CellBlock {
+  const lastRow = sheet.getLastRow();
+  const range = sheet.getRange(headerRow, 1, lastRow - headerRow + 1, width);
+  const read: CellBlock = { first: headerRow, values: range.getValues(), formulas: range.getFormulas() };
+  if (display) read.display = range.getDisplayValues();
+  read.columns = listColumns(read.values[0], read.formulas[0], also);
+  return rowsFrom(read, 1);
 }
 
 /** How many rows of the block belong to the list: those before its first fully blank row. */
@@ -53,6 +109,7 @@ export function cutAtBlankRow(block: CellBlock): CellBlock {
     first: block.first,
     values: block.values.slice(0, n),
     formulas: block.formulas.slice(0, n),
+    columns: block.columns,
   };
   if (block.display) cut.display = block.display.slice(0, n);
   return cut;
@@ -62,32 +119,26 @@ export function cutAtBlankRow(block: CellBlock): CellBlock {
 export function cutBelow(cells: CellBlock, from: number): CellBlock {
   if (from === 0) return cutAtBlankRow(cells);
   const slice = (rows: unknown[][] | undefined, kept: number) => rows && rows.slice(0, kept);
-  const tail = cutAtBlankRow({
-    first: cells.first + from,
-    values: cells.values.slice(from),
-    formulas: cells.formulas.slice(from),
-  });
+  const tail = cutAtBlankRow(rowsFrom({ ...cells, display: undefined }, from));
   const kept = from + tail.values.length;
   return {
     first: cells.first,
     values: cells.values.slice(0, kept),
     formulas: cells.formulas.slice(0, kept),
     display: slice(cells.display, kept) as string[][] | undefined,
+    columns: cells.columns,
   };
 }
 
 /**
- * Rows `first`.. the sheet's last row, columns 1..width, read in one block (values, formulas, and the displayed
- * values when `display`), cut at the first fully blank row.
+ * The rows of the list under row 1's header: rows 2.. the sheet's last row, columns 1..width, read in one
+ * block with the header (values, formulas, and the displayed values when `display`), cut at the first row blank
+ * in the list's columns (`also`: columns found by header, 0-based; see listColumns).
  */
-export function readListBlock(sheet: Sheet, first: number, width: number, display = false): CellBlock {
-  const lastRow = sheet.getLastRow();
-  if (lastRow < first || width < 1)
-    return { first, values: [], formulas: [], display: display ? [] : undefined };
-  const range = sheet.getRange(first, 1, lastRow - first + 1, width);
-  const block: CellBlock = { first, values: range.getValues(), formulas: range.getFormulas() };
-  if (display) block.display = range.getDisplayValues();
-  return cutAtBlankRow(block);
+export function readListBlock(sheet: Sheet, width: number, display = false, also: number[] = []): CellBlock {
+  if (sheet.getLastRow() < 2 || width < 1)
+    return { first: 2, values: [], formulas: [], display: display ? [] : undefined };
+  return cutAtBlankRow(readUnderHeader(sheet, 1, width, display, also));
 }
 
 /**
@@ -98,37 +149,47 @@ export function listEnd(block: CellBlock, from: number): number {
   let start = Math.max(from - block.first, 0);
   while (start < block.values.length && isBlankRow(block, start)) start++;
   if (start >= block.values.length) return from - 1;
-  const rest = {
-    first: block.first + start,
-    values: block.values.slice(start),
-    formulas: block.formulas.slice(start),
-  };
+  const rest = rowsFrom({ ...block, display: undefined }, start);
   return rest.first + blockLength(rest) - 1;
 }
 
-/** The last row of the list that holds sheet row `from` (see listEnd), with one read of the sheet's width. */
+/**
+ * The last row of the list whose header is row `from - 1` (see listEnd), with one read of the sheet's width.
+ */
 export function lastListRow(sheet: Sheet, from = 2): number {
   const lastRow = sheet.getLastRow();
   const width = sheet.getLastColumn();
   if (lastRow < from || width < 1) return from - 1;
-  const range = sheet.getRange(from, 1, lastRow - from + 1, width);
-  return listEnd({ first: from, values: range.getValues(), formulas: range.getFormulas() }, from);
+  return listEnd(readUnderHeader(sheet, from - 1, width, false), from);
 }
 
 /**
  * The first row of `count` rows added to a list (its header on `headerRow`): right below its last row, with
- * rows inserted there when anything lies below the list (notes move down, their blank row still between).
+ * rows inserted there when anything lies below the list in its columns (notes move down, their blank row
+ * still between); what lies beside it under no header of the list stays where it is.
  */
 export function rowAfterList(sheet: Sheet, headerRow: number, count: number): number {
   const lastRow = sheet.getLastRow();
   const width = sheet.getLastColumn();
-  const from = headerRow + 1;
-  if (lastRow < from || width < 1) return Math.max(lastRow, headerRow) + 1;
-  const range = sheet.getRange(from, 1, lastRow - from + 1, width);
-  const end =
-    from - 1 + blockLength({ first: from, values: range.getValues(), formulas: range.getFormulas() });
-  if (end < lastRow) sheet.insertRowsAfter(end, count);
-  return end + 1;
+  if (lastRow <= headerRow || width < 1) return Math.max(lastRow, headerRow) + 1;
+  const rows = readUnderHeader(sheet, headerRow, width, false);
+  const length = blockLength(rows);
+  const below = rowsFrom(rows, length);
+  if (below.values.some((_, i) => !isBlankRow(below, i))) sheet.insertRowsAfter(headerRow + length, count);
+  return headerRow + length + 1;
+}
+
+/**
+ * The last row of the sheet with a value in columns 1..width (a table's): what a user put right of it is not
+ * the table's. One read, and only when something lies right of it.
+ */
+export function lastRowWithin(sheet: Sheet, headerRow: number, width: number): number {
+  const lastRow = sheet.getLastRow();
+  if (lastRow <= headerRow || sheet.getLastColumn() <= width) return lastRow;
+  const values = sheet.getRange(headerRow + 1, 1, lastRow - headerRow, width).getValues();
+  let i = values.length - 1;
+  while (i >= 0 && values[i].every((value) => isEmptyCell(value))) i--;
+  return headerRow + 1 + i;
 }
 
 /** Functions whose result can be an array, and a function name with '_' (an add-on's custom function). */

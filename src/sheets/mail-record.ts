@@ -153,8 +153,13 @@ function readColumns(sheet: Sheet, keys: string[], columns: Record<string, numbe
 
 /** A list's rows, down to its first fully blank row (what lies below is not the list: list-block.ts). */
 function readList(sheet: Sheet, columns: Record<string, number>, width: number): ColumnCells {
-  const block = readListBlock(sheet, 2, width);
   const keys = [...LIST_KEYS, 'recipient'].filter((k) => columns[k] > 0);
+  const block = readListBlock(
+    sheet,
+    width,
+    false,
+    keys.map((k) => columns[k] - 1),
+  );
   const pick = <T>(grid: T[][], k: string) => grid.map((row) => row[columns[k] - 1]);
   return {
     values: Object.fromEntries(keys.map((k) => [k, pick(block.values, k)])),

@@ -74,21 +74,30 @@ export class MailingList {
    */
   readRows(only?: Set<number>): ListRow[] {
     const width = Math.max(this.sheet.getLastColumn(), this.headers.length);
-    const block = readListBlock(this.sheet, 2, width, true);
-    const display = block.display!;
-    const headers = this.headers.map(normalizeHeader); // read when the list was opened
     const own = MAIL_COLUMNS.flatMap((spec) => {
       const column = this.table.column(spec.key);
       return column ? [{ key: spec.key, column, own: spec.own }] : [];
     });
+    const ownColumns = new Set(own.map((c) => c.column - 1));
+    const named = [this.recipientColumn, this.nicknameColumn, ...own.map((c) => c.column)];
+    const block = readListBlock(
+      this.sheet,
+      width,
+      true,
+      named.map((column) => column - 1),
+    );
+    const display = block.display!;
+    const headers = this.headers.map(normalizeHeader); // read when the list was opened
     const guarded = guardedCells(block, own);
     this.table.guard(guarded, 2, Infinity); // every row below the header was read
-    const ownColumns = new Set(own.map((c) => c.column - 1));
+    const users = (block.columns || Array.from({ length: width }, (_, c) => c)).filter(
+      (c) => !ownColumns.has(c),
+    );
     const rows: ListRow[] = [];
     block.values.forEach((cells, i) => {
       const rowNumber = i + 2;
       if (only && !only.has(rowNumber)) return;
-      if (cells.every((value, c) => ownColumns.has(c) || isEmptyCell(value))) return;
+      if (users.every((c) => isEmptyCell(cells[c]))) return;
       if (own.some(({ column }) => guarded.has(`${rowNumber}:${column}`))) return;
       rows.push(this.listRow(rowNumber, cells, display[i], headers));
     });

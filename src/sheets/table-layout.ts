@@ -49,8 +49,9 @@ export interface TableLayout {
   /** Row of the headers (default 1); the rows below it are the table's. */
   headerRow?: number;
   /**
-   * A user's list: it ends at its first fully blank row (list-block.ts), and what lies below is never
-   * read or written. The add-on's own sheets go on to the sheet's last row (appends go there).
+   * A user's list: it ends at its first row blank in its header's columns (list-block.ts), and what lies
+   * below is never read or written. The add-on's own sheets go on to their last row with a value in their
+   * columns (appends go below it).
    */
   block?: boolean;
 }

@@ -3,7 +3,15 @@
 // blocks: one getValues for the table, one setValues per written column run, whatever the number of rows.
 // A cell that holds a formula or lies in an array formula's output is never written (list-block.ts).
 import { asShown, CellValue } from './cells';
-import { cutBelow, guardedCells, lastListRow, rowAfterList, type CellBlock } from './list-block';
+import {
+  cutBelow,
+  guardedCells,
+  lastListRow,
+  lastRowWithin,
+  listColumns,
+  rowAfterList,
+  type CellBlock,
+} from './list-block';
 import {
   ensureSize,
   headerRowOf,
@@ -168,8 +176,11 @@ export class Table {
   readAll(): TableRow[] {
     const first = headerRowOf(this.layout) + 1;
     const lastRow = this.lastRow || (this.size ? this.size.lastRow : this.sheet.getLastRow());
-    if (this.expected.size === 0) return lastRow < first ? [] : this.readRange(first, lastRow - first + 1);
-    const [header, ...rows] = this.readRange(1, Math.max(lastRow, 1), first - 1);
+    if (this.expected.size === 0 && lastRow < first) return [];
+    if (this.expected.size === 0 && !this.layout.block) return this.readRange(first, lastRow - first + 1);
+    // A block is read with its header row, which says the list's columns (list-block.ts).
+    const from = this.expected.size > 0 ? 1 : first - 1;
+    const [header, ...rows] = this.readRange(from, Math.max(lastRow, from) - from + 1, first - from);
     for (const [key, text] of this.expected) {
       if (normalizeHeader(header.values[key]) !== normalizeHeader(text)) {
         throw new HeaderMovedError(key, this.columnOf.get(key)!);
@@ -189,6 +200,10 @@ export class Table {
     let cells: CellBlock = { first, values: range.getValues(), formulas: range.getFormulas() };
     const shownKeys = new Set(this.layout.columns.filter((c) => c.asShown).map((c) => c.key));
     if (shownKeys.size > 0) cells.display = range.getDisplayValues();
+    if (block && dataFrom > 0) {
+      const also = [...this.columnOf.values()].map((column) => column - 1);
+      cells.columns = listColumns(cells.values[dataFrom - 1], cells.formulas[dataFrom - 1], also);
+    }
     if (block) cells = cutBelow(cells, dataFrom);
     const own = new Map(this.layout.columns.map((c) => [c.key, c.own]));
     const written = [...this.columnOf].map(([key, column]) => ({ column, own: own.get(key) }));
@@ -234,8 +249,10 @@ export class Table {
 
   /** The row `append` writes its first record to now (a block layout: right below its list). */
   nextRow(): number {
-    if (this.layout.block) return lastListRow(this.sheet, headerRowOf(this.layout) + 1) + 1;
-    return (this.size ? this.size.lastRow : this.sheet.getLastRow()) + 1;
+    const headerRow = headerRowOf(this.layout);
+    if (this.layout.block) return lastListRow(this.sheet, headerRow + 1) + 1;
+    if (this.size) return this.size.lastRow + 1;
+    return lastRowWithin(this.sheet, headerRow, Math.max(...this.columnOf.values())) + 1;
   }
 
   /** Appends records at nextRow() (rows inserted there first when a block has notes below): one setValues. */
@@ -243,7 +260,8 @@ export class Table {
     this.writeNewHeaders();
     if (records.length === 0) return 0;
     const size = this.size;
-    const width = Math.max(size ? size.lastColumn : this.sheet.getLastColumn(), ...this.columnOf.values());
+    // The table's columns only: a user's cells right of it stay as they are.
+    const width = Math.max(...this.columnOf.values());
     const first = this.layout.block
       ? rowAfterList(this.sheet, headerRowOf(this.layout), records.length)
       : this.nextRow();

@@ -240,6 +240,76 @@ describe('A list is its block', () => {
   });
 });
 
+describe("A list's columns are its header's", () => {
+  /** Numbers pasted in column L, four blank columns right of the list's last column (G), past its end. */
+  function pasteNumbers(s, rows) {
+    const numbers = Array.from({ length: rows }, (_, i) => [registeredPhoneNumber(10 + i)]);
+    s.getRange(2, 12, rows, 1).setValues(numbers);
+    return numbers;
+  }
+  const column = (s, c) =>
+    s
+      .getRange(2, c, s.getLastRow() - 1, 1)
+      .getValues()
+      .map((r) => r[0]);
+
+  test('phone numbers right of a list, longer than it and checked there, make no row of it', () => {
+    emu = newAddon(services);
+    const s = sendFromSheet(emu, ['ann@example.com', 'bob@example.com']).sheet; // Name, Email, D-G the add-on's
+    pasteNumbers(s, 8);
+    const numbers = column(s, 12);
+    s.getRange('A4:B4').setValues([['Cy', 'cy@example.com']]);
+    emu.spreadsheet.setActiveSheet(s);
+    s.getRange('L2:L9').activate();
+    emu.ui.respond((request) => (request.buttons === 'YES_NO' ? 'YES' : undefined));
+    emu.run('checkSelectedPhones', [], { kind: 'menu' }); // results in M, under the header "Phone check"
+    expect(s.getRange('M1').getValue()).toBe('Phone check');
+    const asked = sendAll();
+    expect(asked).toMatch(/Send 1 e-mail\b/);
+    expect(asked).not.toMatch(/without an e-mail address/);
+    const statuses = sheets.rowsOf(emu, LIST).map((r) => r['Mail status']);
+    expect(statuses).toEqual(['Accepted', 'Accepted', 'Accepted', '', '', '', '', '']);
+    expect(column(s, 12)).toEqual(numbers);
+  });
+
+  test('companies and contacts added later go right below the last ones, beside numbers pasted right of them', () => {
+    emu = newAddon(services);
+    const search = (size) =>
+      emu.run('searchCompanies', [{ products: 'a', operator: 'OR', industries: 'e', size }], {
+        kind: 'webapp',
+      });
+    search(2);
+    const companies = sheet('Companies');
+    const beside = companies.getLastColumn() + 5;
+    companies.getRange(2, beside, 9, 1).setValues(Array.from({ length: 9 }, (_, i) => [`note ${i}`]));
+    const notes = column(companies, beside);
+    emu.spreadsheet.setActiveSheet(companies);
+    companies.getRange('A2:A3').activate();
+    unlock(emu);
+    const contacts = sheet('Contacts');
+    const before = contacts.getLastRow() - 1;
+    contacts
+      .getRange(2, 16, before + 5, 1)
+      .setValues(Array.from({ length: before + 5 }, (_, i) => [`n${i}`]));
+    const pasted = column(contacts, 16);
+    expect(search(4).added).toBe(2);
+    expect(
+      column(companies, 1)
+        .slice(0, 4)
+        .every((id) => id !== ''),
+    ).toBe(true); // rows 2-5, no gap
+    expect(column(companies, beside)).toEqual(notes);
+    emu.spreadsheet.setActiveSheet(companies);
+    companies.getRange('A4:A5').activate();
+    unlock(emu);
+    const names = column(contacts, 3); // Name
+    const end = names.indexOf('') < 0 ? names.length : names.indexOf('');
+    expect(end).toBeGreaterThan(before); // the new contacts follow the first ones, no gap
+    expect(names.slice(end).every((name) => name === '')).toBe(true);
+    expect(column(contacts, 16).slice(0, pasted.length)).toEqual(pasted);
+  });
+});
+
 describe('Only the add-on’s ids are mails', () => {
   test('a date or a word in Mail ID / Task ID, inside the list or from a formula below it, is never tracked', () => {
     emu = newAddon(services);

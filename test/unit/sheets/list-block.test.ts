@@ -1,4 +1,4 @@
-// src/sheets/list-block.ts: a list ends at its first fully blank row, and the cells the add-on must not
+// src/sheets/list-block.ts: a list ends at its first row blank in its header's columns, and the cells the add-on must not
 // write inside it are a formula and a value an array formula put there.
 import {
   blockLength,
@@ -8,6 +8,7 @@ import {
   guardedCells,
   isEmptyCell,
   lastListRow,
+  listColumns,
   listEnd,
   maySpill,
   readListBlock,
@@ -107,11 +108,49 @@ describe('reading a list from a sheet', () => {
 
   test('readListBlock reads one block and stops at the blank row', () => {
     const { sheet, calls } = fakeSheet(grid);
-    const read = readListBlock(sheet, 2, 1, true);
+    const read = readListBlock(sheet, 1, true);
+    expect(read.first).toBe(2);
     expect(read.values).toEqual([['a@x.com'], ['b@x.com']]);
     expect(read.display).toEqual([['a@x.com'], ['b@x.com']]);
-    expect(calls.reads).toBe(1);
-    expect(readListBlock(sheet, 9, 1)).toEqual({ first: 9, values: [], formulas: [], display: undefined });
+    expect(calls.reads).toBe(1); // the header row comes in the same read
+    expect(readListBlock(fakeSheet([['E-mail']]).sheet, 1)).toEqual({
+      first: 2,
+      values: [],
+      formulas: [],
+      display: undefined,
+    });
+  });
+
+  // Numbers pasted in column E, two blank columns right of the list (A-B), go on below it.
+  const beside = [
+    ['E-mail', 'Name', '', '', ''],
+    ['a@x.com', 'Ann', '', '', '+14155550100'],
+    ['b@x.com', 'Bob', '', '', '+14155550101'],
+    ['', '', '', '', '+14155550102'],
+    ['', '', '', '', '+14155550103'],
+    ['c@x.com', 'Cy', '', '', ''],
+  ];
+
+  test('a cell under no header of the list neither makes a row of it nor carries it on', () => {
+    const { sheet } = fakeSheet(beside);
+    const read = readListBlock(sheet, 5);
+    expect(read.columns).toEqual([0, 1]);
+    expect(read.values.map((row) => row[0])).toEqual(['a@x.com', 'b@x.com']);
+    expect(lastListRow(sheet)).toBe(3);
+    expect(rowAfterList(sheet, 1, 2)).toBe(4);
+  });
+
+  test("the list's columns: its header from column A to the first blank cell, and columns found by header", () => {
+    expect(listColumns(['E-mail', 'Name', '', 'Mail status', 'Phone check'], [])).toEqual([0, 1]);
+    expect(listColumns(['E-mail', 'Name', '', 'Mail status'], [], [3])).toEqual([0, 1, 3]);
+    expect(listColumns(['', '=1'], ['', '=1'])).toBeUndefined(); // no header at A: every column counts
+    expect(listColumns(['', 'E-mail'], [])).toBeUndefined();
+    // A column the add-on found beyond the header's gap carries the list on like the header's own.
+    const status = fakeSheet(
+      beside.map((row, r) => [...row.slice(0, 3), r === 0 ? 'Mail status' : row[4] && 'Accepted']),
+    );
+    expect(readListBlock(status.sheet, 4).values).toHaveLength(2);
+    expect(readListBlock(status.sheet, 4, false, [3]).values).toHaveLength(5);
   });
 
   test('lastListRow is the last row before the blank row', () => {
