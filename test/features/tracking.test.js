@@ -511,7 +511,10 @@ describe.each(['per-request', 'per-mail'])('Show mail and PROSPECT_TASK (task sh
         ? [send.taskId, 'Spring launch', 'All mails sent', 1, 1, 0, 0] // jane's own task
         : [send.taskId, 'Spring launch', 'Some mails failed', 2, 1, 1, 0],
     );
-    expect(result[1][7]).toBeInstanceOf(Date);
+    // Created as the list shows its Sent at ("2026-01-05 09:00"): the same words, not the locale's long date.
+    const list = sheet('Outreach');
+    const sentAt = list.getRange(1, 1, 1, list.getLastColumn()).getValues()[0].indexOf('Sent at') + 1;
+    expect(result[1][7]).toBe(list.getRange(2, sentAt).getDisplayValue());
     expect(emu.runCustomFunction('PROSPECT_TASK', [String(send.taskId)])).toEqual(result); // from the cache
     expect(requests('/api/v1/emails/tasks?')).toBe(1); // the list: no mail of the task is fetched
     // A task that does not exist and a task of another document get one and the same answer: a formula

@@ -18,6 +18,7 @@ import { campaignOf, capitalized, TASK_STATUS_WORDS } from '../tracking/tracking
 import { usableEdm } from '../../api/outreach/outreach-schemas';
 import { describe, UserError } from '../errors';
 import { count, formatCount } from '../../platform/plural';
+import { whenText } from '../words';
 
 type Cell = string | number | boolean | Date;
 
@@ -58,7 +59,7 @@ export function prospectBalance(): Cell[][] {
         b.monthlyEdm,
         b.addonEdm,
         usableEdm(b),
-        b.monthlyExpiresAt ? new Date(b.monthlyExpiresAt) : '',
+        shownAt(b.monthlyExpiresAt),
       ],
     ];
   });
@@ -233,6 +234,14 @@ function requireHashId(input: unknown): string {
 }
 
 /** Common frame: key check, cache, and errors as the #ERROR! text the user reads. */
+/**
+ * A service time as the rest of the add-on shows it ("2026-12-21 19:56", the spreadsheet's zone): a formula
+ * cannot give its cell a number format, and a Date would show in the locale's long form.
+ */
+function shownAt(time: string | number | null | undefined): string {
+  return time ? whenText(new Date(time).getTime()) : '';
+}
+
 function run(
   name: string,
   args: unknown[],
@@ -295,8 +304,8 @@ export function prospectTask(taskId: unknown): Cell[][] {
         task.sentCount,
         task.failedCount,
         task.openedCount,
-        task.createdAt ? new Date(task.createdAt) : '',
-        task.completedAt ? new Date(task.completedAt) : '',
+        shownAt(task.createdAt),
+        shownAt(task.completedAt),
       ],
     ];
   });
