@@ -112,6 +112,39 @@ describe('The record remembers every first mail, whatever the cells say', () => 
   });
 });
 
+describe('Tracking follows every mail the record holds', () => {
+  test.each(['per-request', 'per-mail'])(
+    'ids cleared on the list and the Tracking rows deleted: the refresh still shows every mail (task shape %s)',
+    async (taskShape) => {
+      await control(services.sandbox.outreachUrl, 'POST', '/task-shape', { taskShape });
+      open();
+      listWithMail(emu, 'Leads', peopleRows(people(120)), MAIL);
+      sendAll('YES');
+      emu.run('refreshTracking', [], { kind: 'menu' });
+      const before = rowsOf(emu, 'Tracking').map((r) => r['Mail ID']);
+      expect(before).toHaveLength(120);
+      const width = sheet('Leads').getLastColumn();
+      sheet('Leads')
+        .getRange(2, 3, 120, width - 2)
+        .clearContent(); // Bob clears Mail status, Task ID, Mail ID, Sent at
+      sheet('Tracking').deleteRows(2, 70); // and most of Tracking
+      services.clock.advance(3600_000);
+      emu.run('refreshTracking', [], { kind: 'menu' });
+      const after = rowsOf(emu, 'Tracking');
+      expect(after.map((r) => r['Mail ID']).sort()).toEqual([...before].sort());
+      expect(after.every((r) => r['Mail status'] === 'Delivered')).toBe(true);
+      expect(
+        emu.ui.toasts
+          .concat(emu.ui.alerts)
+          .map((t) => t.message)
+          .join('\n'),
+      ).toMatch(
+        /70 mails on no sheet \(their Mail ID cells were cleared or moved\) followed from the record of what you sent/,
+      );
+    },
+  );
+});
+
 describe('Views are written where the rows are now', () => {
   test('a column inserted while the batch is on the wire: every mail finds its row, and the next send mails nobody again', async () => {
     open();

@@ -9,7 +9,8 @@
 // mailbox scan decided (features/inbox) is kept beside it, bounded, without a word of any message: the
 // addresses paused by an out-of-office answer and until when, each answered address's latest verdict and its
 // time, how far the mailbox was read, and how far the mail of the people whose steps were due was read
-// (optional fields: records written before them read as empty).
+// (optional fields: records written before them read as empty). Per document, bounded in time and size: who got
+// each campaign's first mail (mailed.ts) and the ids of the mails posted (posted-mails.ts), for 90 days.
 import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store';
 import { ADDRESS_CHARS, addressMark, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import {
@@ -22,6 +23,7 @@ import {
   newMailedSet,
   type StoredMailed,
 } from './mailed';
+import { decodePosted, encodePosted, type PostedPairs, type StoredPostedDay } from './posted-mails';
 import { DAY_MS, HOUR_MS } from '../../platform/time';
 
 /** Why a person gets no more steps (or, for `firstOnly`, none at all: a first mail only). */
@@ -116,6 +118,8 @@ interface StoredLedger {
   mailed?: StoredMailed[];
   /** Mails each list posted in the current clock hour: [sheet id, hour (seconds since EPOCH), count]. */
   hours?: Array<[number, number, number]>;
+  /** The mails posted, by day, oldest first (posted-mails.ts). */
+  posted?: StoredPostedDay[];
 }
 
 const TIME_CHARS = 5;
@@ -133,6 +137,10 @@ const MAX_ANSWERS = 2000;
 const ANSWER_MS = 90 * DAY_MS;
 /** Whom a campaign's first mail went to is kept this long after its last one (and while its list can send). */
 export const MAILED_MS = 90 * DAY_MS;
+
+/** Posted mails are kept this long after their day, in at most this many characters (the oldest days go first). */
+const POSTED_MS = 90 * DAY_MS;
+const POSTED_CHARS = 40_000;
 
 /** A step due this soon after the scan that read its people's mail goes (that scan ran in the same run). */
 export const STEP_READ_SLACK_MS = 10 * 60_000;
@@ -159,6 +167,8 @@ export class Ledger {
   mailed = new Map<string, MailedSet>();
   /** Sheet id → the mails its list posted in one clock hour (ms of the hour's start): the hourly limit's count. */
   hours = new Map<number, { hour: number; n: number }>();
+  /** The mails posted, by day as stored (decoded only when asked or added to). */
+  posted: StoredPostedDay[] = [];
 
   /**
    * The record as this user's runs last wrote it. Read once an execution (each read of the user's store is a
@@ -233,6 +243,7 @@ export class Ledger {
     });
     this.inboxAfter = stored.inbox ? EPOCH + stored.inbox * SECOND : 0;
     this.stepsReadTo = stored.due !== undefined ? EPOCH + stored.due * SECOND : 0;
+    this.posted = stored.posted || [];
     for (const [sheetId, hour, n] of stored.hours || [])
       this.hours.set(sheetId, { hour: EPOCH + hour * SECOND, n });
     for (const m of stored.mailed || [])
@@ -283,6 +294,28 @@ export class Ledger {
   postedInHour(sheetId: number, now = Date.now()): number {
     const known = this.hours.get(sheetId);
     return known && known.hour === Math.floor(now / HOUR_MS) * HOUR_MS ? known.n : 0;
+  }
+
+  /** The service took these mails ([task id, mail id]) at `at`: Tracking follows them whatever the cells say. */
+  recordPostedMails(pairs: Array<[number, number]>, at: number): void {
+    if (pairs.length === 0) return;
+    const day = Math.floor((at - EPOCH) / DAY_MS) * (DAY_MS / SECOND);
+    let index = this.posted.findIndex(([d]) => d === day);
+    if (index < 0) {
+      this.posted.push([day, 0, '']);
+      this.posted.sort((a, b) => a[0] - b[0]);
+      index = this.posted.findIndex(([d]) => d === day);
+    }
+    const mails = decodePosted(this.posted[index][2]);
+    for (const [task, mail] of pairs) mails.set(mail, task);
+    this.posted[index] = [day, mails.size, encodePosted(mails)];
+  }
+
+  /** Every mail posted in the last 90 days that the record still holds: mail id → task id. */
+  postedMails(): PostedPairs {
+    const all: PostedPairs = new Map();
+    for (const [, , runs] of this.posted) for (const [mail, task] of decodePosted(runs)) all.set(mail, task);
+    return all;
   }
 
   /** `key` got the campaign's first mail at `at`. */
@@ -367,7 +400,8 @@ export class Ledger {
       this.stops.size === 0 &&
       this.companies.size === 0 &&
       this.answers.size === 0 &&
-      this.mailed.size === 0
+      this.mailed.size === 0 &&
+      this.posted.length === 0
     );
   }
 
@@ -393,7 +427,17 @@ export class Ledger {
       .filter(([, h]) => h.hour + HOUR_MS > now)
       .map(([sheetId, h]): [number, number, number] => [sheetId, Math.floor((h.hour - EPOCH) / SECOND), h.n]);
     if (hours.length) stored.hours = hours;
+    const posted = this.keptPosted(now);
+    if (posted.length) stored.posted = posted;
     return stored;
+  }
+
+  /** The posted days younger than POSTED_MS, the newest that fit in POSTED_CHARS. */
+  private keptPosted(now: number): StoredPostedDay[] {
+    const young = this.posted.filter(([day]) => EPOCH + day * SECOND + DAY_MS + POSTED_MS > now);
+    let chars = young.reduce((sum, [, , runs]) => sum + runs.length, 0);
+    while (young.length > 1 && chars > POSTED_CHARS) chars -= young.shift()![2].length;
+    return young;
   }
 
   /** The campaigns' sets, but those whose last mail is older than MAILED_MS and whose lists can send no more. */

@@ -123,6 +123,7 @@ export function recordPosted(chunks: JournalChunk[]): void {
         if (list && list.again) list.again = withoutAgain(ledger, list.again, chunk) || undefined;
       }
       ledger.countPosted(chunk.sheetId, chunk.postedAt, Object.keys(chunk.ids!).length);
+      ledger.recordPostedMails(Object.values(chunk.ids!), chunk.postedAt);
       if (!list) continue;
       for (const { email } of chunk.recipients) {
         const person = chunk.ids![email] && list.people.get(addressMark(ledger.secret, email));

@@ -39,6 +39,8 @@ export interface TrackingData {
   notThisDocument?: number;
   /** Tasks read again for their opens (sent in the last 14 days). Absent in jobs saved before it. */
   opensRead?: number;
+  /** Mails of the payer's record found on no sheet when the refresh began. Absent in jobs saved before it. */
+  unseen?: number;
   /** Mails final at the last refresh (delivered or failed), not read again. */
   finalSkipped: number;
   /** Sending-sheet rows whose Mail status moved. */

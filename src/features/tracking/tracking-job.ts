@@ -24,6 +24,7 @@ import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } f
 import { type ChunksRead, type Pace, readChunks } from './tracking-fetch';
 import { opensRecords, opensToRead } from './tracking-opens';
 import { MailIndex, nextMails, readMailIndex } from './tracking-plan';
+import { Ledger } from '../outbox/ledger';
 import { notThisDocumentRecord, otherKeyRecord, rowState, trackingRecord } from './tracking-rows';
 import {
   openTracking,
@@ -80,7 +81,7 @@ export function firstStepMemory(index: MailIndex): Record<string, unknown> {
 function memoryOf(context: StepContext): StepMemory {
   const kept = context.memory.tracking as StepMemory | undefined;
   if (kept) return kept;
-  const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet());
+  const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet(), Ledger.read().postedMails());
   const memory: StepMemory = { index, pace: { batchMs: 0 }, firstStep: false };
   context.memory.tracking = memory;
   return memory;
@@ -273,6 +274,10 @@ function trackingSummary(state: TrackingState, finished: boolean): string {
   if (d.finalSkipped)
     parts.push(`${count(d.finalSkipped, 'delivered or failed mail')} not read again (they no longer change)`);
   if (d.opensRead) parts.push('opens of the mails sent in the last 14 days brought up to date');
+  if (d.unseen)
+    parts.push(
+      `${count(d.unseen, 'mail')} on no sheet (their Mail ID cells were cleared or moved) followed from the record of what you sent`,
+    );
   parts.push(`${count(d.rowsUpdated, 'sent row')} updated`);
   if (d.notThisDocument) {
     parts.push(

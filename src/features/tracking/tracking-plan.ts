@@ -1,11 +1,12 @@
-// What a refresh reads, found in the sheets (the record of what was sent; nothing of it is kept in
-// properties): the Mail IDs of every sheet with the mailing-list columns (its rows that were sent) and the
-// Tracking sheet, with the Task IDs beside them (a mail is read only when its task is one this document
-// sent: tracking-fetch.ts asks the tasks first). A mail can still change unless Tracking already says it is
+// What a refresh reads: the mails the payer's record says their runs posted (outbox/ledger.ts, whatever the
+// cells say now), and the Mail IDs found in the sheets: every sheet with the mailing-list columns (its rows that
+// were sent) and the Tracking sheet, with the Task IDs beside them (a mail is read only when its task is one this
+// document sent: tracking-fetch.ts asks the tasks first). A mail can still change unless Tracking already says it is
 // final (Delivered, Failed, or not a mail of this document): those are the mails a refresh reads, in mail-id
 // order. Read with one getValues per column used (one over the span on Tracking), so a step costs the same
 // few calls at 100 mails or 100,000. Tracking also tells which tasks' opens can still grow (tracking-opens.ts).
 import { readMailRecord, type SheetRecord } from '../../sheets/mail-record';
+import type { PostedPairs } from '../outbox/posted-mails';
 import { isFinal } from '../../sheets/mail-state';
 import type { SentMail } from './tracking-data';
 import { type OpenTask, tasksWithOpensToCome } from './tracking-opens';
@@ -24,13 +25,16 @@ export interface MailIndex {
   claims: Map<number, number[]>;
   /** Mail ids on the Tracking sheet. */
   tracked: Set<number>;
+  /** Mails of the payer's record on no sheet (their cells were cleared or moved, or Tracking's row deleted). */
+  unseen: number;
   /** Mails on Tracking that are final. */
   final: number;
   /** The tasks whose opens can still grow (tracking-opens.ts), by task id. */
   opens: Map<number, OpenTask>;
 }
 
-export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
+/** The mails to follow: those of the sheets, and `posted` (the payer's record: mail id → task id). */
+export function readMailIndex(spreadsheet: Spreadsheet, posted: PostedPairs): MailIndex {
   const sent = new Map<number, SentMail>();
   const claims = new Map<number, number[]>();
   const claim = (mailId: number, taskId: number | null) => {
@@ -58,9 +62,15 @@ export function readMailIndex(spreadsheet: Spreadsheet): MailIndex {
       }
     }
   }
+  let unseen = 0;
+  for (const [mailId, taskId] of posted) {
+    if (!sent.has(mailId) && !tracked.has(mailId)) unseen++;
+    claim(mailId, taskId);
+    if (!tracked.has(mailId)) open.add(mailId);
+  }
   for (const id of sent.keys()) if (!tracked.has(id)) open.add(id);
   for (const id of claims.keys()) if (!open.has(id)) claims.delete(id);
-  return { open: [...open].sort((a, b) => a - b), sent, claims, tracked, final, opens };
+  return { open: [...open].sort((a, b) => a - b), sent, claims, tracked, unseen, final, opens };
 }
 
 /**

@@ -12,6 +12,7 @@ import { ensureKey } from '../settings';
 import { newTrackingData, type TrackingData, type TrackingUnit } from './tracking-data';
 import { firstStepMemory, TRACKING_JOB } from './tracking-job';
 import { readMailIndex } from './tracking-plan';
+import { Ledger } from '../outbox/ledger';
 import { scanReplies } from '../inbox/inbox';
 
 export const NOTHING_TO_TRACK =
@@ -40,10 +41,10 @@ export function runRefresh(origin: RefreshOrigin, reporter: Reporter): JobProgre
     saved.data.origin = origin;
     return runStep(TRACKING_JOB, saved, reporter, Deadline.forExecution());
   }
-  const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet());
-  if (index.sent.size === 0 && index.tracked.size === 0) return null;
+  const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet(), Ledger.read().postedMails());
+  if (index.sent.size === 0 && index.tracked.size === 0 && index.open.length === 0) return null;
   const units: TrackingUnit[] = [{ after: 0, left: Math.max(1, index.open.length) }];
-  const state = newJobState(TRACKING_JOB, units, newTrackingData(origin));
+  const state = newJobState(TRACKING_JOB, units, { ...newTrackingData(origin), unseen: index.unseen });
   // The first step works from this reading of the sheets.
   return startJob(TRACKING_JOB, state, reporter, undefined, firstStepMemory(index));
 }
