@@ -46,7 +46,7 @@ export type NotSentCode =
   | 'as-written';
 
 /** What a queued row waits for besides the sending quota. */
-export type WaitingCode = 'window' | 'pace' | 'test';
+export type WaitingCode = 'window' | 'pace' | 'test' | 'review';
 
 export type MailState =
   /** An empty cell: never planned, or released. */
@@ -131,7 +131,12 @@ export function parseState(value: unknown): MailState {
   return readAs(text, WORDS) || readAs(text, firstWords) || { kind: 'typed', text };
 }
 
-const WAITING_WORDS = { window: 'waitingWindow', pace: 'waitingPace', test: 'waitingTest' } as const;
+const WAITING_WORDS = {
+  window: 'waitingWindow',
+  pace: 'waitingPace',
+  test: 'waitingTest',
+  review: 'waitingReview',
+} as const;
 
 const PLAIN: StateKind[] = ['queued', 'accepted', 'pending', 'requested', 'sent', 'delivered', 'otherKey'];
 
@@ -140,7 +145,7 @@ function readAs(text: string, words: Record<string, string>): MailState | null {
   if (text.startsWith(words.notThisDocument)) return { kind: 'notThisDocument' };
   const rest = (word: string) => (text.startsWith(word) ? text.slice(word.length) : null);
   const detailOf = (after: string) => after.trim().replace(/^\((.*)\)$/, '$1');
-  for (const code of ['window', 'pace', 'test'] as const) {
+  for (const code of ['window', 'pace', 'test', 'review'] as const) {
     const after = words[WAITING_WORDS[code]] ? rest(words[WAITING_WORDS[code]]) : null;
     if (after !== null) return { kind: 'waiting', code, detail: detailOf(after) };
   }

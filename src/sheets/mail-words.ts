@@ -25,4 +25,6 @@ export const MAIL_STATUS_TEXTS = {
   waitingPace: 'Waiting for the hourly limit',
   /** Confirmed, outside a subject test's share: the hourly run sends it the winning subject. */
   waitingTest: 'Waiting for the subject test',
+  /** Confirmed, and its mail changed since: it goes once the sender has reviewed and saved the mail. */
+  waitingReview: 'Held until the sender reviews the mail',
 };

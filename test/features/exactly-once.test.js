@@ -187,7 +187,7 @@ describe('Views are written where the rows are now', () => {
 });
 
 describe('What the payer confirmed includes when and how fast', () => {
-  test("an editor who removes the hourly limit sends nothing more: Ann's confirmed 10 an hour hold", async () => {
+  test('an editor who removes the hourly limit holds the send until Ann reviews it; then her 10 an hour go on', async () => {
     open();
     const limited = { ...MAIL, hourlyLimit: 10 };
     listWithMail(emu, 'Leads', peopleRows(people(30)), limited);
@@ -199,7 +199,17 @@ describe('What the payer confirmed includes when and how fast', () => {
     const statuses = column('Leads', 'Mail status').filter((s) => s !== 'Accepted' && s !== 'Delivered');
     expect(statuses).toHaveLength(20);
     for (const s of statuses)
-      expect(s).toMatch(/^Not sent: the mail was changed after the send was confirmed/);
+      expect(s).toBe(
+        'Held until the sender reviews the mail (the mail was changed after the send was confirmed: the sender opens Compose e-mail, checks the mail and saves it)',
+      );
+    // Ann reviews the mail in Compose and saves it as she wants it: the held rows go, at her pace, each once.
+    emu.run('saveTemplate', [limited], { kind: 'webapp' });
+    emu.advanceTime(3600_000);
+    expect((await perRecipient()).size).toBe(20);
+    emu.advanceTime(3600_000);
+    const counts = await perRecipient();
+    expect(counts.size).toBe(30);
+    expect(twice(counts)).toEqual([]);
   });
 });
 

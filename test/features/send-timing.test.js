@@ -556,6 +556,8 @@ describe('What the payer confirmed', () => {
     );
     expect(statuses).toHaveLength(30 - first);
     for (const s of statuses)
-      expect(s).toMatch(/^Not sent: the mail was changed after the send was confirmed/);
+      expect(s).toMatch(
+        /^Held until the sender reviews the mail \(the mail was changed after the send was confirmed/,
+      );
   });
 });

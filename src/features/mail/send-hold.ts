@@ -1,7 +1,9 @@
-// A send whose rows wait for their send window or for the list's hourly limit (send-timing.ts): the rows say
+// A send whose rows wait for their send window, the list's hourly limit (send-timing.ts) or the payer's review of a
+// changed mail: the rows say
 // when, and the job pauses until the first of them may go; the hourly trigger of the user who sent it goes on
 // from there (the job's pause, as for the sending quota).
-import type { MailState } from '../../sheets/mail-state';
+import { isQueued, type MailState } from '../../sheets/mail-state';
+import type { MailingList } from '../../sheets/mailing-list';
 import { JobPause } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
 import { SEND_TEXTS } from '../outbox/send-texts';
@@ -64,6 +66,22 @@ export function holdOf(
   if (queued.testWait.size) parts.push(wait(queued.testWait.size, 'the winning subject of the subject test'));
   const text = `${parts.join(' and ')}: the hourly run sends each of them once, in its time.`;
   return { until, pace: paced && limit > 0, states, text };
+}
+
+/**
+ * The mail changed since the send was confirmed: every queued row of the list waits until the payer has reviewed
+ * and saved it in Compose (which confirms it as it is then); the hourly run looks again.
+ */
+export function reviewHold(list: MailingList, now = Date.now()): Hold {
+  const state: MailState = { kind: 'waiting', code: 'review', detail: SEND_TEXTS.reviewWait };
+  const states = new Map<string, MailState>();
+  for (const row of list.readRows()) if (isQueued(row.state)) states.set(row.key, state);
+  return {
+    until: now + HOUR_MS,
+    pace: false,
+    states,
+    text: SEND_TEXTS.reviewHeld(count(states.size, 'e-mail')),
+  };
 }
 
 /** The send pauses until the first waiting row may go; the hourly trigger carries it on. */

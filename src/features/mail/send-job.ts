@@ -28,7 +28,7 @@ import { stopRequested } from '../../platform/jobs';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { HOUR_MS } from '../../platform/time';
 import { queuedRows, subjectGate } from './send-queue';
-import { type Hold, holdOf, holdPause } from './send-hold';
+import { type Hold, holdOf, holdPause, reviewHold } from './send-hold';
 import { describe, UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
 
@@ -147,7 +147,10 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   const unsubscribe = readSettings().unsubscribeAddress;
   const template = loadTemplate(state.data.sheetId);
   const confirmed = template && openConfirmed(state.data.confirmed, template);
-  if (!template || !confirmed || confirmed.mailChanged) {
+  // Changed since it was confirmed: held until the payer reviews it; gone (its record or template): stopped.
+  if (template && confirmed && confirmed.mailChanged)
+    return { list, skipped: new Map(), unconfirmed: new Map(), exhausted: true, hold: reviewHold(list) };
+  if (!template || !confirmed) {
     const left = releaseQueued(state.data, notSent('mail-changed', SEND_TEXTS.mailChanged));
     throw new JobStop(
       `The mail was changed after you confirmed the send (by you or another editor): ${count(left, 'row')} not sent, nothing charged for them. Check the mail, then run "Send e-mails" again to send them (nothing is sent twice).`,

@@ -43,6 +43,11 @@ export const SEND_TEXTS = {
   inSequence: (sheet: string) => `in the running follow-ups of "${sheet}"`,
   mailChanged:
     'the mail was changed after the send was confirmed; check it and send again (nothing was charged for this row)',
+  /** A waiting send whose mail changed since it was confirmed: held until the payer saves it in Compose. */
+  reviewWait:
+    'the mail was changed after the send was confirmed: the sender opens Compose e-mail, checks the mail and saves it',
+  reviewHeld: (rows: string) =>
+    `${rows} held: the mail was changed after you confirmed the send (by you or another editor). Open Compose e-mail, check the mail and save it: the hourly run then sends them, each once. Nothing was charged for them.`,
   scheduleChanged: 'the mail was changed after you scheduled the send; schedule it again',
   scheduleAdded: 'added or changed after the send was scheduled; schedule it again to include it',
   /** A confirmed row outside its recipient's send window: when it opens ("09:00 Mon 30 Nov in …"). */
