@@ -57,6 +57,9 @@ export { addToDoNotContact } from './features/entry-points';
 // Menu: Add next contact for failed mails (for selected bounced rows, a colleague from Contacts).
 export { addNextContactForFailed } from './features/entry-points';
 
+// Menu: Resume a paused list (the active sheet's list, paused by its bounce guard; the payer only).
+export { resumePausedListFromMenu as resumePausedList } from './features/entry-points';
+
 // Menu: Cancel a waiting or scheduled send (a send waiting for the quota, sends scheduled for later).
 export { cancelTimedSendFromMenu as cancelTimedSend } from './features/entry-points';
 

@@ -9,6 +9,7 @@ import { missingScopes, promptForScopes, type ScopeName } from '../platform/scop
 import { showSettingsDialog } from './settings';
 import { isStoreFull } from './storage';
 import { inform } from '../ui/dialogs';
+import { sayPausesOnce } from './mail/resume';
 import { consentText, describe, UserError } from './errors';
 
 /**
@@ -30,6 +31,7 @@ export function menuAction<R>(
     }
     ensureInstallId(); // a menu execution may write user properties; custom functions may not
     try {
+      sayPausesOnce();
       return action();
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'missing-key') {

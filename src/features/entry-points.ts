@@ -22,6 +22,7 @@ import { unlockSelectedCompanies } from './prospecting/unlock';
 import { confirmUnlock } from './prospecting/unlock-question';
 import { addSelectedToDoNotContact } from './outbox/do-not-contact';
 import { addNextContacts } from './mail/next-contact';
+import { resumePausedList } from './mail/resume';
 import { cancelScheduledSend, scheduleSend } from './schedule/send-later';
 import { cancelTimedSend } from './schedule/cancel';
 import { freeStorage } from './storage';
@@ -55,6 +56,7 @@ export const toggleAutoRefreshFromMenu = menuAction('Auto-refresh tracking', TIM
 export const showMailDetailFromMenu = menuAction('Show mail', FETCH, showMailDetail);
 export const addToDoNotContact = menuAction('Do not contact', NONE, addSelectedToDoNotContact);
 export const addNextContactForFailed = menuAction('Next contact after a bounce', NONE, addNextContacts);
+export const resumePausedListFromMenu = menuAction('Resume a paused list', NONE, resumePausedList);
 export const cancelTimedSendFromMenu = menuAction(
   'Cancel a waiting or scheduled send',
   TRIGGERS,

@@ -151,6 +151,9 @@ export const TRACKING: TableLayout = {
  * row 9 with its rates, counted from every mail on the Tracking sheet (whatever the service grouped into
  * tasks), and a chart of the campaign rows (delivered / failed / waiting) beside them.
  */
+const SENDING_NOTE =
+  'Paused: the bounce guard stopped the list, its failed share since the last resume above the threshold set in Compose (default 5 %). The user who sent it resumes it from the menu (Resume a paused list).';
+
 export const TRACKING_SUMMARY: TableLayout = {
   sheetName: 'Tracking summary',
   headerRow: 8,
@@ -171,6 +174,7 @@ export const TRACKING_SUMMARY: TableLayout = {
     { key: 'firstSent', header: 'First sent', format: 'yyyy-mm-dd hh:mm' },
     { key: 'lastSent', header: 'Last sent', format: 'yyyy-mm-dd hh:mm' },
     { key: 'opensCounted', header: 'Opens counted', note: OPENS_COUNTED_NOTE },
+    { key: 'sending', header: 'Sending', note: SENDING_NOTE },
   ],
 };
 

@@ -46,7 +46,7 @@ export type NotSentCode =
   | 'as-written';
 
 /** What a queued row waits for besides the sending quota. */
-export type WaitingCode = 'window' | 'pace' | 'test' | 'review';
+export type WaitingCode = 'window' | 'pace' | 'test' | 'review' | 'bounce';
 
 export type MailState =
   /** An empty cell: never planned, or released. */
@@ -99,6 +99,7 @@ export function stateText(state: MailState): string {
     case 'typed':
       return state.text;
     case 'waiting': {
+      if (state.code === 'bounce') return `${WORDS.waitingBounce}: ${state.detail}`;
       const words = state.code ? WORDS[WAITING_WORDS[state.code]] : WORDS.waiting;
       return state.detail ? `${words} (${state.detail})` : words;
     }
@@ -136,6 +137,7 @@ const WAITING_WORDS = {
   pace: 'waitingPace',
   test: 'waitingTest',
   review: 'waitingReview',
+  bounce: 'waitingBounce',
 } as const;
 
 const PLAIN: StateKind[] = ['queued', 'accepted', 'pending', 'requested', 'sent', 'delivered', 'otherKey'];
@@ -149,6 +151,8 @@ function readAs(text: string, words: Record<string, string>): MailState | null {
     const after = words[WAITING_WORDS[code]] ? rest(words[WAITING_WORDS[code]]) : null;
     if (after !== null) return { kind: 'waiting', code, detail: detailOf(after) };
   }
+  const paused = words.waitingBounce ? rest(`${words.waitingBounce}:`) : null;
+  if (paused !== null) return { kind: 'waiting', code: 'bounce', detail: paused.trim() };
   const waiting = rest(words.waiting);
   if (waiting !== null) return { kind: 'waiting', detail: detailOf(waiting) };
   for (const kind of ['failed', 'skipped', 'notSent', 'stopped'] as const) {

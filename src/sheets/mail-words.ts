@@ -27,4 +27,6 @@ export const MAIL_STATUS_TEXTS = {
   waitingTest: 'Waiting for the subject test',
   /** Confirmed, and its mail changed since: it goes once the sender has reviewed and saved the mail. */
   waitingReview: 'Held until the sender reviews the mail',
+  /** Confirmed, its list paused by the bounce guard: it goes when the payer resumes the list. */
+  waitingBounce: 'Paused',
 };

@@ -11,6 +11,7 @@ export function buildMenu(): void {
     .addItem('Send e-mails to selected rows', 'sendSelectedRows')
     .addItem('Add selected to Do not contact', 'addToDoNotContact')
     .addItem('Add next contact for failed mails', 'addNextContactForFailed')
+    .addItem('Resume a paused list', 'resumePausedList')
     .addItem('Cancel a waiting or scheduled send', 'cancelTimedSend')
     .addItem('Stop follow-ups for selected rows', 'stopSelectedFollowUps')
     .addItem('Stop follow-ups for this sheet', 'stopSheetFollowUps')

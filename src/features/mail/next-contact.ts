@@ -44,12 +44,17 @@ interface Replacement {
 
 export function addNextContacts(): void {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  addNextContactsFor(selectedRows(spreadsheet, spreadsheet.getActiveSheet()));
+}
+
+/** The same for the active sheet's rows `chosen` (row numbers): Resume offers it for the failed rows. */
+export function addNextContactsFor(chosen: Set<number>): void {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();
   const contacts = readContacts(spreadsheet);
   if (contacts.length === 0) throw new UserError(NO_CONTACTS);
   const list = MailingList.open(sheet, false);
   const rows = list.readRows();
-  const chosen = selectedRows(spreadsheet, sheet);
   const failed = rows.filter((row) => chosen.has(row.rowNumber) && row.state.kind === 'failed');
   if (failed.length === 0) throw new UserError(NONE_FAILED);
   const failedBefore = earlierFailures(spreadsheet, { sheetId: sheet.getSheetId(), rows });

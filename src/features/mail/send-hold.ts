@@ -3,7 +3,12 @@
 // when, and the job pauses until the first of them may go; the hourly trigger of the user who sent it goes on
 // from there (the job's pause, as for the sending quota).
 import { isQueued, type MailState } from '../../sheets/mail-state';
+import type { CellValue } from '../../sheets/cells';
+import { stateCell } from '../../sheets/mail-record';
 import type { MailingList } from '../../sheets/mailing-list';
+import { myTimer, saveMyTimer } from '../jobs/timer-store';
+import { pauseDetail } from '../outbox/bounce-guard';
+import type { GuardPause } from '../outbox/guard-record';
 import { JobPause } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
 import { SEND_TEXTS } from '../outbox/send-texts';
@@ -84,13 +89,34 @@ export function reviewHold(list: MailingList, now = Date.now()): Hold {
   };
 }
 
-/** The send pauses until the first waiting row may go; the hourly trigger carries it on. */
+/**
+ * The send pauses until the first waiting row may go; the hourly trigger carries it on, and its first run
+ * refreshes what went before it posts more (the bounce guard knows of their failures first).
+ */
 export function holdPause(hold: Hold): JobPause {
   let retry = '';
   try {
     ensureTimer();
+    saveMyTimer({ ...myTimer(), refreshAfterSend: Date.now() });
   } catch (error) {
     retry = ` The hourly run could not be set up (${describe(error)}): run the send again later.`;
   }
   return new JobPause(`${hold.text}${retry}`, hold.until); // the runner says before it what was sent
+}
+
+/**
+ * The list is paused by its bounce guard: every queued row says so, and the send waits (the hourly run looks
+ * again; it goes on once the payer resumes the list).
+ */
+export function guardHold(list: MailingList, sheetName: string, pause: GuardPause): JobPause {
+  const state: MailState = { kind: 'waiting', code: 'bounce', detail: pauseDetail(pause) };
+  const changes = new Map<string, Record<string, CellValue>>();
+  for (const row of list.readRows())
+    if (isQueued(row.state)) changes.set(row.key, { mailStatus: stateCell(state) });
+  list.writeByRecipient(changes, isQueued);
+  ensureTimer();
+  return new JobPause(
+    SEND_TEXTS.guardPaused(sheetName, pauseDetail(pause), changes.size),
+    Date.now() + HOUR_MS,
+  );
 }

@@ -28,7 +28,8 @@ import { stopRequested } from '../../platform/jobs';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { HOUR_MS } from '../../platform/time';
 import { queuedRows, subjectGate } from './send-queue';
-import { type Hold, holdOf, holdPause, reviewHold } from './send-hold';
+import { guardHold, type Hold, holdOf, holdPause, reviewHold } from './send-hold';
+import { guardPause } from '../outbox/bounce-guard';
 import { describe, UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
 
@@ -156,6 +157,8 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
       `The mail was changed after you confirmed the send (by you or another editor): ${count(left, 'row')} not sent, nothing charged for them. Check the mail, then run "Send e-mails" again to send them (nothing is sent twice).`,
     );
   }
+  const pause = guardPause(Ledger.read().list(state.data.sheetId));
+  if (pause) throw guardHold(list, state.data.sheetName, pause);
   // As many chunks as may go now (the rest would wait for the rate window before this batch's results are
   // written); a full batch when none may: it waits once, for all of them.
   const free = client.budget.available();

@@ -41,7 +41,9 @@ import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
 import { otherSequenceOnSheet } from '../outbox/sequence-records';
 import { stepProblems } from '../outbox/follow-ups';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
-import { testLines, whenLines } from './timing-note';
+import { guardLine, testLines, whenLines } from './timing-note';
+import { GUARD_MIN_FINAL, guardPause, pauseDetail } from '../outbox/bounce-guard';
+import { Ledger } from '../outbox/ledger';
 import { UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
 
@@ -129,6 +131,8 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   settleOpen(client, list);
   const changed = stepsChangedSince(sheet.getSheetId(), template);
   if (changed) throw new UserError(changed);
+  const pause = guardPause(Ledger.read().list(sheet.getSheetId()));
+  if (pause) throw new UserError(SEND_TEXTS.pausedNoSend(sheet.getName(), pauseDetail(pause)));
   const hidden = hiddenRows(sheet);
   const only = scope === 'selected' ? selectedRows(spreadsheet, sheet) : undefined;
   if (only && only.size === 0) throw new UserError('Select the rows to send to (row 1 holds the headers).');
@@ -186,6 +190,7 @@ export function costLines(prepared: PreparedSend, startAt?: number): { lines: st
       ? whenLines(plan.rows, template.timing, zone)
       : whenLines(plan.rows, template.timing, zone, startAt, 'at the start')),
   );
+  if (n >= GUARD_MIN_FINAL) lines.push(guardLine(template.timing));
   if (prepared.recent)
     lines.push(
       `${count(prepared.recent, 'of them was', 'of them were')} mailed by this document in the last 30 days.`,

@@ -6,6 +6,7 @@ import { countryZone, SEVERAL_ZONES } from '../outbox/country-zones';
 import { openingText, sendClock, type SendClock, type Timing } from '../outbox/send-timing';
 import { DAY_MS, HOUR_MS } from '../../platform/time';
 import type { SubjectTest } from '../outbox/subject-test';
+import { DEFAULT_BOUNCE_LIMIT, GUARD_MIN_FINAL } from '../outbox/bounce-guard';
 import { count, formatCount, plural } from '../../platform/plural';
 
 const DAY_NAMES = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -103,6 +104,12 @@ export function whenLines(
   if (timing.hourlyLimit && rows.length > timing.hourlyLimit)
     lines.push(paceLine(rows, timing, clock, zone, now));
   return lines;
+}
+
+/** The confirmation's line on the bounce guard: the threshold the payer confirms. */
+export function guardLine(timing: Timing | undefined): string {
+  const limit = (timing && timing.bounceLimit) || DEFAULT_BOUNCE_LIMIT;
+  return `Bounce guard: the list pauses if more than ${limit} % of its mails fail (judged once ${GUARD_MIN_FINAL} are delivered or failed); you resume it from the menu.`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { type ListRow, MailingList } from '../../sheets/mailing-list';
 import { Ledger, type LedgerList, markSet, type Person, type StopCode } from './ledger';
 import { addressMark, boundFields, type ConfirmedMail, contentMark, mailMark } from './marks';
 import { keptTest, testRecord } from './subject-test';
+import { confirmGuard, dropGuardView } from './bounce-guard';
 import { UserError } from '../errors';
 import { formatCount } from '../../platform/plural';
 
@@ -73,6 +74,7 @@ export function confirmSend(
     const list = ledger.openList(sheetId, mark, steps, fields, keyFp, ledger.campaignMark(mail.campaign));
     const resent = new Set<string>();
     // A subject test runs once per mail confirmed: a later send of the same mail keeps its test (its winner).
+    confirmGuard(list, mail.timing && mail.timing.bounceLimit);
     if (!mail.subjectTest) delete list.test;
     else if (!sameMail || !list.test) list.test = testRecord(mail.subjectTest);
     serial = list.serial;
@@ -179,6 +181,7 @@ export function forgetConfirmed(ref: ConfirmedRef | undefined): void {
       if (person.posted === 0 && person.serial === at.serial) list.people.delete(addr);
     if (!stepsToCome(list) && !hasUnposted(list)) ledger.dropList(at.sheetId);
   });
+  if (!Ledger.read().list(at.sheetId)) dropGuardView(at.sheetId);
 }
 
 /** Someone on the list may still get a step. */

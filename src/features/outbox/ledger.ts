@@ -25,6 +25,7 @@ import {
 } from './mailed';
 import { decodePosted, encodePosted, type PostedPairs, type StoredPostedDay } from './posted-mails';
 import { DAY_MS, HOUR_MS } from '../../platform/time';
+import type { GuardRecord } from './guard-record';
 
 /** Why a person gets no more steps (or, for `firstOnly`, none at all: a first mail only). */
 export type StopCode =
@@ -74,6 +75,8 @@ export interface LedgerList {
   campaign?: string;
   /** People the payer chose to send this first mail again although they got it (address marks). */
   again?: string;
+  /** Its bounce guard: the final mails counted, the threshold confirmed, a pause (bounce-guard.ts). */
+  guard?: GuardRecord;
 }
 
 /** What the list's record keeps of its subject test (subject-test.ts). */

@@ -17,7 +17,7 @@ export type ConfirmedMail = MailTemplate & {
   /** subject-test.ts SubjectTest (written out: that module reads marks). */
   subjectTest?: { variants: string[]; share: number; decideAfterHours: number };
   /** send-timing.ts Timing: when and how fast its mails may go. */
-  timing?: { skipDates?: string[]; sendWindow?: unknown; hourlyLimit?: number };
+  timing?: { skipDates?: string[]; sendWindow?: unknown; hourlyLimit?: number; bounceLimit?: number };
 };
 
 /** 64 bits of HMAC-SHA256(secret, text), 11 characters. */
@@ -28,7 +28,8 @@ export function hmac64(secret: string, text: string): string {
 
 /**
  * The mark of the mail as confirmed: campaign, first subject and body, format, every step, the subject test
- * and when and how fast it goes (window, days, zone rule, hourly limit, dates to skip).
+ * and when and how fast it goes (window, days, zone rule, hourly limit, dates to skip), and when it pauses (the
+ * bounce threshold).
  */
 export function mailMark(secret: string, mail: ConfirmedMail): string {
   const steps = (mail.followUps || []).map((s) => [
@@ -45,6 +46,8 @@ export function mailMark(secret: string, mail: ConfirmedMail): string {
   const timing = mail.timing;
   if (timing && (timing.skipDates || timing.sendWindow || timing.hourlyLimit))
     parts.push({ timing: [timing.skipDates || [], timing.sendWindow || null, timing.hourlyLimit || 0] });
+  // The bounce guard's threshold, when it is not the default (a mail saved before it keeps its mark).
+  if (timing && timing.bounceLimit) parts.push({ bounceLimit: timing.bounceLimit });
   return hmac64(secret, JSON.stringify(parts));
 }
 

@@ -58,6 +58,11 @@ export const SEND_TEXTS = {
   testNotStarted: 'gets the winning subject of the test, decided its hours after the first test mails',
   paceWait: (limit: number, next: string) =>
     `${formatCount(limit)} an hour from this list; the next go from ${next}`,
+  /** The list's bounce guard paused it (`rate`: "bounce rate 12 % (24 of 200)"). */
+  guardPaused: (sheet: string, rate: string, rows: number) =>
+    `"${sheet}" is paused: ${rate}. ${formatCount(rows)} ${plural(rows, 'row waits', 'rows wait')}; nothing more of this list goes until you resume it (menu: Resume a paused list), and nothing that went is sent again.`,
+  pausedNoSend: (sheet: string, rate: string) =>
+    `"${sheet}" is paused by its bounce guard (${rate}): nothing more of it is sent until you resume it (menu: Resume a paused list). Nothing was sent.`,
   scheduleEdm: (needed: number, usable: number) =>
     `the scheduled send needed ${formatCount(needed)} EDM and ${formatCount(usable)} ${plural(usable, 'was', 'were')} usable`,
 };

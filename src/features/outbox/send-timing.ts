@@ -8,6 +8,7 @@ import type { ListRow } from '../../sheets/mailing-list';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../platform/time';
 import { countryZone } from './country-zones';
 import type { Ledger } from './ledger';
+import { DEFAULT_BOUNCE_LIMIT, MAX_BOUNCE_LIMIT } from './bounce-guard';
 
 export interface SendWindow {
   /** ISO weekdays: 1 = Monday … 7 = Sunday. */
@@ -24,6 +25,8 @@ export interface Timing {
   sendWindow?: SendWindow;
   /** At most this many mails an hour from the list, steps included. */
   hourlyLimit?: number;
+  /** The failed share (percent) that pauses the list (bounce-guard.ts); absent: the default. */
+  bounceLimit?: number;
 }
 
 export const MAX_SKIP_DATES = 100;
@@ -47,6 +50,15 @@ export function parseTiming(input: Record<string, unknown>): Timing {
         `The hourly limit is a whole number of mails from 1 to ${MAX_HOURLY_LIMIT} (or empty: no limit).`,
       );
     timing.hourlyLimit = n;
+  }
+  const bounce = input.bounceLimit;
+  if (bounce !== undefined && bounce !== null && bounce !== '' && Number(bounce) !== DEFAULT_BOUNCE_LIMIT) {
+    const n = Number(bounce);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_BOUNCE_LIMIT)
+      throw new UserError(
+        `The bounce rate that pauses the list is a whole percentage from 1 to ${MAX_BOUNCE_LIMIT} (or empty: ${DEFAULT_BOUNCE_LIMIT} %).`,
+      );
+    timing.bounceLimit = n;
   }
   return timing;
 }
@@ -80,7 +92,7 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
 
 /** Whether the timing holds any rule on when mails go. */
 export function timed(timing: Timing | undefined): timing is Timing {
-  return !!timing && !!(timing.skipDates || timing.sendWindow || timing.hourlyLimit);
+  return !!timing && !!(timing.skipDates || timing.sendWindow || timing.hourlyLimit || timing.bounceLimit);
 }
 
 /** When a row's mail may go, asked of one run (one `now`): each zone worked out once. */

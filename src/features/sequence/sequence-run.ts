@@ -41,6 +41,7 @@ import type { Wait } from '../outbox/sequence-records';
 import { readReplies } from './replies';
 import { MARGIN_MS, sendDue, waitFor } from './step-posts';
 import { sendClock } from '../outbox/send-timing';
+import { guardPause, pauseDetail } from '../outbox/bounce-guard';
 import { describe } from '../errors';
 
 /** Runs this user's sequences; answers the follow-up mails posted. Under the send lease, as a send. */
@@ -98,9 +99,11 @@ function runList(sheetId: number, record: SequenceRecord | null, deadline: Deadl
   const checkedTo = ensureSequenceColumns(sheet, record.checkedTo);
   const list = openMailingList(sheet);
   const ledger = Ledger.read();
+  const pause = guardPause(entry);
   let wait: Wait | null = null;
   if (ownerStamp('outreach').keyFp !== entry.keyFp) wait = { code: 'other-key' };
   else if (mailMark(ledger.secret, template) !== entry.mail) wait = { code: 'steps-changed' };
+  else if (pause) wait = { code: 'bounce', detail: pauseDetail(pause) };
   else {
     const problems = stepProblems(template, list.headers, readSettings().unsubscribeAddress);
     if (problems.length) wait = { code: 'step-problems', detail: problems.join(' ') };

@@ -25,7 +25,15 @@ import { type ChunksRead, type Pace, readChunks } from './tracking-fetch';
 import { opensRecords, opensToRead } from './tracking-opens';
 import { MailIndex, nextMails, readMailIndex } from './tracking-plan';
 import { Ledger } from '../outbox/ledger';
-import { notThisDocumentRecord, otherKeyRecord, rowState, trackingRecord } from './tracking-rows';
+import {
+  notThisDocumentRecord,
+  otherKeyRecord,
+  rowState,
+  trackedState,
+  trackingRecord,
+} from './tracking-rows';
+import { countFinalMails } from '../outbox/bounce-guard';
+import { loadTemplate } from '../outbox/mail-templates';
 import {
   openTracking,
   readTracking,
@@ -35,7 +43,7 @@ import {
   type TrackingValues,
 } from './tracking-sheets';
 import { readListStates, writeStatesByMailId } from '../../sheets/mail-record';
-import { MailState } from '../../sheets/mail-state';
+import { isFinal, MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
 import { describe } from '../errors';
 import { count } from '../../platform/plural';
@@ -134,6 +142,7 @@ function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
   data.otherKey += read.asked.length - read.mails.length - read.notThisDocument.length;
   data.notThisDocument = (data.notThisDocument || 0) + read.notThisDocument.length;
   data.opensRead = (data.opensRead || 0) + read.opens.size;
+  countFinal(read);
   if (read.error) stop(read.error, data.origin);
   if (!last) return [{ after: cursor, left }];
   // The last unit: the summary is written in the same step, counted from every Tracking row.
@@ -147,6 +156,23 @@ function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
   saveRefreshOutcome(outcome);
   if (written.summary) writeSummary(written.summary, summary, outcome);
   return [];
+}
+
+/**
+ * The bounce guard counts the final mails the unit read (outbox/bounce-guard.ts): what Tracking reads anyway,
+ * no request more. A mail a delivery report in Gmail failed counts as failed.
+ */
+function countFinal(read: UnitRead): void {
+  const bounced = bouncedMails(read.mails);
+  const final = read.mails.filter((m) => bounced.has(m.mailId) || isFinal(trackedState(m)));
+  if (final.length === 0) return;
+  const mails = final.map((m) => ({
+    mailId: m.mailId,
+    email: m.recipientEmail,
+    failed: m.status === 'failed' || bounced.has(m.mailId),
+    sheetId: read.index.sent.get(m.mailId)?.sheetId,
+  }));
+  countFinalMails(mails, (sheetId) => loadTemplate(sheetId)?.campaign || '');
 }
 
 function openAfter(index: MailIndex, after: number): number {

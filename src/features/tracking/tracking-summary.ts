@@ -15,7 +15,8 @@ import { SUMMARY_ANSWER_COLUMNS, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
 import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
-import { isFinal, MailState, parseState } from '../../sheets/mail-state';
+import { isFinal, MailState, parseState, stateText } from '../../sheets/mail-state';
+import { guardViews, pauseDetail } from '../outbox/bounce-guard';
 import { whenText } from '../words';
 import { formatCount } from '../../platform/plural';
 import type { AnswerCode } from '../outbox/ledger';
@@ -173,6 +174,7 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
   // Headers and notes of the columns (what "Tasks" or "Opened %" count), each header whole on its lines.
   header.setNotes([columns.map((c) => c.note || '')]).setWrap(true);
   if (read.created) header.setFontWeight('bold');
+  const sending = pausedCampaigns();
   const grid: CellValue[][] = [...campaigns].map(([name, c]) => {
     const opened = [...c.opens.values()].reduce((n, v) => n + v, 0);
     const record: Record<string, CellValue> = {
@@ -188,6 +190,7 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
       opened,
       firstSent: c.firstSent || '',
       lastSent: c.lastSent || '',
+      sending: sending(name),
       ...answers(c),
     };
     return columns.map((column) => record[column.key]);
@@ -199,6 +202,18 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
   const range = sheet.getRange(headerRow + 1, 1, grid.length, columns.length);
   range.setNumberFormats(grid.map(() => columns.map((c) => c.format || 'General')));
   range.setValues(grid);
+}
+
+/**
+ * What the Sending column says of a campaign (its steps are campaigns of their own: "<campaign> · follow-up
+ * N"): paused by the bounce guard of a list that sends it, with the rate, as that list's payer last saw it.
+ */
+function pausedCampaigns(): (name: string) => string {
+  const paused = guardViews().filter((view) => view.paused);
+  return (name) => {
+    const view = paused.find((v) => name === v.campaign || name.startsWith(`${v.campaign} · follow-up`));
+    return view ? stateText({ kind: 'waiting', code: 'bounce', detail: pauseDetail(view) }) : '';
+  };
 }
 
 /**

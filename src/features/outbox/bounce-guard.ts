@@ -1,0 +1,224 @@
+// The bounce guard (issue 46): per list, the share of its mails that failed, counted in the payer's record
+// (ledger.ts, the list's `guard`) from the mails Tracking reads anyway, each mail once (the final mail ids are
+// kept as runs of consecutive ids: a few numbers per chunk of 100, dropped with the list). Once at least
+// GUARD_MIN_FINAL of its mails since the last resume are final and the failed share passes the threshold the payer
+// confirmed (Compose, part of the mail's mark), the list is paused: nothing of it is posted (first mails, waiting
+// or scheduled, continuations, steps) until the payer resumes it. The decision is the record's typed state; the
+// document keeps a view of it (`guard.<sheet id>`) for the summary and the other editors, never read to decide.
+import { addressKey } from '../../sheets/address';
+import { userToken } from '../../platform/owner';
+import { sheetRecords } from '../../platform/sheet-records';
+import { Ledger, type LedgerList } from './ledger';
+import { addressMark } from './marks';
+import type { GuardPause, GuardRecord } from './guard-record';
+
+/** The failed share (percent) above which a list pauses, unless its mail says otherwise. */
+export const DEFAULT_BOUNCE_LIMIT = 5;
+export const MAX_BOUNCE_LIMIT = 50;
+/** Fewer final mails than this tell nothing of a list. */
+export const GUARD_MIN_FINAL = 20;
+
+/** A mail Tracking read that the service says is final (delivered or failed). */
+export interface FinalMail {
+  mailId: number;
+  email: string;
+  failed: boolean;
+  /** The list whose row shows it (a view: the record must know the person there). */
+  sheetId?: number;
+}
+
+/** What the document shows of a list's guard (any editor's summary, and who may resume). */
+export interface GuardView {
+  sheetId: number;
+  owner: string;
+  campaign: string;
+  limit: number;
+  failed: number;
+  final: number;
+  paused: boolean;
+  at: number;
+}
+
+const views = sheetRecords<GuardView>('guard.', (v) => typeof v.sheetId === 'number');
+
+/** The threshold a confirmation binds (the list's counts go on: a new send of a paused list stays paused). */
+export function confirmGuard(list: LedgerList, limit: number | undefined): void {
+  const guard = list.guard || { limit: DEFAULT_BOUNCE_LIMIT, ids: [], final: 0, failed: 0 };
+  guard.limit = limit || DEFAULT_BOUNCE_LIMIT;
+  list.guard = guard;
+}
+
+/** The list's pause, or null when it may send. */
+export function guardPause(list: LedgerList | undefined): GuardPause | null {
+  return (list && list.guard && list.guard.paused) || null;
+}
+
+/** "bounce rate 12 % (24 of 200)". */
+export function pauseDetail(pause: Pick<GuardPause, 'failed' | 'final'>): string {
+  const rate = pause.final ? Math.round((100 * pause.failed) / pause.final) : 0;
+  return `bounce rate ${rate} % (${pause.failed} of ${pause.final})`;
+}
+
+/**
+ * Counts the final mails of the payer's lists among those a refresh read, each once, and pauses the lists
+ * past their threshold; answers the lists paused now. Writes the record only when a mail was new to it.
+ */
+export function countFinalMails(mails: FinalMail[], campaignOf: (sheetId: number) => string): number[] {
+  const read = Ledger.read();
+  const found = mails.map((m) => ({ mail: m, addr: addressMark(read.secret, addressKey(m.email)) }));
+  const fresh = found.filter(({ mail, addr }) => {
+    const list = listOfMail(read, mail, addr);
+    return !!list && !hasId(list.guard?.ids || [], mail.mailId);
+  });
+  if (fresh.length === 0) return [];
+  const counted = new Set<number>();
+  const paused: number[] = [];
+  Ledger.change((ledger) => {
+    for (const { mail, addr } of fresh) {
+      const list = listOfMail(ledger, mail, addr);
+      if (!list) continue;
+      if (!list.guard) confirmGuard(list, undefined); // a list confirmed before the guard: the default
+      const guard = list.guard!;
+      if (!addId(guard.ids, mail.mailId)) continue;
+      guard.final++;
+      if (mail.failed) guard.failed++;
+      counted.add(list.sheetId);
+    }
+    // Judged on everything this read counted; a paused list's counts follow what is known since.
+    for (const sheetId of counted) {
+      const guard = ledger.list(sheetId)!.guard!;
+      if (guard.paused) Object.assign(guard.paused, sinceResume(guard));
+      else if (judge(guard)) paused.push(sheetId);
+    }
+  });
+  const now = Ledger.read();
+  for (const sheetId of counted) {
+    const list = now.list(sheetId)!;
+    if (list.guard!.paused) saveView(list, campaignOf(sheetId));
+  }
+  return paused;
+}
+
+/** The counts the guard judges (since the last resume). */
+export function sinceResume(guard: GuardRecord): { final: number; failed: number } {
+  const [final, failed] = guard.base || [0, 0];
+  return { final: guard.final - final, failed: guard.failed - failed };
+}
+
+/** Pauses the guard when its mails since the last resume are enough and fail above its threshold. */
+function judge(guard: GuardRecord): boolean {
+  const { final, failed } = sinceResume(guard);
+  if (final < GUARD_MIN_FINAL || failed * 100 <= guard.limit * final) return false;
+  guard.paused = { at: Date.now(), failed, final };
+  guard.told = false;
+  return true;
+}
+
+/** The payer resumes the list: it sends again, judged from here on. */
+export function resumeGuard(sheetId: number): void {
+  Ledger.change((ledger) => {
+    const guard = ledger.list(sheetId)?.guard;
+    if (!guard) return;
+    guard.base = [guard.final, guard.failed];
+    delete guard.paused;
+    delete guard.told;
+  });
+  views.remove(sheetId);
+}
+
+/** The lists of the payer paused and not yet said to them (each said once: marked told). */
+export function untoldPauses(): Array<{ sheetId: number; pause: GuardPause }> {
+  const untold = [...Ledger.read().lists.values()].filter((l) => l.guard?.paused && !l.guard.told);
+  if (untold.length === 0) return [];
+  Ledger.change((ledger) => {
+    for (const { sheetId } of untold) {
+      const guard = ledger.list(sheetId)?.guard;
+      if (guard) guard.told = true;
+    }
+  });
+  return untold.map((l) => ({ sheetId: l.sheetId, pause: l.guard!.paused! }));
+}
+
+/** The document's view of a list's guard, if a payer's run wrote one. */
+export function guardView(sheetId: number): GuardView | null {
+  return views.get(sheetId);
+}
+
+export function guardViews(): GuardView[] {
+  return views.all();
+}
+
+/** The list left the payer's record (its send is over): the document's view of its guard goes too. */
+export function dropGuardView(sheetId: number): void {
+  const view = views.get(sheetId);
+  if (view && view.owner === userToken()) views.remove(sheetId);
+}
+
+function saveView(list: LedgerList, campaign: string): void {
+  const guard = list.guard!;
+  const pause = guard.paused;
+  views.save(list.sheetId, {
+    sheetId: list.sheetId,
+    owner: userToken(),
+    campaign,
+    limit: guard.limit,
+    failed: pause ? pause.failed : sinceResume(guard).failed,
+    final: pause ? pause.final : sinceResume(guard).final,
+    paused: !!pause,
+    at: Date.now(),
+  });
+}
+
+/**
+ * The payer's list a final mail belongs to: the list whose row shows it, when the record has its person
+ * posted there, else the one list of the record that mailed that person.
+ */
+function listOfMail(ledger: Ledger, mail: FinalMail, addr: string): LedgerList | undefined {
+  const mailed = (list: LedgerList | undefined) => {
+    const person = list && list.people.get(addr);
+    return !!person && person.posted > 0;
+  };
+  const shown = mail.sheetId === undefined ? undefined : ledger.list(mail.sheetId);
+  if (mailed(shown)) return shown;
+  const lists = [...ledger.lists.values()].filter(mailed);
+  return lists.length === 1 ? lists[0] : undefined;
+}
+
+/** Whether `id` is among the runs. */
+function hasId(runs: number[], id: number): boolean {
+  let end = -1;
+  for (let i = 0; i < runs.length; i += 2) {
+    const start = end + 1 + runs[i];
+    end = start + runs[i + 1] - 1;
+    if (id < start) return false;
+    if (id <= end) return true;
+  }
+  return false;
+}
+
+/** Adds `id` to the runs (in place); false when it was there. */
+export function addId(runs: number[], id: number): boolean {
+  const spans: Array<[number, number]> = [];
+  let end = -1;
+  for (let i = 0; i < runs.length; i += 2) {
+    const start = end + 1 + runs[i];
+    end = start + runs[i + 1] - 1;
+    spans.push([start, end]);
+  }
+  if (spans.some(([s, e]) => id >= s && id <= e)) return false;
+  spans.push([id, id]);
+  spans.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const span of spans) {
+    const last = merged[merged.length - 1];
+    if (last && span[0] <= last[1] + 1) last[1] = Math.max(last[1], span[1]);
+    else merged.push([...span]);
+  }
+  runs.length = 0;
+  let previous = -1;
+  for (const [s, e] of merged) {
+    runs.push(s - previous - 1, e - s + 1);
+    previous = e;
+  }
+  return true;
+}
