@@ -11,6 +11,8 @@ import { notSent } from '../../sheets/mail-state';
 import { SEND_TEXTS } from '../outbox/send-texts';
 import { costLines, launchSend, PreparedSend, prepareSend, writeStatuses } from '../mail/send';
 import { SEND_JOB } from '../mail/send-job';
+import { guardPause, pauseDetail } from '../outbox/bounce-guard';
+import { Ledger } from '../outbox/ledger';
 import { skippedLines } from '../mail/send-plan';
 import { withJobLease } from '../../platform/jobs';
 import {
@@ -233,6 +235,14 @@ function startScheduled(schedule: ScheduledSend): boolean {
     return false;
   };
   if (ownershipOf(schedule, 'outreach') !== 'mine') return notStarted(OTHER_KEY);
+  const pause = guardPause(Ledger.read().list(schedule.sheetId));
+  if (pause) {
+    saveSchedule(schedule); // it waits while the list is paused: started by the first hourly run after a resume
+    record(
+      `The send scheduled for "${sheet.getName()}" waits: the list is paused, ${pauseDetail(pause)}; it starts at the next hourly run after you resume it.`,
+    );
+    return false;
+  }
   return withJobLease(
     SEND_JOB.kind,
     () => {
