@@ -212,6 +212,18 @@ function keepConfirmedRows(prepared: PreparedSend, schedule: ScheduledSend): num
 const OTHER_KEY =
   'it was scheduled with another outreach API key, and it is sent only with the key it was scheduled with. Schedule it again.';
 
+/** The list is paused by its bounce guard: the send stays scheduled, and starts at the first run after a resume. */
+function waitsForResume(schedule: ScheduledSend, sheetName: string): boolean {
+  const pause = guardPause(Ledger.read().list(schedule.sheetId));
+  if (!pause) return false;
+  saveSchedule(schedule);
+  recordLastRun('send', {
+    message: `The send scheduled for "${sheetName}" waits: the list is paused, ${pauseDetail(pause)}; it starts at the next hourly run after you resume it.`,
+    finished: true,
+  });
+  return true;
+}
+
 /** Plans and starts one scheduled send without UI; true when mails went out. */
 function startScheduled(schedule: ScheduledSend): boolean {
   const record = (message: string) => recordLastRun('send', { message, finished: true });
@@ -235,14 +247,7 @@ function startScheduled(schedule: ScheduledSend): boolean {
     return false;
   };
   if (ownershipOf(schedule, 'outreach') !== 'mine') return notStarted(OTHER_KEY);
-  const pause = guardPause(Ledger.read().list(schedule.sheetId));
-  if (pause) {
-    saveSchedule(schedule); // it waits while the list is paused: started by the first hourly run after a resume
-    record(
-      `The send scheduled for "${sheet.getName()}" waits: the list is paused, ${pauseDetail(pause)}; it starts at the next hourly run after you resume it.`,
-    );
-    return false;
-  }
+  if (waitsForResume(schedule, sheet.getName())) return false;
   return withJobLease(
     SEND_JOB.kind,
     () => {
