@@ -3,12 +3,10 @@
 // when, and the job pauses until the first of them may go; the hourly trigger of the user who sent it goes on
 // from there (the job's pause, as for the sending quota).
 import { isQueued, type MailState } from '../../sheets/mail-state';
-import type { CellValue } from '../../sheets/cells';
-import { stateCell } from '../../sheets/mail-record';
 import type { MailingList } from '../../sheets/mailing-list';
 import { myTimer, saveMyTimer } from '../jobs/timer-store';
-import { pauseDetail } from '../outbox/bounce-guard';
-import type { GuardPause } from '../outbox/guard-record';
+import { guardPause, pauseDetail } from '../outbox/bounce-guard';
+import { Ledger } from '../outbox/ledger';
 import { JobPause } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
 import { SEND_TEXTS } from '../outbox/send-texts';
@@ -106,17 +104,19 @@ export function holdPause(hold: Hold): JobPause {
 
 /**
  * The list is paused by its bounce guard: every queued row says so, and the send waits (the hourly run looks
- * again; it goes on once the payer resumes the list).
+ * again; it goes on once the payer resumes the list). Null when it is not paused.
  */
-export function guardHold(list: MailingList, sheetName: string, pause: GuardPause): JobPause {
-  const state: MailState = { kind: 'waiting', code: 'bounce', detail: pauseDetail(pause) };
-  const changes = new Map<string, Record<string, CellValue>>();
-  for (const row of list.readRows())
-    if (isQueued(row.state)) changes.set(row.key, { mailStatus: stateCell(state) });
-  list.writeByRecipient(changes, isQueued);
-  ensureTimer();
-  return new JobPause(
-    SEND_TEXTS.guardPaused(sheetName, pauseDetail(pause), changes.size),
-    Date.now() + HOUR_MS,
-  );
+export function guardHold(list: MailingList, now = Date.now()): Hold | null {
+  const pause = guardPause(Ledger.read().list(list.sheet.getSheetId()));
+  if (!pause) return null;
+  const rate = pauseDetail(pause);
+  const state: MailState = { kind: 'waiting', code: 'bounce', detail: rate };
+  const states = new Map<string, MailState>();
+  for (const row of list.readRows()) if (isQueued(row.state)) states.set(row.key, state);
+  return {
+    until: now + HOUR_MS,
+    pace: false,
+    states,
+    text: SEND_TEXTS.guardPaused(list.sheet.getName(), rate, states.size),
+  };
 }

@@ -29,7 +29,6 @@ import { EndData, quotaEnd, stopEnd } from './send-end';
 import { HOUR_MS } from '../../platform/time';
 import { queuedRows, subjectGate } from './send-queue';
 import { guardHold, type Hold, holdOf, holdPause, reviewHold } from './send-hold';
-import { guardPause } from '../outbox/bounce-guard';
 import { describe, UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
 
@@ -148,17 +147,16 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   const unsubscribe = readSettings().unsubscribeAddress;
   const template = loadTemplate(state.data.sheetId);
   const confirmed = template && openConfirmed(state.data.confirmed, template);
-  // Changed since it was confirmed: held until the payer reviews it; gone (its record or template): stopped.
-  if (template && confirmed && confirmed.mailChanged)
-    return { list, skipped: new Map(), unconfirmed: new Map(), exhausted: true, hold: reviewHold(list) };
+  // Changed since it was confirmed: held until the payer reviews it; paused by its bounce guard: until resumed;
+  // gone (its record or template): stopped.
+  const held = template && confirmed && (confirmed.mailChanged ? reviewHold(list) : guardHold(list));
+  if (held) return { list, skipped: new Map(), unconfirmed: new Map(), exhausted: true, hold: held };
   if (!template || !confirmed) {
     const left = releaseQueued(state.data, notSent('mail-changed', SEND_TEXTS.mailChanged));
     throw new JobStop(
       `The mail was changed after you confirmed the send (by you or another editor): ${count(left, 'row')} not sent, nothing charged for them. Check the mail, then run "Send e-mails" again to send them (nothing is sent twice).`,
     );
   }
-  const pause = guardPause(Ledger.read().list(state.data.sheetId));
-  if (pause) throw guardHold(list, state.data.sheetName, pause);
   // As many chunks as may go now (the rest would wait for the rate window before this batch's results are
   // written); a full batch when none may: it waits once, for all of them.
   const free = client.budget.available();
