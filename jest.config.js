@@ -32,7 +32,7 @@ const not = (globs) => at(globs).map((glob) => `!${glob}`);
 
 const layer = (displayName, testMatch, more = {}) => ({
   displayName,
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/test/support/test-environment.js',
   testMatch,
   transform: {
     '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: { module: 'commonjs', target: 'ES2020' } }],

@@ -419,6 +419,7 @@ class AppsScriptEmulator {
     const env = { emu: this, exec };
     const globals = this._globals(env);
     for (const [k, v] of Object.entries(globals)) realm.define(k, v);
+    realm.bindGlobals();
     realm.run(this._compiled());
     if (!this._functionNames) this._functionNames = this._collectFunctions(realm);
     return { realm, env, globals };

@@ -34,7 +34,7 @@ describe('the campaign set', () => {
     const set = setOf(keys);
     const read = { ...set, fingerprints: decodeMailed(encodeMailed(set), set.bits, set.fingerprints.size) };
     expect(read.fingerprints).toEqual(set.fingerprints);
-    for (const key of keys) expect(has(read, key)).toBe(true);
+    expect(keys.filter((key) => !has(read, key))).toEqual([]);
   });
 
   test('exact: 100,000 recipients match no stranger in 100,000 looks, at about 4 characters each', () => {
@@ -50,7 +50,7 @@ describe('the campaign set', () => {
     const set = setOf(keys);
     cutMailed(set, compactBits(set));
     expect(set.bits).toBe(28);
-    for (const key of keys) expect(has(set, key)).toBe(true);
+    expect(keys.filter((key) => !has(set, key))).toEqual([]);
     expect(encodeMailed(set).length / 100_000).toBeLessThan(2.3);
     expect(strangers(set, 100_000) / 100_000).toBeLessThan(1 / 1000); // each one left out, never one mailed twice
   });
