@@ -92,7 +92,8 @@ async function demoCredits(host, info) {
 const ACTIONS = {
   async 'mailing-list'(host, info) {
     const rows = [['Name', 'Email', 'Company']];
-    for (let i = 1; i <= LIST_ROWS; i++) rows.push(demoRow(i));
+    const listRows = info.demoListRows || LIST_ROWS;
+    for (let i = 1; i <= listRows; i++) rows.push(demoRow(i));
     const made = await host.call({ op: 'sheet', name: 'Demo list' });
     if (!made.ok) return made;
     const pasted = await host.call({ op: 'paste', sheet: 'Demo list', range: 'A1', values: rows });
@@ -100,7 +101,7 @@ const ACTIONS = {
     const credits = await demoCredits(host, info);
     return {
       ok: true,
-      message: `"Demo list" has ${LIST_ROWS.toLocaleString('en-US')} rows (${rowsText(2, LIST_ROWS + 1)}: ${COMPANIES} companies, each on its own domain; every 10th bounces; of the others every 11th replies, every 13th is out of office, every 17th asks to be removed, every 7th opens), and ${credits}. Compose e-mail… there, then Send to all unsent rows.`,
+      message: `"Demo list" has ${listRows.toLocaleString('en-US')} rows (${rowsText(2, listRows + 1)}: ${COMPANIES} companies, each on its own domain; every 10th bounces; of the others every 11th replies, every 13th is out of office, every 17th asks to be removed, every 7th opens), and ${credits}. Compose e-mail… there, then Send to all unsent rows.`,
     };
   },
   async companies(host) {
