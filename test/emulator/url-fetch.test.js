@@ -119,14 +119,13 @@ test('status >= 400 throws unless muteHttpExceptions', () => {
 test('fetchAll runs its requests in parallel and advances the virtual clock once', async () => {
   make({ fetchLatencyMs: 50 });
   const urls = [1, 2, 3, 4, 5].map((i) => `${server.url}/slow?ms=300&id=${i}`);
-  const t0 = Date.now();
   const v0 = emu.clock.now();
   const out = emu.run('all', [urls]);
-  const real = Date.now() - t0;
   expect(out).toEqual([1, 2, 3, 4, 5].map((i) => `200:{"id":"${i}"}`));
-  expect(real).toBeLessThan(1200);
   expect(emu.clock.now() - v0).toBe(50);
   expect(emu.stats.urlFetch).toEqual({ calls: 1, requests: 5 });
+  // In parallel: the server had every request before it answered the first (a bound on the wall-clock time
+  // would measure the machine's load instead).
   const log = (await server.requests()).filter((r) => r.url.startsWith('/slow'));
   const firstAnswer = Math.min(...log.map((r) => r.answeredAtMs));
   expect(log.every((r) => r.receivedAtMs < firstAnswer)).toBe(true);
