@@ -1,10 +1,11 @@
 'use strict';
-// Through the built bundle: one document sends and tracks 100,000 mails while it also holds 3,000
+// Through the built bundle: one document sends and tracks 10,000 mails while it also holds 3,000
 // search results (company index), 5,000 phone results, and a 50,000-character Chinese template with a
 // Cyrillic campaign name on each of two sheets. Its document properties stay under 250 KB at every step
 // (sampled at every request and after every execution; the peak is printed). The add-on's own send posts
 // enough chunks to show that its state does not grow with them; the bulk is posted straight at the sandbox
-// (as the tracking suite does for 10,000) and written on mailing lists as the sender writes them.
+// and written on mailing lists as the sender writes them. The same refreshes at 100,000 mails are the
+// bench's (Tracking refresh (90% final), its document properties at every moment of the stretch).
 const zlib = require('node:zlib');
 const { useServices, newAddon, dataset, jobKey } = require('../support/harness');
 const { sendAtSandboxToSheet, topUpEdm } = require('../support/sent-mail');
@@ -16,6 +17,9 @@ jest.setTimeout(900_000);
 
 const BUDGET = 250 * 1024;
 const MINUTE = 60_000;
+/** Mails tracked: 1,300 sent by the add-on, the rest straight at the sandbox. */
+const MAILS = 10_000;
+const NOT_FINAL = MAILS / 10;
 
 /** The sharded stores' stable hash (src/platform/sharded-store.ts). */
 function shardOf(key, shards) {
@@ -85,9 +89,9 @@ function refreshAll() {
   return { mails: count('/emails/mails'), tasks: count('/emails/tasks'), total: emu.fetchLog.length };
 }
 
-test('100,000 mails sent and tracked in one document: properties stay under 250 KB at every step', async () => {
-  // The emulator's real-time guard against busy loops (60 s) is raised: a step over 100,000 rows takes longer
-  // here than in Apps Script, whose limit is virtual time (6 minutes), enforced as always.
+test('10,000 mails sent and tracked in one document beside large caches: properties stay under 250 KB at every step', async () => {
+  // The emulator's real-time guard against busy loops (60 s) is raised: a step over many rows takes longer
+  // on a loaded machine than in Apps Script, whose limit is virtual time (6 minutes), enforced as always.
   emu = newAddon(services, { fetchLatencyMs: 20, realTimeoutMs: 600_000 });
   let peak = { bytes: 0, at: '' };
   let step = 'start';
@@ -144,47 +148,51 @@ test('100,000 mails sent and tracked in one document: properties stay under 250 
   sample();
   const sentByAddon = emu.properties.document.bytes;
 
-  // The bulk: 98,700 more mails on three lists; the first refresh reads all 100,000.
+  // The bulk: the other mails on three lists; the first refresh reads them all.
   const bulk = (from, count) => Array.from({ length: count }, (_, i) => `b${from + i}@example.com`);
   await settle();
+  const third = Math.floor((MAILS - 1300) / 3);
   for (const [from, count, name] of [
-    [0, 33_000, 'Bulk 1'],
-    [33_000, 33_000, 'Bulk 2'],
-    [66_000, 32_700, 'Bulk 3'],
+    [0, third, 'Bulk 1'],
+    [third, third, 'Bulk 2'],
+    [2 * third, MAILS - 1300 - 2 * third, 'Bulk 3'],
   ]) {
     services.clock.advance(61_000); // the sandbox's rate window is empty again
     await sendAtSandboxToSheet(emu, services, bulk(from, count), name);
   }
   services.clock.advance(2 * MINUTE);
-  step = 'first refresh (100,000 mails)';
+  step = `first refresh (${MAILS} mails)`;
   progress(step);
   const first = refreshAll();
   sample();
   const tracking = emu.spreadsheet.getSheetByName('Tracking');
-  expect(tracking.getLastRow()).toBe(100_001);
+  expect(tracking.getLastRow()).toBe(MAILS + 1);
   expect(tracking.getMaxColumns()).toBe(14);
 
   // As if the last refresh had seen 10 % of them sent but not confirmed yet: the refresh measured reads
-  // those 10,000 only.
+  // those only.
   const status = tracking.getRange(1, 1, 1, 14).getValues()[0].indexOf('Mail status') + 1;
-  tracking.getRange(90_002, status, 10_000, 1).setValues(Array.from({ length: 10_000 }, () => ['Sent']));
+  const firstNotFinal = MAILS - NOT_FINAL + 2;
+  tracking
+    .getRange(firstNotFinal, status, NOT_FINAL, 1)
+    .setValues(Array.from({ length: NOT_FINAL }, () => ['Sent']));
   services.clock.advance(2 * MINUTE);
-  step = 'refresh at 100,000 mails, 90 % final';
+  step = `refresh at ${MAILS} mails, 90 % final`;
   progress(step);
   const measured = refreshAll();
   sample();
-  expect(tracking.getLastRow()).toBe(100_001);
+  expect(tracking.getLastRow()).toBe(MAILS + 1);
   expect(
     tracking
-      .getRange(90_002, status, 10_000, 1)
+      .getRange(firstNotFinal, status, NOT_FINAL, 1)
       .getValues()
       .flat()
       .every((v) => v === 'Delivered' || v === 'Failed'),
   ).toBe(true);
-  // 10,000 mails to read: 100 requests of 100 Mail IDs; their tasks, with the final mails' tasks read again
-  // for their opens (sent in the last 14 days), 100 task ids a request.
-  const tasksOnTracking = new Set(tracking.getRange(2, 1, 100_000, 1).getValues().flat()).size;
-  expect(measured.mails).toBe(100);
+  // The mails not final to read: requests of 100 Mail IDs; their tasks, with the final mails' tasks read
+  // again for their opens (sent in the last 14 days), 100 task ids a request.
+  const tasksOnTracking = new Set(tracking.getRange(2, 1, MAILS, 1).getValues().flat()).size;
+  expect(measured.mails).toBe(NOT_FINAL / 100);
   expect(measured.tasks).toBe(Math.ceil(tasksOnTracking / 100));
   step = 'refresh when everything is final';
   progress(step);
@@ -197,14 +205,14 @@ test('100,000 mails sent and tracked in one document: properties stay under 250 
 
   const cells = emu.spreadsheet.getSheets().reduce((n, s) => n + s.getMaxRows() * s.getMaxColumns(), 0);
   console.log(
-    `100,000 mails in one document: peak document properties ${peak.bytes} bytes (${(peak.bytes / 1024).toFixed(1)} KB, at "${peak.at}"); ` +
+    `${MAILS} mails in one document: peak document properties ${peak.bytes} bytes (${(peak.bytes / 1024).toFixed(1)} KB, at "${peak.at}"); ` +
       `after the add-on's own sends ${sentByAddon} bytes; now ${emu.properties.document.bytes} bytes. ` +
-      `Requests: first refresh of 100,000 mails ${first.total} (${first.mails} mail + ${first.tasks} task); ` +
-      `refresh at 100,000 mails with 90 % final ${measured.total} (${measured.mails} mail + ${measured.tasks} task); ` +
+      `Requests: first refresh of ${MAILS} mails ${first.total} (${first.mails} mail + ${first.tasks} task); ` +
+      `refresh at ${MAILS} mails with 90 % final ${measured.total} (${measured.mails} mail + ${measured.tasks} task); ` +
       `refresh when all final ${final.total}. Cells: Tracking ${tracking.getMaxRows() * tracking.getMaxColumns()}, the whole spreadsheet ${cells}.`,
   );
   expect(peak.bytes).toBeLessThan(BUDGET);
   // Every mail at the sandbox is on the Tracking sheet once.
-  const mailIds = tracking.getRange(2, 4, 100_000, 1).getValues().flat();
-  expect(new Set(mailIds).size).toBe(100_000);
+  const mailIds = tracking.getRange(2, 4, MAILS, 1).getValues().flat();
+  expect(new Set(mailIds).size).toBe(MAILS);
 });
