@@ -41,6 +41,8 @@ async function startPlayground({
   emulatorOptions = {},
   // The demo list's size (demo.js): tests that need no 7,000 rows take fewer.
   demoListRows,
+  // How much faster the add-on's pages run their timers (bridge.js): a test's, so a poll comes sooner.
+  frameTimerScale,
 } = {}) {
   if (!fs.existsSync(codePath)) {
     throw new Error(
@@ -84,6 +86,7 @@ async function startPlayground({
       functions: entryPointNames(codePath),
       warnings: ready.warnings || [],
       demoListRows,
+      frameTimerScale,
     };
     web = createPlaygroundServer(emulator, { info });
     await new Promise((resolve, reject) => {

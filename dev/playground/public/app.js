@@ -1669,7 +1669,12 @@
   }
 
   function injectBridge(html, frameId) {
-    var config = { functions: info.functions || [], frame: frameId, clockOffset: clockOffset() };
+    var config = {
+      functions: info.functions || [],
+      frame: frameId,
+      clockOffset: clockOffset(),
+      timerScale: info.frameTimerScale || 1,
+    };
     var script =
       '<script>window.__playgroundBridge__ = ' +
       JSON.stringify(config).replace(/</g, '\\u003c') +

@@ -29,6 +29,22 @@
   ServiceDate.parse = RealDate.parse;
   window.Date = ServiceDate;
 
+  // A test may run the pages' timers faster (startPlayground's frameTimerScale: the progress dialog's poll of
+  // 5 s then comes after 0.5 s at 0.1); the clock they read is the service clock above, whatever the scale.
+  var timerScale = Number(config.timerScale) || 1;
+  if (timerScale !== 1) {
+    var realSetTimeout = window.setTimeout;
+    var realSetInterval = window.setInterval;
+    var scaled = function (real) {
+      return function (fn, ms) {
+        var rest = Array.prototype.slice.call(arguments, 2);
+        return real.apply(window, [fn, (Number(ms) || 0) * timerScale].concat(rest));
+      };
+    };
+    window.setTimeout = scaled(realSetTimeout);
+    window.setInterval = scaled(realSetInterval);
+  }
+
   function send(message) {
     message.__playground__ = true;
     message.frame = config.frame;
