@@ -94,7 +94,9 @@ export interface MailPreview {
 
 export function showComposeDialog(reason = ''): void {
   if (!ensureKey('outreach')) return;
-  showDialogFile('compose', 'Compose e-mail', { reason }, { width: 760, height: 600 });
+  // The sheet's name is in the heading from the first paint, not only once the state arrives.
+  const sheetName = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getName();
+  showDialogFile('compose', 'Compose e-mail', { reason, sheetName }, { width: 760, height: 600 });
 }
 
 export function getComposeState(): ComposeState {
