@@ -164,8 +164,16 @@ function sheetState(sheet, tz) {
       width: Number(chart.options && chart.options.width) || 600,
       height: Number(chart.options && chart.options.height) || 371,
       percent: Boolean(chart.options && chart.options.isStacked === 'percent'),
+      legend: legendPosition(chart.options || {}),
     })),
   };
+}
+
+/** Where a chart's legend goes, as set by setOption('legend', { position }) or setLegendPosition (Sheets: right). */
+function legendPosition(options) {
+  const legend = options.legend;
+  const position = (legend && typeof legend === 'object' && legend.position) || options['legend.position'];
+  return String(position || 'right').toLowerCase();
 }
 
 /** The shared clock (the sandbox's too) and the time-driven triggers waiting on it. */

@@ -31,7 +31,8 @@ function expectChartBelowTable(campaigns) {
   const table = summary.getRange(8, 1, campaigns + 1, summary.getLastColumn());
   const info = summary.getCharts()[0].getContainerInfo();
   expect(info.getAnchorRow()).toBeGreaterThan(table.getLastRow());
-  expect(info.getAnchorRow()).toBe(8 + campaigns + 2); // one blank row between
+  expect(info.getAnchorRow()).toBe(8 + campaigns + 1); // the row right below, a few pixels down
+  expect(info.getOffsetY()).toBeGreaterThan(0);
   expect(info.getAnchorColumn()).toBe(1);
   expect(summary.getLastRow()).toBe(table.getLastRow()); // nothing of the table below it
 }

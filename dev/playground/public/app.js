@@ -2020,8 +2020,11 @@
     });
     return { labels: labels, series: series };
   }
-  /** Bars of equal length (each label's total is 100 %) when `percent`, else scaled to the longest. */
-  function barChartBody(data, colors, percent) {
+  /**
+   * Bars of equal length (each label's total is 100 %) when `percent`, else scaled to the longest; the legend
+   * above them for `legend` 'top', none for 'none', else below.
+   */
+  function barChartBody(data, colors, percent, legendAt) {
     var body = el('div', 'chart-body chart-bars');
     var legend = el('ul', 'chart-legend');
     data.series.forEach(function (s, i) {
@@ -2065,8 +2068,9 @@
       line.appendChild(bar);
       bars.appendChild(line);
     });
+    if (legendAt === 'top') body.appendChild(legend);
     body.appendChild(bars);
-    body.appendChild(legend);
+    if (legendAt !== 'top' && legendAt !== 'none') body.appendChild(legend);
     return body;
   }
   /** Places a chart as Sheets does: its top-left corner at its anchor cell plus offsets, at its width. */
@@ -2089,7 +2093,7 @@
         bars.setAttribute('data-type', chart.type);
         bars.appendChild(el('figcaption', null, chart.title || 'Chart'));
         var colors = chart.colors && chart.colors.length ? chart.colors : CHART_COLORS;
-        bars.appendChild(barChartBody(seriesOf(sheet, chart.ranges), colors, chart.percent));
+        bars.appendChild(barChartBody(seriesOf(sheet, chart.ranges), colors, chart.percent, chart.legend));
         if (placeChart(bars, chart)) holder.appendChild(bars);
         return;
       }
