@@ -2,7 +2,8 @@
 /* global document */ // inside page.evaluate callbacks, which run in the browser
 // Compose at 1366×768 on a wide list (the Contacts columns and more): the heading names the sheet from the first
 // paint, the column chips show in whole rows (the last, Replaces, never half hidden), and the sending window's
-// time fields are as wide as their text ("09:00 AM", not "09:00 AN").
+// time fields are as wide as their text ("09:00 AM", not "09:00 AN"); after Send, the end names the columns the
+// ids went to and the sheet shows them (they lie right of the window).
 const {
   usePlayground,
   screenshot,
@@ -87,5 +88,27 @@ test('compose at 1366×768 on a wide list: the sheet named, whole chips, time fi
     expect(times.map((t) => t.id)).toEqual(['windowFrom', 'windowTo']);
     for (const t of times) expect([t.id, t.has >= t.needs - 0.5]).toEqual([t.id, true]);
     expect(await clippedElements(compose, 'x')).toEqual([]);
+
+    // Sent: the end names the columns the ids went to, right of the window, and the sheet scrolls to them.
+    await compose.locator('#campaign').fill('Wide list');
+    await compose.locator('#subject').fill('Hello {{First name}}');
+    await compose.locator('#body').fill('Hi {{First name}}');
+    await compose.locator('#sendAll').click();
+    await page.locator('#alert-buttons button[data-button="YES"]').click();
+    await compose
+      .locator('#message.ok', {
+        hasText: /Each row's Mail status, Task ID, Mail ID and Sent at: columns P–S of "Sheet1"\.$/,
+      })
+      .waitFor({ timeout: 30000 });
+    await page.locator('#html-dialog-close').click();
+    await waitForCell(page, 'P2', 'Accepted');
+    await screenshot(page, 'compose-fields-03-sent-scrolled');
+    const [status, grid] = await Promise.all([
+      page.locator('#grid td[data-r="2"][data-c="16"]').boundingBox(),
+      page.locator('#grid-wrap').boundingBox(),
+    ]);
+    expect(status.x).toBeGreaterThanOrEqual(grid.x);
+    expect(status.x + status.width).toBeLessThanOrEqual(grid.x + grid.width);
+    expect(await page.locator('#name-box').inputValue()).toMatch(/^P\d+:S\d+$/); // the rows selected, those columns
   });
 }, 90000);

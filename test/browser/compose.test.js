@@ -101,7 +101,7 @@ test('Send to all unsent rows shows the outcome in the compose dialog: sent, ski
   const outcome = dialog.locator('#message.ok');
   await outcome.waitFor({ timeout: 30000 });
   await expect(outcome.textContent()).resolves.toBe(
-    'Send finished: Sent 2 e-mails, 1 skipped (campaign "Outcome shown"). 2 e-mail credits (EDM) used. Each row\'s "Mail status" says what happened to it.',
+    'Send finished: Sent 2 e-mails, 1 skipped (campaign "Outcome shown"). 2 e-mail credits (EDM) used. Each row\'s Mail status, Task ID, Mail ID and Sent at: columns C–F of "Sheet1".',
   );
   await expect(page.locator('#toasts .toast').count()).resolves.toBe(0);
   await screenshot(page, 'compose-02-send-outcome');

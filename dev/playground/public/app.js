@@ -17,6 +17,7 @@
   var sel = null; // { r1, c1, r2, c2, cr, cc } (1-based; cr/cc the current cell, the anchor)
   var selectSeq = 0; // selection messages sent; a state older than our last selection does not move it
   var selectionSent = Promise.resolve();
+  var stateShown = false; // the first state's selection is where the page opens, not a move to scroll to
   var cellEls = {}; // "r,c" -> td
   var rowHeads = {};
   var colHeads = {};
@@ -204,6 +205,7 @@
       renderMenu();
     }
     var serverOwnsSelection = next.selectSeq >= selectSeq;
+    var selectedBefore = activeSheet + '!' + (sel ? rangeA1(sel) : '');
     if (serverOwnsSelection || !activeSheet || !findSheet(activeSheet)) {
       if (activeSheet !== next.activeSheet) enterSheet(next.activeSheet);
       var r = next.selection ? parseRange(next.selection.range) : null;
@@ -227,6 +229,12 @@
     if (key === drawnKey && !editor) paintSelection();
     else if (editor) gridStale = true;
     else renderGrid();
+    // A range the add-on activated is scrolled into view, as Sheets does (its last column, then its first).
+    if (serverOwnsSelection && stateShown && selectedBefore !== activeSheet + '!' + rangeA1(sel) && !editor) {
+      scrollIntoView(sel.r1, sel.c2);
+      scrollIntoView(sel.r1, sel.c1);
+    }
+    stateShown = true;
   }
 
   function findSheet(name) {

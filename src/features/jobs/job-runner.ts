@@ -214,6 +214,7 @@ export function runStep<U, D, R>(
   const lateStop = finished && !isStopped(state) && stopRequested(job.kind);
   if (finished) endJob(job, state);
   else saveJob(job.kind, state);
+  if (finished && job.showResults && !reporter.unattended) job.showResults(state);
   const progress = progressOf(job, state, finished);
   if (lateStop) progress.message = `${progress.message} ${LATE_STOP_TEXT}`;
   reporter.end(job, progress);

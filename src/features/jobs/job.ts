@@ -108,6 +108,8 @@ export interface JobDefinition<U, D, R> {
   markStopped?(state: JobState<U, D>): string;
   /** The job ended (finished, stopped, dropped): lets go of what it kept outside its state. */
   ended?(state: JobState<U, D>): void;
+  /** The job ended in an execution a user watches (a menu, a dialog; not a trigger): shows where its results are. */
+  showResults?(state: JobState<U, D>): void;
   /** What the work between two saved states did, e.g. "unlocked 62 companies (62 points)"; "" for nothing. */
   workDone?(before: D, after: D): string;
 }

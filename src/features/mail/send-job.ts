@@ -31,6 +31,7 @@ import { queuedRows, subjectGate } from './send-queue';
 import { guardHold, type Hold, holdOf, holdPause, reviewHold } from './send-hold';
 import { describe, UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
+import { selectWritten, writtenColumnsText } from './written-columns';
 
 const UNIT_ROWS = SEND_CHUNK * BATCH_CHUNKS;
 
@@ -85,6 +86,10 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, UnitResult> = {
     return `${count(left, 'e-mail')} ${plural(left, 'was', 'were')} not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`;
   },
   ended: (state) => forgetConfirmed(state.data.confirmed),
+  showResults: (state) => {
+    const sheet = listSheet(state.data);
+    if (sheet) selectWritten(sheet);
+  },
   workDone: (before, after) => {
     const sent = after.sent - before.sent;
     const parts = sent ? [`sent ${count(sent, 'e-mail')} (${count(sent, 'e-mail credit')})`] : [];
@@ -329,11 +334,15 @@ function owedPause(sheetName: string): JobPause {
 export function sendingSheet(
   data: Pick<SendData, 'sheetId' | 'sheetName'>,
 ): GoogleAppsScript.Spreadsheet.Sheet {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet()
-    .getSheets()
-    .find((s) => s.getSheetId() === data.sheetId);
+  const sheet = listSheet(data);
   if (!sheet) throw new JobStop(`The sheet "${data.sheetName}" was deleted: nothing more is sent.`);
   return sheet;
+}
+
+/** The send's list, or null when it was deleted. */
+function listSheet(data: Pick<SendData, 'sheetId'>): GoogleAppsScript.Spreadsheet.Sheet | null {
+  const sheets = SpreadsheetApp.getActiveSpreadsheet().getSheets();
+  return sheets.find((s) => s.getSheetId() === data.sheetId) || null;
 }
 
 function sendSummary(state: SendState, finished: boolean): string {
@@ -345,5 +354,7 @@ function sendSummary(state: SendState, finished: boolean): string {
   const left = rowsLeft(state.units);
   if (!finished && left) parts.push(`${formatCount(left)} to go`);
   const cost = finished ? ` ${count(d.sent, 'e-mail credit')} (EDM) used.` : '';
-  return `${finished ? '' : 'Working: '}${parts.join(', ')} (campaign "${d.campaign}").${cost}`;
+  const sheet = finished ? listSheet(d) : null; // where the results are: a wide list has them off-screen
+  const where = sheet ? writtenColumnsText(sheet) : '';
+  return `${finished ? '' : 'Working: '}${parts.join(', ')} (campaign "${d.campaign}").${cost}${where}`;
 }
