@@ -13,6 +13,7 @@ const { searchMinimum, unlockMinimum, phoneMinimum, trackingMinimum, SEARCH_MAX_
 const { sendFromSheet, topUpEdm } = require('../../test/support/sent-mail');
 const { volumeOperations } = require('./volume-operations');
 const { sequenceOperation } = require('./sequence-operation');
+const { recordOperation } = require('./record-operation');
 const { replyScanOperation } = require('./reply-scan-operation');
 const { subjectTestOperation, timingOperation } = require('./timing-operation');
 const { addresses, postMails, appendRows } = require('./volume');
@@ -457,6 +458,7 @@ const OPERATIONS = [
   trackingRefresh,
   ...volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, alertsText }),
   sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
+  recordOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
   replyScanOperation({ runJob, sheetRows }),
   timingOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
   subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText }),

@@ -4,6 +4,7 @@
 // delay, then the one trigger run that sends the step. Minimum: the previous mails' statuses read (100 ids a
 // request), 1 balance, ceil(n / 100) sends. See dev/bench/README.md.
 const { Measurement } = require('./measure');
+const { userStoreChars } = require('./record-operation');
 
 const DAY = 24 * 3600_000;
 
@@ -66,12 +67,6 @@ function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) 
       return [{ variant: 'trigger', label: `${count} rows`, ...row }, await idleHour(ctx, emu, count)];
     },
   };
-}
-
-/** Characters in the active user's properties (keys and values), as Apps Script counts its 500 KB store. */
-function userStoreChars(emu) {
-  const all = emu.properties.user.toJSON();
-  return Object.entries(all).reduce((n, [k, v]) => n + k.length + String(v).length, 0);
 }
 
 /**

@@ -144,7 +144,8 @@ describe('npm run bench -- --quick', () => {
     for (const id of ['search', 'unlock', 'phone', 'phone-fn', 'prospect-fn', 'send', 'send-filter']) {
       expect(ids).toContain(id);
     }
-    for (const id of ['tracking', 'tracking-large', 'sequence', 'reply-scan']) expect(ids).toContain(id);
+    for (const id of ['tracking', 'tracking-large', 'sequence', 'reply-scan', 'record'])
+      expect(ids).toContain(id);
     const unlock = results.operations.filter((r) => r.id === 'unlock');
     expect(unlock.map((r) => r.size)).toEqual([10]);
   });
@@ -161,6 +162,14 @@ describe('npm run bench -- --quick', () => {
     },
     RUN_TIMEOUT_MS + 5000,
   );
+
+  test("the payer's record row gives the user store's size after each campaign, every campaign sent whole", () => {
+    const [row] = results.operations.filter((r) => r.id === 'record');
+    const { userPropertiesChars, acceptedPerCampaign } = row.details;
+    expect(acceptedPerCampaign).toEqual(Array(10).fill(row.size / 10));
+    expect(userPropertiesChars).toHaveLength(10);
+    for (let k = 1; k < 10; k++) expect(userPropertiesChars[k]).toBeGreaterThan(userPropertiesChars[k - 1]);
+  });
 
   test('the bundle figures are there', () => {
     const b = results.bundle;

@@ -14,13 +14,15 @@
 import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store';
 import { ADDRESS_CHARS, addressMark, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import {
+  addFingerprint,
+  codedMailed,
+  COMPACT_SPARE_BITS,
   compactBits,
   cutMailed,
-  decodeMailed,
-  encodeMailed,
   fingerprint,
   type MailedSet,
   newMailedSet,
+  readMailed,
   type StoredMailed,
 } from './mailed';
 import { decodePosted, encodePosted, type PostedPairs, type StoredPostedDay } from './posted-mails';
@@ -195,16 +197,25 @@ export class Ledger {
   }
 
   /**
-   * Whether `people` more people fit on a list of the record: when they do not, the campaigns' sets are cut to
-   * their compact width first (mailed.ts), and what still does not fit is refused.
+   * Whether `people` more people fit on a list of the record. When they do not, room is made, least loss first:
+   * the campaigns' sets cut to their compact width (mailed.ts), the posted mails' ids let go (Tracking then follows
+   * only the ids on the sheets), the sets cut to their narrowest width; what still does not fit is refused.
    */
   static roomFor(people: number): { fits: boolean; most: number } {
-    const room = Ledger.room(people);
-    if (room.fits) return room;
-    const ledger = Ledger.read();
-    if (![...ledger.mailed.values()].some((set) => compactBits(set) < set.bits)) return room;
-    Ledger.change((l) => l.mailed.forEach((set) => cutMailed(set, compactBits(set))));
-    return Ledger.room(people);
+    let room = Ledger.room(people);
+    const [compact, narrowest] = COMPACT_SPARE_BITS;
+    const cuts: Array<(l: Ledger) => boolean> = [
+      (l) => cutSets(l, compact),
+      (l) => l.posted.splice(0).length > 0,
+      (l) => cutSets(l, narrowest),
+    ];
+    for (const cut of cuts) {
+      if (room.fits) break;
+      let made = false;
+      Ledger.change((l) => (made = cut(l)));
+      if (made) room = Ledger.room(people);
+    }
+    return room;
   }
 
   private static room(people: number): { fits: boolean; most: number } {
@@ -250,12 +261,10 @@ export class Ledger {
     for (const [sheetId, hour, n] of stored.hours || [])
       this.hours.set(sheetId, { hour: EPOCH + hour * SECOND, n });
     for (const m of stored.mailed || [])
-      this.mailed.set(m.c, {
-        bits: m.b,
-        fingerprints: decodeMailed(m.s, m.b, m.n),
-        first: EPOCH + m.f * SECOND,
-        last: EPOCH + m.l * SECOND,
-      });
+      this.mailed.set(
+        m.c,
+        readMailed(m, (s) => EPOCH + s * SECOND),
+      );
   }
 
   /** The scan read the mail of everyone whose step was due up to `through` (ms), or not all of it (0). */
@@ -325,7 +334,7 @@ export class Ledger {
   recordMailed(campaign: string, key: string, at: number): void {
     let set = this.mailed.get(campaign);
     if (!set) this.mailed.set(campaign, (set = newMailedSet(at)));
-    set.fingerprints.add(fingerprint(this.secret, campaign, key, set.bits));
+    addFingerprint(set, fingerprint(this.secret, campaign, key, set.bits));
     set.first = Math.min(set.first, at);
     set.last = Math.max(set.last, at);
   }
@@ -452,13 +461,26 @@ export class Ledger {
     const kept: StoredMailed[] = [];
     for (const [c, set] of this.mailed) {
       if (now - set.last > MAILED_MS && !sending.has(c)) continue;
-      const { bits: b, fingerprints } = set;
       const f = Math.floor((set.first - EPOCH) / SECOND);
       const l = Math.ceil((set.last - EPOCH) / SECOND);
-      kept.push({ c, b, f, l, n: fingerprints.size, s: encodeMailed(set) });
+      const { text, n } = codedMailed(set);
+      kept.push({ c, b: set.bits, f, l, n, s: text });
     }
     return kept;
   }
+}
+
+/** Cuts every campaign's set to `spare` bits above its size; false when none was wider. */
+function cutSets(ledger: Ledger, spare: number): boolean {
+  let cut = false;
+  for (const set of ledger.mailed.values()) {
+    const bits = compactBits(set, spare);
+    if (bits < set.bits) {
+      cutMailed(set, bits);
+      cut = true;
+    }
+  }
+  return cut;
 }
 
 /** The address marks packed one after another in `text` (LedgerList.again). */
