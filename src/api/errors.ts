@@ -178,7 +178,3 @@ export function endsRun(error: Pick<ApiErrorInit, 'kind'>): boolean {
 export function isForLater(error: unknown): error is ApiError & { kind: LaterKind } {
   return error instanceof ApiError && RUN_EFFECTS[error.kind] === 'later';
 }
-
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
-}

@@ -28,8 +28,6 @@ export const BODY_FORMATS = ['text', 'html'] as const;
 export const TaskStatusSchema = lazySchema(() => z.enum(TASK_STATUSES));
 export const MailStatusSchema = lazySchema(() => z.enum(MAIL_STATUSES));
 export const BodyFormatSchema = lazySchema(() => z.enum(BODY_FORMATS));
-export type TaskStatus = OutputOf<typeof TaskStatusSchema>;
-export type MailStatus = OutputOf<typeof MailStatusSchema>;
 export type BodyFormat = OutputOf<typeof BodyFormatSchema>;
 
 // ---------------------------------------------------------------------------------------------------------

@@ -89,7 +89,6 @@ export const TradeDataSchema = lazySchema(() =>
     direction: optText(),
   }),
 );
-export type TradeData = OutputOf<typeof TradeDataSchema>;
 
 /** 2.4 company profile: every field but companyHashId may be absent; tradeData reads as [] when absent. */
 export const CompanyProfileSchema = lazySchema(() =>
@@ -129,8 +128,6 @@ export type ProfileEmailsPage = OutputOf<typeof ProfileEmailsPageSchema>;
 
 // ---------------------------------------------------------------------------------------------------------
 // Requests
-
-export const COUNTRY_PATTERN = /^[A-Z]{2}$/;
 
 /** ISO 3166-1 alpha-2 codes (officially assigned). */
 export const ISO_COUNTRY_CODES: ReadonlySet<string> = new Set(
@@ -222,8 +219,6 @@ export const SearchRequestSchema = lazySchema(() =>
     ),
 );
 export type SearchRequest = InputOf<typeof SearchRequestSchema>;
-export type SearchRequestBody = OutputOf<typeof SearchRequestSchema>;
-export const SEARCH_SUPPORTED_FIELDS = SEARCH_FIELDS.split(', ');
 
 /** 4.3 unlock request */
 export const UnlockRequestSchema = lazySchema(() =>
@@ -235,7 +230,6 @@ export const UnlockRequestSchema = lazySchema(() =>
     countryCode: countryCode('countryCode'),
   }),
 );
-export type UnlockRequest = OutputOf<typeof UnlockRequestSchema>;
 
 /** 4.5 profileEmails query */
 export const ProfileEmailsQuerySchema = lazySchema(() =>
@@ -245,4 +239,3 @@ export const ProfileEmailsQuerySchema = lazySchema(() =>
     pageSize: pageSize('pageSize'),
   }),
 );
-export type ProfileEmailsQuery = InputOf<typeof ProfileEmailsQuerySchema>;

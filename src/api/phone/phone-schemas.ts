@@ -12,7 +12,6 @@ export const PhoneEnvelopeSchema = lazySchema(() =>
     result: z.optional(z.unknown()),
   }),
 );
-export type PhoneEnvelope = OutputOf<typeof PhoneEnvelopeSchema>;
 
 /** 4.1 GET /api/wa/check success */
 export const PhoneCheckResponseSchema = lazySchema(() =>

@@ -64,8 +64,6 @@ export type Verdict =
   | { code: 'bounce'; address: string; status: string }
   | { code: 'ignore' };
 
-export type VerdictCode = Exclude<Verdict['code'], 'ignore'>;
-
 const ADDRESS = /[A-Za-z0-9._%+'-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
 
 /** The address of a From header ("Ann <ann@acme.com>" → ann@acme.com), lower case; '' when none. */

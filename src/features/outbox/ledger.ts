@@ -204,16 +204,18 @@ export class Ledger {
   static roomFor(people: number): { fits: boolean; most: number } {
     let room = Ledger.room(people);
     const [compact, narrowest] = COMPACT_SPARE_BITS;
-    const cuts: Array<(l: Ledger) => boolean> = [
-      (l) => cutSets(l, compact),
-      (l) => l.posted.splice(0).length > 0,
-      (l) => cutSets(l, narrowest),
+    const narrower = (l: Ledger, spare: number) =>
+      [...l.mailed.values()].some((set) => compactBits(set, spare) < set.bits);
+    const cuts: Array<{ helps: (l: Ledger) => boolean; cut: (l: Ledger) => void }> = [
+      { helps: (l) => narrower(l, compact), cut: (l) => cutSets(l, compact) },
+      { helps: (l) => l.posted.length > 0, cut: (l) => (l.posted = []) },
+      { helps: (l) => narrower(l, narrowest), cut: (l) => cutSets(l, narrowest) },
     ];
-    for (const cut of cuts) {
+    for (const { helps, cut } of cuts) {
       if (room.fits) break;
-      let made = false;
-      Ledger.change((l) => (made = cut(l)));
-      if (made) room = Ledger.room(people);
+      if (!helps(Ledger.read())) continue;
+      Ledger.change(cut);
+      room = Ledger.room(people);
     }
     return room;
   }
@@ -470,17 +472,9 @@ export class Ledger {
   }
 }
 
-/** Cuts every campaign's set to `spare` bits above its size; false when none was wider. */
-function cutSets(ledger: Ledger, spare: number): boolean {
-  let cut = false;
-  for (const set of ledger.mailed.values()) {
-    const bits = compactBits(set, spare);
-    if (bits < set.bits) {
-      cutMailed(set, bits);
-      cut = true;
-    }
-  }
-  return cut;
+/** Cuts every campaign's set to `spare` bits above its size. */
+function cutSets(ledger: Ledger, spare: number): void {
+  for (const set of ledger.mailed.values()) cutMailed(set, compactBits(set, spare));
 }
 
 /** The address marks packed one after another in `text` (LedgerList.again). */
