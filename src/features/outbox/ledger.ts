@@ -15,10 +15,12 @@ import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store'
 import { ADDRESS_CHARS, addressMark, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import {
   addFingerprint,
+  codedChars,
   codedMailed,
   COMPACT_SPARE_BITS,
   compactBits,
   cutMailed,
+  EXACT_BITS,
   fingerprint,
   type MailedSet,
   newMailedSet,
@@ -129,8 +131,8 @@ interface StoredLedger {
 
 const TIME_CHARS = 5;
 const PERSON_CHARS = ADDRESS_CHARS + CONTENT_CHARS + 1 + 1 + TIME_CHARS;
-/** What a person's first mail adds to its campaign's set (mailed.ts: exact, 40 bits, Rice-coded), at most. */
-const MAILED_CHARS = 6;
+/** The fewest people a set is sized for, when what a first mail adds to it is told (a send's list at most). */
+const SET_PEOPLE = 10_000;
 const EPOCH = Date.UTC(2024, 0, 1);
 const SECOND = 1000;
 /** Stops kept per document: the oldest go first (the sheets still show Replied and Do not contact). */
@@ -221,8 +223,19 @@ export class Ledger {
   }
 
   private static room(people: number): { fits: boolean; most: number } {
-    const most = Math.max(0, Math.floor(roomLeft() / (PERSON_CHARS + MAILED_CHARS)));
+    const perPerson = PERSON_CHARS + codedChars(SET_PEOPLE, Ledger.read().setBits()) / SET_PEOPLE;
+    const most = Math.max(0, Math.floor(roomLeft() / perPerson));
     return { fits: people <= most, most };
+  }
+
+  /**
+   * The width a new campaign's set starts at: exact, or as narrow as the narrowest set once the store has run
+   * short (so that a new campaign does not take back the room the cut made).
+   */
+  setBits(): number {
+    let bits = EXACT_BITS;
+    for (const set of this.mailed.values()) bits = Math.min(bits, set.bits);
+    return bits;
   }
 
   private static from(stored: StoredLedger | null): Ledger {
@@ -335,7 +348,7 @@ export class Ledger {
   /** `key` got the campaign's first mail at `at`. */
   recordMailed(campaign: string, key: string, at: number): void {
     let set = this.mailed.get(campaign);
-    if (!set) this.mailed.set(campaign, (set = newMailedSet(at)));
+    if (!set) this.mailed.set(campaign, (set = newMailedSet(at, this.setBits())));
     addFingerprint(set, fingerprint(this.secret, campaign, key, set.bits));
     set.first = Math.min(set.first, at);
     set.last = Math.max(set.last, at);

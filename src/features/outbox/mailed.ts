@@ -65,8 +65,8 @@ export const EXACT_BITS = 40;
  */
 export const COMPACT_SPARE_BITS = [11, 6];
 
-export function newMailedSet(at: number): MailedSet {
-  return { bits: EXACT_BITS, fingerprints: new Set(), first: at, last: at };
+export function newMailedSet(at: number, bits = EXACT_BITS): MailedSet {
+  return { bits, fingerprints: new Set(), first: at, last: at };
 }
 
 /** The fingerprint of `key` (an address key): the top `bits` (at most 52) of a 64-bit hash keyed by the payer's secret. */
