@@ -458,10 +458,12 @@ const OPERATIONS = [
   trackingRefresh,
   ...volumeOperations({ freshAddon, mailingListAddon, runJob, sheetRows, alertsText }),
   sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
-  recordOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
   replyScanOperation({ runJob, sheetRows }),
   timingOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
   subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
+  // Last: its 90 days on the shared clock would move the dates the rows after it see (a run gives the same
+  // figures as a run of some of its rows).
+  recordOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
 ];
 
 module.exports = { OPERATIONS, chunkSizes, phoneCells, freshAddon, runJob, BROAD_SEARCH };
