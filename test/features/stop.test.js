@@ -86,7 +86,7 @@ describe('Unlock', () => {
     expect(requestsTo('/companies/unlock', afterStop)).toBe(7);
     expect(progress).toMatchObject({ status: 'user-stopped', finished: true });
     expect(progress.error).toBe(
-      'Stopped, as you asked. 40 companies were not unlocked, nothing charged for them: their Unlock status says "Stopped". The contacts of 10 companies already unlocked were not fetched: their Unlock status says so; select them and run Unlock again (free).',
+      'Stopped, as you asked. The batch on its way when you pressed Stop went through: it unlocked 10 companies (10 points). 40 companies were not unlocked, nothing charged for them: their Unlock status says "Stopped". The contacts of 10 companies already unlocked were not fetched: their Unlock status says so; select them and run Unlock again (free).',
     );
     // Those rows say so on their own row.
     const noContacts = rowsOf('Companies').filter((r) => /contacts not fetched/.test(r['Unlock status']));
@@ -243,7 +243,7 @@ describe('Send', () => {
     const left = 1000 - sent;
     expect(progress).toMatchObject({ status: 'user-stopped', finished: true });
     expect(progress.error).toBe(
-      `Stopped, as you asked. ${left} e-mails were not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`,
+      `Stopped, as you asked. The batch on its way when you pressed Stop went through: it sent 100 e-mails (100 e-mail credits). ${left} e-mails were not sent, nothing charged for them: their Mail status says "Stopped" and the next "Send to all unsent rows" sends them.`,
     );
     let rows = rowsOf('Outreach');
     expect(rows.filter((r) => r['Mail status'] === 'Accepted')).toHaveLength(sent);
@@ -385,7 +385,12 @@ describe('Phone check', () => {
       .map((r) => r[0]);
     const stopped = results.filter((r) => r === 'Stopped: not checked, nothing charged');
     expect(stopped).toHaveLength(n - checked);
-    expect(progress.error).toBe(
+    // The round on its way when Stop came went through, and the end says what it checked.
+    const underWay = /went through: it checked (\d+) numbers \((\d+) credits\)\. /.exec(progress.error);
+    expect(Number(underWay[1])).toBeGreaterThan(0);
+    expect(Number(underWay[1])).toBeLessThanOrEqual(checked - checkedInMenu);
+    expect(underWay[2]).toBe(underWay[1]);
+    expect(progress.error.replace(/ The batch on its way .*?\)\./, '')).toBe(
       `Stopped, as you asked. ${n - checked} numbers were not checked, nothing charged for them: their cells say "Stopped". Run the check again to check them.`,
     );
     expect(results.filter((r) => r === 'registered' || r === 'not registered')).toHaveLength(checked);

@@ -139,15 +139,27 @@ function isPaused<U, D>(state: JobState<U, D>): boolean {
   return !!state.status && state.status.is === 'paused';
 }
 
-function stopByUser<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): void {
+/**
+ * Stop ends the job; `underWay`: what the unit on its way when Stop came did (it went through: a post is
+ * never called back), said before what was left.
+ */
+function stopByUser<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>, underWay = ''): void {
   let left: string;
   try {
     left = job.markStopped ? job.markStopped(state) : '';
   } catch (error) {
     left = `The rows left could not be marked (${describe(error)}).`; // the sheet is gone or was changed
   }
-  state.status = { is: 'stopped', byUser: true, message: `Stopped, as you asked.${left ? ` ${left}` : ''}` };
+  const went = underWay ? ` ${UNDER_WAY_TEXT(underWay)}` : '';
+  state.status = {
+    is: 'stopped',
+    byUser: true,
+    message: `Stopped, as you asked.${went}${left ? ` ${left}` : ''}`,
+  };
 }
+
+const UNDER_WAY_TEXT = (done: string) =>
+  `The batch on its way when you pressed Stop went through: it ${done}.`;
 
 /** The progress of a step that may not run: the job is another key's, or paused until later. */
 function heldBack<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): JobProgress | null {
@@ -157,6 +169,21 @@ function heldBack<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): 
   if (state.status && state.status.is === 'paused' && Date.now() < state.status.until)
     return progressOf(job, state, false);
   return null;
+}
+
+/** What a unit's work gets: the step's deadline and memory, and a way to say how far it is. */
+function stepContext<U, D, R>(
+  job: JobDefinition<U, D, R>,
+  state: JobState<U, D>,
+  step: Omit<StepContext, 'progress'>,
+): StepContext {
+  return {
+    ...step,
+    progress: (done, message) => {
+      const before = progressOf(job, state, false);
+      saveProgress(job.kind, { ...before, done: before.done + done, message: message || before.message });
+    },
+  };
 }
 
 /** Works on the state's units until none is left, the job stops, or the next unit would not fit. */
@@ -173,30 +200,26 @@ export function runStep<U, D, R>(
     return held;
   }
   if (isPaused(state)) state.status = undefined;
-  const context: StepContext = {
-    deadline,
-    memory,
-    stoppable: !reporter.unattended,
-    progress: (done, message) => {
-      const before = progressOf(job, state, false);
-      saveProgress(job.kind, { ...before, done: before.done + done, message: message || before.message });
-    },
-  };
+  const context = stepContext(job, state, { deadline, memory, stoppable: !reporter.unattended });
   let longest = 0;
+  let underWay = ''; // what the last unit did: Stop seen after it came while it was on its way
   while (state.units.length > 0 && !isStopped(state)) {
     if (stopRequested(job.kind)) {
-      stopByUser(job, state);
+      stopByUser(job, state, underWay);
       break;
     }
     const unit = state.units[0];
     if (deadline.remaining() < Math.max(longest, job.unitMs(unit, state)) + MARGIN_MS) break;
     if (job.fits && !job.fits(unit, state, context)) break;
     const started = Date.now();
+    const before = job.workDone ? JSON.stringify(state.data) : '';
+    underWay = '';
     try {
       const result = job.work(unit, state, context);
       const more = job.record(unit, result, state, context);
       state.units.shift();
       if (more) state.units.unshift(...more);
+      if (job.workDone) underWay = job.workDone(JSON.parse(before) as D, state.data);
     } catch (error) {
       if (!handleStop(error, state)) throw error;
       if (!state.status) break; // out of time inside the unit: the next step redoes it
