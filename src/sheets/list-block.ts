@@ -1,9 +1,9 @@
 // A list is its block: it ends at its first fully blank row, as Sheets' own data region does, so what lies
 // below (notes, another table, a formula's output) is never the list's. Its columns are its header's: row 1
-// from column A to its first blank cell (where Sheets' data region stops too), and the columns the add-on finds
-// by their header further right; a cell under no header of the list (numbers pasted a few columns to the right)
-// neither extends the list nor makes a row of it. Inside it, the cells the add-on may
-// not write: a formula, and a value an array formula put there (Sheets shows the formula as #REF! once a
+// from column A up to two blank cells side by side (one blank is a column inserted into the list), and the
+// columns the add-on finds by their header further right; a cell under no header of the list (numbers
+// pasted a few columns to the right) neither extends the list nor makes a row of it. Inside it, the cells the
+// add-on may not write: a formula, and a value an array formula put there (Sheets shows the formula as #REF! once a
 // cell of its output holds a written value). Apps Script tells no output's extent (getFormulas is '' in
 // every cell but the formula's own), so it is inferred: a value that is not the column's own words, joined
 // to a formula that can return an array through filled cells without a formula (left of it in its row, or
@@ -38,18 +38,20 @@ export function isEmptyCell(value: unknown, formula = ''): boolean {
 }
 
 /**
- * The list's columns (0-based) by its header row: the cells from column A to the first blank one, and the
- * columns `also` found by their header (the recipient, the add-on's columns) wherever they are. A row without
- * any header keeps every column.
+ * The list's columns (0-based) by its header row: the cells from column A up to two blank ones side by side (a
+ * column inserted into the list leaves one blank header: it stays the list's), and the columns `also` found by
+ * their header (the recipient, the add-on's columns) wherever they are. A row without a header at A keeps every
+ * column.
  */
 export function listColumns(
   header: unknown[],
   formulas: string[],
   also: number[] = [],
 ): number[] | undefined {
-  let run = 0;
-  while (run < header.length && !isEmptyCell(header[run], formulas[run])) run++;
-  if (run === 0) return undefined;
+  const blank = (c: number) => c >= header.length || isEmptyCell(header[c], formulas[c]);
+  if (blank(0)) return undefined;
+  let run = 1;
+  while (!blank(run) || !blank(run + 1)) run++;
   const columns = new Set(Array.from({ length: run }, (_, c) => c));
   for (const c of also) if (c >= 0 && c < header.length) columns.add(c);
   return [...columns].sort((a, b) => a - b);

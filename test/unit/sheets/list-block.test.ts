@@ -140,17 +140,19 @@ describe('reading a list from a sheet', () => {
     expect(rowAfterList(sheet, 1, 2)).toBe(4);
   });
 
-  test("the list's columns: its header from column A to the first blank cell, and columns found by header", () => {
-    expect(listColumns(['E-mail', 'Name', '', 'Mail status', 'Phone check'], [])).toEqual([0, 1]);
-    expect(listColumns(['E-mail', 'Name', '', 'Mail status'], [], [3])).toEqual([0, 1, 3]);
+  test("the list's columns: its header from column A to two blank cells, and columns found by header", () => {
+    expect(listColumns(['E-mail', 'Name', '', '', 'Mail status', 'Phone check'], [])).toEqual([0, 1]);
+    expect(listColumns(['E-mail', 'Name', '', '', 'Mail status'], [], [4])).toEqual([0, 1, 4]);
+    // One blank header is a column inserted into the list: the columns after it are still the list's.
+    expect(listColumns(['E-mail', '', 'Name', '', '', 'Notes'], [])).toEqual([0, 1, 2]);
     expect(listColumns(['', '=1'], ['', '=1'])).toBeUndefined(); // no header at A: every column counts
     expect(listColumns(['', 'E-mail'], [])).toBeUndefined();
     // A column the add-on found beyond the header's gap carries the list on like the header's own.
     const status = fakeSheet(
-      beside.map((row, r) => [...row.slice(0, 3), r === 0 ? 'Mail status' : row[4] && 'Accepted']),
+      beside.map((row, r) => [...row.slice(0, 4), r === 0 ? 'Mail status' : row[4] && 'Accepted']),
     );
-    expect(readListBlock(status.sheet, 4).values).toHaveLength(2);
-    expect(readListBlock(status.sheet, 4, false, [3]).values).toHaveLength(5);
+    expect(readListBlock(status.sheet, 5).values).toHaveLength(2);
+    expect(readListBlock(status.sheet, 5, false, [4]).values).toHaveLength(5);
   });
 
   test('lastListRow is the last row before the blank row', () => {
