@@ -267,6 +267,8 @@ async function steps() {
   await page.locator('#context-menu:not([hidden])').waitFor();
   await page.locator('#context-menu .menu-item', { hasText: 'Insert 1 column left' }).click();
   await waitIdle(page);
+  // Selecting the column from its letter moved nothing: the list's first rows are still in view.
+  expect(await page.locator('#grid-wrap').evaluate((wrap) => wrap.scrollTop)).toBe(0);
   await waitForCell(page, 'B1', 'Company');
   await advanceServiceClock(page, '+1 hour');
   await waitIdle(page, 60000);

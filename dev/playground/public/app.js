@@ -646,13 +646,18 @@
     );
   }
 
-  /** Scrolls the grid so that the cell is in view (below the frozen rows), and draws its rows. */
+  /**
+   * Scrolls the grid so that the cell is in view (below the frozen rows), and draws its rows; a row or column
+   * of 0 leaves that direction as it is.
+   */
   function scrollIntoView(r, c) {
     if (!layout) return;
     var wrap = $('grid-wrap');
+    var keepRow = !r;
+    var keepColumn = !c;
     r = Math.max(1, Math.min(layout.rows, r));
     c = Math.max(1, Math.min(layout.cols, c));
-    if (r > layout.frozen) {
+    if (!keepRow && r > layout.frozen) {
       var top = layout.tops[r];
       var bottom = layout.tops[r + 1];
       var frozenH = layout.tops[layout.frozen + 1];
@@ -663,8 +668,8 @@
     var left = layout.lefts[c];
     var right = layout.lefts[c + 1];
     var wide = wrap.clientWidth - HEAD_W;
-    if (left < wrap.scrollLeft) wrap.scrollLeft = left;
-    else if (right > wrap.scrollLeft + wide) wrap.scrollLeft = right - wide;
+    if (!keepColumn && left < wrap.scrollLeft) wrap.scrollLeft = left;
+    else if (!keepColumn && right > wrap.scrollLeft + wide) wrap.scrollLeft = right - wide;
     drawRows(false);
   }
 
@@ -707,7 +712,10 @@
   function setSelection(next, send) {
     sel = next;
     paintSelection();
-    scrollIntoView(sel.r2, sel.c2);
+    // The moving end is shown; a whole column or row selected from its header moves nothing (as in Sheets).
+    var wholeColumns = dims && sel.r1 === 1 && sel.r2 >= dims.rows;
+    var wholeRows = dims && sel.c1 === 1 && sel.c2 >= dims.cols;
+    scrollIntoView(wholeColumns ? 0 : sel.r2, wholeRows ? 0 : sel.c2);
     if (send) sendSelection();
   }
 
