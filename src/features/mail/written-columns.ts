@@ -26,9 +26,12 @@ export function writtenColumnsText(sheet: Sheet): string {
   const headers = last > 0 ? `${names.slice(0, last).join(', ')} and ${names[last]}` : names[0];
   const numbers = columns.map(([, column]) => column);
   const side = numbers.every((column, i) => i === 0 || column === numbers[i - 1] + 1);
-  const where = side
-    ? `columns ${columnName(numbers[0])}–${columnName(numbers[last])}`
-    : `columns ${numbers.map(columnName).join(', ')}`;
+  const where =
+    last === 0
+      ? `column ${columnName(numbers[0])}`
+      : side
+        ? `columns ${columnName(numbers[0])}–${columnName(numbers[last])}`
+        : `columns ${numbers.map(columnName).join(', ')}`;
   return ` Each row's ${headers}: ${where} of "${sheet.getName()}".`;
 }
 
