@@ -140,13 +140,67 @@ export class MailingList {
    * a sort, an inserted or deleted row or column, or a renamed sheet puts nothing on the wrong cell. Each
    * address's result goes to one row: its row still in flight; for an address in `sent` (a mail the service
    * took), else its first row without a Mail ID (another editor may have cleared its status meanwhile: the
-   * mail went, its row shows it). Returns the addresses written. Throws RecipientColumnMissing when the list
-   * has no recipient column now (the caller keeps what it owes).
+   * mail went, its row shows it). The Mail IDs of `sent` are read back: one that a row moved off while it was
+   * written (an edit between the read and the write) is written again, on the list as it is then; still not on
+   * its row, ViewNotWritten (the caller keeps what it owes). Returns the addresses written. Throws
+   * RecipientColumnMissing when the list has no recipient column now (the caller keeps what it owes too).
    */
   writeByRecipient(
     changes: Map<string, Record<string, CellValue>>,
     inFlight: (state: MailState) => boolean,
     sent: Set<string> = new Set(),
+  ): Set<string> {
+    // Address → the Mail ID its row must show (the mails the service took).
+    const expected = new Map<string, string>();
+    for (const key of sent) {
+      const mailId = changes.get(key)?.mailId;
+      if (mailId !== undefined && mailId !== '') expected.set(key, String(mailId));
+    }
+    const ours = new Set(expected.values());
+    const written = this.writeOnce(changes, inFlight, sent, ours);
+    for (let attempt = 0; expected.size > 0; attempt++) {
+      const { missing, stray, list, rows } = this.readBack(expected, written);
+      if (missing.size === 0 && stray.length === 0) break;
+      if (attempt === WRITE_ATTEMPTS) throw new ViewNotWritten(this.sheet.getName());
+      // A row that moved under the write holds another address's id of this batch: emptied, then each id is
+      // written again on its own address's row.
+      const blank: Record<string, CellValue> = { mailStatus: '', taskId: '', mailId: '', sentAt: '' };
+      if (stray.length) list.table.update(rows, new Map(stray.map((row) => [row.rowNumber, blank])));
+      const again = new Map([...missing].map((key) => [key, changes.get(key)!]));
+      this.writeOnce(again, inFlight, missing, ours);
+    }
+    return written;
+  }
+
+  /**
+   * The list as it is now against the ids just written: the addresses whose Mail ID no row of theirs shows, and
+   * the rows that show one of these ids under another address.
+   */
+  private readBack(
+    expected: Map<string, string>,
+    written: Set<string>,
+  ): { missing: Set<string>; stray: TableRow[]; list: MailingList; rows: TableRow[] } {
+    const owner = new Map([...expected].map(([key, id]) => [id, key]));
+    const missing = new Set([...expected.keys()].filter((key) => written.has(key)));
+    const stray: TableRow[] = [];
+    const list = MailingList.open(this.sheet, false);
+    const rows = list.table.readAll();
+    for (const row of rows) {
+      const key = addressKey(cellText(row.values.recipient));
+      const id = cellText(row.values.mailId);
+      if (!owner.has(id)) continue;
+      if (owner.get(id) === key) missing.delete(key);
+      else stray.push(row);
+    }
+    return { missing, stray, list, rows };
+  }
+
+  /** One write by recipient on the list as read now; a row holding an id in `ours` (this batch's) may be taken. */
+  private writeOnce(
+    changes: Map<string, Record<string, CellValue>>,
+    inFlight: (state: MailState) => boolean,
+    sent: Set<string>,
+    ours: Set<string>,
   ): Set<string> {
     const written = new Set<string>();
     if (changes.size === 0) return written;
@@ -157,7 +211,8 @@ export class MailingList {
       const key = addressKey(cellText(row.values.recipient));
       if (!key || !changes.has(key)) continue;
       const flying = inFlight(parseState(cellText(row.values.mailStatus)));
-      const free = sent.has(key) && idOf(row.values.mailId) === null;
+      const free =
+        sent.has(key) && (idOf(row.values.mailId) === null || ours.has(cellText(row.values.mailId)));
       const known = chosen.get(key);
       if ((flying || free) && (!known || (flying && !known.inFlight)))
         chosen.set(key, { row, inFlight: flying });
@@ -175,6 +230,17 @@ export class MailingList {
 function dateAt(cells: unknown[], col: number | undefined): Date | null {
   const value = col ? cells[col - 1] : null;
   return value instanceof Date ? value : null;
+}
+
+/** Times a batch's ids are written again when a read-back does not find them on their rows. */
+const WRITE_ATTEMPTS = 2;
+
+/** The rows kept moving while a batch's ids were written: the batch stays owed, written by the next run. */
+export class ViewNotWritten extends Error {
+  constructor(sheetName: string) {
+    super(`The rows of "${sheetName}" moved while the ids of the mails just sent were written.`);
+    this.name = 'ViewNotWritten';
+  }
 }
 
 export class RecipientColumnMissing extends Error {

@@ -105,6 +105,8 @@ function instrument(Class, spec) {
           if (spec.guard) spec.guard(exec, name, kind, this, args);
           exec.emu._count(spec.group || spec.label, label, kind);
           exec.emu._charge(exec, spec.group || spec.label, label, kind);
+          // Another editor's edit just before this call lands (the test's own calls run raw: depth > 0).
+          if (typeof exec.emu.beforeCall === 'function') exec.emu.beforeCall(label, args);
           const result = raw.apply(this, args);
           return exec.realm.in(result);
         } catch (e) {

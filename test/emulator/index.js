@@ -228,6 +228,8 @@ class AppsScriptEmulator {
     this.onFetch = null;
     /** Test hook: what happens elsewhere while the script sleeps (another execution runs), given the ms slept. */
     this.onSleep = null;
+    /** Test hook, called (test side) before each service call of the script with its label and arguments. */
+    this.beforeCall = null;
     this.executions = [];
     this.warnings = [];
     this._seq = 0;

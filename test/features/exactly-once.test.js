@@ -168,6 +168,39 @@ describe('Views are written where the rows are now', () => {
     expect((await perRecipient()).size).toBe(250);
   });
 
+  test("a row inserted between the writer's read and its write: the read-back puts every id on its own row", async () => {
+    open();
+    listWithMail(emu, 'Leads', peopleRows(people(30)), MAIL);
+    let posted = false;
+    let inserted = false;
+    emu.onFetch = (entries) => {
+      posted = posted || entries.some((e) => e.url.includes('/emails/send/personalized'));
+    };
+    emu.beforeCall = (label) => {
+      if (!posted || inserted || label !== 'Range.setValues') return;
+      inserted = true;
+      sheet('Leads').insertRowBefore(2); // Bob adds a person, as the ids are written
+      sheet('Leads')
+        .getRange('A2:B2')
+        .setValues([['New', 'new@example.com']]);
+    };
+    sendAll('YES');
+    expect(inserted).toBe(true);
+    emu.onFetch = emu.beforeCall = null;
+    const { mails } = await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`);
+    const idOf = new Map(mails.map((m) => [m.recipientEmail, m.mailId]));
+    const rows = rowsOf(emu, 'Leads');
+    expect(rows).toHaveLength(31);
+    for (const r of rows.slice(1)) expect([r.Email, r['Mail ID']]).toEqual([r.Email, idOf.get(r.Email)]);
+    expect([rows[0].Email, rows[0]['Mail ID'], rows[0]['Task ID'], rows[0]['Mail status']]).toEqual([
+      'new@example.com',
+      '',
+      '',
+      '',
+    ]);
+    expect(twice(await perRecipient())).toEqual([]);
+  });
+
   test('the e-mail header renamed during the post: the batch stays owed, and is written once the header is back', async () => {
     open();
     listWithMail(emu, 'Leads', peopleRows(people(20)), MAIL);

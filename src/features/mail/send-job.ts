@@ -13,7 +13,7 @@ import { idsOf, openChunks } from '../outbox/journal';
 import { CellValue } from '../../sheets/cells';
 import { stateCell } from '../../sheets/mail-record';
 import { isQueued, MailState, NO_STATE, notSent } from '../../sheets/mail-state';
-import { type ListRow, MailingList } from '../../sheets/mailing-list';
+import { type ListRow, MailingList, ViewNotWritten } from '../../sheets/mailing-list';
 import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job';
 import type { Posted } from '../outbox/post';
 import { BATCH_CHUNKS, closeBatch, listOf, postBatch, SEND_CHUNK, settleOpen } from '../outbox/outbox';
@@ -278,10 +278,10 @@ function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendU
       if (isQueued(row.state) && !changes.has(row.key) && !inDoubtRows.has(row.key))
         changes.set(row.key, { mailStatus: stateCell(end.state) });
   }
-  const owed = !writeOutcome(list, changes, posted);
+  const owed = writeOutcome(list, changes, posted);
   if (posted && !owed) closeBatch(posted);
   if (end) throw end.error;
-  if (owed) throw owedPause(state.data.sheetName);
+  if (owed) throw owedPause(state.data.sheetName, owed);
   // A look-up out of rate slots is settled by the next step; one that failed pauses the send.
   if (doubt) throw isForLater(doubt) ? doubt : inDoubt(doubt);
   // Nothing more may go now (the rest wait for their window or the next hour): the hourly run goes on.
@@ -293,24 +293,28 @@ function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendU
   if (unit.n > 0 && (later || !result.exhausted)) return [{ n: unit.n }];
 }
 
+/** Why a batch's mails are not on their rows yet: the sheet or its e-mail column is gone, or its rows kept moving. */
+type Owed = 'gone' | 'moved';
+
 /**
- * Writes a batch's outcome on the list as it is now; false when its mails cannot be shown (the sheet or its
- * e-mail column is gone): then the batch stays in the journal, owed, and the next run writes it.
+ * Writes a batch's outcome on the list as it is now; when its mails cannot be shown, why: then the batch stays in
+ * the journal, owed, and the next run writes it.
  */
 function writeOutcome(
   list: MailingList,
   changes: Map<string, Record<string, CellValue>>,
   posted: Posted | undefined,
-): boolean {
+): Owed | null {
   const sent = new Set<string>();
   for (const [i, outcome] of (posted?.outcomes || []).entries())
     if (outcome.sent) for (const r of posted!.entry.chunks[i].recipients) sent.add(r.email);
   try {
     list.writeByRecipient(changes, isQueued, sent);
-    return true;
+    return null;
   } catch (error) {
+    if (error instanceof ViewNotWritten) return 'moved';
     if (sent.size === 0 || !cannotShow(list)) throw error;
-    return false;
+    return 'gone';
   }
 }
 
@@ -324,7 +328,12 @@ function cannotShow(list: MailingList): boolean {
 }
 
 /** The mails went but their rows cannot show them now: said, and written by the next run. */
-function owedPause(sheetName: string): JobPause {
+function owedPause(sheetName: string, why: Owed): JobPause {
+  if (why === 'moved')
+    return new JobPause(
+      `The mails just sent are recorded, but the rows of "${sheetName}" kept moving while their Task ID and Mail ID were written (rows sorted, inserted or deleted meanwhile): the send writes them in a minute, then goes on; nothing is sent twice.`,
+      Date.now() + 60_000,
+    );
   return new JobPause(
     `The mails just sent are recorded, but "${sheetName}" has no e-mail column or was deleted, so their Task ID and Mail ID cannot be written now: put the "E-mail" header back (or restore the sheet) and run the send again; nothing is sent twice.`,
     Date.now() + HOUR_MS,

@@ -5,7 +5,7 @@
 // The views (the list's cells, the follow-ups sheet) are written by the caller between post and close.
 import { addressKey } from '../../sheets/address';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
-import { type ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
+import { type ListRow, MailingList, RecipientColumnMissing, ViewNotWritten } from '../../sheets/mailing-list';
 import { DAY_MS } from '../../platform/time';
 import { splitEvery } from '../../platform/split-every';
 import type { StoredTemplate } from './mail-templates';
@@ -164,7 +164,7 @@ export function settleOpen(client: OutreachClient, list?: MailingList): void {
         shown = true;
       }
     } catch (error) {
-      if (!(error instanceof RecipientColumnMissing)) throw error;
+      if (!(error instanceof RecipientColumnMissing || error instanceof ViewNotWritten)) throw error;
     }
     // A list that cannot show its mails (its e-mail column or the sheet is gone) is owed them for a while.
     return shown || Date.now() - chunk.postedAt > OWED_MS;
