@@ -46,7 +46,7 @@ export type NotSentCode =
   | 'as-written';
 
 /** What a queued row waits for besides the sending quota. */
-export type WaitingCode = 'window' | 'pace' | 'test' | 'review' | 'bounce';
+export type WaitingCode = 'window' | 'pace' | 'test' | 'review' | 'bounce' | 'daily';
 
 export type MailState =
   /** An empty cell: never planned, or released. */
@@ -138,6 +138,7 @@ const WAITING_WORDS = {
   test: 'waitingTest',
   review: 'waitingReview',
   bounce: 'waitingBounce',
+  daily: 'waitingDaily',
 } as const;
 
 const PLAIN: StateKind[] = ['queued', 'accepted', 'pending', 'requested', 'sent', 'delivered', 'otherKey'];
@@ -147,7 +148,7 @@ function readAs(text: string, words: Record<string, string>): MailState | null {
   if (text.startsWith(words.notThisDocument)) return { kind: 'notThisDocument' };
   const rest = (word: string) => (text.startsWith(word) ? text.slice(word.length) : null);
   const detailOf = (after: string) => after.trim().replace(/^\((.*)\)$/, '$1');
-  for (const code of ['window', 'pace', 'test', 'review'] as const) {
+  for (const code of ['window', 'pace', 'test', 'review', 'daily'] as const) {
     const after = words[WAITING_WORDS[code]] ? rest(words[WAITING_WORDS[code]]) : null;
     if (after !== null) return { kind: 'waiting', code, detail: detailOf(after) };
   }

@@ -29,4 +29,6 @@ export const MAIL_STATUS_TEXTS = {
   waitingReview: 'Held until the sender reviews the mail',
   /** Confirmed, its list paused by the bounce guard: it goes when the payer resumes the list. */
   waitingBounce: 'Paused',
+  /** Confirmed, past the list's daily limit: the hourly run sends it on a later day. */
+  waitingDaily: 'Waiting for the daily limit',
 };

@@ -10,7 +10,8 @@ import { Ledger } from '../outbox/ledger';
 import { JobPause } from '../jobs/job';
 import { ensureTimer } from '../jobs/timer';
 import { SEND_TEXTS } from '../outbox/send-texts';
-import { nextHour, openingText, type Timing } from '../outbox/send-timing';
+import { hourRoom, nextHour, openingText, type Timing } from '../outbox/send-timing';
+import { dayRoom, nextDay } from '../outbox/daily-limit';
 import { describe } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
 import { whenText } from '../words';
@@ -27,12 +28,38 @@ export interface Hold {
   text: string;
 }
 
-/** The rows of `queued` that wait, and until when; null when none does. `paced`: the hourly limit cut it. */
+/** The daily limit cut the unit: today's cap, and when the next day's mails may go. */
+export interface DailyCut {
+  cap: number;
+  at: number;
+}
+
+/**
+ * How many rows of the list may go now (`most` at most): the room its hourly and daily limits leave, and the
+ * daily limit's cut when it is the one that binds.
+ */
+export function roomNow(
+  sheetId: number,
+  timing: Timing | undefined,
+  most: number,
+): { room: number; daily?: DailyCut } {
+  const list = Ledger.read().list(sheetId);
+  const hour = hourRoom(Ledger.read(), sheetId, timing);
+  const day = dayRoom(list);
+  const room = Math.min(most, hour, day);
+  return day < Math.min(most, hour) ? { room, daily: nextDay(list!) } : { room };
+}
+
+/**
+ * The rows of `queued` that wait, and until when; null when none does. `paced`: the hourly limit cut it;
+ * `daily`: the daily limit did.
+ */
 export function holdOf(
   queued: Queued,
   timing: Timing | undefined,
   paced: boolean,
   now = Date.now(),
+  daily?: DailyCut,
 ): Hold | null {
   const states = new Map<string, MailState>();
   let until = Infinity;
@@ -52,7 +79,14 @@ export function holdOf(
     until = Math.min(until, at);
   }
   const limit = (timing && timing.hourlyLimit) || 0;
-  if (paced && limit) {
+  if (daily && queued.over.length) {
+    const detail = SEND_TEXTS.dailyWait(
+      daily.cap,
+      Utilities.formatDate(new Date(daily.at), zone, 'HH:mm EEE d MMM'),
+    );
+    for (const key of queued.over) states.set(key, { kind: 'waiting', code: 'daily', detail });
+    until = Math.min(until, daily.at);
+  } else if (paced && limit) {
     const next = nextHour(now);
     const detail = SEND_TEXTS.paceWait(limit, Utilities.formatDate(new Date(next), zone, 'HH:mm'));
     for (const key of queued.over) states.set(key, { kind: 'waiting', code: 'pace', detail });
@@ -64,11 +98,13 @@ export function holdOf(
   const parts: string[] = [];
   if (queued.waiting.size)
     parts.push(wait(queued.waiting.size, `the recipient's send window (the first from ${first})`));
-  if (paced && limit)
+  if (daily && queued.over.length)
+    parts.push(wait(queued.over.length, `the daily limit (${formatCount(daily.cap)} today from this list)`));
+  else if (paced && limit)
     parts.push(wait(queued.over.length, `the hourly limit (${formatCount(limit)} an hour from this list)`));
   if (queued.testWait.size) parts.push(wait(queued.testWait.size, 'the winning subject of the subject test'));
   const text = `${parts.join(' and ')}: the hourly run sends each of them once, in its time.`;
-  return { until, pace: paced && limit > 0, states, text };
+  return { until, pace: (paced && limit > 0) || (!!daily && queued.over.length > 0), states, text };
 }
 
 /**

@@ -21,14 +21,13 @@ import { idCells } from '../outbox/list-view';
 import { type ConfirmedRef, forgetConfirmed, openConfirmed } from '../outbox/confirm';
 import { openMailingList } from '../outbox/row-check';
 import { SEND_TEXTS } from '../outbox/send-texts';
-import { Ledger } from '../outbox/ledger';
-import { hourRoom, sendClock } from '../outbox/send-timing';
+import { sendClock } from '../outbox/send-timing';
 import { readSettings } from '../../platform/settings';
 import { stopRequested } from '../../platform/jobs';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { HOUR_MS } from '../../platform/time';
 import { queuedRows, subjectGate } from './send-queue';
-import { guardHold, type Hold, holdOf, holdPause, reviewHold } from './send-hold';
+import { guardHold, type Hold, holdOf, holdPause, reviewHold, roomNow } from './send-hold';
 import { describe, UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
 import { selectWritten, writtenColumnsText } from './written-columns';
@@ -166,14 +165,13 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   // written); a full batch when none may: it waits once, for all of them.
   const free = client.budget.available();
   const most = Math.min(unit.n, UNIT_ROWS, free > 0 ? free * SEND_CHUNK : UNIT_ROWS);
-  // The hourly limit counts what this list posted this hour (steps included) in the payer's record.
-  const room = hourRoom(Ledger.read(), state.data.sheetId, template.timing);
-  const wanted = Math.min(most, room);
+  // The hourly and daily limits count what this list posted (steps included) in the payer's record.
+  const { room: wanted, daily } = roomNow(state.data.sheetId, template.timing, most);
   const clock = sendClock(template.timing, list.sheet.getParent().getSpreadsheetTimeZone());
   const subject = subjectGate(client, list, template);
   const queued = queuedRows(list, template, confirmed, wanted, unsubscribe, clock, subject.gate);
   const { rows, skipped, unconfirmed } = queued;
-  const hold = holdOf(queued, template.timing, room < most && queued.over.length > 0);
+  const hold = holdOf(queued, template.timing, wanted < most && queued.over.length > 0, Date.now(), daily);
   // Nothing to post and nothing waiting (the queued rows were deleted or sent): nothing is left, whatever the
   // hour's room (with none left, `rows.length < wanted` alone would ask for the same unit again, forever).
   const exhausted = rows.length < wanted || (rows.length === 0 && !hold);

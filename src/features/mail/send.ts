@@ -43,6 +43,7 @@ import { stepProblems } from '../outbox/follow-ups';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
 import { guardLine, testLines, whenLines } from './timing-note';
 import { GUARD_MIN_FINAL, guardPause, pauseDetail } from '../outbox/bounce-guard';
+import { dailyLine } from '../outbox/daily-limit';
 import { Ledger } from '../outbox/ledger';
 import { UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
@@ -191,6 +192,11 @@ export function costLines(prepared: PreparedSend, startAt?: number): { lines: st
       : whenLines(plan.rows, template.timing, zone, startAt, 'at the start')),
   );
   if (n >= GUARD_MIN_FINAL) lines.push(guardLine(template.timing));
+  const timing = template.timing;
+  if (timing && timing.dailyLimit && n) {
+    const mails = n * (1 + (template.followUps || []).length); // steps count against the daily limit too
+    lines.push(dailyLine(mails, timing.dailyLimit, timing.dailyRamp || 0));
+  }
   if (prepared.recent)
     lines.push(
       `${count(prepared.recent, 'of them was', 'of them were')} mailed by this document in the last 30 days.`,

@@ -10,7 +10,8 @@ import { userToken } from '../../platform/owner';
 import { sheetRecords } from '../../platform/sheet-records';
 import { Ledger, type LedgerList } from './ledger';
 import { addressMark } from './marks';
-import type { GuardPause, GuardRecord } from './guard-record';
+import type { GuardPause, GuardRecord, GuardTiming } from './guard-record';
+import { pausedToday } from './daily-limit';
 
 /** The failed share (percent) above which a list pauses, unless its mail says otherwise. */
 export const DEFAULT_BOUNCE_LIMIT = 5;
@@ -41,10 +42,22 @@ export interface GuardView {
 
 const views = sheetRecords<GuardView>('guard.', (v) => typeof v.sheetId === 'number');
 
-/** The threshold a confirmation binds (the list's counts go on: a new send of a paused list stays paused). */
-export function confirmGuard(list: LedgerList, limit: number | undefined): void {
+/**
+ * The threshold and daily limit a confirmation binds (the list's counts go on: a new send of a paused list stays
+ * paused, and its day goes on).
+ */
+export function confirmGuard(list: LedgerList, timing: GuardTiming | undefined): void {
   const guard = list.guard || { limit: DEFAULT_BOUNCE_LIMIT, ids: [], final: 0, failed: 0 };
-  guard.limit = limit || DEFAULT_BOUNCE_LIMIT;
+  guard.limit = (timing && timing.bounceLimit) || DEFAULT_BOUNCE_LIMIT;
+  if (timing && timing.dailyLimit) {
+    const daily = { limit: timing.dailyLimit, ramp: timing.dailyRamp || 0 };
+    const same = guard.daily && guard.daily.limit === daily.limit && guard.daily.ramp === daily.ramp;
+    if (!same) delete guard.day;
+    guard.daily = daily;
+  } else {
+    delete guard.daily;
+    delete guard.day;
+  }
   list.guard = guard;
 }
 
@@ -111,6 +124,7 @@ function judge(guard: GuardRecord): boolean {
   if (final < GUARD_MIN_FINAL || failed * 100 <= guard.limit * final) return false;
   guard.paused = { at: Date.now(), failed, final };
   guard.told = false;
+  pausedToday(guard);
   return true;
 }
 

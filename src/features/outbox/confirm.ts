@@ -74,7 +74,7 @@ export function confirmSend(
     const list = ledger.openList(sheetId, mark, steps, fields, keyFp, ledger.campaignMark(mail.campaign));
     const resent = new Set<string>();
     // A subject test runs once per mail confirmed: a later send of the same mail keeps its test (its winner).
-    confirmGuard(list, mail.timing && mail.timing.bounceLimit);
+    confirmGuard(list, mail.timing);
     if (!mail.subjectTest) delete list.test;
     else if (!sameMail || !list.test) list.test = testRecord(mail.subjectTest);
     serial = list.serial;

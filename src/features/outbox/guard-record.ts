@@ -18,4 +18,25 @@ export interface GuardRecord {
   paused?: GuardPause;
   /** The payer was told of the pause (their next menu action or Compose). */
   told?: boolean;
+  /** The daily limit confirmed (daily-limit.ts): mails a day, and the ramp (percent a day; 0: none). */
+  daily?: { limit: number; ramp: number };
+  /** Today under the daily limit. */
+  day?: DailyRecord;
+}
+
+/** What of a mail's timing (send-timing.ts Timing) the guard binds when the payer confirms. */
+export interface GuardTiming {
+  bounceLimit?: number;
+  dailyLimit?: number;
+  dailyRamp?: number;
+}
+
+/** A day of a list under its daily limit: day `index` from `start` (ms of its first mail), `n` posted of `cap`. */
+export interface DailyRecord {
+  start: number;
+  index: number;
+  n: number;
+  cap: number;
+  /** The bounce guard paused the list this day: the next day's cap does not rise. */
+  paused?: boolean;
 }

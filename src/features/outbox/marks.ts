@@ -17,7 +17,14 @@ export type ConfirmedMail = MailTemplate & {
   /** subject-test.ts SubjectTest (written out: that module reads marks). */
   subjectTest?: { variants: string[]; share: number; decideAfterHours: number };
   /** send-timing.ts Timing: when and how fast its mails may go. */
-  timing?: { skipDates?: string[]; sendWindow?: unknown; hourlyLimit?: number; bounceLimit?: number };
+  timing?: {
+    skipDates?: string[];
+    sendWindow?: unknown;
+    hourlyLimit?: number;
+    bounceLimit?: number;
+    dailyLimit?: number;
+    dailyRamp?: number;
+  };
 };
 
 /** 64 bits of HMAC-SHA256(secret, text), 11 characters. */
@@ -29,7 +36,7 @@ export function hmac64(secret: string, text: string): string {
 /**
  * The mark of the mail as confirmed: campaign, first subject and body, format, every step, the subject test
  * and when and how fast it goes (window, days, zone rule, hourly limit, dates to skip), and when it pauses (the
- * bounce threshold).
+ * bounce threshold) and how many a day (the daily limit and its ramp).
  */
 export function mailMark(secret: string, mail: ConfirmedMail): string {
   const steps = (mail.followUps || []).map((s) => [
@@ -48,6 +55,7 @@ export function mailMark(secret: string, mail: ConfirmedMail): string {
     parts.push({ timing: [timing.skipDates || [], timing.sendWindow || null, timing.hourlyLimit || 0] });
   // The bounce guard's threshold, when it is not the default (a mail saved before it keeps its mark).
   if (timing && timing.bounceLimit) parts.push({ bounceLimit: timing.bounceLimit });
+  if (timing && timing.dailyLimit) parts.push({ daily: [timing.dailyLimit, timing.dailyRamp || 0] });
   return hmac64(secret, JSON.stringify(parts));
 }
 

@@ -3,6 +3,7 @@
 // together and settled (post.ts, journal.ts); what the service took is recorded in the payer's record
 // (ledger.ts) before its journal entry closes, so a kill anywhere is settled by tag and never posted twice.
 // The views (the list's cells, the follow-ups sheet) are written by the caller between post and close.
+import { countDay } from './daily-limit';
 import { addressKey } from '../../sheets/address';
 import type { OutreachClient } from '../../api/outreach/outreach-client';
 import { type ListRow, MailingList, RecipientColumnMissing, ViewNotWritten } from '../../sheets/mailing-list';
@@ -125,6 +126,7 @@ export function recordPosted(chunks: JournalChunk[]): void {
       ledger.countPosted(chunk.sheetId, chunk.postedAt, Object.keys(chunk.ids!).length);
       ledger.recordPostedMails(Object.values(chunk.ids!), chunk.postedAt);
       if (!list) continue;
+      countDay(list, chunk.postedAt, Object.keys(chunk.ids!).length);
       for (const { email } of chunk.recipients) {
         const person = chunk.ids![email] && list.people.get(addressMark(ledger.secret, email));
         if (!person || person.posted > (chunk.step || 0)) continue;

@@ -56,6 +56,8 @@ export const SEND_TEXTS = {
   testWait: (when: string) =>
     `gets the winning subject of the test, decided from ${when} (once a subject is opened)`,
   testNotStarted: 'gets the winning subject of the test, decided its hours after the first test mails',
+  dailyWait: (cap: number, next: string) =>
+    `${formatCount(cap)} today from this list; the next go from ${next}`,
   paceWait: (limit: number, next: string) =>
     `${formatCount(limit)} an hour from this list; the next go from ${next}`,
   /** The list's bounce guard paused it (`rate`: "bounce rate 12 % (24 of 200)"). */

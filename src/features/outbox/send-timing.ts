@@ -9,6 +9,8 @@ import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../platform/time';
 import { countryZone } from './country-zones';
 import type { Ledger } from './ledger';
 import { DEFAULT_BOUNCE_LIMIT, MAX_BOUNCE_LIMIT } from './bounce-guard';
+import { MAX_DAILY_LIMIT, MAX_DAILY_RAMP } from './daily-limit';
+import { formatCount } from '../../platform/plural';
 
 export interface SendWindow {
   /** ISO weekdays: 1 = Monday … 7 = Sunday. */
@@ -27,6 +29,10 @@ export interface Timing {
   hourlyLimit?: number;
   /** The failed share (percent) that pauses the list (bounce-guard.ts); absent: the default. */
   bounceLimit?: number;
+  /** At most this many mails a day from the list, steps included (daily-limit.ts). */
+  dailyLimit?: number;
+  /** The daily limit rises this many percent each day the list is not paused (with dailyLimit only). */
+  dailyRamp?: number;
 }
 
 export const MAX_SKIP_DATES = 100;
@@ -60,7 +66,33 @@ export function parseTiming(input: Record<string, unknown>): Timing {
       );
     timing.bounceLimit = n;
   }
+  Object.assign(timing, parseDaily(input));
   return timing;
+}
+
+/** The daily limit and its ramp, checked (a ramp needs a daily limit to start from). */
+function parseDaily(input: Record<string, unknown>): Pick<Timing, 'dailyLimit' | 'dailyRamp'> {
+  const given = (v: unknown) => v !== undefined && v !== null && v !== '' && v !== 0 && v !== '0';
+  const daily: Pick<Timing, 'dailyLimit' | 'dailyRamp'> = {};
+  if (given(input.dailyLimit)) {
+    const n = Number(input.dailyLimit);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_DAILY_LIMIT)
+      throw new UserError(
+        `The daily limit is a whole number of mails from 1 to ${formatCount(MAX_DAILY_LIMIT)} (or empty: no limit).`,
+      );
+    daily.dailyLimit = n;
+  }
+  if (given(input.dailyRamp)) {
+    const n = Number(input.dailyRamp);
+    if (!Number.isInteger(n) || n < 1 || n > MAX_DAILY_RAMP)
+      throw new UserError(
+        `The daily ramp is a whole percentage from 1 to ${MAX_DAILY_RAMP} (or empty: no ramp).`,
+      );
+    if (!daily.dailyLimit)
+      throw new UserError('A daily ramp starts from a daily limit: set the daily limit too.');
+    daily.dailyRamp = n;
+  }
+  return daily;
 }
 
 function parseSkipDates(input: unknown): string[] {
@@ -92,7 +124,10 @@ const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
 
 /** Whether the timing holds any rule on when mails go. */
 export function timed(timing: Timing | undefined): timing is Timing {
-  return !!timing && !!(timing.skipDates || timing.sendWindow || timing.hourlyLimit || timing.bounceLimit);
+  return (
+    !!timing &&
+    !!(timing.skipDates || timing.sendWindow || timing.hourlyLimit || timing.bounceLimit || timing.dailyLimit)
+  );
 }
 
 /** When a row's mail may go, asked of one run (one `now`): each zone worked out once. */

@@ -22,6 +22,8 @@ export type WaitCode =
   | 'pace'
   /** Reply detection has not read its people's mail up to its time (the scan did not finish): it waits. */
   | 'unread'
+  /** The list's daily limit is reached (its detail: today's number): the next day's runs send more. */
+  | 'daily'
   /** The list's bounce guard paused it (its detail: the rate): it goes on when the payer resumes the list. */
   | 'bounce'
   | 'error';

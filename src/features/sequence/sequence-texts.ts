@@ -54,6 +54,7 @@ const WAIT_TEXT: Record<WaitCode, (detail: string) => string> = {
   pace: (limit) => `the list's hourly limit (${limit} an hour) is reached; the next hourly run sends more`,
   unread: () =>
     'its replies in Gmail are not all read up to its time yet (a reply would stop it); the next hourly run reads on',
+  daily: (cap) => `the list's daily limit (${cap} today) is reached; the hourly runs send more the next day`,
   bounce: (rate) => `the list is paused, ${rate}; it goes on when the user who sent it resumes the list`,
   error: (detail) => `${detail}; the hourly run tries again`,
 };

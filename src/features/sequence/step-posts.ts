@@ -20,6 +20,7 @@ import { stepTemplate } from '../outbox/follow-ups';
 import type { Wait } from '../outbox/sequence-records';
 import { usableEdm } from '../../api/outreach/outreach-schemas';
 import { hourRoom } from '../outbox/send-timing';
+import { dayRoom, nextDay } from '../outbox/daily-limit';
 import { describe } from '../errors';
 import { asClause } from '../words';
 
@@ -53,10 +54,14 @@ export function sendDue(
         detail: problem.reason,
       };
   }
-  // The list's hourly limit counts its first mails and steps alike (the payer's record): the rest wait an hour.
-  const room = hourRoom(Ledger.read(), list.sheet.getSheetId(), template.timing);
-  const paced: Wait | null =
-    sendable.length > room ? { code: 'pace', detail: String(template.timing!.hourlyLimit) } : null;
+  // The list's hourly and daily limits count its first mails and steps alike (the payer's record): the rest wait.
+  const entry = Ledger.read().list(list.sheet.getSheetId());
+  const hour = hourRoom(Ledger.read(), list.sheet.getSheetId(), template.timing);
+  const today = dayRoom(entry);
+  const room = Math.min(hour, today);
+  let paced: Wait | null = null;
+  if (sendable.length > room && today < hour) paced = { code: 'daily', detail: String(nextDay(entry!).cap) };
+  else if (sendable.length > room) paced = { code: 'pace', detail: String(template.timing!.hourlyLimit) };
   if (paced) sendable.splice(room);
   if (sendable.length === 0) return { posted: 0, wait: paced };
   const balance = client.balance();
