@@ -152,7 +152,7 @@ export const TRACKING: TableLayout = {
  * tasks), and a chart of the campaign rows (delivered / failed / waiting) beside them.
  */
 const SENDING_NOTE =
-  'Paused: the bounce guard stopped the list, its failed share since the last resume above the threshold set in Compose (default 5 %). The user who sent it resumes it from the menu (Resume a paused list).';
+  'Sending: about when its last mail goes (its rows left at its daily or hourly limit, then its follow-ups). Paused: the bounce guard stopped the list, its failed share since the last resume above the threshold set in Compose (default 5 %); the user who sent it resumes it from the menu (Resume a paused list).';
 
 export const TRACKING_SUMMARY: TableLayout = {
   sheetName: 'Tracking summary',

@@ -54,6 +54,21 @@ describe('The daily limit and its ramp', () => {
       /^Waiting for the daily limit \(50 today from this list; the next go from \d\d:\d\d /.test(s),
     );
     expect(waiting).toHaveLength(250);
+    // The summary's health: still sending, the last mail about 4 days on; the day's mails on the per-day sheet.
+    services.clock.advance(60_000);
+    emu.run('refreshTracking', [], { kind: 'menu' });
+    const campaign = rowsOf(emu, 'Tracking summary', 8).find((r) => r.Campaign === 'Ramp');
+    const last = new Date(services.clock.now() + 4 * DAY).toISOString().slice(0, 10);
+    expect(campaign).toMatchObject({ Delivered: 50, Sending: `Sending: the last mail about ${last}` });
+    const days = rowsOf(emu, 'Tracking per day');
+    expect(days).toHaveLength(30);
+    expect(days.at(-1)).toEqual({
+      'Day (UTC)': new Date(Math.floor(services.clock.now() / DAY) * DAY),
+      Delivered: 50,
+      Failed: 0,
+      Opened: 0,
+    });
+    expect(emu.spreadsheet.getSheetByName('Tracking per day').getCharts()).toHaveLength(1);
     for (let hour = 0; hour < 5 * 24 && (await mails()).length < 300; hour++) emu.advanceTime(HOUR);
     const all = await mails();
     expect(all).toHaveLength(300);

@@ -15,8 +15,8 @@ import { SUMMARY_ANSWER_COLUMNS, TRACKING_SUMMARY } from '../../sheets/layouts';
 import { Table } from '../../sheets/table';
 import { lastRun } from '../jobs/reporters';
 import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
-import { isFinal, MailState, parseState, stateText } from '../../sheets/mail-state';
-import { guardViews, pauseDetail } from '../outbox/bounce-guard';
+import { isFinal, MailState, parseState } from '../../sheets/mail-state';
+import { countDay, type DayCounts, sendingOf, writeDailyChart } from './tracking-health';
 import { whenText } from '../words';
 import { formatCount } from '../../platform/plural';
 import type { AnswerCode } from '../outbox/ledger';
@@ -105,6 +105,8 @@ export interface MailSummary {
   campaigns: Map<string, CampaignRow>;
   /** Every mail is final and no open can still be counted (14 days after a send): nothing will change. */
   allFinal: boolean;
+  /** Delivered, failed and opened mails per day (UTC day number). */
+  days: Map<number, DayCounts>;
 }
 
 export function summarize(rows: Iterable<Record<string, unknown>>, answerOf?: AnswerOf): MailSummary {
@@ -112,6 +114,7 @@ export function summarize(rows: Iterable<Record<string, unknown>>, answerOf?: An
   const campaigns = new Map<string, CampaignRow>();
   let allFinal = true;
   const counted: OpensRow[] = [];
+  const days = new Map<number, DayCounts>();
   for (const values of rows) {
     if (cellText(values.mailId) === '') continue;
     const state = parseState(values.mailStatus);
@@ -120,15 +123,17 @@ export function summarize(rows: Iterable<Record<string, unknown>>, answerOf?: An
     if (!isFinal(state)) allFinal = false;
     counts[countOf(state)]++;
     addToCampaign(campaigns, values, countOf(state), answerOf);
+    countDay(days, values);
   }
   if (allFinal && tasksWithOpensToCome(counted).size > 0) allFinal = false;
-  return { counts, campaigns, allFinal };
+  return { counts, campaigns, allFinal, days };
 }
 
 /** Writes the counts, the chart, the campaign rows and the status block (no read: see readSummary). */
 export function writeSummary(read: SummaryRead, summary: MailSummary, outcome: RefreshOutcome): void {
   writeCountsAndChart(read, summary.counts, summary.campaigns.size);
   writeCampaignRows(read, summary.campaigns);
+  writeDailyChart(read.sheet.getParent(), summary.days);
   writeStatusRows(read.sheet, read.zone, outcome);
 }
 
@@ -177,7 +182,7 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
   // Headers and notes of the columns (what "Tasks" or "Opened %" count), each header whole on its lines.
   header.setNotes([columns.map((c) => c.note || '')]).setWrap(true);
   if (read.created) header.setFontWeight('bold');
-  const sending = pausedCampaigns();
+  const sending = sendingOf(read.zone);
   const grid: CellValue[][] = [...campaigns].map(([name, c]) => {
     const opened = [...c.opens.values()].reduce((n, v) => n + v, 0);
     const record: Record<string, CellValue> = {
@@ -205,18 +210,6 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
   const range = sheet.getRange(headerRow + 1, 1, grid.length, columns.length);
   range.setNumberFormats(grid.map(() => columns.map((c) => c.format || 'General')));
   range.setValues(grid);
-}
-
-/**
- * What the Sending column says of a campaign (its steps are campaigns of their own: "<campaign> · follow-up
- * N"): paused by the bounce guard of a list that sends it, with the rate, as that list's payer last saw it.
- */
-function pausedCampaigns(): (name: string) => string {
-  const paused = guardViews().filter((view) => view.paused);
-  return (name) => {
-    const view = paused.find((v) => name === v.campaign || name.startsWith(`${v.campaign} · follow-up`));
-    return view ? stateText({ kind: 'waiting', code: 'bounce', detail: pauseDetail(view) }) : '';
-  };
 }
 
 /**
