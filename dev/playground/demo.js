@@ -42,6 +42,20 @@ function demoRow(i) {
   return [`Person ${i}`, `${kind ? kind[1] : ''}person${i}@company${company}.example`, `Company ${company}`];
 }
 
+/** Rows of the bounce-spike list: its first 100 people, every third address bounces (33 %); the other 200 none. */
+const SPIKE_ROWS = 300;
+
+/** Row i of the bounce-spike list (the sheet's row i + 1). */
+function spikeRow(i) {
+  const company = 1 + ((i - 1) % COMPANIES);
+  const bounces = i <= 100 && i % 3 === 0;
+  return [
+    `Person ${i}`,
+    `${bounces ? 'bounce.' : ''}spike${i}@company${company}.example`,
+    `Company ${company}`,
+  ];
+}
+
 /** "row 2" or "rows 2–7,001". */
 function rowsText(first, last) {
   const n = (i) => i.toLocaleString('en-US');
@@ -89,19 +103,37 @@ async function demoCredits(host, info) {
   return `the demo account got ${DEMO_EDM.toLocaleString('en-US')} add-on e-mail credits (${(has + DEMO_EDM).toLocaleString('en-US')} now)`;
 }
 
+/**
+ * A list of `n` rows (`row(i)`: Name, Email, Company) pasted on the sheet `name` (made when missing), and the demo
+ * credits; answers the toast's words of the credits, or the host's failure.
+ */
+async function addList(host, info, name, n, row) {
+  const rows = [['Name', 'Email', 'Company']];
+  for (let i = 1; i <= n; i++) rows.push(row(i));
+  const made = await host.call({ op: 'sheet', name });
+  if (!made.ok) return { failed: made };
+  const pasted = await host.call({ op: 'paste', sheet: name, range: 'A1', values: rows });
+  if (!pasted.ok) return { failed: pasted };
+  return { credits: await demoCredits(host, info) };
+}
+
 const ACTIONS = {
   async 'mailing-list'(host, info) {
-    const rows = [['Name', 'Email', 'Company']];
     const listRows = info.demoListRows || LIST_ROWS;
-    for (let i = 1; i <= listRows; i++) rows.push(demoRow(i));
-    const made = await host.call({ op: 'sheet', name: 'Demo list' });
-    if (!made.ok) return made;
-    const pasted = await host.call({ op: 'paste', sheet: 'Demo list', range: 'A1', values: rows });
-    if (!pasted.ok) return pasted;
-    const credits = await demoCredits(host, info);
+    const { failed, credits } = await addList(host, info, 'Demo list', listRows, demoRow);
+    if (failed) return failed;
     return {
       ok: true,
       message: `"Demo list" has ${listRows.toLocaleString('en-US')} rows (${rowsText(2, listRows + 1)}: ${COMPANIES} companies, each on its own domain; every 10th bounces; of the others every 11th replies, every 13th is out of office, every 17th asks to be removed, every 7th opens), and ${credits}. Compose e-mail… there, then Send to all unsent rows.`,
+    };
+  },
+  // The bounce guard's demo: a list whose first 100 addresses bounce at 33 %.
+  async 'spike-list'(host, info) {
+    const { failed, credits } = await addList(host, info, 'Spike list', SPIKE_ROWS, spikeRow);
+    if (failed) return failed;
+    return {
+      ok: true,
+      message: `"Spike list" has ${SPIKE_ROWS} rows (${rowsText(2, SPIKE_ROWS + 1)}): of its first 100, every third bounces; ${credits}. Compose e-mail… there with at most 100 mails an hour, Send to all unsent rows, then +1 hour: the hourly run reads the bounces and pauses the list (its rows say Paused: bounce rate 33 % (33 of 100)); Resume a paused list goes on.`,
     };
   },
   async companies(host) {
@@ -204,4 +236,4 @@ async function runDemo(host, info, action) {
   }
 }
 
-module.exports = { runDemo, demoRow, rowsText, HELP };
+module.exports = { runDemo, demoRow, spikeRow, rowsText, HELP };

@@ -2,7 +2,7 @@
 // The playground's demo list: Person i at Company i's own domain (a reply there stops that company's colleagues,
 // not the whole list), and its credits given once: adding the list again puts back nothing that was spent.
 const { startPlayground } = require('../../dev/playground/start');
-const { runDemo, demoRow } = require('../../dev/playground/demo');
+const { runDemo, demoRow, spikeRow } = require('../../dev/playground/demo');
 const { DEMO_KEYS } = require('../../dev/sandbox');
 
 let pg;
@@ -52,3 +52,12 @@ test('the demo credits come once: adding the list again after spending leaves th
   expect(again.message).toContain('the demo account has 1,234 add-on e-mail credits left');
   expect(await addonEdm()).toBe(1234);
 }, 120000);
+
+test('the bounce-spike list: of its first 100 rows every third bounces, of the other 200 none', () => {
+  const rows = Array.from({ length: 300 }, (_, i) => spikeRow(i + 1));
+  const bounces = (from, to) =>
+    rows.slice(from, to).filter(([, email]) => email.startsWith('bounce.')).length;
+  expect(bounces(0, 100)).toBe(33);
+  expect(bounces(100, 300)).toBe(0);
+  expect(new Set(rows.map(([, email]) => email)).size).toBe(300);
+});

@@ -969,6 +969,7 @@
   // The playground's own menu (not the add-on's): demo data, a slow service, where bounces and opens come from.
   var DEMO_ITEMS = [
     { label: 'Add a demo mailing list (7,000 rows)', demo: 'mailing-list' },
+    { label: 'Add a list with a bounce spike (300 rows)', demo: 'spike-list' },
     { label: 'Add 300 demo companies', demo: 'companies' },
     { label: 'Copy the first contact of each company to a list', demo: 'first-contacts' },
     { separator: true },
