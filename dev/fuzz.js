@@ -13,7 +13,7 @@ const env = { ...process.env, FUZZ_RUNS: value('--runs', '200'), FUZZ_SEED: valu
 const jest = require.resolve('jest/bin/jest');
 const run = spawnSync(
   process.execPath,
-  [jest, '--selectProjects', 'bundle', 'test/features/exactly-once-fuzz.test.js'],
+  [jest, '--selectProjects', 'bundle', '--', 'test/features/exactly-once-fuzz.test.js'],
   { stdio: 'inherit', env },
 );
 process.exit(run.status === null ? 1 : run.status);
