@@ -63,12 +63,13 @@ function timingOperation({ mailingListAddon, runJob, sheetRows, alertsText }) {
 const accepted = (rows) => rows.filter((r) => typeof r['Mail ID'] === 'number').length;
 
 /**
- * The refreshes of the zones' mails: the run after each timed send reads what was sent since the last refresh
- * (New York's at 15:00 with Berlin's from the menu, Tokyo's at 23:00, Sydney's at 01:00), each in chunks of
- * 1,000 mails with their tasks asked first (trackingMinimum), the tasks read before asked again for their opens.
+ * The refreshes of the zones' mails: the run after each send that posted reads what it sent before anything more
+ * goes (the bounce guard counts their failures first): Berlin's from the menu at 10:00, New York's at 15:00,
+ * Tokyo's at 23:00, Sydney's at 01:00, each in chunks of 1,000 mails with their tasks asked first
+ * (trackingMinimum), the tasks read before asked again for their opens.
  */
 function zoneRefreshes(perZone) {
-  const groups = [2 * perZone, perZone, perZone];
+  const groups = [perZone, perZone, perZone, perZone];
   let tasksBefore = 0;
   let requests = 0;
   for (const mails of groups) {
@@ -139,10 +140,13 @@ function subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText 
             .getValues()
             .find((r) => r[0] === 'Timed sends')
         : null;
-      const refresh = trackingMinimum(testChunks + restChunks, count);
+      // The test's mails are refreshed by the run after the menu's send (the bounce guard counts them before more
+      // go), the rest by the run after the winner's send, the test's tasks riding along for their opens.
+      const refresh =
+        trackingMinimum(testChunks, inTest) + trackingMinimum(restChunks, count - inTest, testChunks);
       const row = await m.finish({
         minimum: { outreach: 1 + testChunks + 1 + restChunks + refresh },
-        minimumFormula: `1 balance + ${testChunks} test chunks (one subject each) + 1 read of the test's tasks + ceil(${count - inTest} rows / 100) for the rest + the refresh after the winner's send: ceil(${count} / 100) mail pages + 1 task request per 1,000 mails`,
+        minimumFormula: `1 balance + ${testChunks} test chunks (one subject each) + 1 read of the test's tasks + ceil(${count - inTest} rows / 100) for the rest + the refresh of the test's ${inTest} mails after the menu's send and of the other ${count - inTest} after the winner's: ceil(mails / 100) mail pages + 1 task request per 1,000 mails each`,
         chunks: testChunks + restChunks,
         minExecutions: 2,
         details: {

@@ -124,14 +124,14 @@ export function reviewHold(list: MailingList, now = Date.now()): Hold {
 }
 
 /**
- * The send pauses until the first waiting row may go; the hourly trigger carries it on, and its first run
- * refreshes what went before it posts more (the bounce guard knows of their failures first).
+ * The send pauses until the first waiting row may go; the hourly trigger carries it on, and when this step
+ * `posted`, its next run refreshes what went before it posts more (the bounce guard knows of their failures first).
  */
-export function holdPause(hold: Hold): JobPause {
+export function holdPause(hold: Hold, posted = false): JobPause {
   let retry = '';
   try {
     ensureTimer();
-    saveMyTimer({ ...myTimer(), refreshAfterSend: Date.now() });
+    if (posted) saveMyTimer({ ...myTimer(), refreshAfterSend: Date.now() });
   } catch (error) {
     retry = ` The hourly run could not be set up (${describe(error)}): run the send again later.`;
   }

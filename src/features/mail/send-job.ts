@@ -286,7 +286,7 @@ function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendU
   state.data.held = undefined;
   if (hold && unit.n > 0 && !later && (result.exhausted || hold.pace)) {
     state.data.held = hold.until;
-    throw holdPause(hold);
+    throw holdPause(hold, !!posted && posted.outcomes.some((o) => o.sent));
   }
   if (unit.n > 0 && (later || !result.exhausted)) return [{ n: unit.n }];
 }

@@ -17,7 +17,7 @@ import { continueSavedJob, savedJob } from '../jobs/job-runner';
 import { recordLastRun, unattendedReporter, type UnattendedWork } from '../jobs/reporters';
 import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
 import { PHONE_JOB, PhoneData, PhoneUnit } from '../phone/phone-job';
-import { refreshOnTimer } from '../tracking/tracking-auto';
+import { autoRefreshOnTimer, refreshOnTimer } from '../tracking/tracking-auto';
 import { writeStatusBlock } from '../tracking/tracking-summary';
 import { runDueSchedules } from './send-later';
 import { checkMySchedules } from './schedule-check';
@@ -56,7 +56,8 @@ export function onHourlyTimer(event?: { triggerUid?: string }): void {
   guarded('The replies could not be read from Gmail.', () => scanReplies(), 'inbox');
   const followUps = guarded('The follow-ups could not go on.', () => runMySequences(), 'sequence');
   guarded('The paused phone check could not go on.', continueMyPhoneCheck, 'phone');
-  if (!refreshedFirst) refreshOnTimer();
+  // Auto-refresh only: a refresh owed by what this run posted waits for the next run (its mails are final then).
+  if (!refreshedFirst) autoRefreshOnTimer();
   // What a timed send posted is not final yet: the next run refreshes it.
   if (continued || (started && started > 0) || (followUps && followUps > 0)) {
     saveMyTimer({ ...myTimer(), refreshAfterSend: Date.now() });
