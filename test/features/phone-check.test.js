@@ -174,7 +174,9 @@ describe('Check phone numbers in selection', () => {
     expect(emu.callCount('Range.getValues')).toBe(4);
     // Each read also reads the formulas (a formula or its output is never written): one getFormulas more.
     expect(emu.callCount('Range.getFormulas')).toBe(4);
-    expect(emu.stats.spreadsheet.calls).toBeLessThan(45);
+    // 46 at most: with the one look at the document's id a menu action makes to read the payer's record (a list
+    // the bounce guard paused is said once, at the payer's next menu action).
+    expect(emu.stats.spreadsheet.calls).toBeLessThanOrEqual(46);
     expect(column('B', 101).slice(1)).toEqual(cells.map(expected));
     console.log(
       `100 cells / 70 distinct: ${emu.stats.urlFetch.requests} requests in ${emu.stats.urlFetch.calls} fetch calls; ` +
