@@ -74,18 +74,17 @@ export function pauseDetail(pause: Pick<GuardPause, 'failed' | 'final'>): string
 
 /**
  * Counts the final mails of the payer's lists among those a refresh read, each once, and pauses the lists
- * past their threshold; answers the lists paused now. Writes the record only when a mail was new to it.
+ * past their threshold. Writes the record only when a mail was new to it.
  */
-export function countFinalMails(mails: FinalMail[], campaignOf: (sheetId: number) => string): number[] {
+export function countFinalMails(mails: FinalMail[], campaignOf: (sheetId: number) => string): void {
   const read = Ledger.read();
   const found = mails.map((m) => ({ mail: m, addr: addressMark(read.secret, addressKey(m.email)) }));
   const fresh = found.filter(({ mail, addr }) => {
     const list = listOfMail(read, mail, addr);
     return !!list && !hasId(list.guard?.ids || [], mail.mailId);
   });
-  if (fresh.length === 0) return [];
+  if (fresh.length === 0) return;
   const counted = new Set<number>();
-  const paused: number[] = [];
   Ledger.change((ledger) => {
     for (const { mail, addr } of fresh) {
       const list = listOfMail(ledger, mail, addr);
@@ -101,7 +100,7 @@ export function countFinalMails(mails: FinalMail[], campaignOf: (sheetId: number
     for (const sheetId of counted) {
       const guard = ledger.list(sheetId)!.guard!;
       if (guard.paused) Object.assign(guard.paused, sinceResume(guard));
-      else if (judge(guard)) paused.push(sheetId);
+      else judge(guard);
     }
   });
   const now = Ledger.read();
@@ -109,23 +108,21 @@ export function countFinalMails(mails: FinalMail[], campaignOf: (sheetId: number
     const list = now.list(sheetId)!;
     if (list.guard!.paused) saveView(list, campaignOf(sheetId));
   }
-  return paused;
 }
 
 /** The counts the guard judges (since the last resume). */
-export function sinceResume(guard: GuardRecord): { final: number; failed: number } {
+function sinceResume(guard: GuardRecord): { final: number; failed: number } {
   const [final, failed] = guard.base || [0, 0];
   return { final: guard.final - final, failed: guard.failed - failed };
 }
 
 /** Pauses the guard when its mails since the last resume are enough and fail above its threshold. */
-function judge(guard: GuardRecord): boolean {
+function judge(guard: GuardRecord): void {
   const { final, failed } = sinceResume(guard);
-  if (final < GUARD_MIN_FINAL || failed * 100 <= guard.limit * final) return false;
+  if (final < GUARD_MIN_FINAL || failed * 100 <= guard.limit * final) return;
   guard.paused = { at: Date.now(), failed, final };
   guard.told = false;
   pausedToday(guard);
-  return true;
 }
 
 /** The payer resumes the list: it sends again, judged from here on. */
