@@ -194,12 +194,26 @@ test('compose at 1366×768: every field has a visible label, the test answers be
 
     // Fixed and saved; the test of row 4 (no address of its own) goes to the typed address, and says so
     // right under its button, in the preview's column, in view.
+    // The save's preview of row 2 answers while row 4 is being typed: it must not put row 2 back.
+    let release;
+    const typed = new Promise((resolve) => (release = resolve));
+    const holdRowTwo = async (route) => {
+      if (!/"name":"previewMail","args":\[2,/.test(route.request().postData() || '')) return route.continue();
+      const response = await route.fetch();
+      await typed;
+      return route.fulfill({ response });
+    };
+    await page.route('**/api/run', holdRowTwo);
     await compose.locator('#body').fill('Hi {{Name}},\nshall we meet?');
     await compose.locator('#save').click();
     await compose.locator('#message', { hasText: /^Saved\./ }).waitFor();
     await compose.locator('#row').fill('4');
+    release();
+    await waitIdle(page);
     await compose.locator('#row').press('Tab');
     await compose.locator('#problems li', { hasText: 'Row 4: no e-mail address.' }).waitFor();
+    await page.unroute('**/api/run', holdRowTwo);
+    await expect(compose.locator('#row').inputValue()).resolves.toBe('4');
     await compose.locator('#test').click();
     const done = compose.locator('#testMessage.ok', { hasText: /^Test of row 4 sent to me@seller\.example/ });
     await done.waitFor({ timeout: 30000 });
