@@ -35,7 +35,7 @@ export function describe(error: unknown): string {
 }
 
 /** The text with any fragment of the user's two API keys hidden (redact(), keys read from settings). */
-export function hideKeys(text: string): string {
+function hideKeys(text: string): string {
   let keys: string[];
   try {
     const settings = readSettings();

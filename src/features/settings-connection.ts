@@ -19,7 +19,7 @@ import { usableEdm } from '../api/outreach/outreach-schemas';
 import { describe } from './errors';
 import { count, formatCount } from '../platform/plural';
 
-export interface ConnectionReport {
+interface ConnectionReport {
   ok: boolean;
   message: string;
   lines: Array<[string, string]>;
@@ -179,7 +179,7 @@ function balanceLines(b: Balance): Array<[string, string]> {
 }
 
 /** An error as the Settings dialog says it: what to change points at the fields above. */
-export function describeInSettings(error: unknown, address = ''): string {
+function describeInSettings(error: unknown, address = ''): string {
   if (!(error instanceof ApiError)) return describe(error);
   if (error.kind === 'network' && address) {
     return `${asClause(error.userMessage)} at ${address}: check the service address above (or use Restore default addresses) and the connection.`;

@@ -19,14 +19,14 @@ import { scriptJson, showDialogFile } from '../ui/dialogs';
 import { replyDetection, type ReplyDetectionView, setReplyDetection } from './inbox/inbox-switch';
 
 /** What the Settings dialog shows: the masked settings and the user's phone-formula switch. */
-export interface SettingsDialogView extends SettingsView {
+interface SettingsDialogView extends SettingsView {
   phoneFormulasAllowed: boolean;
   /** "Detect replies in Gmail": shown only in a build that can read Gmail. */
   replyDetection: ReplyDetectionView;
 }
 
 /** What the Settings dialog saves: absent fields are kept. */
-export interface SettingsDialogPatch extends SettingsPatch {
+interface SettingsDialogPatch extends SettingsPatch {
   /** Formulas in this document may spend the saving user's phone-check credits (only the owner's counts). */
   allowPhoneFormulas?: boolean;
   /** Reply detection in Gmail (features/inbox), this user's switch. */
@@ -48,7 +48,7 @@ export function getSettingsView(): SettingsDialogView {
  * After a save: the view, the services whose key or address changed (the dialog has them checked), and the
  * addresses before the save (an address nothing answers at is put back: settings-connection.ts).
  */
-export interface SavedSettingsView extends SettingsDialogView {
+interface SavedSettingsView extends SettingsDialogView {
   check: Service[];
   previous: { outreachBaseUrl: string; phoneBaseUrl: string };
 }

@@ -17,10 +17,10 @@ export function whenText(ms: number, zone = spreadsheetZone()): string {
   return Utilities.formatDate(new Date(ms), zone, DATE_TIME_FORMAT);
 }
 
-export const DATE_TIME_FORMAT = 'yyyy-MM-dd HH:mm';
+const DATE_TIME_FORMAT = 'yyyy-MM-dd HH:mm';
 
 /** The spreadsheet's time zone (the script's when no document is open). */
-export function spreadsheetZone(): string {
+function spreadsheetZone(): string {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   return spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone();
 }

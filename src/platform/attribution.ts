@@ -20,7 +20,7 @@ import { ADDON_VERSION } from './version';
 
 export const INSTALL_ID_PROPERTY = 'attribution.installId';
 export const CHANNEL_PROPERTY = 'attribution.channel';
-export const SKILL_RUNTIME = 'google-apps-script';
+const SKILL_RUNTIME = 'google-apps-script';
 
 export const ATTRIBUTION_HEADERS = {
   installId: 'X-Svc-Install-Id',
@@ -35,14 +35,14 @@ export const ATTRIBUTION_HEADERS = {
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const CHANNEL_FIELDS = ['sourceType', 'sourcePackage', 'channelCode', 'campaignId'] as const;
 
-export interface AttributionChannel {
+interface AttributionChannel {
   sourceType?: string;
   sourcePackage?: string;
   channelCode?: string;
   campaignId?: string;
 }
 
-export function isUuid(value: string): boolean {
+function isUuid(value: string): boolean {
   return UUID_PATTERN.test(value);
 }
 
@@ -50,7 +50,7 @@ export function isUuid(value: string): boolean {
  * The install id: read, or made and stored on first use. Undefined when the stored value is damaged or the
  * properties cannot be read or written (e.g. a context without PropertiesService).
  */
-export function installId(): string | undefined {
+function installId(): string | undefined {
   try {
     const store = PropertiesService.getUserProperties();
     const stored = store.getProperty(INSTALL_ID_PROPERTY);
@@ -70,7 +70,7 @@ export function ensureInstallId(): void {
 }
 
 /** A value that may travel in a header: short printable ASCII, no address, no secret. */
-export function isSafeHeaderValue(value: string, secrets: readonly string[]): boolean {
+function isSafeHeaderValue(value: string, secrets: readonly string[]): boolean {
   if (value === '' || value.length > 128) return false;
   if (!/^[\x20-\x7E]+$/.test(value)) return false;
   if (value.includes('@')) return false;
@@ -103,7 +103,7 @@ export function parseChannel(
 }
 
 /** The configured channel, or undefined (organic install, damaged data, no access). */
-export function readChannel(secrets: readonly string[]): AttributionChannel | undefined {
+function readChannel(secrets: readonly string[]): AttributionChannel | undefined {
   try {
     return parseChannel(PropertiesService.getScriptProperties().getProperty(CHANNEL_PROPERTY), secrets);
   } catch {

@@ -8,7 +8,7 @@
 // put that fails anyway never turns a finished answer into an error.
 
 /** CacheService allows 100 KB per value; counted as 100,000 bytes to stay clear of either reading of "KB". */
-export const MAX_CACHE_VALUE_BYTES = 100_000;
+const MAX_CACHE_VALUE_BYTES = 100_000;
 
 export function cached<T>(key: string, ttlSeconds: number, compute: () => T): T {
   let cache: GoogleAppsScript.Cache.Cache | null = null;

@@ -1,7 +1,7 @@
 // Apps Script stops a menu, trigger or sidebar execution after 6 minutes and a custom function after 30 s,
 // losing whatever was not written. Long work checks a deadline and stops early, leaving room to save.
 
-export const EXECUTION_LIMIT_MS = 6 * 60 * 1000;
+const EXECUTION_LIMIT_MS = 6 * 60 * 1000;
 export const CUSTOM_FUNCTION_LIMIT_MS = 30 * 1000;
 
 // Apps Script evaluates the whole script at the start of every execution, so this is when the execution's

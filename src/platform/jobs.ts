@@ -21,7 +21,7 @@ export function isJobKind(kind: unknown): kind is JobKind {
  * Where a job stands after a step, for the progress dialog. `finished` says whether the dialog asks for another
  * step; each status fixes it, so the two never disagree.
  */
-export type ProgressStatus =
+type ProgressStatus =
   /** Units are left: the dialog asks for the next step. */
   | { status: 'working'; finished: false; error?: never }
   /** Another execution is working on this job right now: ask again a little later. */

@@ -5,7 +5,7 @@
 // A section is meant to be short: read, decide, write properties. Long work (requests, sheet writes of a
 // whole job) runs outside it under a lease kept in properties (platform/jobs.ts).
 
-export interface LockOptions {
+interface LockOptions {
   /**
    * Apply pending spreadsheet changes before releasing (LockService's documentation does so, so that the
    * next holder reads what this one wrote). Default true; a section that changes only properties skips it,

@@ -34,7 +34,7 @@ export function userToken(): string {
 }
 
 /** 12 hex characters of the key's SHA-256: tells keys apart, and says nothing of the key. */
-export function keyFingerprint(key: string): string {
+function keyFingerprint(key: string): string {
   if (!key) return '';
   const bytes = Utilities.computeDigest(Utilities.DigestAlgorithm.SHA_256, key, Utilities.Charset.UTF_8);
   return bytes
@@ -49,7 +49,7 @@ export function ownerStamp(service: Service): OwnerStamp {
 }
 
 /** Whose the work is, seen from the current user. */
-export type Ownership = 'mine' | 'my-other-key' | 'other';
+type Ownership = 'mine' | 'my-other-key' | 'other';
 
 export function ownershipOf(stamp: Partial<OwnerStamp>, service: Service): Ownership {
   if (stamp.owner !== userToken()) return 'other';

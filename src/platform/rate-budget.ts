@@ -23,7 +23,7 @@
 // transport turns it into ApiError kind 'rate-budget'), and the feature continues later.
 
 /** The services whose rate limits are kept (their names, as the API layer uses them). */
-export type ApiService = 'outreach' | 'phone';
+type ApiService = 'outreach' | 'phone';
 
 /** No slot before the deadline: the wait it would take, and the limit in words. */
 export class RateDeadlineError extends Error {
@@ -37,24 +37,24 @@ export class RateDeadlineError extends Error {
   }
 }
 
-export interface RateLimit {
+interface RateLimit {
   limit: number;
   windowMs: number;
 }
 
-export const RATE_LIMITS: Record<ApiService, RateLimit> = {
+const RATE_LIMITS: Record<ApiService, RateLimit> = {
   outreach: { limit: 60, windowMs: 60_000 },
   phone: { limit: 1000, windowMs: 3_600_000 },
 };
 
 /** Added to every window: covers the time between reservation and arrival at the service. */
-export const RATE_GUARD_MS = 1000;
+const RATE_GUARD_MS = 1000;
 const LOCK_TIMEOUT_MS = 2000;
 /** Utilities.sleep accepts at most 5 minutes. */
 const MAX_SLEEP_MS = 300_000;
 const CACHE_PREFIX = 'rate.';
 
-export interface RateBudgetOptions {
+interface RateBudgetOptions {
   service: ApiService;
   apiKey: string;
   limit?: number;

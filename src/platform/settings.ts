@@ -35,8 +35,8 @@ export function keyOf(settings: Settings, service: Service): string {
 // The addresses the build was made for: OUTREACH_BASE_URL and PHONE_BASE_URL at `npm run build`, else the
 // example hosts (dev/build/service-addresses.mjs); the same build puts their prefixes in the manifest.
 declare const SERVICE_ADDRESSES: { readonly outreach: string; readonly phone: string };
-export const DEFAULT_OUTREACH_BASE_URL = SERVICE_ADDRESSES.outreach;
-export const DEFAULT_PHONE_BASE_URL = SERVICE_ADDRESSES.phone;
+const DEFAULT_OUTREACH_BASE_URL = SERVICE_ADDRESSES.outreach;
+const DEFAULT_PHONE_BASE_URL = SERVICE_ADDRESSES.phone;
 
 const PROPERTY: Record<keyof Settings, string> = {
   outreachApiKey: 'settings.outreachApiKey',
@@ -46,7 +46,7 @@ const PROPERTY: Record<keyof Settings, string> = {
   unsubscribeAddress: 'settings.unsubscribeAddress',
 };
 
-export class SettingsError extends Error {
+class SettingsError extends Error {
   constructor(
     message: string,
     readonly field: keyof Settings,
@@ -155,7 +155,7 @@ export function restoreDefaultAddresses(): SettingsView {
  * A base URL under the manifest's urlFetchWhitelist (Apps Script refuses any other), without a trailing
  * slash. The deployed build allows the production https:// prefixes only; the local build adds loopback.
  */
-export function validateBaseUrl(raw: string, field: keyof Settings): string {
+function validateBaseUrl(raw: string, field: keyof Settings): string {
   const url = raw.trim().replace(/\/+$/, '');
   const label = field === 'phoneBaseUrl' ? 'Phone service address' : 'Outreach service address';
   if (!/^(https?):\/\/([^/?#\s:@]+)(:\d{1,5})?(\/[^?#\s]*)?$/i.test(url)) {

@@ -50,7 +50,7 @@ export interface ShardedStoreOptions<V> {
   format?: ShardFormat<V>;
 }
 
-export const DEFAULT_MAX_SHARD_CHARS = 8000;
+const DEFAULT_MAX_SHARD_CHARS = 8000;
 
 type Shard<V> = Map<string, StoredEntry<V>>;
 
@@ -197,7 +197,7 @@ export class ShardedStore<V> {
 }
 
 /** A stable hash of the key (the same in every execution), modulo the number of shards. */
-export function shardOf(key: string, shards: number): number {
+function shardOf(key: string, shards: number): number {
   let hash = 0;
   for (let i = 0; i < key.length; i++) hash = (hash * 31 + key.charCodeAt(i)) | 0;
   return Math.abs(hash) % shards;

@@ -1,6 +1,6 @@
 // One small JSON record per sheet in document properties (`<prefix><sheet id>`): a scheduled send, a running
 // follow-up sequence. A record that cannot be read (or fails `valid`) counts as none.
-export interface SheetRecords<T> {
+interface SheetRecords<T> {
   get(sheetId: number): T | null;
   save(sheetId: number, record: T): void;
   remove(sheetId: number): void;

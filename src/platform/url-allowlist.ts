@@ -41,7 +41,7 @@ function pathMatches(path: string, prefix: string): boolean {
 }
 
 /** True when Apps Script lets the add-on fetch this URL under one of the prefixes. */
-export function isAllowedUrl(url: string, prefixes: readonly string[] = allowedUrlPrefixes()): boolean {
+function isAllowedUrl(url: string, prefixes: readonly string[] = allowedUrlPrefixes()): boolean {
   const target = parts(url);
   if (!target) return false;
   return prefixes.some((prefix) => {
@@ -61,7 +61,7 @@ export function isAllowedBaseUrl(baseUrl: string, prefixes?: readonly string[]):
   return isAllowedUrl(`${baseUrl.replace(/\/+$/, '')}/`, prefixes);
 }
 
-export function allowedUrlPrefixes(): readonly string[] {
+function allowedUrlPrefixes(): readonly string[] {
   return URL_FETCH_ALLOWLIST;
 }
 

@@ -23,7 +23,7 @@ export interface CellBlock {
 }
 
 /** A column the add-on writes, with what its own values look like (no predicate: none is its own). */
-export interface WrittenColumn {
+interface WrittenColumn {
   /** 1-based sheet column. */
   column: number;
   own?: (value: unknown) => boolean;
@@ -58,7 +58,7 @@ export function listColumns(
 }
 
 /** Whether a row of the block holds nothing in the list's columns. */
-export function isBlankRow(block: CellBlock, i: number): boolean {
+function isBlankRow(block: CellBlock, i: number): boolean {
   const values = block.values[i];
   const formulas = block.formulas[i];
   const columns = block.columns;

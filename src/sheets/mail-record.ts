@@ -12,7 +12,7 @@ import { idOf, MailState, parseState, stateText } from './mail-state';
 import { normalizeHeader, Table, type TableRow } from './table';
 
 /** One row of the record: a mailing-list row, or a Tracking row. */
-export interface RecordRow {
+interface RecordRow {
   rowNumber: number;
   /** The recipient, lower case ('' when the sheet has no recipient column). */
   key: string;
@@ -173,7 +173,7 @@ function dateOf(value: unknown): Date | null {
 }
 
 /** A sending sheet's Mail ID and Mail status, read before the writes of a tracking step. */
-export interface ListStates {
+interface ListStates {
   table: Table;
   rows: TableRow[];
 }

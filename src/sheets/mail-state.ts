@@ -24,7 +24,7 @@ export type SkipCode =
   | 'as-written';
 
 /** Why a queued row was not sent (nothing charged). */
-export type NotSentCode =
+type NotSentCode =
   | 'refused'
   | 'not-listed'
   | 'gave-up-waiting'
@@ -46,7 +46,7 @@ export type NotSentCode =
   | 'as-written';
 
 /** What a queued row waits for besides the sending quota. */
-export type WaitingCode = 'window' | 'pace' | 'test' | 'review' | 'bounce' | 'daily';
+type WaitingCode = 'window' | 'pace' | 'test' | 'review' | 'bounce' | 'daily';
 
 export type MailState =
   /** An empty cell: never planned, or released. */
@@ -77,7 +77,7 @@ export type MailState =
   /** Anything else (typed by a user): kept as written. */
   | { kind: 'typed'; text: string };
 
-export type StateKind = MailState['kind'];
+type StateKind = MailState['kind'];
 
 export const NO_STATE: MailState = { kind: 'none' };
 

@@ -4,7 +4,7 @@
 // name (which part is the given name cannot be told from the text), so "{{First name}}" greets the person
 // by the name as written. Pure code: no service is called here.
 
-export interface NameParts {
+interface NameParts {
   first: string;
   last: string;
 }

@@ -4,7 +4,7 @@ import type { ApiErrorInit } from '../errors';
 import { DAY_MS } from '../../platform/time';
 
 /** When the service says nothing about the reset. */
-export const QUOTA_ACTION =
+const QUOTA_ACTION =
   'The quota waits for the monthly reset or an add-on pack (400 search points + 2,000 e-mail credits).';
 
 /** The quota error; `common` carries the endpoint, status and problem fields. */
@@ -27,7 +27,7 @@ export function quotaExceededInit(
 }
 
 /** The next "HH:MM UTC" the detail names (the daily reset), as a time after now. */
-export function resetTime(detail: string | undefined, now: number): number | undefined {
+function resetTime(detail: string | undefined, now: number): number | undefined {
   const match = detail ? /\b([01]?\d|2[0-3]):([0-5]\d)\s*(UTC|GMT|Z)\b/i.exec(detail) : null;
   if (!match) return undefined;
   const today = new Date(now);
@@ -42,6 +42,6 @@ export function resetTime(detail: string | undefined, now: number): number | und
 }
 
 /** "2026-01-06 00:00 UTC" */
-export function utcText(time: number): string {
+function utcText(time: number): string {
   return `${new Date(time).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }

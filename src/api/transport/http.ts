@@ -44,7 +44,7 @@ export interface BatchResult<T> {
 /** Utilities.sleep accepts at most 5 minutes. */
 const MAX_SLEEP_MS = 300_000;
 
-export interface AttemptState {
+interface AttemptState {
   rateRetries: number;
   failRetries: number;
   notBefore: number;
@@ -53,7 +53,7 @@ export interface AttemptState {
 }
 
 /** One requestAll call: its requests, their URLs, what each has come to, and why the run stopped. */
-export interface Run<T> {
+interface Run<T> {
   specs: readonly RequestSpec<T>[];
   urls: string[];
   states: AttemptState[];
@@ -67,9 +67,9 @@ export interface Run<T> {
 }
 
 /** Hears, after each batch, which requests have their final outcome now. */
-export type Settled<T> = (indexes: number[], outcomes: ReadonlyArray<Outcome<T> | undefined>) => void;
+type Settled<T> = (indexes: number[], outcomes: ReadonlyArray<Outcome<T> | undefined>) => void;
 
-export function sleepMs(ms: number): void {
+function sleepMs(ms: number): void {
   let left = Math.ceil(ms);
   while (left > 0) {
     const step = Math.min(left, MAX_SLEEP_MS);
@@ -98,12 +98,12 @@ export interface TransportOptions {
   maxBatchSize?: number;
 }
 
-export const DEFAULT_BACKOFF_MS: readonly number[] = [1000, 2000, 4000];
-export const DEFAULT_MAX_RATE_RETRIES = 3;
-export const DEFAULT_MAX_WAIT_MS = 300_000;
-export const DEFAULT_MAX_BATCH_SIZE = 100;
+const DEFAULT_BACKOFF_MS: readonly number[] = [1000, 2000, 4000];
+const DEFAULT_MAX_RATE_RETRIES = 3;
+const DEFAULT_MAX_WAIT_MS = 300_000;
+const DEFAULT_MAX_BATCH_SIZE = 100;
 /** Apps Script refuses URLs longer than about 2 KB. */
-export const MAX_URL_LENGTH = 2000;
+const MAX_URL_LENGTH = 2000;
 /** A cancellable run asks again after this much of a wait for the rate budget. */
 const CANCEL_POLL_MS = 5000;
 

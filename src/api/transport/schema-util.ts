@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { plural } from '../../platform/plural';
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; path: string; message: string };
+type Parsed<T> = { ok: true; value: T } | { ok: false; path: string; message: string };
 
 type Issue = z.core.$ZodIssue;
 
@@ -42,7 +42,7 @@ export function valueAt(data: unknown, path: readonly PathKey[]): unknown {
   return value;
 }
 
-export function typeName(value: unknown): string {
+function typeName(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
@@ -83,7 +83,7 @@ export function issueText(issue: Issue, data: unknown): string {
 }
 
 /** The most useful issue first: a custom message, else the first. */
-export function firstIssue(issues: readonly Issue[]): Issue {
+function firstIssue(issues: readonly Issue[]): Issue {
   return issues[0];
 }
 

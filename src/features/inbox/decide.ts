@@ -12,7 +12,7 @@ import { classify, type InboxMessage, type Verdict } from './classify';
 /** People mailed this long ago are still scanned for answers, sequence or not. */
 export const SCAN_DAYS = 30;
 
-export type Decided = Exclude<Verdict, { code: 'ignore' }>;
+type Decided = Exclude<Verdict, { code: 'ignore' }>;
 
 export interface Decision {
   verdict: Decided;

@@ -56,7 +56,7 @@ const PAGE = 500;
 /** What a scan reads at most (messages); the rest waits for the next scan, from where this one stopped. */
 export const MAX_MESSAGES = 600;
 /** How many more inbox messages than address queries make the queries the cheaper plan. */
-export const PLAN_FACTOR = 3;
+const PLAN_FACTOR = 3;
 /** Mail that arrived while the last scan ran is read again (the decisions are idempotent). */
 export const OVERLAP_MS = 10 * 60_000;
 
@@ -68,7 +68,7 @@ export function gmailService(): GmailMessages | null {
   return REPLY_DETECTION === 'gmail' && typeof Gmail !== 'undefined' ? Gmail.Users.Messages : null;
 }
 
-export interface MailboxRead {
+interface MailboxRead {
   messages: InboxMessage[];
   /** Read up to here (ms): the next scan starts after it (less OVERLAP_MS). */
   through: number;

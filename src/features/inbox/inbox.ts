@@ -177,7 +177,7 @@ export function replyDetectionLine(zone: string): string | null {
 }
 
 /** What the record holds of the scans' verdicts, address by address. */
-export function answerCounts(ledger: Ledger): ScanCounts {
+function answerCounts(ledger: Ledger): ScanCounts {
   const counts: ScanCounts = { replied: 0, outOfOffice: 0, optedOut: 0, bounced: 0 };
   for (const { code } of ledger.answers.values()) counts[code]++;
   return counts;

@@ -305,7 +305,7 @@ function progressOf<U, D, R>(
     : { ...base, status: 'working', finished: false };
 }
 
-export function busyProgress(kind: JobKind): JobProgress {
+function busyProgress(kind: JobKind): JobProgress {
   return {
     kind,
     done: 0,

@@ -22,7 +22,7 @@ export interface JobState<U, D> {
 }
 
 /** A job that is not simply working: it waits until a time, or it is over and says why. */
-export type JobStatus =
+type JobStatus =
   | { is: 'paused'; until: number; message: string }
   /** `byUser`: the user pressed Stop. */
   | { is: 'stopped'; message: string; byUser: boolean };

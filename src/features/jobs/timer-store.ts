@@ -19,7 +19,7 @@ export interface AutoRefresh {
   offReason?: string;
 }
 
-export interface TimerRecord {
+interface TimerRecord {
   /** getUniqueId() of the trigger this user made in this document. */
   triggerId?: string;
   auto?: AutoRefresh;

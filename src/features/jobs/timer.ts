@@ -20,9 +20,9 @@ import { count } from '../../platform/plural';
 type Trigger = GoogleAppsScript.Script.Trigger;
 
 /** The handler every hourly trigger of the add-on runs (a top-level function of index.ts). */
-export const TIMER_HANDLER = 'onHourlyTimer';
+const TIMER_HANDLER = 'onHourlyTimer';
 
-export const ADOPT_LATER =
+const ADOPT_LATER =
   'You already have an hourly trigger of this add-on in this document that could not be found by its id: it takes over at its next run (within the hour). Try again after that.';
 
 /** This user's hourly trigger in this document, made when missing; 'kept' when it was already there. */
@@ -62,7 +62,7 @@ export function removeMyTimer(runningUid?: string): boolean {
 }
 
 /** What this user's trigger still has to do here. */
-export function myPendingWork(): {
+function myPendingWork(): {
   autoRefresh: boolean;
   scheduled: number;
   waitingSend: boolean;

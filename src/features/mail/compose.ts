@@ -43,7 +43,7 @@ import { timingNote } from './timing-note';
 import { parseSubjectTest, type SubjectTest } from '../outbox/subject-test';
 import { describe, UserError } from '../errors';
 
-export interface ComposeState {
+interface ComposeState {
   sheetName: string;
   /** Headers of row 1 to insert from (the add-on's own columns left out). */
   headers: string[];
@@ -79,7 +79,7 @@ export interface ComposeState {
   subjectTest: { share: number; decideAfterHours: number } | null;
 }
 
-export interface MailPreview {
+interface MailPreview {
   rowNumber: number;
   firstRow: number;
   lastRow: number;

@@ -20,7 +20,7 @@ import { UserError } from '../errors';
 import { count, formatCount, plural } from '../../platform/plural';
 
 const TITLE = 'Next contact after a bounce';
-export const REPLACES_HEADER = 'Replaces';
+const REPLACES_HEADER = 'Replaces';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

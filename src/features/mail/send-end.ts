@@ -24,7 +24,7 @@ export interface EndData {
 }
 
 /** How a run ends or waits after a batch: the status of the rows still queued, and what the runner hears. */
-export interface RunEnd {
+interface RunEnd {
   state: MailState;
   error: JobPause | JobStop;
 }

@@ -29,7 +29,7 @@ export interface Hold {
 }
 
 /** The daily limit cut the unit: today's cap, and when the next day's mails may go. */
-export interface DailyCut {
+interface DailyCut {
   cap: number;
   at: number;
 }

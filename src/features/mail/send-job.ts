@@ -338,9 +338,7 @@ function owedPause(sheetName: string, why: Owed): JobPause {
   );
 }
 
-export function sendingSheet(
-  data: Pick<SendData, 'sheetId' | 'sheetName'>,
-): GoogleAppsScript.Spreadsheet.Sheet {
+function sendingSheet(data: Pick<SendData, 'sheetId' | 'sheetName'>): GoogleAppsScript.Spreadsheet.Sheet {
   const sheet = listSheet(data);
   if (!sheet) throw new JobStop(`The sheet "${data.sheetName}" was deleted: nothing more is sent.`);
   return sheet;

@@ -23,7 +23,7 @@ export interface PlanContext {
 }
 
 /** A row whose address failed before, with the failure and the state it gets when left out. */
-export interface FailedBefore {
+interface FailedBefore {
   row: ListRow;
   failure: EarlierFailure;
   state: MailState;

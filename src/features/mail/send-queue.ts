@@ -31,7 +31,7 @@ export interface Queued {
 }
 
 /** A row's subject in a subject test (subject-test.ts subjectSlot), or null when the mail has none. */
-export type SubjectGate = (row: ListRow) => { variant: number } | { waitUntil: number } | null;
+type SubjectGate = (row: ListRow) => { variant: number } | { waitUntil: number } | null;
 
 /**
  * The first `wanted` queued rows that can be sent now, checked again as they stand now; the queued rows met on

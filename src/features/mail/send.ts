@@ -76,7 +76,7 @@ export function sendAllUnsentRows(): SendOutcome | null {
 }
 
 /** How a send from the compose dialog ended: its summary (sent, not sent, skipped, EDM) and why it stopped. */
-export interface SendOutcome {
+interface SendOutcome {
   message: string;
   error?: string;
 }

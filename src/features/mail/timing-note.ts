@@ -138,7 +138,7 @@ const MAX_PACE_DAYS = 366;
  * When the hourly runs (one an hour from `now`) post the last of the rows, each posting up to `limit` rows
  * whose window is open at that run; a run with no open row is skipped to the next opening. Null past a year.
  */
-export function lastPost(rows: ListRow[], limit: number, clock: SendClock, now: number): number | null {
+function lastPost(rows: ListRow[], limit: number, clock: SendClock, now: number): number | null {
   const left = new Map<string, number>();
   for (const row of rows) {
     const rowZone = clock.zoneOf(row);

@@ -11,7 +11,7 @@ import type { StoredTemplate } from './mail-templates';
  * Most payload one batch posts (its mails' UTF-8 bytes): Apps Script takes 50 MB per UrlFetch call, and a
  * batch is rendered in memory before it goes. Ordinary mails fill 60 chunks long before this.
  */
-export const MAX_BATCH_BYTES = 20 * 1024 * 1024;
+const MAX_BATCH_BYTES = 20 * 1024 * 1024;
 /** A mail's address, names and JSON around its subject and content, in bytes, at most. */
 const MAIL_OVERHEAD = 512;
 

@@ -20,7 +20,7 @@ export const MAX_BOUNCE_LIMIT = 50;
 export const GUARD_MIN_FINAL = 20;
 
 /** A mail Tracking read that the service says is final (delivered or failed). */
-export interface FinalMail {
+interface FinalMail {
   mailId: number;
   email: string;
   failed: boolean;
@@ -29,7 +29,7 @@ export interface FinalMail {
 }
 
 /** What the document shows of a list's guard (any editor's summary, and who may resume). */
-export interface GuardView {
+interface GuardView {
   sheetId: number;
   owner: string;
   campaign: string;

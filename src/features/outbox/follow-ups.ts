@@ -19,7 +19,7 @@ export interface FollowUp {
 }
 
 export const MAX_FOLLOW_UPS = 5;
-export const MAX_DELAY_DAYS = 30;
+const MAX_DELAY_DAYS = 30;
 
 /** The dialog's (or a test's) follow-ups, checked: a UserError names what to change. */
 export function parseFollowUps(input: unknown): FollowUp[] {

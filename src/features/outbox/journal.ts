@@ -14,7 +14,7 @@ import { readLarge, writeLarge } from '../../platform/large-property';
 import { OwnerStamp, ownerStamp } from '../../platform/owner';
 import { packText, unpackText } from '../../platform/packed-text';
 
-export interface ChunkRecipient {
+interface ChunkRecipient {
   /** Recipient address as sent (lower-case key of the row). */
   email: string;
 }
@@ -69,7 +69,7 @@ const CHUNK_PREFIX = 'send.chunk.';
 /** When this document last sent (ms): auto-refresh runs for 30 days after it. One small value. */
 const LAST_SEND = 'send.lastAt';
 /** An entry's largest stored size: six property values (the journal is written before every post). */
-export const MAX_ENTRY_CHARS = 48_000;
+const MAX_ENTRY_CHARS = 48_000;
 
 type Properties = GoogleAppsScript.Properties.Properties;
 

@@ -143,7 +143,7 @@ const MAX_PAUSES = 1000;
 const MAX_ANSWERS = 2000;
 const ANSWER_MS = 90 * DAY_MS;
 /** Whom a campaign's first mail went to is kept this long after its last one (and while its list can send). */
-export const MAILED_MS = 90 * DAY_MS;
+const MAILED_MS = 90 * DAY_MS;
 
 /** Posted mails are kept this long after their day, in at most this many characters (the oldest days go first). */
 const POSTED_MS = 90 * DAY_MS;

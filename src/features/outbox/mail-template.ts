@@ -22,7 +22,7 @@ export interface MailTemplate {
   bodyFormat: BodyFormat;
 }
 
-export interface RenderedMail {
+interface RenderedMail {
   subject: string;
   body: string;
 }
@@ -30,7 +30,7 @@ export interface RenderedMail {
 const PLACEHOLDER = /\{\{\s*([^{}|]*?)\s*(?:\|([^{}]*))?\}\}/g;
 
 /** The room the chunk tag takes in task_subject: " · " plus a 17-character tag (# mark random). */
-export const TAG_ROOM = 20;
+const TAG_ROOM = 20;
 export const MAX_CAMPAIGN = LIMITS.taskSubjectMax - TAG_ROOM;
 
 const UNSUBSCRIBE = 'unsubscribe';
@@ -81,7 +81,7 @@ const TEMPLATE_TEXTS = {
 };
 
 /** A problem of the template: what it is about, and its words. */
-export interface TemplateProblem {
+interface TemplateProblem {
   /** 'placeholder': a placeholder names no column (the mail cannot be rendered). */
   code: 'campaign' | 'subject' | 'body' | 'unsubscribe' | 'placeholder';
   text: string;

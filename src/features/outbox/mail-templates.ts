@@ -25,7 +25,7 @@ export interface StoredTemplate {
   subjectTest?: SubjectTest;
 }
 
-export const TEMPLATES_SHEET = 'Outreach templates';
+const TEMPLATES_SHEET = 'Outreach templates';
 /** Characters of the body per cell (under the 50,000 a cell holds, with room for the quote prefix). */
 const BODY_PART = 40_000;
 const HEADERS = ['Sheet ID', 'Campaign', 'Subject', 'Format', 'Saved at', 'Body'];

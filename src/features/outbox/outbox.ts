@@ -42,7 +42,7 @@ export interface Batch {
   subjects?: { of: (row: ListRow) => number; texts: string[] };
 }
 
-export interface PostHooks {
+interface PostHooks {
   /** Called as answers come (how many chunks answered so far). */
   onAnswered?: (answered: number) => void;
   /** Stop pressed: asked before each request and during rate waits. */
@@ -111,7 +111,7 @@ export function closeBatch(posted: Posted): boolean {
  * The payer's record takes what the service took: each recipient's mail of the chunk's step, at its time.
  * Taking the same chunk twice (a settle after a kill) changes nothing.
  */
-export function recordPosted(chunks: JournalChunk[]): void {
+function recordPosted(chunks: JournalChunk[]): void {
   const sent = chunks.filter((c) => !c.test && c.ids && Object.keys(c.ids).length > 0);
   if (sent.length === 0) return;
   Ledger.change((ledger) => {

@@ -14,9 +14,9 @@ import { ownershipOf } from '../../platform/owner';
 import { UserError } from '../errors';
 
 /** Posts of one chunk at most (a refunded 502 is tried again after settling). */
-export const MAX_ATTEMPTS = 3;
+const MAX_ATTEMPTS = 3;
 
-export type PostOutcome =
+type PostOutcome =
   | { sent: true; chunk: JournalChunk }
   /** Definitely not sent (refused, refunded): the rows say why; `stop` ends the run. */
   | { sent: false; error: ApiError; stop: boolean }
@@ -113,7 +113,7 @@ function stops(error: ApiError): boolean {
  * The chunk may be one task or up to one task per mail (at most 100 either way): every task carrying the
  * tag is taken, and each mail keeps its own task id.
  */
-export function settleChunk(client: OutreachClient, chunk: JournalChunk): boolean {
+function settleChunk(client: OutreachClient, chunk: JournalChunk): boolean {
   if (chunk.ids) return true;
   const tasks = client
     .listTasks({ task_subject: chunk.tag, page_size: 100 })
@@ -156,5 +156,5 @@ export function settleOpenChunks(client: OutreachClient, write: (chunk: JournalC
   }
 }
 
-export const OTHER_KEY_DOUBT =
+const OTHER_KEY_DOUBT =
   'Your last send was cut off before the service answered, and it was made with another outreach API key: only that key can tell whether it went out. Put that key back in Extensions › Outreach › Settings; nothing more is sent until then, so no row is sent twice.';

@@ -9,7 +9,7 @@ import { SEND_TEXTS } from './send-texts';
 import { UserError } from '../errors';
 
 /** What is wrong with a row's mail: a typed code and its words (send-texts.ts). */
-export interface RowProblem {
+interface RowProblem {
   code: SkipCode;
   reason: string;
   /** 'empty-placeholder': the placeholders that insert nothing in this row, as written. */

@@ -33,7 +33,7 @@ export interface ScheduledSend {
 }
 
 /** Why the owner's key cannot pay for the send, as their last check found. */
-export type CannotPay = 'no-key' | 'key-refused' | 'other-key' | 'no-edm';
+type CannotPay = 'no-key' | 'key-refused' | 'other-key' | 'no-edm';
 
 export interface ScheduleCheck {
   at: number;

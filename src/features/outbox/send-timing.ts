@@ -12,7 +12,7 @@ import { DEFAULT_BOUNCE_LIMIT, MAX_BOUNCE_LIMIT } from './bounce-guard';
 import { MAX_DAILY_LIMIT, MAX_DAILY_RAMP } from './daily-limit';
 import { formatCount } from '../../platform/plural';
 
-export interface SendWindow {
+interface SendWindow {
   /** ISO weekdays: 1 = Monday … 7 = Sunday. */
   days: number[];
   /** 'HH:MM', from inclusive, to exclusive, from before to. */
@@ -35,8 +35,8 @@ export interface Timing {
   dailyRamp?: number;
 }
 
-export const MAX_SKIP_DATES = 100;
-export const MAX_HOURLY_LIMIT = 10_000;
+const MAX_SKIP_DATES = 100;
+const MAX_HOURLY_LIMIT = 10_000;
 const DATE = /^\d{4}-\d\d-\d\d$/;
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 const TIME_ZONE = normalizeHeader('Time zone');

@@ -35,7 +35,7 @@ export interface Wait {
 }
 
 /** What the last run found, for the Tracking summary. */
-export interface SequenceState {
+interface SequenceState {
   /** The next step due (0: none left). */
   nextStep: number;
   nextAt: number;

@@ -10,7 +10,7 @@ import { parseState, stateText } from '../../sheets/mail-state';
 import { Table, type TableLayout, type TableRow } from '../../sheets/table';
 import type { JournalChunk } from './journal';
 
-export const STEP_MAILS: TableLayout = {
+const STEP_MAILS: TableLayout = {
   sheetName: 'Outreach follow-ups',
   columns: [
     { key: 'sheetId', header: 'Sheet ID', format: '0' },
@@ -25,7 +25,7 @@ export const STEP_MAILS: TableLayout = {
 };
 
 /** A step's mail to a recipient, as the sheet says. */
-export interface StepMail {
+interface StepMail {
   step: number;
   /** Its Mail status says it failed, or was not sent. */
   failed: boolean;
@@ -37,7 +37,7 @@ export interface StepMail {
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 /** A mail the next step must not follow: it failed, or never went. */
-export const failed = (kind: string) => kind === 'failed' || kind === 'notSent';
+const failed = (kind: string) => kind === 'failed' || kind === 'notSent';
 
 const keyOf = (sheetId: unknown, email: unknown, step: unknown) =>
   `${Number(sheetId)}|${addressKey(cellText(email))}|${Number(step)}`;

@@ -80,7 +80,7 @@ export function keptTest(earlier: TestRecord | undefined, test: SubjectTest): Te
 }
 
 /** A test whose subjects nobody opened in its hours waits this much longer for an open, then keeps the first. */
-export const OPENS_WAIT_MS = 24 * HOUR_MS;
+const OPENS_WAIT_MS = 24 * HOUR_MS;
 
 /** When the test is decided (ms): its hours after its first mails; Infinity before they went. */
 export function decideAt(record: TestRecord): number {

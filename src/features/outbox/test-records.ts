@@ -7,7 +7,7 @@ import { formatCount } from '../../platform/plural';
 import type { TestRecord } from './ledger';
 import { decideAt } from './subject-test';
 
-export interface TestView {
+interface TestView {
   sheetId: number;
   sheetName: string;
   variants: string[];

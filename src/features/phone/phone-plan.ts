@@ -14,7 +14,7 @@ import { cellPhone } from './phone-functions';
 import { RESULT_HEADER } from './phone-texts';
 
 /** Numbers per unit: results are stored and written after each. */
-export const CHUNK_SIZE = 50;
+const CHUNK_SIZE = 50;
 
 export interface PhoneColumn {
   /** 1-based sheet column of the numbers. */

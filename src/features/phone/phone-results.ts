@@ -27,20 +27,20 @@ import { type ShardFormat, ShardedStore, type StoredEntry } from '../../platform
 
 export type PhoneStatus = 'registered' | 'not-registered' | 'invalid';
 
-export interface StoredResult {
+interface StoredResult {
   status: PhoneStatus;
   /** When the number was checked, ms since the epoch. */
   checkedAt: number;
 }
 
 export const RECHECK_AFTER_DAYS = 30;
-export const RECHECK_AFTER_MS = RECHECK_AFTER_DAYS * 24 * 60 * 60 * 1000;
+const RECHECK_AFTER_MS = RECHECK_AFTER_DAYS * 24 * 60 * 60 * 1000;
 const CLAIMS = 'phoneClaims';
 const CLAIM_MS = 6.5 * 60 * 1000;
 /** How long claim() and save() wait for the document lock. */
 const LOCK_WAIT_MS = 5000;
-export const SHARDS = 16;
-export const MAX_SHARD_CHARS = 8000;
+const SHARDS = 16;
+const MAX_SHARD_CHARS = 8000;
 const MINUTE = 60 * 1000;
 
 const CODE: Record<PhoneStatus, string> = { registered: 'R', 'not-registered': 'N', invalid: 'I' };

@@ -81,7 +81,7 @@ export function errorCell(error: ApiError | undefined): ResultCell {
 }
 
 /** What a check of the selection costs, as the confirmation states it. */
-export interface CostFacts {
+interface CostFacts {
   cells: number;
   distinct: number;
   invalidCells: number;
@@ -96,7 +96,7 @@ export interface CostFacts {
 }
 
 /** A question for the user: its title and text. */
-export interface Question {
+interface Question {
   title: string;
   text: string;
 }
@@ -200,7 +200,7 @@ export function sheetGoneText(name: string): string {
 }
 
 /** A confirmation's warning when the checks need more calls than Google allows in a day; "" otherwise. */
-export function dailyQuotaWarning(checks: number): string {
+function dailyQuotaWarning(checks: number): string {
   if (checks <= FETCH_CALLS_PER_DAY) return '';
   return (
     `Each number is one call, and Google allows ${formatCount(FETCH_CALLS_PER_DAY)} calls a day ` +

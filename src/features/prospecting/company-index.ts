@@ -15,7 +15,7 @@ export interface CompanyKey {
   nameMark?: string;
 }
 
-export const MAX_ENTRIES = 3000;
+const MAX_ENTRIES = 3000;
 
 /** `{"<row id>":[domain, countryCode, savedAt]}` */
 const FORMAT: ShardFormat<CompanyKey> = {

@@ -20,7 +20,7 @@ export interface FetchedContacts {
   stop?: ApiError;
 }
 
-export interface WrittenContacts {
+interface WrittenContacts {
   companies: number;
   contactsAdded: number;
   /** Contacts the companies have (new ones) and those of them the roles choice left out (counted only). */

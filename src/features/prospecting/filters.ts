@@ -6,7 +6,7 @@ import { parseFlag, parseWholeNumber } from '../inputs';
 import { UserError } from '../errors';
 
 /** Inclusive bounds; max is Infinity for "50+". */
-export interface Bounds {
+interface Bounds {
   min: number;
   max: number;
 }
@@ -19,10 +19,10 @@ export interface SearchFilters {
 }
 
 export type FilterName = keyof SearchFilters;
-export const FILTER_NAMES: FilterName[] = ['employees', 'founded', 'minEmails', 'withWhatsApp'];
+const FILTER_NAMES: FilterName[] = ['employees', 'founded', 'minEmails', 'withWhatsApp'];
 
-export const EMPLOYEES_EXAMPLE = '11-200, 50+, <10 or 1000 or more';
-export const FOUNDED_EXAMPLE = '2005, 1990-2010, before 2000 or after 2010';
+const EMPLOYEES_EXAMPLE = '11-200, 50+, <10 or 1000 or more';
+const FOUNDED_EXAMPLE = '2005, 1990-2010, before 2000 or after 2010';
 
 const NUMBER = String.raw`(\d{1,3}(?:[,.' ]\d{3})+|\d+)\s*(k)?`;
 const AT_MOST = /^(?:<=|≤|up to|at most|max(?:imum)?)$/;

@@ -23,9 +23,9 @@ import { whenText } from '../words';
 type Cell = string | number | boolean | Date;
 
 /** How long answers stay cached, in seconds (documented in docs/user-guide.md, Custom functions). */
-export const CACHE_SECONDS = { balance: 60, search: 600, profile: 3600, contacts: 3600 };
+const CACHE_SECONDS = { balance: 60, search: 600, profile: 3600, contacts: 3600 };
 
-export const SEARCH_HEADER = [
+const SEARCH_HEADER = [
   'Search ID',
   'Company',
   'Country',
@@ -266,9 +266,9 @@ function run(
 // ── PROSPECT_TASK (tracking) ─────────────────────────────────────────────────────────────────────────
 
 /** Task counts move while its mails are sent: a short cache. */
-export const TASK_CACHE_SECONDS = 60;
+const TASK_CACHE_SECONDS = 60;
 
-export const TASK_HEADER = [
+const TASK_HEADER = [
   'Task ID',
   'Campaign',
   'Status',

@@ -27,7 +27,7 @@ export interface PageRun {
   paused?: 'pages' | 'rate';
 }
 
-export interface PageOptions {
+interface PageOptions {
   limit: number;
   maxPages: number;
   filters: SearchFilters;

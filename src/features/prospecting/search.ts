@@ -18,9 +18,9 @@ import { count, formatCount } from '../../platform/plural';
 
 export const MAX_PAGE_SIZE = 50;
 /** Matching companies one search may add. */
-export const MAX_LIMIT = 1000;
+const MAX_LIMIT = 1000;
 
-export interface SearchForm {
+interface SearchForm {
   products?: unknown;
   industries?: unknown;
   companyTypes?: unknown;
@@ -38,7 +38,7 @@ export interface SearchForm {
   limit?: unknown;
 }
 
-export interface SearchSummary {
+interface SearchSummary {
   added: number;
   alreadyPresent: number;
   /** How many results of this search have been fetched so far (the next page starts here). */
@@ -70,7 +70,7 @@ export function openSearchSidebar(): void {
 }
 
 /** Checks the form and builds the request; nothing is sent for a form that breaks a rule. */
-export function buildSearchRequest(form: SearchForm): SearchRequest {
+function buildSearchRequest(form: SearchForm): SearchRequest {
   const productKeywords = parseList(form.products);
   const industryKeywords = parseList(form.industries);
   const companyTypeKeywords = parseList(form.companyTypes);
@@ -154,7 +154,7 @@ export function searchCompanies(form: SearchForm): SearchSummary {
   };
 }
 
-export interface SearchPlan {
+interface SearchPlan {
   request: SearchRequest;
   filters: SearchFilters;
   /** Filters or a limit: pages of 50 until `limit` rows pass (search-pages.ts); else one page of `size`. */
@@ -176,7 +176,7 @@ export function searchPlan(form: SearchForm): SearchPlan {
 }
 
 /** The sidebar's last search in this document, so that Load more goes on after the sidebar was closed. */
-export interface LastSearch {
+interface LastSearch {
   form: Record<string, string | boolean>;
   loaded: number;
   total: number;
@@ -210,7 +210,7 @@ function rememberSearch(form: SearchForm, loaded: number, total: number, hasMore
   saveDocumentPreference(LAST_SEARCH, { form: kept, loaded, total, hasMore });
 }
 
-export function lastSearch(): LastSearch | null {
+function lastSearch(): LastSearch | null {
   return readDocumentPreference<LastSearch>(LAST_SEARCH) ?? null;
 }
 
@@ -255,7 +255,7 @@ function pagedMessage(run: PageRun, limit: number): string {
 }
 
 /** A search row as a Companies record: every field but the domain. */
-export function companyRecord(row: SearchRow): Record<string, CellValue> {
+function companyRecord(row: SearchRow): Record<string, CellValue> {
   return {
     id: textCell(row.id),
     name: textCell(companyName(row)),
@@ -273,7 +273,7 @@ export function companyRecord(row: SearchRow): Record<string, CellValue> {
 
 export const NAME_HIDDEN = '(name shown after unlock)';
 /** After unlock, for a company whose only name is its website (shown on Profiles, never on Companies). */
-export const NAME_IS_WEBSITE = '(its name is its website: see Profiles)';
+const NAME_IS_WEBSITE = '(its name is its website: see Profiles)';
 
 /** The row's name, unless it is the domain itself (the service allows that): then a neutral label. */
 export function companyName(row: SearchRow): string {

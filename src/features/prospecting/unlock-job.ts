@@ -252,6 +252,6 @@ function recordContacts(fetched: FetchedContacts, state: UnlockState): UnlockUni
   return next;
 }
 
-export function rowsById(rows: TableRow[]): Map<string, TableRow> {
+function rowsById(rows: TableRow[]): Map<string, TableRow> {
   return new Map(rows.map((row) => [cellText(row.values.id), row]));
 }

@@ -81,7 +81,7 @@ function othersUnlocking(): Set<string> {
 }
 
 /** Rows of the current selection on the Companies sheet, sorted into what unlocking them means. */
-export function planFromSelection(): UnlockPlan {
+function planFromSelection(): UnlockPlan {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const sheet = spreadsheet.getActiveSheet();
   if (sheet.getName() !== COMPANIES.sheetName) {

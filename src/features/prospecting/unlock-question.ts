@@ -20,14 +20,14 @@ import { UserError } from '../errors';
 import { count, formatCount } from '../../platform/plural';
 
 /** What the dialog sends back: the plan's check, how many to unlock, the roles ticked (names, checked here). */
-export interface UnlockAnswer {
+interface UnlockAnswer {
   check: string;
   limit: number;
   roles: { departments: string[]; seniorities: string[] };
 }
 
 /** What the dialog shows. */
-export interface UnlockQuestion {
+interface UnlockQuestion {
   lines: string[];
   contacts: string;
   button: string;
@@ -37,7 +37,7 @@ export interface UnlockQuestion {
   answer: { check: string; limit: number };
 }
 
-export const DIALOG_TITLE = 'Unlock companies';
+const DIALOG_TITLE = 'Unlock companies';
 
 /** States the cost and the balance in the unlock dialog (or says why nothing can be unlocked). */
 export function showUnlockQuestion(plan: UnlockPlan): void {

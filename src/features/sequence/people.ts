@@ -15,7 +15,7 @@ import { allSequences } from '../outbox/sequence-records';
 import { parseSequence } from './sequence-texts';
 import { DAY_MS } from '../../platform/time';
 
-export type ElsewhereCode = 'replied-elsewhere' | 'company-replied' | 'in-sequence';
+type ElsewhereCode = 'replied-elsewhere' | 'company-replied' | 'in-sequence';
 
 export interface Elsewhere {
   code: ElsewhereCode;

@@ -10,7 +10,7 @@ import { idOf } from '../../sheets/mail-state';
 import { normalizeHeader, Table, type TableRow } from '../../sheets/table';
 
 export const REPLIED_HEADER = 'Replied';
-export const SEQUENCE_HEADER = 'Sequence';
+const SEQUENCE_HEADER = 'Sequence';
 const SEQUENCE_NOTE =
   'Where the row is in its follow-up sequence: the next step and when, or why it stopped. Tick "Replied" when the contact answers: nobody at that company gets another follow-up.';
 

@@ -67,7 +67,7 @@ export function stopSheetFollowUps(): void {
  * Stops the rows (all when `only` is absent) whose Sequence cell shows steps to come: their addresses go to the
  * payer's next run as stop requests, and the cells say so now. Answers how many.
  */
-export function stopRows(sheet: Sheet, only?: Set<number>): number {
+function stopRows(sheet: Sheet, only?: Set<number>): number {
   if (!sequenceOf(sheet.getSheetId())) return 0;
   const list = openMailingList(sheet, false);
   const texts = new Map<string, string>();

@@ -20,7 +20,7 @@ import type { SequenceView } from './sequence-texts';
 import type { SendClock } from '../outbox/send-timing';
 
 /** Where a row is. A `due` row's previous mail is read from the service before its step goes. */
-export type RowPlan =
+type RowPlan =
   /** Not in the sequence (yet: `pending`, its first mail is still queued for a send that goes on). */
   | { kind: 'out'; pending?: boolean }
   /** In the sequence, but its data changed since the payer confirmed it: nothing is sent. */

@@ -12,7 +12,7 @@ import type { FollowUp } from '../outbox/follow-ups';
 
 const IDS_PER_REQUEST = 100;
 
-export interface PreviousMail {
+interface PreviousMail {
   key: string;
   step: number;
   mailId: number;

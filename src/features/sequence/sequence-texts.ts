@@ -7,7 +7,7 @@ import type { FollowUp } from '../outbox/follow-ups';
 import { count, formatCount } from '../../platform/plural';
 
 /** Why a row gets no more steps, as its Sequence cell shows it. */
-export type RowStop = StopCode | 'problem' | 'removed';
+type RowStop = StopCode | 'problem' | 'removed';
 
 /** Where a row is in its sequence. */
 export type SequenceView =

@@ -21,7 +21,7 @@ interface WaitingJob {
   data?: { sheetName?: string; waiting?: { since: number; detail: string } };
 }
 
-export interface TimedStatus {
+interface TimedStatus {
   autoRefresh: string;
   /** Some editor has auto-refresh on. */
   autoOn: boolean;

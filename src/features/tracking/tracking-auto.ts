@@ -25,7 +25,7 @@ import { describe, UserError } from '../errors';
 
 const KIND = 'tracking';
 /** Auto-refresh stops this long after it was turned on or after the last send, whichever is later. */
-export const AUTO_REFRESH_DAYS = 30;
+const AUTO_REFRESH_DAYS = 30;
 /** Unexpected failures in a row after which it turns itself off. */
 const MAX_FAILURES = 3;
 
@@ -35,7 +35,7 @@ interface AutoRefreshView {
 }
 
 /** What auto-refresh says: the switch's answers, each run's outcome and why it turned itself off. */
-export const AUTO_REFRESH_TEXTS = {
+const AUTO_REFRESH_TEXTS = {
   needsKey: 'Add your outreach API key in Settings first, then turn auto-refresh on.',
   notTurnedOn: (why: string) => `Auto-refresh could not be turned on: ${why}`,
   on: 'Auto-refresh is on for you: the Tracking sheet is refreshed about every hour with your key. It turns itself off when every mail is final and 14 days have passed since the last send (opens are counted until then), after 30 days, or if the API key is refused; never while you have a send scheduled or waiting. The summary sheet shows each run.',
@@ -107,7 +107,7 @@ export function toggleAutoRefresh(): void {
 }
 
 /** "Last automatic run: …" with its result and error, for the confirmation. */
-export function lastRunText(): string {
+function lastRunText(): string {
   const record = myTimer();
   const run = record.lastRun || null;
   const auto = record.auto;

@@ -45,7 +45,7 @@ export interface Pace {
 }
 
 /** The mail ids to read, the Task IDs found beside each, and the document's mark (null: it never sent). */
-export interface MailsToRead {
+interface MailsToRead {
   ids: number[];
   claims: Map<number, number[]>;
   mark: string | null;

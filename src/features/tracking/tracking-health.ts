@@ -18,7 +18,7 @@ import { allSequences } from '../outbox/sequence-records';
 /** The days the chart shows, today included. */
 const DAYS = 30;
 /** The sheet of the per-day table and chart. */
-export const TRACKING_PER_DAY = 'Tracking per day';
+const TRACKING_PER_DAY = 'Tracking per day';
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 const CHART_COLOURS = ['#43a047', '#e53935', '#1e88e5'];

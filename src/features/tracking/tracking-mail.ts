@@ -13,7 +13,7 @@ import { whenText } from '../words';
 import { UserError } from '../errors';
 import { answerLine } from '../inbox/inbox';
 
-export interface MailView {
+interface MailView {
   mailId: number;
   taskId: number;
   recipient: string;
@@ -83,7 +83,7 @@ function parseMailId(value: unknown): number {
   return id;
 }
 
-export function mailView(mail: MailDetail): MailView {
+function mailView(mail: MailDetail): MailView {
   const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
   const time = (iso: string | null | undefined) => {
     const ms = iso ? new Date(iso).getTime() : NaN;

@@ -12,9 +12,9 @@ import { openedText } from './tracking-rows';
 import { DAY_MS } from '../../platform/time';
 
 /** Days after a mail was sent during which its task's opens are read again. */
-export const OPENS_DAYS = 14;
+const OPENS_DAYS = 14;
 /** Tasks read for their opens in one refresh at most: 60 requests, one window of the rate budget. */
-export const MAX_OPEN_TASKS = 6000;
+const MAX_OPEN_TASKS = 6000;
 
 /** A Tracking row as the opens need it (by column key). */
 export interface OpensRow {

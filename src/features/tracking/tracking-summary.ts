@@ -41,7 +41,7 @@ const CHART_SIZE = { width: 640, frame: 100, bar: 24, maxHeight: 520 };
 /** Widths a new summary gets: campaign names and the status labels (A), the status texts, wrapped (B). */
 const COLUMN_WIDTHS = { A: 200, B: 340, D: 220 };
 
-export interface MailCounts {
+interface MailCounts {
   waiting: number;
   sent: number;
   delivered: number;
@@ -63,7 +63,7 @@ interface CampaignRow extends MailCounts {
 }
 
 /** The answer read in Gmail from a recipient (features/inbox), if any. */
-export type AnswerOf = (recipient: string) => AnswerCode | undefined;
+type AnswerOf = (recipient: string) => AnswerCode | undefined;
 
 const emptyCounts = (): MailCounts => ({ waiting: 0, sent: 0, delivered: 0, failed: 0, otherKey: 0 });
 
@@ -100,7 +100,7 @@ export function readSummary(
 }
 
 /** The mails per status and per campaign of these Tracking rows (every row of the sheet). */
-export interface MailSummary {
+interface MailSummary {
   counts: MailCounts;
   campaigns: Map<string, CampaignRow>;
   /** Every mail is final and no open can still be counted (14 days after a send): nothing will change. */

@@ -15,7 +15,7 @@ import { readMailIndex } from './tracking-plan';
 import { Ledger } from '../outbox/ledger';
 import { scanReplies } from '../inbox/inbox';
 
-export const NOTHING_TO_TRACK =
+const NOTHING_TO_TRACK =
   'This document has not sent any e-mail yet: no Mail ID on a mailing list and no Tracking sheet. Send e-mails first, then refresh.';
 
 /** Menu: Refresh tracking. One refresh at a time per document (the menu, the dialog and the trigger). */
