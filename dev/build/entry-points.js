@@ -88,6 +88,8 @@ function exportedFunction(file, name) {
       return { params: paramsOf(guarded, source) };
     }
   }
+  const door = reExported(file, source, name);
+  if (door) return door;
   throw new Error(`${file}: the entry point ${name} must be an exported function declared in this file`);
 }
 
@@ -104,6 +106,20 @@ function importedFunction(file, source, local) {
     }
   }
   throw new Error(`${file}: ${local} is not imported by name`);
+}
+
+/** The module a folder's door (its index.ts: `export { name } from './file'`) takes this name from. */
+function reExported(file, source, name) {
+  for (const statement of source.statements) {
+    const named = ts.isExportDeclaration(statement) && statement.exportClause;
+    if (!named || !ts.isNamedExports(named) || !statement.moduleSpecifier) continue;
+    const element = named.elements.find((e) => e.name.text === name);
+    if (element) {
+      const target = resolveModule(file, statement.moduleSpecifier.text);
+      return exportedFunction(target, (element.propertyName ?? element.name).text);
+    }
+  }
+  return undefined;
 }
 
 module.exports = { readEntryPoints };

@@ -2,7 +2,7 @@
 // builders of the errors the transport and the clients raise themselves. Builders return ApiErrorInit so the
 // transport can redact the keys before the error exists. Callers branch on `kind`, never on these words.
 import type { ApiErrorInit, ApiService } from './errors';
-import { HOUR_MS } from '../platform/time';
+import { HOUR_MS } from '../platform';
 
 export const ERROR_TEXTS = {
   settings: 'Check the API key in Extensions › Outreach › Settings.',

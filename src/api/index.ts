@@ -1,28 +1,40 @@
-// Public surface of the API layer: features import from here.
-export * from './errors';
-export { OUTREACH_PATHS } from './outreach/outreach-paths';
-export * from './error-texts';
-export * from './outreach/problem';
-export * from './phone/phone-codes';
-export * from './transport/redact';
-export * from './outreach/outreach-schemas';
-export * from './outreach/email-schemas';
-export { charCount, LIMITS } from './outreach/schema-parts';
-export * from './phone/phone-schemas';
-export * from './phone/phone-number';
+// api: what other folders use of it (the only file they import).
 export {
-  OutreachClient,
-  PROFILE_EMAILS_PAGE_SIZE,
-  type OutreachClientOptions,
-  type ProfileEmailsOptions,
+  FETCH_CALLS_PER_DAY,
+  FETCH_CALLS_PER_DAY_WORKSPACE,
+  fetchQuotaInit,
+  missingKeyInit,
+  timeUpInit,
+} from './error-texts';
+export { ApiError, endsRun, isForLater, runEffect } from './errors';
+export {
+  type Balance,
+  charCount,
+  cleanLine,
+  cleanNickname,
+  type CompanyProfile,
   type CompanyWithEmails,
-} from './outreach/outreach-client';
+  type ContactEmail,
+  ISO_COUNTRY_CODES,
+  isValidEmail,
+  LIMITS,
+  type MailDetail,
+  type MailRecord,
+  OutreachClient,
+  type OutreachClientOptions,
+  type PersonalizedEmail,
+  type SearchRequest,
+  type SearchRow,
+  type SendPersonalizedResponse,
+  type Task,
+  usableEdm,
+} from './outreach';
 export {
-  PhoneClient,
-  PHONE_PATHS,
-  type PhoneCheckStatus,
-  type PhoneCheckResult,
+  normalizePhone,
   type PhoneCheckManyResult,
+  type PhoneCheckResult,
+  PhoneClient,
   type PhoneClientOptions,
-} from './phone/phone-client';
-export type { Outcome } from './transport/request-spec';
+  type PhoneNormalization,
+} from './phone';
+export { redact } from './transport';

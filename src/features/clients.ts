@@ -9,8 +9,7 @@ import {
   PhoneClient,
   type PhoneClientOptions,
 } from '../api';
-import { attributionHeaders } from '../platform/attribution';
-import { readSettings, type Settings } from '../platform/settings';
+import { attributionHeaders, readSettings, type Settings } from '../platform';
 
 /** What a caller may still choose: the deadline, the rate budget, retry and batch sizes. */
 type ClientOptions<O> = Partial<Omit<O, 'apiKey' | 'baseUrl' | 'secrets' | 'extraHeaders'>>;

@@ -3,13 +3,12 @@
 // (sidebar or dialog), never as the transport's developer text ("POST /api/v1/... answered 401 (...)").
 // Anything else stays a script error: a bug. Each guard is one function around the feature, so a stack
 // trace reads forwarder → guard → feature.
-import { ApiError } from '../api/errors';
-import { ensureInstallId } from '../platform/attribution';
-import { missingScopes, promptForScopes, type ScopeName } from '../platform/scopes';
+import { ApiError } from '../api';
+import { ensureInstallId, missingScopes, promptForScopes, type ScopeName } from '../platform';
 import { showSettingsDialog } from './settings';
 import { isStoreFull } from './storage';
-import { inform } from '../ui/dialogs';
-import { sayPausesOnce } from './mail/resume';
+import { inform } from '../ui';
+import { sayPausesOnce } from './mail';
 import { consentText, describe, UserError } from './errors';
 
 /**

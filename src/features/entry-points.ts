@@ -2,12 +2,31 @@
 // re-exports it as it is). Where the feature has that name too, the guard adds the surface's suffix
 // (continueJobForPage, unlockSelectedCompaniesFromMenu) and index.ts re-exports it under the plain name: this
 // module imports the feature, and cannot declare a second continueJob. test/bundle checks it.
-import { getComposeState, previewMail, saveTemplate, sendTestMail, showComposeDialog } from './mail/compose';
+import {
+  getComposeState,
+  previewMail,
+  saveTemplate,
+  sendTestMail,
+  showComposeDialog,
+  sendAllUnsentRows,
+  sendSelectedRows,
+  addNextContacts,
+  resumePausedList,
+} from './mail';
 import { continueJob, jobEndShown, jobProgress, stopJob } from './job-registry';
 import { customFunction, menuAction, pageEndpoint } from './entry-guards';
-import { checkSelectedPhones } from './phone/phone-check';
-import { openSearchSidebar, searchCompanies } from './prospecting/search';
-import { sendAllUnsentRows, sendSelectedRows } from './mail/send';
+import { checkSelectedPhones, phoneCheckFunction, phoneCreditsFunction } from './phone';
+import {
+  openSearchSidebar,
+  searchCompanies,
+  unlockSelectedCompanies,
+  confirmUnlock,
+  prospectBalance,
+  prospectContacts,
+  prospectProfile,
+  prospectSearch,
+  prospectTask,
+} from './prospecting';
 import {
   getSettingsView,
   restoreDefaultAddressesFromDialog,
@@ -15,27 +34,12 @@ import {
   showSettingsDialog,
 } from './settings';
 import { checkSavedKeys, testConnection } from './settings-connection';
-import { refreshTracking } from './tracking/tracking';
-import { toggleAutoRefresh } from './tracking/tracking-auto';
-import { showMailDetail } from './tracking/tracking-mail';
-import { unlockSelectedCompanies } from './prospecting/unlock';
-import { confirmUnlock } from './prospecting/unlock-question';
-import { addSelectedToDoNotContact } from './outbox/do-not-contact';
-import { addNextContacts } from './mail/next-contact';
-import { resumePausedList } from './mail/resume';
-import { cancelScheduledSend, scheduleSend } from './schedule/send-later';
-import { cancelTimedSend } from './schedule/cancel';
+import { refreshTracking, toggleAutoRefresh, showMailDetail } from './tracking';
+import { addSelectedToDoNotContact } from './outbox';
+import { cancelScheduledSend, scheduleSend, cancelTimedSend } from './schedule';
 import { freeStorage } from './storage';
-import { stopSelectedFollowUps, stopSheetFollowUps } from './sequence/sequence-control';
-import { phoneCheckFunction, phoneCreditsFunction } from './phone/phone-functions';
-import {
-  prospectBalance,
-  prospectContacts,
-  prospectProfile,
-  prospectSearch,
-  prospectTask,
-} from './prospecting/prospect-functions';
-import type { ScopeName } from '../platform/scopes';
+import { stopSelectedFollowUps, stopSheetFollowUps } from './sequence';
+import { type ScopeName } from '../platform';
 
 /** The permissions an entry point needs besides the document (and, for a menu action, the dialogs). */
 const NONE: ScopeName[] = [];

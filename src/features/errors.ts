@@ -5,10 +5,8 @@
 // the custom functions); describe() says a refusal that still reaches a service call ("You do not have
 // permission to call …") in the same words. It owns no decision: code that acts on an error reads its kind
 // (ApiError), never the words made here. No text it returns may hold a fragment of an API key.
-import { ApiError } from '../api/errors';
-import { redact } from '../api/transport/redact';
-import { refusedScope, type ScopeName } from '../platform/scopes';
-import { readSettings } from '../platform/settings';
+import { ApiError, redact } from '../api';
+import { refusedScope, type ScopeName, readSettings } from '../platform';
 import { isStoreFull, STORE_FULL_TEXT } from './storage';
 
 /** A mistake the user can fix, said in their words; `field` names the input it concerns (sidebar forms). */

@@ -2,7 +2,7 @@
 // range (2-D array) or an array; numbers and flags may be blank. It reads what the user typed and never a
 // cell the add-on wrote (those have their own parser beside their writer).
 import { UserError } from './errors';
-import { plural } from '../platform/plural';
+import { plural } from '../platform';
 
 /** Trimmed, non-empty, de-duplicated items from text ("a, b"), arrays or ranges. */
 export function parseList(input: unknown): string[] {

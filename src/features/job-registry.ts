@@ -1,12 +1,11 @@
 // The progress dialog's endpoints (continue, stop, poll, end shown) for every long job: each JobKind has its
 // job here, and a kind a page names is checked before use. It runs no step itself (jobs/job-runner.ts does).
-import { forgetUnseenReport, isJobKind, JobKind, JobProgress, readProgress } from '../platform/jobs';
-import type { JobDefinition } from './jobs/job';
-import { continueSavedJob, DIALOG_REPORTER, stopSavedJob } from './jobs/job-runner';
-import { PHONE_JOB } from './phone/phone-job';
-import { SEND_JOB } from './mail/send-job';
-import { UNLOCK_JOB } from './prospecting/unlock-job';
-import { TRACKING_JOB } from './tracking/tracking-job';
+import { forgetUnseenReport, isJobKind, JobKind, JobProgress, readProgress } from '../platform';
+import { type JobDefinition, continueSavedJob, DIALOG_REPORTER, stopSavedJob } from './jobs';
+import { PHONE_JOB } from './phone';
+import { SEND_JOB } from './mail';
+import { UNLOCK_JOB } from './prospecting';
+import { TRACKING_JOB } from './tracking';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const JOBS: Record<JobKind, JobDefinition<any, any, any>> = {

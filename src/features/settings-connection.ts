@@ -2,8 +2,7 @@
 // check of a key just saved (one free request per service whose key or address changed), so a key the
 // service refuses is never left at "Saved." and never replaces the key saved before. Errors are said in the
 // dialog's own place: "the key above", not "in Extensions › Outreach › Settings", where the user already is.
-import { ApiError } from '../api/errors';
-import type { Balance } from '../api/outreach/outreach-schemas';
+import { ApiError, type Balance, usableEdm } from '../api';
 import {
   keyOf,
   maskKey,
@@ -11,13 +10,13 @@ import {
   saveSettings,
   type Settings,
   takeReplacedKey,
-} from '../platform/settings';
+  type Service,
+  count,
+  formatCount,
+} from '../platform';
 import { outreachClient, phoneClient } from './clients';
-import { type Service } from '../platform/settings';
 import { asClause, whenText } from './words';
-import { usableEdm } from '../api/outreach/outreach-schemas';
 import { describe } from './errors';
-import { count, formatCount } from '../platform/plural';
 
 interface ConnectionReport {
   ok: boolean;

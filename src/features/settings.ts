@@ -1,9 +1,10 @@
 // The Settings dialog (its view, saving, restoring the default addresses) and ensureKey, the guard every action
 // uses (an action started before its key is set opens Settings, saying why, instead of failing); what the
 // dialog asks the services is settings-connection.ts. It never shows a key: the dialog gets the masked settings.
-import { ensureInstallId } from '../platform/attribution';
-import { formulasMaySpend, setFormulasMaySpend } from '../platform/formula-spending';
 import {
+  ensureInstallId,
+  formulasMaySpend,
+  setFormulasMaySpend,
   keepReplacedKeys,
   keyOf,
   readSettings,
@@ -14,9 +15,9 @@ import {
   SettingsPatch,
   SettingsView,
   viewSettings,
-} from '../platform/settings';
-import { scriptJson, showDialogFile } from '../ui/dialogs';
-import { replyDetection, type ReplyDetectionView, setReplyDetection } from './inbox/inbox-switch';
+} from '../platform';
+import { scriptJson, showDialogFile } from '../ui';
+import { replyDetection, type ReplyDetectionView, setReplyDetection } from './inbox';
 
 /** What the Settings dialog shows: the masked settings and the user's phone-formula switch. */
 interface SettingsDialogView extends SettingsView {

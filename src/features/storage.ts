@@ -3,8 +3,8 @@
 // of Apps Script's quota message, and the menu offers to free the add-on's own space: its two caches, the
 // company index (search rows → domains) and the phone results. Nothing else is dropped: settings, a send's
 // journal (a chunk in doubt must be settled, never forgotten), a running job.
-import { utf8Bytes } from '../platform/cache';
-import { confirm, toast } from '../ui/dialogs';
+import { utf8Bytes } from '../platform';
+import { confirm, toast } from '../ui';
 
 export const STORE_FULL_TEXT =
   "This document's add-on storage is full (Apps Script keeps 500 KB of add-on data per document): nothing was saved by this step, and nothing saved before is lost. Free space with Extensions › Outreach › Free add-on storage (it drops the add-on's caches), then run this again.";

@@ -1,7 +1,7 @@
 // Small wordings shared by the features' messages: dates and times, a 402's amounts, a sentence as a clause.
 // It makes words and never reads them back.
-import type { ApiError } from '../api/errors';
-import { formatCount, plural } from '../platform/plural';
+import { type ApiError } from '../api';
+import { formatCount, plural } from '../platform';
 
 /**
  * A sentence (an error's words, a service's detail) as a clause of a longer one: without its final full

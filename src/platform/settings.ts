@@ -33,10 +33,9 @@ export function keyOf(settings: Settings, service: Service): string {
 }
 
 // The addresses the build was made for: OUTREACH_BASE_URL and PHONE_BASE_URL at `npm run build`, else the
-// example hosts (dev/build/service-addresses.mjs); the same build puts their prefixes in the manifest.
+// example hosts (dev/build/service-addresses.mjs); the same build puts their prefixes in the manifest. Read when
+// the settings are, never as the module loads (a module that merely imports platform/ needs no build constants).
 declare const SERVICE_ADDRESSES: { readonly outreach: string; readonly phone: string };
-const DEFAULT_OUTREACH_BASE_URL = SERVICE_ADDRESSES.outreach;
-const DEFAULT_PHONE_BASE_URL = SERVICE_ADDRESSES.phone;
 
 const PROPERTY: Record<keyof Settings, string> = {
   outreachApiKey: 'settings.outreachApiKey',
@@ -60,9 +59,9 @@ export function readSettings(): Settings {
   const props = PropertiesService.getUserProperties().getProperties();
   return {
     outreachApiKey: props[PROPERTY.outreachApiKey] || '',
-    outreachBaseUrl: props[PROPERTY.outreachBaseUrl] || DEFAULT_OUTREACH_BASE_URL,
+    outreachBaseUrl: props[PROPERTY.outreachBaseUrl] || SERVICE_ADDRESSES.outreach,
     phoneApiKey: props[PROPERTY.phoneApiKey] || '',
-    phoneBaseUrl: props[PROPERTY.phoneBaseUrl] || DEFAULT_PHONE_BASE_URL,
+    phoneBaseUrl: props[PROPERTY.phoneBaseUrl] || SERVICE_ADDRESSES.phone,
     unsubscribeAddress: props[PROPERTY.unsubscribeAddress] || '',
   };
 }

@@ -1,5 +1,5 @@
 // Opening sidebars and dialogs. The HTML files are built from src/ui (shared parts inlined at build time).
-import { JobProgress } from '../platform/jobs';
+import { JobProgress } from '../platform';
 
 export function showSidebarFile(file: string, title: string, data: Record<string, unknown> = {}): void {
   const template = HtmlService.createTemplateFromFile(file);

@@ -26,7 +26,7 @@ test('loading the API layer (its index, both clients, the transport) calls no zo
 });
 
 test('a schema is built on its first use and kept', () => {
-  const api = require('../../src/api');
+  const api = require('../../src/api/outreach/email-schemas');
   const before = zodCalls();
   const schema = api.SendPersonalizedRequestSchema();
   expect(zodCalls()).toBeGreaterThan(before);

@@ -30,6 +30,9 @@ function importsOf(file) {
 }
 
 const rel = (file) => path.relative(SRC, file).split(path.sep).join('/');
+const dirOf = (file) => path.posix.dirname(rel(file));
+/** Whether the folder outer holds the folder inner (or is it). */
+const holds = (outer, inner) => outer === '.' || inner === outer || inner.startsWith(`${outer}/`);
 const layerOf = (file) => (rel(file) === 'index.ts' ? 'index' : rel(file).split('/')[0]);
 
 /** What each layer may import besides itself. */
@@ -115,6 +118,38 @@ describe('the source tree', () => {
       return reaches(to, from);
     });
     expect(back).toEqual([]);
+  });
+
+  // One door per folder: a file takes what another folder offers from that folder's index.ts only (the door of
+  // the first folder the import enters: api/index.ts from features/, api/transport/index.ts from api/outreach/).
+  // A file may reach the files of its own folder and of the folders that hold it (features/errors.ts from
+  // features/mail/); src/index.ts names each entry point where it is declared (the build reads it there).
+  test('takes what another folder offers through the index.ts of that folder only', () => {
+    const doorOf = (from, to) => {
+      let common = dirOf(from);
+      while (!holds(common, dirOf(to))) common = path.posix.dirname(common);
+      const [first] = path.posix.relative(common === '.' ? '' : common, dirOf(to)).split('/');
+      return common === '.' ? first : `${common}/${first}`;
+    };
+    const against = [];
+    for (const [file, imports] of graph) {
+      if (rel(file) === 'index.ts') continue;
+      for (const target of imports) {
+        if (holds(dirOf(target), dirOf(file))) continue;
+        const door = `${doorOf(file, target)}/index.ts`;
+        if (rel(target) !== door) against.push(`${rel(file)} imports ${rel(target)}: take it from ${door}`);
+      }
+    }
+    expect(against).toEqual([]);
+  });
+
+  test('never imports the index.ts of a folder from inside that folder', () => {
+    const inward = [];
+    for (const [file, imports] of graph)
+      for (const target of imports)
+        if (path.basename(target) === 'index.ts' && holds(dirOf(target), dirOf(file)))
+          inward.push(`${rel(file)} imports ${rel(target)}`);
+    expect(inward).toEqual([]);
   });
 
   // A file holds one concept; the cap only catches one that holds several (blank and comment lines not counted,

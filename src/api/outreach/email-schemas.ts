@@ -18,8 +18,8 @@ import {
   pageSize,
   text,
 } from './schema-parts';
-import { type InputOf, lazySchema, type OutputOf } from '../transport/schema-util';
-import { count } from '../../platform/plural';
+import { type InputOf, lazySchema, type OutputOf } from '../transport';
+import { count } from '../../platform';
 
 export const TASK_STATUSES = ['pending', 'requested', 'completed', 'partial', 'failed'] as const;
 export const MAIL_STATUSES = ['pending', 'requested', 'sent', 'failed'] as const;

@@ -4,7 +4,14 @@
 // e-mail; every other call is free.
 import * as z from 'zod/mini';
 import { badRequestInit, missingKeyInit } from '../error-texts';
-import { type BatchResult, Transport, type TransportOptions } from '../transport/http';
+import {
+  type BatchResult,
+  Transport,
+  type TransportOptions,
+  type Outcome,
+  type QueryValue,
+  type RequestSpec,
+} from '../transport';
 import { OUTREACH_PATHS } from './outreach-paths';
 import {
   type CompanyWithEmails,
@@ -13,7 +20,6 @@ import {
   profileSpec,
   readProfilesWithEmails,
 } from './profiles-with-emails';
-import type { Outcome, QueryValue, RequestSpec } from '../transport/request-spec';
 import { ApiError } from '../errors';
 import {
   BalanceSchema,
@@ -45,7 +51,7 @@ import {
   TaskListQuerySchema,
   TaskListSchema,
 } from './email-schemas';
-import type { RateBudget } from '../../platform/rate-budget';
+import { type RateBudget } from '../../platform';
 
 export {
   type CompanyWithEmails,
@@ -54,15 +60,16 @@ export {
   PROFILE_EMAILS_PAGE_SIZE,
   type ProfileEmailsOptions,
 } from './profiles-with-emails';
+import { interpretOutreach } from './outreach-answers';
 
-export type OutreachClientOptions = Omit<TransportOptions, 'service'>;
+export type OutreachClientOptions = Omit<TransportOptions, 'service' | 'interpret'>;
 
 export class OutreachClient {
   private readonly transport: Transport;
 
   /** `extraHeaders` gives the attribution headers (features/clients.ts computes them). */
   constructor(options: OutreachClientOptions) {
-    this.transport = new Transport({ ...options, service: 'outreach' });
+    this.transport = new Transport({ ...options, service: 'outreach', interpret: interpretOutreach });
   }
 
   get baseUrl(): string {

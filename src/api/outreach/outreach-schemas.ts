@@ -6,7 +6,7 @@
 // nothing the spec does not list (a website in a search row, say) reaches a feature.
 // Requests: every limit of the spec is checked before sending, with a message that says what to fix.
 import * as z from 'zod/mini';
-import { type InputOf, lazySchema, type OutputOf } from '../transport/schema-util';
+import { type InputOf, lazySchema, type OutputOf } from '../transport';
 import { int, LIMITS, listOrEmpty, optionalText, optText, page, pageSize, text } from './schema-parts';
 
 // ---------------------------------------------------------------------------------------------------------

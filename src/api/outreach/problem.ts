@@ -3,7 +3,7 @@
 import type { ApiErrorInit, FundsUnit } from '../errors';
 import { type UnsafeOperation, ERROR_TEXTS, invalidResponseInit, outcomeUnknownInit } from '../error-texts';
 import { quotaExceededInit } from './quota-exceeded';
-import { isProblemBody, wrongAddressInit } from '../transport/wrong-address';
+import { isProblemBody, wrongAddressInit } from '../transport';
 
 export interface Problem {
   type?: string;

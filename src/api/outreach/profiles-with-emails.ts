@@ -7,7 +7,7 @@
 // error (continue later).
 import { type ApiError, endsRun } from '../errors';
 import { missingKeyInit } from '../error-texts';
-import type { Transport } from '../transport/http';
+import { type Transport, type RequestSpec } from '../transport';
 import {
   type CompanyProfile,
   CompanyProfileSchema,
@@ -16,7 +16,6 @@ import {
   ProfileEmailsPageSchema,
 } from './outreach-schemas';
 import { OUTREACH_PATHS } from './outreach-paths';
-import type { RequestSpec } from '../transport/request-spec';
 
 /** Page size used to read every contact of a company (the spec's maximum; its default is not shown). */
 export const PROFILE_EMAILS_PAGE_SIZE = 100;

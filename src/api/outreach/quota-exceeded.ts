@@ -1,7 +1,7 @@
 // 429 quota-exceeded: the service says which quota and when it resets ("Daily quota exceeded; it resets at
 // 00:00 UTC"). The error repeats that and the earliest time a retry can succeed, instead of a fixed guess.
 import type { ApiErrorInit } from '../errors';
-import { DAY_MS } from '../../platform/time';
+import { DAY_MS } from '../../platform';
 
 /** When the service says nothing about the reset. */
 const QUOTA_ACTION =

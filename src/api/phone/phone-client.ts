@@ -3,7 +3,7 @@
 // check may cost credits: callers cache results (custom functions re-run) and numbers are checked once per
 // run even when they repeat.
 import { type ApiError, type ApiErrorInit, endsRun } from '../errors';
-import { Transport, type TransportOptions } from '../transport/http';
+import { Transport, type TransportOptions, type Outcome, type RequestSpec } from '../transport';
 import { normalizePhone } from './phone-number';
 import {
   type CreditsResponse,
@@ -11,8 +11,8 @@ import {
   type PhoneCheckResponse,
   PhoneCheckResponseSchema,
 } from './phone-schemas';
-import type { Outcome, RequestSpec } from '../transport/request-spec';
-import type { RateBudget } from '../../platform/rate-budget';
+import { type RateBudget } from '../../platform';
+import { interpretPhone } from './phone-answers';
 
 export const PHONE_PATHS = {
   check: '/api/wa/check',
@@ -45,14 +45,14 @@ export interface PhoneCheckManyResult {
 }
 
 /** Options of the transport; `maxBatchSize` (most checks in one fetchAll) defaults to 100. */
-export type PhoneClientOptions = Omit<TransportOptions, 'service' | 'extraHeaders'>;
+export type PhoneClientOptions = Omit<TransportOptions, 'service' | 'interpret' | 'extraHeaders'>;
 
 export class PhoneClient {
   private readonly transport: Transport;
 
   /** No attribution headers: they go to the outreach service only. */
   constructor(options: PhoneClientOptions) {
-    this.transport = new Transport({ ...options, service: 'phone' });
+    this.transport = new Transport({ ...options, service: 'phone', interpret: interpretPhone });
   }
 
   get budget(): RateBudget {

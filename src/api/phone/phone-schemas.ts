@@ -2,7 +2,7 @@
 // {code, result} on success (code 0) or {code, message} on failure; the code is authoritative, whatever
 // the HTTP status.
 import * as z from 'zod/mini';
-import { lazySchema, type OutputOf } from '../transport/schema-util';
+import { lazySchema, type OutputOf } from '../transport';
 
 /** Any answer: only `code` is needed to decide what happened. */
 export const PhoneEnvelopeSchema = lazySchema(() =>

@@ -18,19 +18,11 @@ import {
   timeUpInit,
   tooLongInit,
 } from '../error-texts';
-import {
-  type Interpreted,
-  type RawResponse,
-  interpretOutreach,
-  interpretPhone,
-  readResponse,
-  thrownInit,
-} from './answers';
+import { type Interpreted, type Interpreter, type RawResponse, readResponse, thrownInit } from './answers';
 import { redact, redactInit } from './redact';
 import { buildQuery, endpointOf, type Outcome, type RequestSpec } from './request-spec';
 import { checkRequest } from './requests';
-import { RateBudget, RateDeadlineError } from '../../platform/rate-budget';
-import { allowedPrefixesText, isAllowedBaseUrl } from '../../platform/url-allowlist';
+import { RateBudget, RateDeadlineError, allowedPrefixesText, isAllowedBaseUrl } from '../../platform';
 
 // One requestAll call's state: its requests, their attempts and outcomes, why it stopped.
 
@@ -80,6 +72,8 @@ function sleepMs(ms: number): void {
 
 export interface TransportOptions {
   service: ApiService;
+  /** How the service's answers are read (its client's). */
+  interpret: Interpreter;
   baseUrl: string;
   apiKey: string;
   /** Other secrets to keep out of messages (the other service's key). */
@@ -112,6 +106,7 @@ export class Transport {
   readonly baseUrl: string;
   readonly budget: RateBudget;
   deadlineMs?: number;
+  private readonly interpret: Interpreter;
   private readonly apiKey: string;
   private readonly secrets: string[];
   private readonly extraHeaders?: () => Record<string, string>;
@@ -125,6 +120,7 @@ export class Transport {
 
   constructor(options: TransportOptions) {
     this.service = options.service;
+    this.interpret = options.interpret;
     this.baseUrl = (options.baseUrl || '').replace(/\/+$/, '');
     this.apiKey = (options.apiKey || '').trim();
     this.secrets = [this.apiKey, ...(options.secrets ?? [])].filter((s) => s !== '');
@@ -262,9 +258,7 @@ export class Transport {
       const result: Interpreted<T> =
         'thrown' in answer
           ? { ok: false, init: this.thrownInit(spec, answer.thrown) }
-          : this.service === 'outreach'
-            ? interpretOutreach(spec, answer, this.baseUrl)
-            : interpretPhone(spec, answer, this.baseUrl);
+          : this.interpret(spec, answer, this.baseUrl);
       if (result.ok) {
         run.outcomes[i] = result;
         return;

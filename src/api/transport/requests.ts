@@ -4,7 +4,7 @@
 import type * as z from 'zod/mini';
 import { ApiError, type ApiService } from '../errors';
 import { badRequestInit } from '../error-texts';
-import { plural } from '../../platform/plural';
+import { plural } from '../../platform';
 import { redactInit } from './redact';
 import { formatPath, issueText, issuesOf, valueAt } from './schema-util';
 

@@ -1,7 +1,7 @@
 // Turns zod/mini issues into short messages that name the field path: `list[3].email_count: expected
 // integer, got string`. zod/mini ships no locale, so every message is written here or in the schemas.
 import * as z from 'zod/mini';
-import { plural } from '../../platform/plural';
+import { plural } from '../../platform';
 
 type Parsed<T> = { ok: true; value: T } | { ok: false; path: string; message: string };
 

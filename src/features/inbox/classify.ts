@@ -9,7 +9,7 @@
 // out-of-office subject: it pauses, until the return date it gives, else for DEFAULT_PAUSE_DAYS), a mailing
 // (Precedence bulk / list / junk: nothing), a request to be removed (its own first lines, not the quoted
 // mail), or a reply. Pure: the scan reads the messages, the decisions act on the verdicts.
-import { DAY_MS } from '../../platform/time';
+import { DAY_MS } from '../../platform';
 import {
   FAILURE_SENDER,
   fold,

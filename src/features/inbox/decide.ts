@@ -3,10 +3,9 @@
 // mailed them before it came (read late, after a later step went, it still stops what is left), a bounce for
 // the one list whose mail to that address it came after (the latest such mail). A decision names the lists
 // whose rows it concerns; acting on them is inbox-apply.ts (the sheets) and `record` (the payer's record).
-import type { Ledger } from '../outbox/ledger';
-import { addressMark } from '../outbox/marks';
-import { recordStops } from '../sequence/sequence-eligibility';
-import { DAY_MS } from '../../platform/time';
+import { type Ledger, addressMark } from '../outbox';
+import { recordStops } from '../sequence';
+import { DAY_MS } from '../../platform';
 import { classify, type InboxMessage, type Verdict } from './classify';
 
 /** People mailed this long ago are still scanned for answers, sequence or not. */

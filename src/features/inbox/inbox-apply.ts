@@ -4,16 +4,18 @@
 // ("Stopped: replied 2026-12-03", "Paused: out of office until 2026-12-10"). Every write finds its row by
 // recipient and is the same when done twice, so a scan cut off before its record was saved is redone whole.
 // A reply's company is named here, from its row, and marked when the record takes it (decide.ts).
-import { cellText, type CellValue } from '../../sheets/cells';
-import { stateCell } from '../../sheets/mail-record';
-import type { MailState } from '../../sheets/mail-state';
-import { type ListRow, MailingList } from '../../sheets/mailing-list';
-import { normalizeHeader, Table } from '../../sheets/table';
-import { listOnDoNotContact } from '../outbox/do-not-contact';
-import type { Ledger } from '../outbox/ledger';
-import { REPLIED_HEADER, writeSequence } from '../sequence/sequence-column';
-import { companyOf } from '../sequence/sequence-eligibility';
-import { sequenceText, type SequenceView } from '../sequence/sequence-texts';
+import {
+  cellText,
+  type CellValue,
+  stateCell,
+  type MailState,
+  type ListRow,
+  MailingList,
+  normalizeHeader,
+  Table,
+} from '../../sheets';
+import { listOnDoNotContact, type Ledger } from '../outbox';
+import { REPLIED_HEADER, writeSequence, companyOf, sequenceText, type SequenceView } from '../sequence';
 import { whenText } from '../words';
 import type { Decision } from './decide';
 import { INBOX_TEXTS } from './inbox-texts';

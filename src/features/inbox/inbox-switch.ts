@@ -1,8 +1,7 @@
 // Whether reply detection runs for this user: only in a build with the Gmail advanced service
 // (REPLY_DETECTION=gmail), and only once the user turned "Detect replies in Gmail" on in Settings (off by
 // default; a user property: the user's choice in all their documents).
-import { missingScopes } from '../../platform/scopes';
-import { readPreference, savePreference } from '../../platform/preferences';
+import { missingScopes, readPreference, savePreference } from '../../platform';
 import { gmailService } from './gmail-read';
 import { INBOX_TEXTS } from './inbox-texts';
 

@@ -1,6 +1,6 @@
 // What reply detection says: the reasons it writes on rows, the Settings switch and the Tracking summary's
 // line. Behaviour reads the verdicts' codes, never these words.
-import { count } from '../../platform/plural';
+import { count } from '../../platform';
 import { consentText } from '../errors';
 
 export interface ScanCounts {

@@ -6,19 +6,18 @@
 // in ONE change of the record. A scan killed before that change is redone whole next time (every write is
 // idempotent); one killed after it has nothing left to do: nothing is lost or done twice. Nothing of a message
 // is kept: only the verdict, its address's mark and when (docs/privacy.md).
-import { missingScopes } from '../../platform/scopes';
-import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
-import { Deadline } from '../../platform/deadline';
-import { MailingList } from '../../sheets/mailing-list';
-import { type AnswerCode, Ledger, STEP_READ_SLACK_MS } from '../outbox/ledger';
-import { dueAt } from '../outbox/follow-ups';
-import { loadTemplate } from '../outbox/mail-templates';
-import { addressMark } from '../outbox/marks';
+import {
+  missingScopes,
+  readDocumentPreference,
+  saveDocumentPreference,
+  Deadline,
+  DAY_MS,
+} from '../../platform';
+import { MailingList, readMailRecord } from '../../sheets';
+import { type AnswerCode, Ledger, STEP_READ_SLACK_MS, dueAt, loadTemplate, addressMark } from '../outbox';
 import { describe } from '../errors';
 import { whenText } from '../words';
 import { decide, type RecentMail, record, SCAN_DAYS, scanTargets } from './decide';
-import { readMailRecord } from '../../sheets/mail-record';
-import { DAY_MS } from '../../platform/time';
 import { gmailService, readMailbox } from './gmail-read';
 import { applyToSheets } from './inbox-apply';
 import { replyDetection } from './inbox-switch';

@@ -3,7 +3,7 @@
 // reads. Every date written in the answer is read; the latest one within RETURN_WINDOW_DAYS after the answer
 // counts ("away from 1 to 10 December" → 10 December). A date without a year is its next occurrence. The day
 // is answered at noon UTC, so it is the same day in every time zone the spreadsheet may be in.
-import { DAY_MS } from '../../platform/time';
+import { DAY_MS } from '../../platform';
 import { fold } from './inbox-words';
 
 /** A return date further than this after the answer is not believed (a typo, a year). */

@@ -16,9 +16,9 @@
 // recorded (sheet, stores, counters); a recorded unit may add follow-up units (unlock → contacts).
 // It must never run two steps of a kind at once, start a unit that would not end before the deadline, or
 // go on with a job started with another key (keyChangedText, job.ts).
-import { ApiError, isForLater } from '../../api/errors';
-import { Deadline } from '../../platform/deadline';
+import { ApiError, isForLater } from '../../api';
 import {
+  Deadline,
   clearJob,
   forgetStop,
   forgetUnseenReport,
@@ -31,8 +31,8 @@ import {
   saveProgress,
   stopRequested,
   withJobLease,
-} from '../../platform/jobs';
-import { ownerStamp } from '../../platform/owner';
+  ownerStamp,
+} from '../../platform';
 import {
   isStopped,
   JobDefinition,

@@ -1,10 +1,14 @@
 // What a long job is, for job-runner.ts to run it: its saved state and status, its definition, what its work
 // may throw, where it reports, and who may go on with it. It runs nothing itself (the runner and reporters.ts
 // import it; it imports neither).
-import type { Deadline } from '../../platform/deadline';
-import type { JobKind, JobProgress } from '../../platform/jobs';
-import { ownershipOf, type OwnerStamp } from '../../platform/owner';
-import type { Service } from '../../platform/settings';
+import {
+  type Deadline,
+  type JobKind,
+  type JobProgress,
+  ownershipOf,
+  type OwnerStamp,
+  type Service,
+} from '../../platform';
 
 /** What is saved between steps. `data` is the job's own (counters, settings of the run). */
 export interface JobState<U, D> {

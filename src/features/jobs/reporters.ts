@@ -2,8 +2,8 @@
 // goes on past this execution, an alert when it stopped, a toast when it is done. From a time-driven
 // trigger there is no UI (getUi() throws there): the outcome is kept in document properties, and the feature
 // shows it where the user looks later (the Tracking sheet's summary, the menu action's confirmation).
-import { JobKind, JobProgress, takeUnseenReport } from '../../platform/jobs';
-import { inform, showProgressDialog, toast } from '../../ui/dialogs';
+import { JobKind, JobProgress, takeUnseenReport } from '../../platform';
+import { inform, showProgressDialog, toast } from '../../ui';
 import type { JobDefinition, JobLabels, JobState, Reporter } from './job';
 
 export const MENU_REPORTER: Reporter = {

@@ -5,7 +5,7 @@
 // two editors never change each other's; one record per user who ever used a timed feature here, a few
 // hundred characters each, however much is sent.
 import type { LastRun } from './reporters';
-import { userToken } from '../../platform/owner';
+import { userToken } from '../../platform';
 
 /** A user's auto-refresh switch in this document. */
 export interface AutoRefresh {

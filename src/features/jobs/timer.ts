@@ -3,19 +3,18 @@
 // the sending quota all ride on it: turning one on while another is on keeps the trigger, and it is removed
 // only when none of them is left. The trigger is found by the id stored when it was made (platform/
 // triggers.ts), so it works whether or not getUserTriggers(spreadsheet) lists time-driven triggers.
-import { missingScopes } from '../../platform/scopes';
-import { loadJob } from '../../platform/jobs';
 import {
+  missingScopes,
+  loadJob,
   createHourlyTrigger,
   deleteTriggers,
   listedClockTrigger,
   triggerById,
-} from '../../platform/triggers';
-import { mySchedules } from '../outbox/scheduled-sends';
-import { mySequences } from '../outbox/sequence-records';
+  userToken,
+  count,
+} from '../../platform';
+import { mySchedules, mySequences } from '../outbox';
 import { myTimer, saveMyTimer } from './timer-store';
-import { userToken } from '../../platform/owner';
-import { count } from '../../platform/plural';
 
 type Trigger = GoogleAppsScript.Script.Trigger;
 

@@ -1,18 +1,15 @@
 // The compose dialog: one template per sheet (campaign, subject, body, text or HTML), the sheet's headers
 // to insert from, a preview of any row exactly as it will be sent, and a test mail to an address the user
 // types (1 EDM). The dialog saves before previewing, so the preview is what a send would use.
-import { addressKey } from '../../sheets/address';
-import { lastListRow } from '../../sheets/list-block';
+import { addressKey, lastListRow, isMailColumnHeader, stateText, MailingList } from '../../sheets';
 import { outreachClient } from '../clients';
-import { isValidEmail } from '../../api/outreach/email-schemas';
-import { cleanNickname } from '../../api/outreach/schema-parts';
-import { loadTemplate, StoredTemplate, storeTemplate } from '../outbox/mail-templates';
-import { closeEntry, idsOf } from '../outbox/journal';
-import { isMailColumnHeader } from '../../sheets/mail-record';
-import { stateText } from '../../sheets/mail-state';
-import { MailingList } from '../../sheets/mailing-list';
-import { showDialogFile } from '../../ui/dialogs';
+import { isValidEmail, cleanNickname } from '../../api';
 import {
+  loadTemplate,
+  StoredTemplate,
+  storeTemplate,
+  closeEntry,
+  idsOf,
   BodyFormat,
   MailTemplate,
   MAX_CAMPAIGN,
@@ -20,27 +17,31 @@ import {
   templateChecks,
   templateProblems,
   templateWarnings,
-} from '../outbox/mail-template';
-import { listedReason, listedText, readDoNotContact } from '../outbox/do-not-contact';
-import { readSettings } from '../../platform/settings';
-import { scheduleView, ScheduleView } from '../outbox/scheduled-sends';
-import { postTestMail } from '../outbox/outbox';
-import { openMailingList, rowProblem } from '../outbox/row-check';
-import { ensureKey } from '../settings';
-import {
+  listedReason,
+  listedText,
+  readDoNotContact,
+  scheduleView,
+  ScheduleView,
+  postTestMail,
+  openMailingList,
+  rowProblem,
   FollowUp,
   MAX_FOLLOW_UPS,
   parseFollowUps,
   stepCampaign,
   stepProblems,
   stepTemplate,
-} from '../outbox/follow-ups';
-import { sequenceNote } from '../sequence/sequence-texts';
-import { reconfirmMail } from '../outbox/confirm';
-import { isSequenceHeader, opensNote } from '../sequence/sequence-column';
-import { parseTiming, type Timing } from '../outbox/send-timing';
+  reconfirmMail,
+  parseTiming,
+  type Timing,
+  parseSubjectTest,
+  type SubjectTest,
+} from '../outbox';
+import { showDialogFile } from '../../ui';
+import { readSettings } from '../../platform';
+import { ensureKey } from '../settings';
+import { sequenceNote, isSequenceHeader, opensNote } from '../sequence';
 import { timingNote } from './timing-note';
-import { parseSubjectTest, type SubjectTest } from '../outbox/subject-test';
 import { describe, UserError } from '../errors';
 
 interface ComposeState {

@@ -2,10 +2,8 @@
 // from any sheet leaves them out, or asks first when the user selected them. Nothing about them is kept in
 // properties (that would grow with every mail ever sent): the sheets are the record (sheets/mail-record.ts),
 // read when a send is planned. An address mailed successfully after its failure is not held back.
-import { readMailRecord, type SheetRecord } from '../../sheets/mail-record';
-import { MailState } from '../../sheets/mail-state';
-import { ListRow } from '../../sheets/mailing-list';
-import { SEND_TEXTS } from '../outbox/send-texts';
+import { readMailRecord, type SheetRecord, MailState, ListRow } from '../../sheets';
+import { SEND_TEXTS } from '../outbox';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -6,18 +6,25 @@
 // A contact of the same Department comes first; one already on the list, on Do not contact, or whose mail
 // from this document failed never does.
 // Nothing is charged and nothing is sent: the user sends the new rows as any unsent row.
-import { addressKey } from '../../sheets/address';
-import { cellText, CellValue, textCell } from '../../sheets/cells';
-import { CONTACTS } from '../../sheets/layouts';
-import { isRecipientHeader, ListRow, MailingList } from '../../sheets/mailing-list';
-import { selectedRows } from '../../sheets/selection';
-import { normalizeHeader, Table, TableLayout } from '../../sheets/table';
-import { confirm, inform, toast } from '../../ui/dialogs';
-import { listedReason, readDoNotContact } from '../outbox/do-not-contact';
+import {
+  addressKey,
+  cellText,
+  CellValue,
+  textCell,
+  CONTACTS,
+  isRecipientHeader,
+  ListRow,
+  MailingList,
+  selectedRows,
+  normalizeHeader,
+  Table,
+  TableLayout,
+} from '../../sheets';
+import { confirm, inform, toast } from '../../ui';
+import { listedReason, readDoNotContact, companyDomain } from '../outbox';
 import { earlierFailures } from './earlier-failures';
-import { companyDomain } from '../outbox/webmail';
 import { UserError } from '../errors';
-import { count, formatCount, plural } from '../../platform/plural';
+import { count, formatCount, plural } from '../../platform';
 
 const TITLE = 'Next contact after a bounce';
 const REPLACES_HEADER = 'Replaces';

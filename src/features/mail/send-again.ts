@@ -2,13 +2,11 @@
 // so, whatever their cells show: cleared, moved, another list) leave a send's plan. Sending it again is the
 // user's choice, asked with a question whose No keeps them out; a send without a user (scheduled, waiting)
 // never asks, and the record refuses them at post time too (confirm.ts firstVerdict).
-import { skipped, type MailState } from '../../sheets/mail-state';
-import type { ListRow } from '../../sheets/mailing-list';
-import { confirm } from '../../ui/dialogs';
-import { mailedBefore } from '../outbox/confirm';
-import { SEND_TEXTS } from '../outbox/send-texts';
+import { skipped, type MailState, type ListRow } from '../../sheets';
+import { confirm } from '../../ui';
+import { mailedBefore, SEND_TEXTS } from '../outbox';
 import type { SendPlan } from './send-plan';
-import { formatCount, plural } from '../../platform/plural';
+import { formatCount, plural } from '../../platform';
 
 export interface MailedBefore {
   rows: ListRow[];

@@ -1,16 +1,14 @@
 // How a send's run ends or waits after a batch, and what the rows and the user are told: the sending quota
 // used up (the rows wait and the hourly trigger tries again, for 7 days at most) or an error that ends the
 // run (no funds, a refused key…).
-import type { ApiError } from '../../api/errors';
-import { MailState, notSent } from '../../sheets/mail-state';
-import { SEND_TEXTS } from '../outbox/send-texts';
-import { JobPause, JobStop } from '../jobs/job';
-import { ensureTimer } from '../jobs/timer';
+import { type ApiError } from '../../api';
+import { MailState, notSent } from '../../sheets';
+import { SEND_TEXTS, QUOTA_WAIT_DAYS, quotaWait } from '../outbox';
+import { JobPause, JobStop, ensureTimer } from '../jobs';
 import { asClause, neededText } from '../words';
 
-import { QUOTA_WAIT_DAYS, quotaWait } from '../outbox/quota-wait';
 import { describe } from '../errors';
-import { count, plural } from '../../platform/plural';
+import { count, plural } from '../../platform';
 /** The next try: just under an hour, so the next hourly run of the trigger makes it. */
 const RETRY_MS = 50 * 60 * 1000;
 

@@ -2,20 +2,23 @@
 // changed mail: the rows say
 // when, and the job pauses until the first of them may go; the hourly trigger of the user who sent it goes on
 // from there (the job's pause, as for the sending quota).
-import { isQueued, type MailState } from '../../sheets/mail-state';
-import type { MailingList } from '../../sheets/mailing-list';
-import { myTimer, saveMyTimer } from '../jobs/timer-store';
-import { guardPause, pauseDetail } from '../outbox/bounce-guard';
-import { Ledger } from '../outbox/ledger';
-import { JobPause } from '../jobs/job';
-import { ensureTimer } from '../jobs/timer';
-import { SEND_TEXTS } from '../outbox/send-texts';
-import { hourRoom, nextHour, openingText, type Timing } from '../outbox/send-timing';
-import { dayRoom, nextDay } from '../outbox/daily-limit';
+import { isQueued, type MailState, type MailingList } from '../../sheets';
+import { myTimer, saveMyTimer, JobPause, ensureTimer } from '../jobs';
+import {
+  guardPause,
+  pauseDetail,
+  Ledger,
+  SEND_TEXTS,
+  hourRoom,
+  nextHour,
+  openingText,
+  type Timing,
+  dayRoom,
+  nextDay,
+} from '../outbox';
 import { describe } from '../errors';
-import { count, formatCount, plural } from '../../platform/plural';
+import { count, formatCount, plural, HOUR_MS } from '../../platform';
 import { whenText } from '../words';
-import { HOUR_MS } from '../../platform/time';
 import type { Queued } from './send-queue';
 
 export interface Hold {

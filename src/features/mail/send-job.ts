@@ -5,31 +5,44 @@
 // write per column. A 429 quota-exceeded does not end the send: its rows wait ("Waiting for the sending
 // quota (…)"), the job pauses, and the hourly trigger of the user who sent it (schedule/) tries again each
 // hour, for 7 days at most.
-import { ApiError, isForLater } from '../../api/errors';
-import type { OutreachClient } from '../../api/outreach/outreach-client';
+import { ApiError, isForLater, type OutreachClient } from '../../api';
 import { outreachClient } from '../clients';
-import { loadTemplate } from '../outbox/mail-templates';
-import { idsOf, openChunks } from '../outbox/journal';
-import { CellValue } from '../../sheets/cells';
-import { stateCell } from '../../sheets/mail-record';
-import { isQueued, MailState, NO_STATE, notSent } from '../../sheets/mail-state';
-import { type ListRow, MailingList, ViewNotWritten } from '../../sheets/mailing-list';
-import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job';
-import type { Posted } from '../outbox/post';
-import { BATCH_CHUNKS, closeBatch, listOf, postBatch, SEND_CHUNK, settleOpen } from '../outbox/outbox';
-import { idCells } from '../outbox/list-view';
-import { type ConfirmedRef, forgetConfirmed, openConfirmed } from '../outbox/confirm';
-import { openMailingList } from '../outbox/row-check';
-import { SEND_TEXTS } from '../outbox/send-texts';
-import { sendClock } from '../outbox/send-timing';
-import { readSettings } from '../../platform/settings';
-import { stopRequested } from '../../platform/jobs';
+import {
+  loadTemplate,
+  idsOf,
+  openChunks,
+  type Posted,
+  BATCH_CHUNKS,
+  closeBatch,
+  listOf,
+  postBatch,
+  SEND_CHUNK,
+  settleOpen,
+  idCells,
+  type ConfirmedRef,
+  forgetConfirmed,
+  openConfirmed,
+  openMailingList,
+  SEND_TEXTS,
+  sendClock,
+} from '../outbox';
+import {
+  CellValue,
+  stateCell,
+  isQueued,
+  MailState,
+  NO_STATE,
+  notSent,
+  type ListRow,
+  MailingList,
+  ViewNotWritten,
+} from '../../sheets';
+import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs';
+import { readSettings, stopRequested, HOUR_MS, count, formatCount, plural } from '../../platform';
 import { EndData, quotaEnd, stopEnd } from './send-end';
-import { HOUR_MS } from '../../platform/time';
 import { queuedRows, subjectGate } from './send-queue';
 import { guardHold, type Hold, holdOf, holdPause, reviewHold, roomNow } from './send-hold';
 import { describe, UserError } from '../errors';
-import { count, formatCount, plural } from '../../platform/plural';
 import { selectWritten, writtenColumnsText } from './written-columns';
 
 const UNIT_ROWS = SEND_CHUNK * BATCH_CHUNKS;

@@ -2,11 +2,10 @@
 // limit) or their chunks in doubt. Only they can go on with it, with their key and the rows they confirmed;
 // while it lasts nobody else sends from that sheet, so none of its rows is queued, marked or sent twice by
 // two users. Other sheets are not affected.
-import { otherJobs } from '../../platform/jobs';
-import { ownershipOf } from '../../platform/owner';
-import { hasWorkLeft, type JobState } from '../jobs/job';
+import { otherJobs, ownershipOf } from '../../platform';
+import { hasWorkLeft, type JobState } from '../jobs';
 import type { SendData, SendUnit } from './send-job';
-import { openChunks } from '../outbox/journal';
+import { openChunks } from '../outbox';
 import { whenText } from '../words';
 
 /** What blocks sending from this sheet for the current user, said to them; null when nothing does. */

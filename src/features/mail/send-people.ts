@@ -1,17 +1,12 @@
 // One person across the document, for a send: the rows another list holds back (a reply there, at their
 // company, or its running follow-ups) leave the plan with their reason, unless the user sends them a first
 // mail on purpose; and a list whose steps changed since its payer confirmed them sends nothing new.
-import { ownerStamp } from '../../platform/owner';
-import { skipped, type MailState } from '../../sheets/mail-state';
-import type { ListRow } from '../../sheets/mailing-list';
-import { confirm } from '../../ui/dialogs';
-import { STEPS_CHANGED, stepsChanged } from '../outbox/confirm';
-import { Ledger } from '../outbox/ledger';
-import type { StoredTemplate } from '../outbox/mail-templates';
-import { SEND_TEXTS } from '../outbox/send-texts';
-import type { Elsewhere } from '../sequence/people';
+import { ownerStamp, count, formatCount, plural } from '../../platform';
+import { skipped, type MailState, type ListRow } from '../../sheets';
+import { confirm } from '../../ui';
+import { STEPS_CHANGED, stepsChanged, Ledger, type StoredTemplate, SEND_TEXTS } from '../outbox';
+import { type Elsewhere } from '../sequence';
 import type { SendPlan } from './send-plan';
-import { count, formatCount, plural } from '../../platform/plural';
 
 export interface HeldElsewhere {
   row: ListRow;

@@ -5,14 +5,19 @@
 // without fallback would insert nothing ("Hi ,") is held: "Not sent: {{First name}} is empty; …". Rows
 // already sent or in flight are left as they are, and a row whose own mail failed keeps its "Failed:
 // <reason>" whatever skips it (only the other rows with its address say that an earlier mail to it failed).
-import { MailState, SkipCode, skipped } from '../../sheets/mail-state';
-import { ListRow } from '../../sheets/mailing-list';
-import { DoNotContact, listedReason, listedStatus } from '../outbox/do-not-contact';
+import { MailState, SkipCode, skipped, ListRow } from '../../sheets';
+import {
+  DoNotContact,
+  listedReason,
+  listedStatus,
+  MailTemplate,
+  problemState,
+  rowProblem,
+  SEND_TEXTS,
+  withFallback,
+} from '../outbox';
 import { EarlierFailure, failureText } from './earlier-failures';
-import { MailTemplate } from '../outbox/mail-template';
-import { problemState, rowProblem } from '../outbox/row-check';
-import { SEND_TEXTS, withFallback } from '../outbox/send-texts';
-import { count, formatCount } from '../../platform/plural';
+import { count, formatCount } from '../../platform';
 
 /** What a plan checks rows against besides the rows themselves. */
 export interface PlanContext {

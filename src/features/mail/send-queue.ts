@@ -2,19 +2,32 @@
 // their recipient's send window (send-timing.ts) and within the list's hourly limit. The others are said on
 // their rows: held (not as confirmed), skipped (the do-not-contact list grew), or waiting for their window or
 // the limit, with when.
-import { isQueued, type MailState, notSent, skipped as skippedState } from '../../sheets/mail-state';
-import type { ListRow, MailingList } from '../../sheets/mailing-list';
-import type { Confirmed, FirstVerdict } from '../outbox/confirm';
-import { listedReason, listedStatus, readDoNotContact } from '../outbox/do-not-contact';
-import type { StoredTemplate } from '../outbox/mail-templates';
-import { problemState, rowProblem } from '../outbox/row-check';
-import { SEND_TEXTS } from '../outbox/send-texts';
-import type { SendClock } from '../outbox/send-timing';
-import type { OutreachClient } from '../../api/outreach/outreach-client';
-import { Ledger } from '../outbox/ledger';
-import { addressMark } from '../outbox/marks';
-import { decideTest, subjectSlot } from '../outbox/subject-test';
-import { showTest } from '../outbox/test-records';
+import {
+  isQueued,
+  type MailState,
+  notSent,
+  skipped as skippedState,
+  type ListRow,
+  type MailingList,
+} from '../../sheets';
+import {
+  type Confirmed,
+  type FirstVerdict,
+  listedReason,
+  listedStatus,
+  readDoNotContact,
+  type StoredTemplate,
+  problemState,
+  rowProblem,
+  SEND_TEXTS,
+  type SendClock,
+  Ledger,
+  addressMark,
+  decideTest,
+  subjectSlot,
+  showTest,
+} from '../outbox';
+import { type OutreachClient } from '../../api';
 
 export interface Queued {
   rows: ListRow[];

@@ -4,49 +4,76 @@
 // whose address failed before are named in a question of their own. The work is the send job
 // (send-job.ts) on the job runner: thousands of rows go on across executions in the progress dialog. A send
 // scheduled for later plans the same way (prepareSend) without UI.
-import type { OutreachClient } from '../../api/outreach/outreach-client';
+import { type OutreachClient, usableEdm } from '../../api';
 import { outreachClient } from '../clients';
-import { Deadline } from '../../platform/deadline';
-import { BUSY_MESSAGE, JobProgress, withJobLease } from '../../platform/jobs';
-import { readSettings } from '../../platform/settings';
-import { loadTemplate, StoredTemplate } from '../outbox/mail-templates';
-import { CellValue } from '../../sheets/cells';
-import { stateCell } from '../../sheets/mail-record';
-import { MailState, notSent } from '../../sheets/mail-state';
-import { SEND_TEXTS } from '../outbox/send-texts';
-import { ListRow, MailingList } from '../../sheets/mailing-list';
-import { hiddenRows, selectedRows } from '../../sheets/selection';
-import { choose, confirm, inform, toast } from '../../ui/dialogs';
+import {
+  Deadline,
+  BUSY_MESSAGE,
+  JobProgress,
+  withJobLease,
+  readSettings,
+  userToken,
+  count,
+  formatCount,
+  plural,
+} from '../../platform';
+import {
+  loadTemplate,
+  StoredTemplate,
+  SEND_TEXTS,
+  type ConfirmedRef,
+  confirmSend,
+  sequenceReach,
+  tooManyToConfirm,
+  templateProblems,
+  settleOpen,
+  openMailingList,
+  readDoNotContact,
+  otherSequenceOnSheet,
+  stepProblems,
+  GUARD_MIN_FINAL,
+  guardPause,
+  pauseDetail,
+  dailyLine,
+  Ledger,
+} from '../outbox';
+import {
+  CellValue,
+  stateCell,
+  MailState,
+  notSent,
+  ListRow,
+  MailingList,
+  hiddenRows,
+  selectedRows,
+  readMailRecord,
+} from '../../sheets';
+import { choose, confirm, inform, toast } from '../../ui';
 import { showComposeDialog } from './compose';
-import { hasWorkLeft, JobState, keyChangedText, Reporter } from '../jobs/job';
-import { endJob, newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
-import { type ConfirmedRef, confirmSend, sequenceReach, tooManyToConfirm } from '../outbox/confirm';
-import { readMailRecord } from '../../sheets/mail-record';
-import { mailedRecently, peopleElsewhere } from '../sequence/people';
+import {
+  hasWorkLeft,
+  JobState,
+  keyChangedText,
+  Reporter,
+  endJob,
+  newJobState,
+  runStep,
+  savedJob,
+  startJob,
+  MENU_REPORTER,
+  recordLastRun,
+  reportBackgroundWork,
+} from '../jobs';
+import { mailedRecently, peopleElsewhere, startFollowUps, sequenceCostLine, stepLines } from '../sequence';
 import { askAboutElsewhere, type HeldElsewhere, leaveOutElsewhere, stepsChangedSince } from './send-people';
 import { otherSendOnSheet } from './send-owners';
 import { askAboutMailedBefore, leaveOutMailedBefore, type MailedBefore } from './send-again';
-import { templateProblems } from '../outbox/mail-template';
-import { MENU_REPORTER, recordLastRun, reportBackgroundWork } from '../jobs/reporters';
-import { settleOpen } from '../outbox/outbox';
 import { releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit, sendUnits } from './send-job';
 import { includeFailedBefore, planSend, SendPlan, skipFailedBefore, skippedLines } from './send-plan';
-import { openMailingList } from '../outbox/row-check';
-import { readDoNotContact } from '../outbox/do-not-contact';
 import { earlierFailures, failureWhy } from './earlier-failures';
 import { ensureKey } from '../settings';
-import { userToken } from '../../platform/owner';
-import { startFollowUps } from '../sequence/sequence-control';
-import { sequenceCostLine, stepLines } from '../sequence/sequence-texts';
-import { otherSequenceOnSheet } from '../outbox/sequence-records';
-import { stepProblems } from '../outbox/follow-ups';
-import { usableEdm } from '../../api/outreach/outreach-schemas';
 import { guardLine, testLines, whenLines } from './timing-note';
-import { GUARD_MIN_FINAL, guardPause, pauseDetail } from '../outbox/bounce-guard';
-import { dailyLine } from '../outbox/daily-limit';
-import { Ledger } from '../outbox/ledger';
 import { UserError } from '../errors';
-import { count, formatCount, plural } from '../../platform/plural';
 
 type Scope = 'selected' | 'all';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;

@@ -1,13 +1,18 @@
 // What Compose says under the timing fields: in which zone the rows' mails are timed, and where that zone is
 // only a guess (a country over several zones uses its capital's), with the fix.
-import type { ListRow, MailingList } from '../../sheets/mailing-list';
-import { normalizeHeader } from '../../sheets/table';
-import { countryZone, SEVERAL_ZONES } from '../outbox/country-zones';
-import { openingText, sendClock, type SendClock, type Timing } from '../outbox/send-timing';
-import { DAY_MS, HOUR_MS } from '../../platform/time';
-import type { SubjectTest } from '../outbox/subject-test';
-import { DEFAULT_BOUNCE_LIMIT, GUARD_MIN_FINAL } from '../outbox/bounce-guard';
-import { count, formatCount, plural } from '../../platform/plural';
+import { type ListRow, type MailingList, normalizeHeader } from '../../sheets';
+import {
+  countryZone,
+  SEVERAL_ZONES,
+  openingText,
+  sendClock,
+  type SendClock,
+  type Timing,
+  type SubjectTest,
+  DEFAULT_BOUNCE_LIMIT,
+  GUARD_MIN_FINAL,
+} from '../outbox';
+import { DAY_MS, HOUR_MS, count, formatCount, plural } from '../../platform';
 
 const DAY_NAMES = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const TIME_ZONE = normalizeHeader('Time zone');

@@ -1,9 +1,7 @@
 // Where a send's results are on its list: the add-on's columns (Mail status, Task ID, Mail ID, Sent at), which
 // a wide list puts right of the window, where nothing seems to happen. The end of a send names them and, for
 // the user who watches it, selects them in the rows the user has selected (Sheets scrolls to a selection).
-import { MAIL_COLUMNS } from '../../sheets/layouts';
-import { mailColumns } from '../../sheets/mail-record';
-import { columnName } from '../../sheets/selection';
+import { MAIL_COLUMNS, mailColumns, columnName } from '../../sheets';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 

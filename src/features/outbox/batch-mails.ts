@@ -1,9 +1,8 @@
 // The mails of a send's batch: each row's mail rendered from the template, chunk by chunk, while the
 // batch's payload stays within what one fetchAll should carry.
-import type { PersonalizedEmail } from '../../api/outreach/email-schemas';
-import { cleanNickname } from '../../api/outreach/schema-parts';
-import { utf8Bytes } from '../../platform/cache';
-import type { ListRow } from '../../sheets/mailing-list';
+import { type PersonalizedEmail, cleanNickname } from '../../api';
+import { utf8Bytes } from '../../platform';
+import { type ListRow } from '../../sheets';
 import { renderMail } from './mail-template';
 import type { StoredTemplate } from './mail-templates';
 

@@ -5,9 +5,8 @@
 // confirmed (Compose, part of the mail's mark), the list is paused: nothing of it is posted (first mails, waiting
 // or scheduled, continuations, steps) until the payer resumes it. The decision is the record's typed state; the
 // document keeps a view of it (`guard.<sheet id>`) for the summary and the other editors, never read to decide.
-import { addressKey } from '../../sheets/address';
-import { userToken } from '../../platform/owner';
-import { sheetRecords } from '../../platform/sheet-records';
+import { addressKey } from '../../sheets';
+import { userToken, sheetRecords } from '../../platform';
 import { Ledger, type LedgerList } from './ledger';
 import { addressMark } from './marks';
 import type { GuardPause, GuardRecord, GuardTiming } from './guard-record';

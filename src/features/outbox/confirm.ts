@@ -3,14 +3,13 @@
 // send, a scheduled send, a send waiting for the quota and every follow-up step send only rows confirmed as
 // they are now, each mail once: a posted row's mark is spent, a changed row is held, and a list whose steps
 // differ from those confirmed sends nothing until the payer reviews them in Compose.
-import { ownerStamp } from '../../platform/owner';
-import { type ListRow, MailingList } from '../../sheets/mailing-list';
+import { ownerStamp, formatCount } from '../../platform';
+import { type ListRow, MailingList } from '../../sheets';
 import { Ledger, type LedgerList, markSet, type Person, type StopCode } from './ledger';
 import { addressMark, boundFields, type ConfirmedMail, contentMark, mailMark } from './marks';
 import { keptTest, testRecord } from './subject-test';
 import { confirmGuard, dropGuardView } from './bounce-guard';
 import { UserError } from '../errors';
-import { formatCount } from '../../platform/plural';
 
 /** What a send keeps of its confirmation: the list and the confirmation's number in the payer's record. */
 export interface ConfirmedRef {

@@ -2,8 +2,7 @@
 // together, and optionally N rising M % each day its bounce guard did not pause it. Days are counted from the
 // list's first mail under the limit (24 hours each, whatever the zones), in the payer's record beside the guard
 // (guard-record.ts `daily`, `day`): the limit confirmed, and today's number, count and cap, nothing per mail.
-import { DAY_MS } from '../../platform/time';
-import { formatCount } from '../../platform/plural';
+import { DAY_MS, formatCount } from '../../platform';
 import type { DailyRecord, GuardRecord } from './guard-record';
 import type { LedgerList } from './ledger';
 

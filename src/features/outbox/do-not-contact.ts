@@ -3,17 +3,21 @@
 // one block when a send is planned and again before each batch of chunks; matching ignores case and surrounding
 // spaces. The service has no unsubscribe endpoint: recipients who reply "Unsubscribe" reach the user, who
 // adds them here (the menu action adds the selected rows' addresses).
-import { addressKey } from '../../sheets/address';
-import { isValidEmail } from '../../api/outreach/email-schemas';
-import { cellText } from '../../sheets/cells';
-import { DO_NOT_CONTACT } from '../../sheets/layouts';
-import { Skipped, skipped } from '../../sheets/mail-state';
+import {
+  addressKey,
+  cellText,
+  DO_NOT_CONTACT,
+  Skipped,
+  skipped,
+  selectedRows,
+  Table,
+  MailingList,
+  RecipientColumnMissing,
+} from '../../sheets';
+import { isValidEmail } from '../../api';
 import { SEND_TEXTS } from './send-texts';
-import { selectedRows } from '../../sheets/selection';
-import { Table } from '../../sheets/table';
-import { inform, toast } from '../../ui/dialogs';
-import { MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
-import { count, formatCount } from '../../platform/plural';
+import { inform, toast } from '../../ui';
+import { count, formatCount } from '../../platform';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -3,7 +3,7 @@
 // subject (by default "Re: " and the row's first subject). They are saved with the mail (mail-templates.ts)
 // and rendered with the same placeholders. Pure code besides the calendar: no service is called here.
 import { type MailTemplate, templateChecks } from './mail-template';
-import { DAY_MS } from '../../platform/time';
+import { DAY_MS } from '../../platform';
 import { UserError } from '../errors';
 
 export interface FollowUp {

@@ -9,10 +9,16 @@
 // of 60 chunks holds 6,000 addresses). Kept in document properties: every editor's executions see the same
 // journal, but an entry records its owner and the key it was posted with, and only that user, with that
 // key, settles it (another key cannot see the tasks, so it would take a sent chunk for one never sent).
-import { documentMark, TAG_RANDOM_CHARS } from '../../platform/document-mark';
-import { readLarge, writeLarge } from '../../platform/large-property';
-import { OwnerStamp, ownerStamp } from '../../platform/owner';
-import { packText, unpackText } from '../../platform/packed-text';
+import {
+  documentMark,
+  TAG_RANDOM_CHARS,
+  readLarge,
+  writeLarge,
+  OwnerStamp,
+  ownerStamp,
+  packText,
+  unpackText,
+} from '../../platform';
 
 interface ChunkRecipient {
   /** Recipient address as sent (lower-case key of the row). */

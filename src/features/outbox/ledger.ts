@@ -11,7 +11,7 @@
 // time, how far the mailbox was read, and how far the mail of the people whose steps were due was read
 // (optional fields: records written before them read as empty). Per document, bounded in time and size: who got
 // each campaign's first mail (mailed.ts) and the ids of the mails posted (posted-mails.ts), for 90 days.
-import { changeOutbox, readOutbox, roomLeft } from '../../platform/outbox-store';
+import { changeOutbox, readOutbox, roomLeft, DAY_MS, HOUR_MS } from '../../platform';
 import { ADDRESS_CHARS, addressMark, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import {
   addFingerprint,
@@ -28,7 +28,6 @@ import {
   type StoredMailed,
 } from './mailed';
 import { decodePosted, encodePosted, type PostedPairs, type StoredPostedDay } from './posted-mails';
-import { DAY_MS, HOUR_MS } from '../../platform/time';
 import type { GuardRecord } from './guard-record';
 
 /** Why a person gets no more steps (or, for `firstOnly`, none at all: a first mail only). */

@@ -1,10 +1,7 @@
 // The views the outbox writes of what it posted: a first mail's ids on its list row (by recipient, only where
 // the row is still queued), a step's on the hidden follow-ups sheet (step-mails.ts). They show what happened;
 // the payer's record (ledger.ts) decides what happens next.
-import { CellValue } from '../../sheets/cells';
-import { stateCell } from '../../sheets/mail-record';
-import { isQueued, notSent } from '../../sheets/mail-state';
-import type { MailingList } from '../../sheets/mailing-list';
+import { CellValue, stateCell, isQueued, notSent, type MailingList } from '../../sheets';
 import { SEND_TEXTS } from './send-texts';
 import { idsOf, type JournalChunk } from './journal';
 

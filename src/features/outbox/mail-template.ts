@@ -7,10 +7,9 @@
 // Settings, subject "Unsubscribe" (the service has no unsubscribe endpoint: the user receives the replies
 // and adds the senders to the Do not contact sheet). Pure code: no service is called here.
 import { SEND_TEXTS } from './send-texts';
-import { charCount, cleanLine, LIMITS } from '../../api/outreach/schema-parts';
-import { splitName } from '../../sheets/person-name';
-import { normalizeHeader } from '../../sheets/table';
-import { plural } from '../../platform/plural';
+import { charCount, cleanLine, LIMITS } from '../../api';
+import { splitName, normalizeHeader } from '../../sheets';
+import { plural } from '../../platform';
 
 export type BodyFormat = 'text' | 'html';
 

@@ -6,7 +6,7 @@
 // follow-up steps of a mail (sequence/sequence-steps.ts) are one more row, "<sheet id> follow-ups" in the
 // Sheet ID column, their JSON in the body's cells; when its mails may go (send-timing.ts) one more,
 // "<sheet id> timing".
-import { textCell } from '../../sheets/cells';
+import { textCell } from '../../sheets';
 import { FollowUp, followUpsFromText } from './follow-ups';
 import { parseTiming, timed, type Timing } from './send-timing';
 import { parseSubjectTest, type SubjectTest } from './subject-test';

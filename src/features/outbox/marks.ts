@@ -3,7 +3,7 @@
 // first 64 bits of an HMAC-SHA256 (a guess succeeds once in 2^64 tries a mark); an address's mark only finds
 // the row's record again (48 bits of a keyed hash: a collision costs a lookup, never a send, as the row's
 // content mark must match too).
-import type { ListRow } from '../../sheets/mailing-list';
+import { type ListRow } from '../../sheets';
 import { type MailTemplate, placeholderNames } from './mail-template';
 import type { FollowUp } from './follow-ups';
 

@@ -4,11 +4,9 @@
 // (ledger.ts) before its journal entry closes, so a kill anywhere is settled by tag and never posted twice.
 // The views (the list's cells, the follow-ups sheet) are written by the caller between post and close.
 import { countDay } from './daily-limit';
-import { addressKey } from '../../sheets/address';
-import type { OutreachClient } from '../../api/outreach/outreach-client';
-import { type ListRow, MailingList, RecipientColumnMissing, ViewNotWritten } from '../../sheets/mailing-list';
-import { DAY_MS } from '../../platform/time';
-import { splitEvery } from '../../platform/split-every';
+import { addressKey, type ListRow, MailingList, RecipientColumnMissing, ViewNotWritten } from '../../sheets';
+import { type OutreachClient } from '../../api';
+import { DAY_MS, splitEvery } from '../../platform';
 import type { StoredTemplate } from './mail-templates';
 import { stepCampaign, stepTemplate } from './follow-ups';
 import { batchMails } from './batch-mails';

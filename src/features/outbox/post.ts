@@ -3,14 +3,19 @@
 // chunk whose answer never came is settled by its tag: the service is asked for the tasks whose
 // task_subject carries the tag; found → their mail ids are taken; surely absent (the look-up answered, with
 // no such task) → it may be posted again. Nothing is posted while an earlier chunk is in doubt.
-import { addressKey } from '../../sheets/address';
-import { ApiError, isForLater, runEffect } from '../../api/errors';
-import { timeUpInit } from '../../api/error-texts';
-import type { OutreachClient } from '../../api/outreach/outreach-client';
-import type { PersonalizedEmail, SendPersonalizedResponse } from '../../api/outreach/email-schemas';
+import { addressKey } from '../../sheets';
+import {
+  ApiError,
+  isForLater,
+  runEffect,
+  timeUpInit,
+  type OutreachClient,
+  type PersonalizedEmail,
+  type SendPersonalizedResponse,
+} from '../../api';
 import { closeEntry, JournalChunk, JournalEntry, journalChunks, openEntries } from './journal';
 import { taskSubject } from './mail-template';
-import { ownershipOf } from '../../platform/owner';
+import { ownershipOf } from '../../platform';
 import { UserError } from '../errors';
 
 /** Posts of one chunk at most (a refunded 502 is tried again after settling). */

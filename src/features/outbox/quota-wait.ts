@@ -1,6 +1,6 @@
 // The one policy for mail that meets a used-up sending quota (a 429 quota-exceeded, or Google's daily fetch
 // limit): nothing more is posted now, the hourly run tries again, and after 7 days of waiting it gives up.
-import { DAY_MS } from '../../platform/time';
+import { DAY_MS } from '../../platform';
 export const QUOTA_WAIT_DAYS = 7;
 const WAIT_MS = QUOTA_WAIT_DAYS * DAY_MS;
 

@@ -1,9 +1,16 @@
 // The checks of one row before its mail goes (first mail or step): an address, no placeholder left empty, a
 // subject and body within the service's limits. The same checks as the preview; a typed code, its words in
 // send-texts.ts.
-import { isValidEmail } from '../../api/outreach/email-schemas';
-import { MailState, notSent, SkipCode, skipped } from '../../sheets/mail-state';
-import { ListRow, MailingList, RecipientColumnMissing } from '../../sheets/mailing-list';
+import { isValidEmail } from '../../api';
+import {
+  MailState,
+  notSent,
+  SkipCode,
+  skipped,
+  ListRow,
+  MailingList,
+  RecipientColumnMissing,
+} from '../../sheets';
 import { emptyPlaceholders, mailProblem, MailTemplate, renderMail } from './mail-template';
 import { SEND_TEXTS } from './send-texts';
 import { UserError } from '../errors';

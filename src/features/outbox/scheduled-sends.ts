@@ -3,14 +3,10 @@
 // is taken out of the store under the document lock before its send starts, so it never starts twice.
 // A schedule that cannot run (its key cannot pay, its editor's runs stopped checking it, or it is long past
 // due) blocks nobody: any editor may cancel or replace it, and a late run of its editor does not start it.
-import { withDocumentLock } from '../../platform/locks';
-import { sheetRecords } from '../../platform/sheet-records';
+import { withDocumentLock, sheetRecords, userToken, HOUR_MS, formatCount } from '../../platform';
 import { startWindowText } from '../outbox/send-later-time';
 import type { ConfirmedRef } from './confirm';
-import { userToken } from '../../platform/owner';
 import { whenText } from '../words';
-import { HOUR_MS } from '../../platform/time';
-import { formatCount } from '../../platform/plural';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 

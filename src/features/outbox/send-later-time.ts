@@ -2,7 +2,7 @@
 // 8601 date-time without an offset); one with an offset or Z is taken as it says. Add-on triggers run at
 // most once an hour, at a minute Google picks, so a send starts in the hour after its time: the dialog says
 // so instead of promising a minute.
-import { HOUR_MS } from '../../platform/time';
+import { HOUR_MS } from '../../platform';
 import { UserError } from '../errors';
 
 const ISO =

@@ -2,7 +2,7 @@
 // and the send job give (one place; behaviour reads the codes, never these words). A test changes every
 // text of the objects named *_TEXTS in the built bundle and runs the send again
 // (test/features/texts-swapped.test.js).
-import { formatCount, plural } from '../../platform/plural';
+import { formatCount, plural } from '../../platform';
 
 export const SEND_TEXTS = {
   failed: 'failed',

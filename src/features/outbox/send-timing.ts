@@ -3,14 +3,12 @@
 // the send job and the follow-up steps ask `sendClock` when a row's mail may go. Pure besides
 // Utilities.formatDate (the zone's offset), which is asked once per zone and run.
 import { UserError } from '../errors';
-import { normalizeHeader } from '../../sheets/table';
-import type { ListRow } from '../../sheets/mailing-list';
-import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../platform/time';
+import { normalizeHeader, type ListRow } from '../../sheets';
+import { DAY_MS, HOUR_MS, MINUTE_MS, formatCount } from '../../platform';
 import { countryZone } from './country-zones';
 import type { Ledger } from './ledger';
 import { DEFAULT_BOUNCE_LIMIT, MAX_BOUNCE_LIMIT } from './bounce-guard';
 import { MAX_DAILY_LIMIT, MAX_DAILY_RAMP } from './daily-limit';
-import { formatCount } from '../../platform/plural';
 
 interface SendWindow {
   /** ISO weekdays: 1 = Monday … 7 = Sunday. */

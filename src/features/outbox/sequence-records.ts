@@ -3,10 +3,16 @@
 // and the stops any editor asked for from the menu (`sequence.stop.<sheetId>`: addresses, until the payer's
 // run takes them into their record). Who gets a step is decided by the payer's own record (outbox/ledger.ts):
 // removing a record here ends the sequence (every editor may stop one), it never starts or widens one.
-import { ownerStamp, userToken } from '../../platform/owner';
-import { deleteLarge, readLarge, writeLarge } from '../../platform/large-property';
-import { packText, unpackText } from '../../platform/packed-text';
-import { sheetRecords } from '../../platform/sheet-records';
+import {
+  ownerStamp,
+  userToken,
+  deleteLarge,
+  readLarge,
+  writeLarge,
+  packText,
+  unpackText,
+  sheetRecords,
+} from '../../platform';
 
 /** Why a due step waits (the next hourly run tries again). */
 export type WaitCode =

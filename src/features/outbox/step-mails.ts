@@ -4,10 +4,17 @@
 // chunk in doubt is found by its tag, and is upserted by list, recipient and step, so settling the same chunk
 // twice writes it once. Refresh tracking reads its Mail IDs like any list's and moves its Mail status
 // (Delivered, Failed: …), so Tracking holds every step's mail and a later step sees a failed one.
-import { addressKey } from '../../sheets/address';
-import { cellText, CellValue, textCell } from '../../sheets/cells';
-import { parseState, stateText } from '../../sheets/mail-state';
-import { Table, type TableLayout, type TableRow } from '../../sheets/table';
+import {
+  addressKey,
+  cellText,
+  CellValue,
+  textCell,
+  parseState,
+  stateText,
+  Table,
+  type TableLayout,
+  type TableRow,
+} from '../../sheets';
 import type { JournalChunk } from './journal';
 
 const STEP_MAILS: TableLayout = {

@@ -4,9 +4,8 @@
 // grows with the list; the test's tasks per subject are kept in the list's record, a bounded number, and
 // each task holds one subject (outbox.ts posts each subject's rows in chunks of their own). The open rates
 // are the service's task counts (openedCount / sentCount), read once, when the test is decided.
-import type { OutreachClient } from '../../api/outreach/outreach-client';
-import { splitEvery } from '../../platform/split-every';
-import { HOUR_MS } from '../../platform/time';
+import { type OutreachClient } from '../../api';
+import { splitEvery, HOUR_MS } from '../../platform';
 import { UserError } from '../errors';
 import { Ledger, type LedgerList, type TestRecord } from './ledger';
 import { decodeNumber } from './marks';

@@ -1,9 +1,7 @@
 // A list's subject test as the document shows it (`subjecttest.<sheetId>` in document properties): its
 // subjects, when it is decided, and once decided each subject's sent, opened and open rate and the winner,
 // for the Tracking summary every editor reads. The payer's record (ledger.ts) decides; this only shows.
-import { sheetRecords } from '../../platform/sheet-records';
-import { DAY_MS } from '../../platform/time';
-import { formatCount } from '../../platform/plural';
+import { sheetRecords, DAY_MS, formatCount } from '../../platform';
 import type { TestRecord } from './ledger';
 import { decideAt } from './subject-test';
 

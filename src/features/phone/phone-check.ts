@@ -11,16 +11,22 @@
 // Running the action again on the same selection resumes an unfinished check (or says when a paused one
 // may go on).
 import { phoneClient } from '../clients';
-import { Deadline } from '../../platform/deadline';
-import { BUSY_MESSAGE, clearJob, saveJob, withJobLease } from '../../platform/jobs';
-import { ApiError } from '../../api/errors';
+import { Deadline, BUSY_MESSAGE, clearJob, saveJob, withJobLease } from '../../platform';
+import { ApiError } from '../../api';
 import { dailyQuotaPause, fetchQuotaError } from './phone-quota';
 import { PhoneResults } from './phone-results';
-import { activeSelection, hiddenRows, Selection } from '../../sheets/selection';
-import { HeaderMovedError, TableRow } from '../../sheets/table';
-import { confirm, inform, toast } from '../../ui/dialogs';
-import { JobState, pausedUntil } from '../jobs/job';
-import { newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
+import { activeSelection, hiddenRows, Selection, HeaderMovedError, TableRow } from '../../sheets';
+import { confirm, inform, toast } from '../../ui';
+import {
+  JobState,
+  pausedUntil,
+  newJobState,
+  runStep,
+  savedJob,
+  startJob,
+  MENU_REPORTER,
+  reportBackgroundWork,
+} from '../jobs';
 import { PHONE_JOB, PhoneData, PhoneUnit } from './phone-job';
 import {
   ColumnPlan,
@@ -42,7 +48,6 @@ import {
   writeBefore,
 } from './phone-sheet';
 import { costQuestion, insertQuestion, parseResultCell, type ResultCell } from './phone-texts';
-import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
 import { ensureKey } from '../settings';
 import { describe } from '../errors';
 

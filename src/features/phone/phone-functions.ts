@@ -17,9 +17,7 @@ import {
   type PhoneNormalization,
 } from '../../api';
 import { phoneClient } from '../clients';
-import { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from '../../platform/deadline';
-import { formulasMaySpend } from '../../platform/formula-spending';
-import { readSettings } from '../../platform/settings';
+import { CUSTOM_FUNCTION_LIMIT_MS, Deadline, formulasMaySpend, readSettings } from '../../platform';
 import { PhoneResults } from './phone-results';
 import { errorCell, PHONE_TEXTS, resultText } from './phone-texts';
 

@@ -10,7 +10,7 @@
 import { ApiError, isForLater, type PhoneCheckManyResult } from '../../api';
 import { phoneClient } from '../clients';
 import { PhoneResults } from './phone-results';
-import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs/job';
+import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs';
 import { PhoneTarget } from './phone-plan';
 import { openTarget, writeResults } from './phone-sheet';
 import {
@@ -24,7 +24,7 @@ import {
 } from './phone-texts';
 import { dailyQuotaPause } from './phone-quota';
 import { describe } from '../errors';
-import { count, plural } from '../../platform/plural';
+import { count, plural } from '../../platform';
 
 export type PhoneUnit = string[];
 

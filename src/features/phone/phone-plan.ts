@@ -7,9 +7,8 @@
 //     empty, and otherwise a new column is inserted there (after asking);
 //   - each distinct number is checked once, in units of CHUNK_SIZE numbers (results are stored and written
 //     after each unit).
-import { normalizeHeader, TableRow } from '../../sheets/table';
-import { SelectedArea } from '../../sheets/selection';
-import { splitEvery } from '../../platform/split-every';
+import { normalizeHeader, TableRow, SelectedArea } from '../../sheets';
+import { splitEvery } from '../../platform';
 import { cellPhone } from './phone-functions';
 import { RESULT_HEADER } from './phone-texts';
 

@@ -3,16 +3,13 @@
 // Nothing was sent for the numbers left: their cells say they wait, the job pauses for an hour, and the
 // user's hourly trigger (schedule/timer.ts) goes on with it until it is done: the job is continued by one
 // execution at a time (the job lease) and a number with a kept result is never checked again.
-import { ApiError } from '../../api/errors';
-import { fetchQuotaInit } from '../../api/error-texts';
-import { JobPause } from '../jobs/job';
-import { ensureTimer } from '../jobs/timer';
+import { ApiError, fetchQuotaInit } from '../../api';
+import { JobPause, ensureTimer } from '../jobs';
 import { whenText } from '../words';
 import type { PhoneTarget } from './phone-plan';
 import { writeResults } from './phone-sheet';
-import { HOUR_MS, DAY_MS } from '../../platform/time';
+import { HOUR_MS, DAY_MS, count } from '../../platform';
 import { describe } from '../errors';
-import { count } from '../../platform/plural';
 
 /** Marks the numbers left, hands the job to the hourly trigger and pauses it for an hour. */
 export function dailyQuotaPause(

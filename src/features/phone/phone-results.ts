@@ -22,8 +22,7 @@
 // right now is left to it. save() releases the claims in the same write as the results, so there is no
 // moment when a paid number is neither stored nor claimed. A claim of an execution that was killed runs out
 // when that execution would have been stopped anyway (CLAIM_MS; 30 s for a custom function).
-import { withDocumentLock } from '../../platform/locks';
-import { type ShardFormat, ShardedStore, type StoredEntry } from '../../platform/sharded-store';
+import { withDocumentLock, type ShardFormat, ShardedStore, type StoredEntry } from '../../platform';
 
 export type PhoneStatus = 'registered' | 'not-registered' | 'invalid';
 

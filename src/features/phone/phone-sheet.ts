@@ -3,11 +3,20 @@
 // insert and delete rows while numbers are on the wire, so results are written through the shared
 // Table.updateByKey: the block is read again and each result goes to the rows whose number cell holds that
 // number now. The results columns are found again by their header; a moved one stops the run.
-import { CellValue, textCell } from '../../sheets/cells';
-import { listEnd } from '../../sheets/list-block';
-import { a1Notation, hiddenRows, SelectedArea, Selection } from '../../sheets/selection';
-import { HeaderMovedError, PlacedColumn, Table, TableRow } from '../../sheets/table';
-import { JobStop } from '../jobs/job';
+import {
+  CellValue,
+  textCell,
+  listEnd,
+  a1Notation,
+  hiddenRows,
+  SelectedArea,
+  Selection,
+  HeaderMovedError,
+  PlacedColumn,
+  Table,
+  TableRow,
+} from '../../sheets';
+import { JobStop } from '../jobs';
 import {
   ColumnPlan,
   Entry,

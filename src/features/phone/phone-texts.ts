@@ -1,11 +1,10 @@
 // What the phone check tells the user: the cost confirmation, progress, the final summary and why a run
 // stopped or paused. Every text names what the user can do next.
 import { whenText } from '../words';
-import type { ApiError } from '../../api';
+import { type ApiError, FETCH_CALLS_PER_DAY, FETCH_CALLS_PER_DAY_WORKSPACE } from '../../api';
 import { PhoneStatus, RECHECK_AFTER_DAYS } from './phone-results';
-import { columnName } from '../../sheets/selection';
-import { FETCH_CALLS_PER_DAY, FETCH_CALLS_PER_DAY_WORKSPACE } from '../../api/error-texts';
-import { count, formatCount } from '../../platform/plural';
+import { columnName } from '../../sheets';
+import { count, formatCount } from '../../platform';
 
 /** Header of a results column; a column with this header right of the numbers is reused. */
 export const RESULT_HEADER = 'Phone check';

@@ -5,8 +5,13 @@
 // store's whole quota is 500 KB and other features share it). Any editor can type a Search ID into a row:
 // the name mark and the country tell whether the row still shows the company its id was found for, so an
 // unlock never pays for a company the row does not show.
-import { withDocumentLock } from '../../platform/locks';
-import { parseObject, type ShardFormat, ShardedStore, type StoredEntry } from '../../platform/sharded-store';
+import {
+  withDocumentLock,
+  parseObject,
+  type ShardFormat,
+  ShardedStore,
+  type StoredEntry,
+} from '../../platform';
 
 export interface CompanyKey {
   domain: string;

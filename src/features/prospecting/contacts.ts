@@ -1,16 +1,27 @@
 // Profiles and contacts of unlocked companies: fetched in parallel (fetchAll in the client), written as one
 // upsert of the Profiles sheet and one append to the Contacts sheet per chunk. Contacts already on the sheet
 // (same company and e-mail) are not added again, so re-running never duplicates.
-import { type ApiError, endsRun } from '../../api/errors';
-import type { CompanyWithEmails, OutreachClient } from '../../api/outreach/outreach-client';
-import type { CompanyProfile as Profile, ContactEmail } from '../../api/outreach/outreach-schemas';
-import { cellText, CellValue, numberCell, textCell } from '../../sheets/cells';
-import { CONTACTS, PROFILES } from '../../sheets/layouts';
-import { Table } from '../../sheets/table';
+import {
+  type ApiError,
+  endsRun,
+  type CompanyWithEmails,
+  type OutreachClient,
+  type CompanyProfile as Profile,
+  type ContactEmail,
+} from '../../api';
+import {
+  cellText,
+  CellValue,
+  numberCell,
+  textCell,
+  CONTACTS,
+  PROFILES,
+  Table,
+  splitName,
+} from '../../sheets';
 import { chosenRole, type RoleChoice } from './role-choice';
-import { splitName } from '../../sheets/person-name';
 import { describe } from '../errors';
-import { count } from '../../platform/plural';
+import { count } from '../../platform';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

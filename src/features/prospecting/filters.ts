@@ -1,7 +1,7 @@
 // The search filters the service leaves to the client (docs/services.md, Outreach: search): employees,
 // founding year, e-mails, WhatsApp. They are read from the form before any request (a filter that cannot be
 // read is refused with the field and an example) and applied to each search row; nothing of them is ever sent.
-import type { SearchRow } from '../../api/outreach/outreach-schemas';
+import { type SearchRow } from '../../api';
 import { parseFlag, parseWholeNumber } from '../inputs';
 import { UserError } from '../errors';
 

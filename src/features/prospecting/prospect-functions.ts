@@ -1,23 +1,26 @@
 // Custom functions of the prospecting service: free look-ups only (never unlock or send), answered from a
 // short cache so recalculation does not hammer the service. Each returns one 2-D array with a header row.
 // Values are returned as plain values: a custom function's result is never parsed as a formula.
-import { ApiError } from '../../api/errors';
+import { ApiError, type CompanyProfile as Profile, type SearchRow, usableEdm } from '../../api';
 import { outreachClient } from '../clients';
-import type { CompanyProfile as Profile, SearchRow } from '../../api/outreach/outreach-schemas';
-import { cacheKey, cached } from '../../platform/cache';
-import { Deadline } from '../../platform/deadline';
-import { carriesMark, existingMark } from '../../platform/document-mark';
-import { readSettings } from '../../platform/settings';
-import { wholeNumberOf } from '../../sheets/cells';
+import {
+  cacheKey,
+  cached,
+  Deadline,
+  carriesMark,
+  existingMark,
+  readSettings,
+  count,
+  formatCount,
+} from '../../platform';
+import { wholeNumberOf } from '../../sheets';
 import { tradeSummary } from './contacts';
 import { roleOf } from './roles';
 import { parseWholeNumber } from '../inputs';
 import { companyName, MAX_PAGE_SIZE, searchPlan, withoutDomain } from './search';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
-import { campaignOf, capitalized, TASK_STATUS_WORDS } from '../tracking/tracking-rows';
-import { usableEdm } from '../../api/outreach/outreach-schemas';
+import { campaignOf, capitalized, TASK_STATUS_WORDS } from '../tracking';
 import { describe, UserError } from '../errors';
-import { count, formatCount } from '../../platform/plural';
 import { whenText } from '../words';
 
 type Cell = string | number | boolean | Date;

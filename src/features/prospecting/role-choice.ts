@@ -1,7 +1,7 @@
 // Which departments and seniorities an unlock writes to Contacts (the others are counted, not written).
 // Ticked in the unlock dialog, remembered per user; it never changes what is charged (an unlock is
 // per company).
-import { readPreference, savePreference } from '../../platform/preferences';
+import { readPreference, savePreference } from '../../platform';
 import { DEPARTMENTS, type Department, type Role, roleOf, SENIORITIES, type Seniority } from './roles';
 import { UserError } from '../errors';
 

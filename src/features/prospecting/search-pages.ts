@@ -2,9 +2,7 @@
 // only the spec's fields (the filters never leave the add-on); pages of 50 go from the offset the last run
 // stopped at, and a run stops at its page cap or when the rate budget has no slot before the deadline, so
 // the sidebar shows progress and "Load more" goes on from `loaded`.
-import { isForLater } from '../../api/errors';
-import type { OutreachClient } from '../../api/outreach/outreach-client';
-import type { SearchRequest, SearchRow } from '../../api/outreach/outreach-schemas';
+import { isForLater, type OutreachClient, type SearchRequest, type SearchRow } from '../../api';
 import { failedFilters, type FilterName, type SearchFilters } from './filters';
 
 /** Pages read per sidebar call at most: the sidebar shows progress between calls. */

@@ -1,20 +1,25 @@
 // Company search: sidebar form → service → Companies sheet. Rows are appended, never duplicated (by search
 // row id); the domain each row carries goes to the company index only, never to the sheet.
 import { outreachClient } from '../clients';
-import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../../api/outreach/outreach-schemas';
+import { ISO_COUNTRY_CODES, type SearchRequest, type SearchRow } from '../../api';
 import { CompanyIndex, nameMark } from './company-index';
 import { type FilterName, hasFilters, leftOutText, parseFilters, type SearchFilters } from './filters';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
-import { Deadline } from '../../platform/deadline';
-import { readDocumentPreference, saveDocumentPreference } from '../../platform/preferences';
-import { listCell, numberCell, textCell, CellValue, cellText, wholeNumberCell } from '../../sheets/cells';
-import { COMPANIES } from '../../sheets/layouts';
-import { Table } from '../../sheets/table';
+import { Deadline, readDocumentPreference, saveDocumentPreference, count, formatCount } from '../../platform';
+import {
+  listCell,
+  numberCell,
+  textCell,
+  CellValue,
+  cellText,
+  wholeNumberCell,
+  COMPANIES,
+  Table,
+} from '../../sheets';
 import { COUNTRY_ALIASES, parseCountries, parseFlag, parseList, parseWholeNumber } from '../inputs';
 import { ensureKey } from '../settings';
-import { scriptJson, showSidebarFile } from '../../ui/dialogs';
+import { scriptJson, showSidebarFile } from '../../ui';
 import { UserError } from '../errors';
-import { count, formatCount } from '../../platform/plural';
 
 export const MAX_PAGE_SIZE = 50;
 /** Matching companies one search may add. */

@@ -2,15 +2,12 @@
 // are fetched. A row that has its companyHashId is never unlocked again; results are written to the rows by
 // search id after each unit, so a cut-off run loses at most one unit, which the next run settles for free (a
 // repeat unlock within 30 days costs nothing).
-import { ApiError, isForLater } from '../../api/errors';
-import type { OutreachClient } from '../../api/outreach/outreach-client';
+import { ApiError, isForLater, type OutreachClient } from '../../api';
 import { outreachClient } from '../clients';
 import { CompanyIndex, type CompanyKey, rowShowsCompany } from './company-index';
-import { cellText, CellValue, textCell } from '../../sheets/cells';
-import { COMPANIES } from '../../sheets/layouts';
-import { Table, TableRow } from '../../sheets/table';
+import { cellText, CellValue, textCell, COMPANIES, Table, TableRow } from '../../sheets';
 import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
-import { isStopped, JobDefinition, JobState, JobStop, StepContext } from '../jobs/job';
+import { isStopped, JobDefinition, JobState, JobStop, StepContext } from '../jobs';
 import { NAME_HIDDEN, unlockedName } from './search';
 import {
   fundsText,

@@ -2,19 +2,12 @@
 // contacts refreshed, free), and the rows that cannot be unlocked and why. Read by the menu action and read
 // again when the unlock dialog's answer comes (unlock-question.ts), which starts the job.
 import { CompanyIndex, rowShowsCompany } from './company-index';
-import { otherJobs } from '../../platform/jobs';
-import { cellText } from '../../sheets/cells';
-import { COMPANIES } from '../../sheets/layouts';
-import { hiddenRows, selectedRows } from '../../sheets/selection';
-import { Table, TableRow } from '../../sheets/table';
+import { otherJobs, splitEvery, count, plural } from '../../platform';
+import { cellText, COMPANIES, hiddenRows, selectedRows, Table, TableRow } from '../../sheets';
 import { isAllRoles, type RoleChoice } from './role-choice';
-import { hasWorkLeft, isStopped, JobState } from '../jobs/job';
-import { newJobState, savedJob, startJob } from '../jobs/job-runner';
-import { splitEvery } from '../../platform/split-every';
-import { MENU_REPORTER } from '../jobs/reporters';
+import { hasWorkLeft, isStopped, JobState, newJobState, savedJob, startJob, MENU_REPORTER } from '../jobs';
 import { CONTACT_CHUNK, statusCell, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
 import { UserError } from '../errors';
-import { count, plural } from '../../platform/plural';
 
 export interface UnlockPlan {
   toUnlock: string[];

@@ -3,8 +3,8 @@
 // answer is a new execution: the selection is read again there and must be the plan the dialog stated (its
 // check), so what is charged is what was confirmed, whatever another editor changed meanwhile.
 import { outreachClient } from '../clients';
-import { BUSY_MESSAGE, withJobLease } from '../../platform/jobs';
-import { inform, scriptJson, showDialogFile } from '../../ui/dialogs';
+import { BUSY_MESSAGE, withJobLease, count, formatCount } from '../../platform';
+import { inform, scriptJson, showDialogFile } from '../../ui';
 import { DEPARTMENTS, SENIORITIES } from './roles';
 import { readRoleChoice, roleChoiceOf, type RoleChoice, saveRoleChoice } from './role-choice';
 import { UNLOCK_JOB } from './unlock-job';
@@ -17,7 +17,6 @@ import {
   type UnlockPlan,
 } from './unlock-plan';
 import { UserError } from '../errors';
-import { count, formatCount } from '../../platform/plural';
 
 /** What the dialog sends back: the plan's check, how many to unlock, the roles ticked (names, checked here). */
 interface UnlockAnswer {

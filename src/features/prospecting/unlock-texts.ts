@@ -1,9 +1,9 @@
 // What the unlock job says: each row's Unlock status, made from its typed RowStatus, and the job's progress,
 // summary and stop. The job counts and decides by the codes; nothing reads these words back.
-import type { ApiError } from '../../api/errors';
+import { type ApiError } from '../../api';
 import { neededText } from '../words';
 import { isAllRoles, type RoleChoice, roleChoiceText } from './role-choice';
-import { count, formatCount, plural } from '../../platform/plural';
+import { count, formatCount, plural } from '../../platform';
 
 /** What an unlock did to one row (or why it did not), as its Unlock status says it. */
 export type RowStatus =

@@ -2,18 +2,14 @@
 // anything is charged, in the unlock dialog (unlock-question.ts), which also chooses the roles that go to
 // Contacts. The work itself is the unlock job (unlock-job.ts) on the job runner.
 import { outreachClient } from '../clients';
-import { BUSY_MESSAGE, clearJob, withJobLease } from '../../platform/jobs';
-import { confirm, inform, toast } from '../../ui/dialogs';
+import { BUSY_MESSAGE, clearJob, withJobLease, Deadline, count, formatCount, plural } from '../../platform';
+import { confirm, inform, toast } from '../../ui';
 import { isAllRoles, readRoleChoice } from './role-choice';
-import { hasWorkLeft, keyChangedText } from '../jobs/job';
-import { runStep, savedJob } from '../jobs/job-runner';
-import { MENU_REPORTER, reportBackgroundWork } from '../jobs/reporters';
+import { hasWorkLeft, keyChangedText, runStep, savedJob, MENU_REPORTER, reportBackgroundWork } from '../jobs';
 import { ensureKey } from '../settings';
 import { UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
-import { Deadline } from '../../platform/deadline';
 import { showUnlockQuestion } from './unlock-question';
 import { currentPlan, markMismatched, mismatchedRowsText, startUnlock, unknownRowsText } from './unlock-plan';
-import { count, formatCount, plural } from '../../platform/plural';
 
 /** Menu: Unlock selected companies. One run at a time per document (see withJobLease). */
 export function unlockSelectedCompanies(): void {

@@ -2,26 +2,21 @@
 // so and can be sent again later); sends scheduled for later are cancelled one by one after a question.
 // Only the user's own: another editor's waiting or scheduled send spends their key, and only they cancel
 // it (this user is told it exists), unless it is a scheduled send that cannot run (schedules.ts). The hourly trigger is removed when nothing is left for it.
-import { withJobLease } from '../../platform/jobs';
-import { isStopped } from '../jobs/job';
-import { savedJob } from '../jobs/job-runner';
-import { dropSend } from '../mail/send';
-import { forgetConfirmed } from '../outbox/confirm';
-import { rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail/send-job';
-import { notSent } from '../../sheets/mail-state';
-import { SEND_TEXTS } from '../outbox/send-texts';
-import { confirm, inform, toast } from '../../ui/dialogs';
+import { withJobLease, userToken, count, formatCount, plural } from '../../platform';
+import { isStopped, savedJob, releaseTimerIfIdle } from '../jobs';
+import { dropSend, rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail';
 import {
+  forgetConfirmed,
+  SEND_TEXTS,
   allSchedules,
   deleteSchedule,
   dropUnrunnable,
   mySchedules,
   whyCannotRun,
-} from '../outbox/scheduled-sends';
-import { userToken } from '../../platform/owner';
-import { startWindowText } from '../outbox/send-later-time';
-import { releaseTimerIfIdle } from '../jobs/timer';
-import { count, formatCount, plural } from '../../platform/plural';
+  startWindowText,
+} from '../outbox';
+import { notSent } from '../../sheets';
+import { confirm, inform, toast } from '../../ui';
 
 const TITLE = 'Cancel a waiting or scheduled send';
 

@@ -1,13 +1,10 @@
 // The hourly run of the editor who scheduled a send checks, with their key (only their runs can read it),
 // whether it can pay (one free balance request), and writes what it found into the schedule, where every
 // editor reads it (schedules.ts: whyCannotRun).
-import { ApiError } from '../../api/errors';
-import { ownershipOf } from '../../platform/owner';
-import { readSettings } from '../../platform/settings';
+import { ApiError, usableEdm } from '../../api';
+import { ownershipOf, readSettings, HOUR_MS } from '../../platform';
 import { outreachClient } from '../clients';
-import { mySchedules, saveSchedule, ScheduledSend, ScheduleCheck } from '../outbox/scheduled-sends';
-import { HOUR_MS } from '../../platform/time';
-import { usableEdm } from '../../api/outreach/outreach-schemas';
+import { mySchedules, saveSchedule, ScheduledSend, ScheduleCheck } from '../outbox';
 
 /** The owner's hourly run writes its check at least this often (schedules.ts: STALE_AFTER_MS). */
 const RECHECK_MS = 6 * HOUR_MS;

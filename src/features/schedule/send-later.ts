@@ -3,19 +3,31 @@
 // hourly: the dialog states the hour). Scheduling checks the rows as a send would and states the cost
 // against the usable EDM; when it runs, with no UI, the rows are checked again as they are then, and what
 // happened goes to the Mail status cells and to the Tracking summary.
-import { readSettings } from '../../platform/settings';
-import { hasWorkLeft } from '../jobs/job';
-import { savedJob } from '../jobs/job-runner';
-import { recordLastRun, unattendedReporter } from '../jobs/reporters';
-import { notSent } from '../../sheets/mail-state';
-import { SEND_TEXTS } from '../outbox/send-texts';
-import { costLines, launchSend, PreparedSend, prepareSend, writeStatuses } from '../mail/send';
-import { SEND_JOB } from '../mail/send-job';
-import { guardPause, pauseDetail } from '../outbox/bounce-guard';
-import { Ledger } from '../outbox/ledger';
-import { skippedLines } from '../mail/send-plan';
-import { withJobLease } from '../../platform/jobs';
 import {
+  readSettings,
+  withJobLease,
+  ownershipOf,
+  ownerStamp,
+  userToken,
+  DAY_MS,
+  count,
+  formatCount,
+  plural,
+} from '../../platform';
+import {
+  hasWorkLeft,
+  savedJob,
+  recordLastRun,
+  unattendedReporter,
+  ensureTimer,
+  releaseTimerIfIdle,
+} from '../jobs';
+import { notSent } from '../../sheets';
+import {
+  SEND_TEXTS,
+  guardPause,
+  pauseDetail,
+  Ledger,
   claimSchedule,
   deleteSchedule,
   dropUnrunnable,
@@ -27,17 +39,25 @@ import {
   ScheduleView,
   scheduleView,
   whyCannotRun,
-} from '../outbox/scheduled-sends';
-import { parseWhen, startWindowText } from '../outbox/send-later-time';
-import { forgetConfirmed, confirmSend, openConfirmed, tooManyToConfirm } from '../outbox/confirm';
-import { otherSendOnSheet } from '../mail/send-owners';
-import { ownershipOf, ownerStamp } from '../../platform/owner';
-import { ensureTimer, releaseTimerIfIdle } from '../jobs/timer';
-import { userToken } from '../../platform/owner';
-import { DAY_MS } from '../../platform/time';
+  parseWhen,
+  startWindowText,
+  forgetConfirmed,
+  confirmSend,
+  openConfirmed,
+  tooManyToConfirm,
+} from '../outbox';
+import {
+  costLines,
+  launchSend,
+  PreparedSend,
+  prepareSend,
+  writeStatuses,
+  SEND_JOB,
+  skippedLines,
+  otherSendOnSheet,
+} from '../mail';
 import { describe, UserError } from '../errors';
-import { confirm } from '../../ui/dialogs';
-import { count, formatCount, plural } from '../../platform/plural';
+import { confirm } from '../../ui';
 
 const YEAR_MS = 365 * DAY_MS;
 

@@ -9,23 +9,34 @@
 // follow-up steps that are due go out (sequence/sequence-run.ts); the summary says what
 // happened; whether this user's key can pay for their sends scheduled later is written where the other
 // editors see it (schedule-check.ts); the trigger removes itself when nothing is left for it.
-import { JobProgress } from '../../platform/jobs';
-import { missingScopes, SCOPES, type ScopeName } from '../../platform/scopes';
-import { needsReauthorization } from '../../platform/triggers';
-import { hasWorkLeft } from '../jobs/job';
-import { continueSavedJob, savedJob } from '../jobs/job-runner';
-import { recordLastRun, unattendedReporter, type UnattendedWork } from '../jobs/reporters';
-import { SEND_JOB, SendData, SendUnit } from '../mail/send-job';
-import { PHONE_JOB, PhoneData, PhoneUnit } from '../phone/phone-job';
-import { autoRefreshOnTimer, refreshOnTimer } from '../tracking/tracking-auto';
-import { writeStatusBlock } from '../tracking/tracking-summary';
+import {
+  JobProgress,
+  missingScopes,
+  SCOPES,
+  type ScopeName,
+  needsReauthorization,
+  userToken,
+} from '../../platform';
+import {
+  hasWorkLeft,
+  continueSavedJob,
+  savedJob,
+  recordLastRun,
+  unattendedReporter,
+  type UnattendedWork,
+  adoptRunningTrigger,
+  releaseTimerIfIdle,
+  removeMyTimer,
+  myTimer,
+  saveMyTimer,
+} from '../jobs';
+import { SEND_JOB, SendData, SendUnit } from '../mail';
+import { PHONE_JOB, PhoneData, PhoneUnit } from '../phone';
+import { autoRefreshOnTimer, refreshOnTimer, writeStatusBlock } from '../tracking';
 import { runDueSchedules } from './send-later';
 import { checkMySchedules } from './schedule-check';
-import { runMySequences } from '../sequence/sequence-run';
-import { scanReplies } from '../inbox/inbox';
-import { adoptRunningTrigger, releaseTimerIfIdle, removeMyTimer } from '../jobs/timer';
-import { myTimer, saveMyTimer } from '../jobs/timer-store';
-import { userToken } from '../../platform/owner';
+import { runMySequences } from '../sequence';
+import { scanReplies } from '../inbox';
 import { describe } from '../errors';
 
 export function onHourlyTimer(event?: { triggerUid?: string }): void {

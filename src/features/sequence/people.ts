@@ -2,18 +2,13 @@
 // sheets show it now, or as the payer's runs saw it before), whose company replied, or that are in another
 // list's running follow-ups are found, to be left out (or sent a first mail only, on purpose); and how many
 // of the rows this document mailed in the last 30 days, for the confirmation.
-import type { SheetRecord } from '../../sheets/mail-record';
-import type { ListRow } from '../../sheets/mailing-list';
-import { userToken } from '../../platform/owner';
-import { MailingList } from '../../sheets/mailing-list';
-import { Ledger } from '../outbox/ledger';
-import { addressMark } from '../outbox/marks';
+import { type SheetRecord, type ListRow, MailingList } from '../../sheets';
+import { userToken, DAY_MS } from '../../platform';
+import { Ledger, addressMark, allSequences } from '../outbox';
 import { companyOf } from './sequence-eligibility';
 import { readReplies } from './replies';
 import { sequenceCell } from './sequence-column';
-import { allSequences } from '../outbox/sequence-records';
 import { parseSequence } from './sequence-texts';
-import { DAY_MS } from '../../platform/time';
 
 type ElsewhereCode = 'replied-elsewhere' | 'company-replied' | 'in-sequence';
 

@@ -2,12 +2,19 @@
 // ticks when the contact answers: any value other than FALSE counts) and "Sequence" (where the row is:
 // "Next: step 2 on …", "Stopped: replied", "Finished: …"). Both are found by header afterwards, wherever the
 // user moved them. Sequence is written by recipient, never by remembered position.
-import { addressKey } from '../../sheets/address';
-import { cellText, CellValue, textCell } from '../../sheets/cells';
-import type { ListRow, MailingList } from '../../sheets/mailing-list';
-import { lastListRow } from '../../sheets/list-block';
-import { idOf } from '../../sheets/mail-state';
-import { normalizeHeader, Table, type TableRow } from '../../sheets/table';
+import {
+  addressKey,
+  cellText,
+  CellValue,
+  textCell,
+  type ListRow,
+  type MailingList,
+  lastListRow,
+  idOf,
+  normalizeHeader,
+  Table,
+  type TableRow,
+} from '../../sheets';
 
 export const REPLIED_HEADER = 'Replied';
 const SEQUENCE_HEADER = 'Sequence';

@@ -2,17 +2,21 @@
 // actions that stop it: for the selected rows (a stop request the payer's next run takes into their record,
 // kept whatever the cells say later) or for the whole sheet (the document's record of the sequence goes: the
 // payer's run sends no more steps). Stopping costs nothing and needs no key: any editor may stop follow-ups.
-import type { ListRow } from '../../sheets/mailing-list';
-import { selectedRows } from '../../sheets/selection';
-import { confirm, inform, toast } from '../../ui/dialogs';
-import type { StoredTemplate } from '../outbox/mail-templates';
-import { openMailingList } from '../outbox/row-check';
-import { ensureTimer } from '../jobs/timer';
+import { type ListRow, selectedRows } from '../../sheets';
+import { confirm, inform, toast } from '../../ui';
+import {
+  type StoredTemplate,
+  openMailingList,
+  endSequence,
+  requestStops,
+  sequenceOf,
+  startSequence,
+} from '../outbox';
+import { ensureTimer } from '../jobs';
 import { ensureSequenceColumns, sequenceCell, writeSequence } from './sequence-column';
-import { endSequence, requestStops, sequenceOf, startSequence } from '../outbox/sequence-records';
 import { parseSequence, sequenceText } from './sequence-texts';
 import { UserError } from '../errors';
-import { count } from '../../platform/plural';
+import { count } from '../../platform';
 
 const TITLE = 'Stop follow-ups';
 

@@ -7,17 +7,22 @@
 // mails (a failure it knows) is read by the run before anything is posted (sequence-previous.ts). An
 // out-of-office answer the mailbox scan read (features/inbox) pauses a row: its next step waits until the
 // return date the record keeps, then goes on.
-import type { ListRow } from '../../sheets/mailing-list';
-import { isQueued } from '../../sheets/mail-state';
-import { normalizeHeader } from '../../sheets/table';
-import { personOf } from '../outbox/confirm';
-import type { Ledger, LedgerList, Person, StopCode } from '../outbox/ledger';
-import { addressMark } from '../outbox/marks';
-import { listedReason, type DoNotContact } from '../outbox/do-not-contact';
-import { companyDomain } from '../outbox/webmail';
-import { dueAt, type FollowUp } from '../outbox/follow-ups';
+import { type ListRow, isQueued, normalizeHeader } from '../../sheets';
+import {
+  personOf,
+  type Ledger,
+  type LedgerList,
+  type Person,
+  type StopCode,
+  addressMark,
+  listedReason,
+  type DoNotContact,
+  companyDomain,
+  dueAt,
+  type FollowUp,
+  type SendClock,
+} from '../outbox';
 import type { SequenceView } from './sequence-texts';
-import type { SendClock } from '../outbox/send-timing';
 
 /** Where a row is. A `due` row's previous mail is read from the service before its step goes. */
 type RowPlan =

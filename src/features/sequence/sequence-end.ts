@@ -1,24 +1,24 @@
 // How a sequence run ends: every row's Sequence cell written from its plan, the document's record of the
 // sequence saved for the summary, and a sequence with nothing left ended (in the payer's record and in the
 // document). A step that waited for the sending quota 7 days gives up, as a send does.
-import type { MailingList } from '../../sheets/mailing-list';
-import { recordLastRun } from '../jobs/reporters';
-import { loadTemplate } from '../outbox/mail-templates';
-import { stepsToCome } from '../outbox/confirm';
-import { Ledger } from '../outbox/ledger';
-import { quotaWait } from '../outbox/quota-wait';
-import { whenText } from '../words';
-import { sequenceCell, writeSequence } from './sequence-column';
-import { type Due, planView, type Plans, recordStops } from './sequence-eligibility';
+import { type MailingList } from '../../sheets';
+import { recordLastRun } from '../jobs';
 import {
+  loadTemplate,
+  stepsToCome,
+  Ledger,
+  quotaWait,
   clearStopRequests,
   endSequence,
   saveSequence,
   type SequenceRecord,
-} from '../outbox/sequence-records';
+  type Wait,
+} from '../outbox';
+import { whenText } from '../words';
+import { sequenceCell, writeSequence } from './sequence-column';
+import { type Due, planView, type Plans, recordStops } from './sequence-eligibility';
 import { parseSequence, sequenceText, type SequenceView } from './sequence-texts';
-import type { Wait } from '../outbox/sequence-records';
-import { count } from '../../platform/plural';
+import { count } from '../../platform';
 
 /** Writes every row's Sequence text and the document's record; a sequence with nothing left ends. */
 export function finish(

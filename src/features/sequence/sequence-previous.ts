@@ -5,10 +5,10 @@
 // only to rows that did not open the previous mail, the tasks of those mails are read too (100 a request): a
 // task that holds that one mail tells whether it was opened; a task that holds many cannot, and its rows are
 // sent (Compose says why the option may not apply).
-import { addressKey } from '../../sheets/address';
-import type { OutreachClient } from '../../api/outreach/outreach-client';
-import { splitEvery } from '../../platform/split-every';
-import type { FollowUp } from '../outbox/follow-ups';
+import { addressKey } from '../../sheets';
+import { type OutreachClient } from '../../api';
+import { splitEvery } from '../../platform';
+import { type FollowUp } from '../outbox';
 
 const IDS_PER_REQUEST = 100;
 

@@ -4,20 +4,36 @@
 // record, the previous mails of the rows due are read from the service (free), the usable EDM is read once,
 // and the due rows are posted through the outbox (outbox.ts), exactly once per address and step. The Sequence
 // column and the document's record of the sequence (for the summary) say where everything is.
-import { ApiError } from '../../api/errors';
-import { Deadline } from '../../platform/deadline';
-import { withJobLease } from '../../platform/jobs';
-import { ownerStamp, userToken } from '../../platform/owner';
-import { readSettings } from '../../platform/settings';
-import type { MailingList } from '../../sheets/mailing-list';
+import { ApiError } from '../../api';
+import { Deadline, withJobLease, ownerStamp, userToken, readSettings } from '../../platform';
+import { type MailingList } from '../../sheets';
 import { outreachClient } from '../clients';
-import { recordLastRun } from '../jobs/reporters';
-import { readDoNotContact } from '../outbox/do-not-contact';
-import { loadTemplate, type StoredTemplate } from '../outbox/mail-templates';
-import { openMailingList } from '../outbox/row-check';
-import { Ledger, type LedgerList, type StopCode } from '../outbox/ledger';
-import { addressMark, mailMark } from '../outbox/marks';
-import { listOf, SEND_LEASE, settleOpen } from '../outbox/outbox';
+import { recordLastRun } from '../jobs';
+import {
+  readDoNotContact,
+  loadTemplate,
+  type StoredTemplate,
+  openMailingList,
+  Ledger,
+  type LedgerList,
+  type StopCode,
+  addressMark,
+  mailMark,
+  listOf,
+  SEND_LEASE,
+  settleOpen,
+  stepProblems,
+  clearStopRequests,
+  mySequences,
+  saveSequence,
+  sequenceOf,
+  type SequenceRecord,
+  stopRequests,
+  type Wait,
+  sendClock,
+  guardPause,
+  pauseDetail,
+} from '../outbox';
 import { ensureSequenceColumns } from './sequence-column';
 import { endList, finish } from './sequence-end';
 import {
@@ -28,20 +44,8 @@ import {
   type Plans,
   recordStops,
 } from './sequence-eligibility';
-import { stepProblems } from '../outbox/follow-ups';
-import {
-  clearStopRequests,
-  mySequences,
-  saveSequence,
-  sequenceOf,
-  type SequenceRecord,
-  stopRequests,
-} from '../outbox/sequence-records';
-import type { Wait } from '../outbox/sequence-records';
 import { readReplies } from './replies';
 import { MARGIN_MS, sendDue, waitFor } from './step-posts';
-import { sendClock } from '../outbox/send-timing';
-import { guardPause, pauseDetail } from '../outbox/bounce-guard';
 import { describe } from '../errors';
 
 /** Runs this user's sequences; answers the follow-up mails posted. Under the send lease, as a send. */

@@ -1,10 +1,8 @@
 // What a follow-up sequence says: each row's place (a typed SequenceView, and the one pair between a view and
 // its Sequence cell), why a due step waits, the confirmation's lines and the Tracking summary's. Behaviour
 // reads the views and codes, never these words.
-import type { StopCode } from '../outbox/ledger';
-import type { Wait, WaitCode } from '../outbox/sequence-records';
-import type { FollowUp } from '../outbox/follow-ups';
-import { count, formatCount } from '../../platform/plural';
+import { type StopCode, type Wait, type WaitCode, type FollowUp } from '../outbox';
+import { count, formatCount } from '../../platform';
 
 /** Why a row gets no more steps, as its Sequence cell shows it. */
 type RowStop = StopCode | 'problem' | 'removed';

@@ -1,26 +1,30 @@
 // A sequence run's posts: the due rows' previous mails read from the service (a failure it knows stops the row
 // for good), the usable EDM read once, then each step's rows posted through the outbox in batches, each mail
 // taken written to the follow-ups sheet before its batch closes.
-import { ApiError } from '../../api/errors';
-import type { OutreachClient } from '../../api/outreach/outreach-client';
-import type { Deadline } from '../../platform/deadline';
-import { readSettings } from '../../platform/settings';
-import type { ListRow, MailingList } from '../../sheets/mailing-list';
-import { splitEvery } from '../../platform/split-every';
-import type { StoredTemplate } from '../outbox/mail-templates';
-import { rowProblem } from '../outbox/row-check';
-import { Ledger } from '../outbox/ledger';
-import { addressMark } from '../outbox/marks';
-import { type Batch, BATCH_CHUNKS, closeBatch, postBatch, SEND_CHUNK } from '../outbox/outbox';
-import { subjectSlot } from '../outbox/subject-test';
-import { readStepMails, writeStepMails } from '../outbox/step-mails';
+import { ApiError, type OutreachClient, usableEdm } from '../../api';
+import { type Deadline, readSettings, splitEvery } from '../../platform';
+import { type ListRow, type MailingList } from '../../sheets';
+import {
+  type StoredTemplate,
+  rowProblem,
+  Ledger,
+  addressMark,
+  type Batch,
+  BATCH_CHUNKS,
+  closeBatch,
+  postBatch,
+  SEND_CHUNK,
+  subjectSlot,
+  readStepMails,
+  writeStepMails,
+  stepTemplate,
+  type Wait,
+  hourRoom,
+  dayRoom,
+  nextDay,
+} from '../outbox';
 import { type Due, type Plans, recordStops } from './sequence-eligibility';
 import { previousMails } from './sequence-previous';
-import { stepTemplate } from '../outbox/follow-ups';
-import type { Wait } from '../outbox/sequence-records';
-import { usableEdm } from '../../api/outreach/outreach-schemas';
-import { hourRoom } from '../outbox/send-timing';
-import { dayRoom, nextDay } from '../outbox/daily-limit';
 import { describe } from '../errors';
 import { asClause } from '../words';
 

@@ -2,18 +2,12 @@
 // on (each user's own switch), an hourly run that needs re-authorization, the sends scheduled for later and
 // a send waiting for the sending quota, and each running follow-up sequence. A trigger has no UI and its failures are mailed to nobody: this is
 // where its user sees them.
-import type { ScopeName } from '../../platform/scopes';
-import { loadJob, otherJobs } from '../../platform/jobs';
+import { type ScopeName, loadJob, otherJobs, count } from '../../platform';
 import { consentText } from '../errors';
-import { lastRun } from '../jobs/reporters';
-import { allSchedules, whyCannotRun } from '../outbox/scheduled-sends';
-import { startWindowText } from '../outbox/send-later-time';
-import { allTimers } from '../jobs/timer-store';
+import { lastRun, allTimers } from '../jobs';
+import { allSchedules, whyCannotRun, startWindowText, allSequences, testSummary } from '../outbox';
 import { whenText } from '../words';
-import { allSequences } from '../outbox/sequence-records';
-import { sequenceSummary } from '../sequence/sequence-texts';
-import { testSummary } from '../outbox/test-records';
-import { count } from '../../platform/plural';
+import { sequenceSummary } from '../sequence';
 
 /** The part of a saved send job this status reads (mail/send-job.ts owns the type). */
 interface WaitingJob {

@@ -7,20 +7,25 @@
 // background — when every mail is final and no open can still be counted (14 days after a send), after 30
 // days, when the key is missing or refused, or after repeated failures. It never turns itself off for
 // "nothing sent" or "all final" while the same user has timed work left (schedule/timer.ts: timedWorkLeft).
-import { lastSendAt } from '../outbox/journal';
-import { readSettings } from '../../platform/settings';
-import { JobProgress, withJobLease } from '../../platform/jobs';
+import { lastSendAt } from '../outbox';
+import { readSettings, JobProgress, withJobLease, DAY_MS } from '../../platform';
 import { lastRefreshOutcome } from './tracking-store';
-import { ensureTimer, releaseTimerIfIdle, timedWorkLeft } from '../jobs/timer';
-import { AutoRefresh, myTimer, saveMyTimer } from '../jobs/timer-store';
-import { TRACKING_SUMMARY } from '../../sheets/layouts';
-import { Table } from '../../sheets/table';
-import { confirm, toast } from '../../ui/dialogs';
-import { lastRun, recordLastRun, unattendedReporter } from '../jobs/reporters';
+import {
+  ensureTimer,
+  releaseTimerIfIdle,
+  timedWorkLeft,
+  AutoRefresh,
+  myTimer,
+  saveMyTimer,
+  lastRun,
+  recordLastRun,
+  unattendedReporter,
+} from '../jobs';
+import { TRACKING_SUMMARY, Table } from '../../sheets';
+import { confirm, toast } from '../../ui';
 import { runRefresh } from './tracking';
 import { writeStatusBlock } from './tracking-summary';
 import { whenText } from '../words';
-import { DAY_MS } from '../../platform/time';
 import { describe, UserError } from '../errors';
 
 const KIND = 'tracking';

@@ -11,12 +11,8 @@
 // it can end before the deadline, and a chunk is begun only when it can be completed (the next window
 // included): out of time, the complete chunks are kept and the next step reads the rest, so a cut-off
 // wastes no request.
-import { ApiError, isForLater } from '../../api/errors';
-import { timeUpInit } from '../../api/error-texts';
-import type { OutreachClient } from '../../api';
-import type { MailRecord, Task } from '../../api/outreach/email-schemas';
-import { carriesMark } from '../../platform/document-mark';
-import { splitEvery } from '../../platform/split-every';
+import { ApiError, isForLater, timeUpInit, type OutreachClient, type MailRecord, type Task } from '../../api';
+import { carriesMark, splitEvery } from '../../platform';
 import { IDS_PER_REQUEST, MAILS_PER_CHUNK } from './tracking-data';
 
 /** What a unit read: the mails of its complete chunks, in mail-id order, and their tasks. */

@@ -2,18 +2,20 @@
 // about when its last mail goes (from the document's records of what runs: saved sends, sequences, schedules, and
 // the mail's timing), and the delivered / failed / opened mails per day of the last 30 days, as a table and a chart
 // on the sheet beside the summary. Views only: what is sent is decided by the payer's record (outbox/).
-import { cellText, type CellValue } from '../../sheets/cells';
-import { TRACKING_SUMMARY } from '../../sheets/layouts';
-import { parseState, stateText } from '../../sheets/mail-state';
+import { cellText, type CellValue, TRACKING_SUMMARY, parseState, stateText } from '../../sheets';
 import { OPENED_WORDS } from './tracking-rows';
-import { loadJob, otherJobs } from '../../platform/jobs';
-import { DAY_MS, HOUR_MS } from '../../platform/time';
-import { guardViews, pauseDetail } from '../outbox/bounce-guard';
-import { dayRoom, nextDay } from '../outbox/daily-limit';
-import { Ledger } from '../outbox/ledger';
-import { loadTemplate, type StoredTemplate } from '../outbox/mail-templates';
-import { allSchedules } from '../outbox/scheduled-sends';
-import { allSequences } from '../outbox/sequence-records';
+import { loadJob, otherJobs, DAY_MS, HOUR_MS } from '../../platform';
+import {
+  guardViews,
+  pauseDetail,
+  dayRoom,
+  nextDay,
+  Ledger,
+  loadTemplate,
+  type StoredTemplate,
+  allSchedules,
+  allSequences,
+} from '../outbox';
 
 /** The days the chart shows, today included. */
 const DAYS = 30;

@@ -12,19 +12,24 @@
 // rows are upserted by Mail ID, never duplicated. The last unit also reads the opens of the tasks sent in
 // the last 14 days whose opens can still grow (tracking-opens.ts). When every mail is final and no open can
 // come any more, a refresh makes no request.
-import type { ApiError } from '../../api/errors';
-import type { MailRecord, Task } from '../../api/outreach/email-schemas';
-import { CellValue } from '../../sheets/cells';
-import { TRACKING_SUMMARY } from '../../sheets/layouts';
+import { type ApiError, type MailRecord, type Task } from '../../api';
+import {
+  CellValue,
+  TRACKING_SUMMARY,
+  readListStates,
+  writeStatesByMailId,
+  isFinal,
+  MailState,
+} from '../../sheets';
 import { outreachClient } from '../clients';
 import { RefreshOrigin, saveRefreshOutcome } from './tracking-store';
-import { JobDefinition, JobState, JobStop, StepContext } from '../jobs/job';
-import { existingMark } from '../../platform/document-mark';
+import { JobDefinition, JobState, JobStop, StepContext } from '../jobs';
+import { existingMark, count } from '../../platform';
 import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
 import { type ChunksRead, type Pace, readChunks } from './tracking-fetch';
 import { opensRecords, opensToRead } from './tracking-opens';
 import { MailIndex, nextMails, readMailIndex } from './tracking-plan';
-import { Ledger } from '../outbox/ledger';
+import { Ledger, countFinalMails, loadTemplate } from '../outbox';
 import {
   notThisDocumentRecord,
   otherKeyRecord,
@@ -32,8 +37,6 @@ import {
   trackedState,
   trackingRecord,
 } from './tracking-rows';
-import { countFinalMails } from '../outbox/bounce-guard';
-import { loadTemplate } from '../outbox/mail-templates';
 import {
   openTracking,
   readTracking,
@@ -42,12 +45,9 @@ import {
   writeTracking,
   type TrackingValues,
 } from './tracking-sheets';
-import { readListStates, writeStatesByMailId } from '../../sheets/mail-record';
-import { isFinal, MailState } from '../../sheets/mail-state';
 import { readSummary, summarize, type SummaryRead, writeSummary } from './tracking-summary';
 import { describe } from '../errors';
-import { count } from '../../platform/plural';
-import { answerOfRecipient, bouncedMails } from '../inbox/inbox';
+import { answerOfRecipient, bouncedMails } from '../inbox';
 
 type TrackingState = JobState<TrackingUnit, TrackingData>;
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;

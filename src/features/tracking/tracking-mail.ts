@@ -1,17 +1,15 @@
 // Menu: Show mail. The mail of the selected row (any sheet with a "Mail ID" column: Tracking, or the
 // mailing list that sent it), or of a mail id the user types, from GET /api/v1/emails/mails/:mailId, in a
 // dialog that shows the body as its bodyFormat says (mail.html: text escaped, HTML in a sandboxed frame).
-import { ApiError } from '../../api/errors';
-import type { MailDetail } from '../../api/outreach/email-schemas';
+import { ApiError, type MailDetail } from '../../api';
 import { outreachClient } from '../clients';
-import { mailIdColumn } from '../../sheets/mail-record';
-import { stateText } from '../../sheets/mail-state';
-import { ask, inform, scriptJson, showDialogFile } from '../../ui/dialogs';
+import { mailIdColumn, stateText } from '../../sheets';
+import { ask, inform, scriptJson, showDialogFile } from '../../ui';
 import { ensureKey } from '../settings';
 import { trackedState } from './tracking-rows';
 import { whenText } from '../words';
 import { UserError } from '../errors';
-import { answerLine } from '../inbox/inbox';
+import { answerLine } from '../inbox';
 
 interface MailView {
   mailId: number;

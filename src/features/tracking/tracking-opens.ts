@@ -5,11 +5,10 @@
 // moves the Opened and Task opens cells of their rows, written only where they change. Their task ids ride
 // on the unit's own task requests (tracking-fetch.ts: extraTasks), so they cost a request only past 100. A failed mail never
 // shows opens. Everything is found on the Tracking sheet: nothing is kept in properties.
-import type { Task } from '../../api/outreach/email-schemas';
-import { cellText, CellValue } from '../../sheets/cells';
-import { MailState, parseState } from '../../sheets/mail-state';
+import { type Task } from '../../api';
+import { cellText, CellValue, MailState, parseState } from '../../sheets';
 import { openedText } from './tracking-rows';
-import { DAY_MS } from '../../platform/time';
+import { DAY_MS } from '../../platform';
 
 /** Days after a mail was sent during which its task's opens are read again. */
 const OPENS_DAYS = 14;

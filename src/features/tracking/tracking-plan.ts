@@ -5,9 +5,8 @@
 // final (Delivered, Failed, or not a mail of this document): those are the mails a refresh reads, in mail-id
 // order. Read with one getValues per column used (one over the span on Tracking), so a step costs the same
 // few calls at 100 mails or 100,000. Tracking also tells which tasks' opens can still grow (tracking-opens.ts).
-import { readMailRecord, type SheetRecord } from '../../sheets/mail-record';
-import type { PostedPairs } from '../outbox/posted-mails';
-import { isFinal } from '../../sheets/mail-state';
+import { readMailRecord, type SheetRecord, isFinal } from '../../sheets';
+import { type PostedPairs } from '../outbox';
 import type { SentMail } from './tracking-data';
 import { type OpenTask, tasksWithOpensToCome } from './tracking-opens';
 

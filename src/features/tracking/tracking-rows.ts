@@ -1,10 +1,7 @@
 // What a refresh writes, cell by cell: the Tracking row of a mail, its state in words, and the "Mail status"
 // its sending row should show (tracking-sheets.ts writes them).
-import type { MailRecord, Task } from '../../api/outreach/email-schemas';
-import { CellValue, dateCell, textCell } from '../../sheets/cells';
-import { stateCell } from '../../sheets/mail-record';
-import { MailState } from '../../sheets/mail-state';
-import { MAIL_STATUS_TEXTS } from '../../sheets/mail-words';
+import { type MailRecord, type Task } from '../../api';
+import { CellValue, dateCell, textCell, stateCell, MailState, MAIL_STATUS_TEXTS } from '../../sheets';
 
 /**
  * What the Tracking sheet says of a mail (mail-state.ts). Final: Delivered and Failed (nothing changes after

@@ -4,9 +4,7 @@
 // are created, then everything the writes need is read (one block per sheet), then everything is written.
 // Rows are found by Mail ID in what was just read, never by remembered position: the user may have sorted
 // the sheets while the mails were being read.
-import { cellText, CellValue } from '../../sheets/cells';
-import { TRACKING } from '../../sheets/layouts';
-import { Table, type TableRow } from '../../sheets/table';
+import { cellText, CellValue, TRACKING, Table, type TableRow } from '../../sheets';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -7,22 +7,27 @@
 // Every count comes from every mail on the Tracking sheet, not from what one refresh read: a refresh with
 // another key, or one that reads nothing, leaves them as they are. Rows that are not a mail of this document
 // (ids an editor typed: never read) are not counted.
-import { addressKey } from '../../sheets/address';
+import {
+  addressKey,
+  cellText,
+  CellValue,
+  textCell,
+  SUMMARY_ANSWER_COLUMNS,
+  TRACKING_SUMMARY,
+  Table,
+  isFinal,
+  MailState,
+  parseState,
+} from '../../sheets';
 import { lastRefreshOutcome, type RefreshOutcome } from './tracking-store';
 import { timedStatus } from './timer-status';
-import { cellText, CellValue, textCell } from '../../sheets/cells';
-import { SUMMARY_ANSWER_COLUMNS, TRACKING_SUMMARY } from '../../sheets/layouts';
-import { Table } from '../../sheets/table';
-import { lastRun } from '../jobs/reporters';
+import { lastRun } from '../jobs';
 import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
-import { isFinal, MailState, parseState } from '../../sheets/mail-state';
 import { countDay, type DayCounts, sendingOf, writeDailyChart } from './tracking-health';
 import { whenText } from '../words';
-import { formatCount } from '../../platform/plural';
-import type { AnswerCode } from '../outbox/ledger';
-import { replyDetectionLine } from '../inbox/inbox';
-import { INBOX_TEXTS } from '../inbox/inbox-texts';
-import { replyDetection } from '../inbox/inbox-switch';
+import { formatCount } from '../../platform';
+import { type AnswerCode } from '../outbox';
+import { replyDetectionLine, INBOX_TEXTS, replyDetection } from '../inbox';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 

@@ -1,19 +1,16 @@
 // Menu: Refresh tracking. Reads the tasks this document sent and all their mails into the Tracking sheet
 // and the summary, and moves the Mail status of the rows that sent them. Free and read-only at the service:
 // a refresh cut off by the 6-minute limit goes on in the progress dialog, or at the trigger's next run.
-import { Deadline } from '../../platform/deadline';
-import { BUSY_MESSAGE, JobProgress, withJobLease } from '../../platform/jobs';
+import { Deadline, BUSY_MESSAGE, JobProgress, withJobLease } from '../../platform';
 import type { RefreshOrigin } from './tracking-store';
-import { inform } from '../../ui/dialogs';
-import { hasWorkLeft, Reporter } from '../jobs/job';
-import { newJobState, runStep, savedJob, startJob } from '../jobs/job-runner';
-import { MENU_REPORTER } from '../jobs/reporters';
+import { inform } from '../../ui';
+import { hasWorkLeft, Reporter, newJobState, runStep, savedJob, startJob, MENU_REPORTER } from '../jobs';
 import { ensureKey } from '../settings';
 import { newTrackingData, type TrackingData, type TrackingUnit } from './tracking-data';
 import { firstStepMemory, TRACKING_JOB } from './tracking-job';
 import { readMailIndex } from './tracking-plan';
-import { Ledger } from '../outbox/ledger';
-import { scanReplies } from '../inbox/inbox';
+import { Ledger } from '../outbox';
+import { scanReplies } from '../inbox';
 
 const NOTHING_TO_TRACK =
   'This document has not sent any e-mail yet: no Mail ID on a mailing list and no Tracking sheet. Send e-mails first, then refresh.';

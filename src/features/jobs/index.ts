@@ -1,0 +1,33 @@
+// features/jobs: what other folders use of it (the only file they import).
+export {
+  hasWorkLeft,
+  isStopped,
+  type JobDefinition,
+  JobPause,
+  type JobState,
+  JobStop,
+  keyChangedText,
+  pausedUntil,
+  type Reporter,
+  type StepContext,
+} from './job';
+export {
+  continueSavedJob,
+  DIALOG_REPORTER,
+  endJob,
+  newJobState,
+  runStep,
+  savedJob,
+  startJob,
+  stopSavedJob,
+} from './job-runner';
+export {
+  lastRun,
+  MENU_REPORTER,
+  recordLastRun,
+  reportBackgroundWork,
+  unattendedReporter,
+  type UnattendedWork,
+} from './reporters';
+export { adoptRunningTrigger, ensureTimer, releaseTimerIfIdle, removeMyTimer, timedWorkLeft } from './timer';
+export { allTimers, type AutoRefresh, myTimer, saveMyTimer } from './timer-store';

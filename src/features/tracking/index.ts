@@ -1,0 +1,7 @@
+// features/tracking: what other folders use of it (the only file they import).
+export { refreshTracking } from './tracking';
+export { autoRefreshOnTimer, refreshOnTimer, toggleAutoRefresh } from './tracking-auto';
+export { TRACKING_JOB } from './tracking-job';
+export { showMailDetail } from './tracking-mail';
+export { campaignOf, capitalized, TASK_STATUS_WORDS } from './tracking-rows';
+export { writeStatusBlock } from './tracking-summary';
