@@ -298,6 +298,43 @@ test('only custom functions carry their JSDoc into the bundle (Apps Script reads
   expect(documented.filter((name) => !/^(PROSPECT|PHONE)_/.test(name))).toEqual([]);
 });
 
+/** Every comment of the file: the trivia before each token (same line, then the lines after it). */
+function commentsOf(text) {
+  const sf = ts.createSourceFile('Code.js', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const comments = new Map();
+  const add = (ranges) => (ranges || []).forEach((r) => comments.set(r.pos, text.slice(r.pos, r.end)));
+  const visit = (node) => {
+    if (node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode) return;
+    if (node.kind >= ts.SyntaxKind.FirstNode) node.getChildren(sf).forEach(visit);
+    else {
+      add(ts.getTrailingCommentRanges(text, node.pos));
+      add(ts.getLeadingCommentRanges(text, node.pos));
+    }
+  };
+  visit(sf);
+  return [...comments.values()];
+}
+
+test("its comments are the custom functions' JSDoc and rollup's tree-shaking marks, zod's included", () => {
+  const comments = commentsOf(code);
+  const jsDocs = topLevel().functions.map((f) => f.jsDoc);
+  const mark = /^\/[*/]\s*[@#]__(PURE|NO_SIDE_EFFECTS)__\s*(\*\/)?$/;
+  const marks = (name) => comments.filter((text) => mark.exec(text)?.[1] === name).length;
+  expect(comments.filter((text) => !mark.test(text) && !jsDocs.includes(text))).toEqual([
+    '// Built by rollup from src/ (see docs/development.md). Do not edit: run `npm run build`.',
+  ]);
+  expect({ pure: marks('PURE') > 10, noSideEffects: marks('NO_SIDE_EFFECTS') > 10 }).toEqual({
+    pure: true,
+    noSideEffects: true,
+  });
+});
+
+test('it is indented by two spaces a level, as src/ is written (TypeScript writes four)', () => {
+  const library = code.slice(code.indexOf("'use strict';")).split('\n');
+  const oddLevels = library.filter((line) => /^ */.exec(line)[0].length % 4 === 2);
+  expect(oddLevels.length).toBeGreaterThan(library.length / 4);
+});
+
 // A guard against a gross regression only (the bench measures the real figure, guarded at ≤ 40 ms): the
 // median of the CPU time, so neither a loaded machine's other work nor one slow run fails it.
 test('evaluating dist/Code.js in a fresh context takes less than 200 ms (median of 5)', () => {
