@@ -1,6 +1,6 @@
 // The bounce guard (issue 46): per list, the share of its mails that failed, counted in the payer's record
 // (ledger.ts, the list's `guard`) from the mails Tracking reads anyway, each mail once (the final mail ids are
-// kept as runs of consecutive ids: a few numbers per chunk of 100, dropped with the list). Once at least
+// kept as spans of consecutive ids, id-runs.ts: a few characters per chunk of 100, dropped with the list). Once at least
 // GUARD_MIN_FINAL of its mails since the last resume are final and the failed share passes the threshold the payer
 // confirmed (Compose, part of the mail's mark), the list is paused: nothing of it is posted (first mails, waiting
 // or scheduled, continuations, steps) until the payer resumes it. The decision is the record's typed state; the
@@ -11,6 +11,7 @@ import { Ledger, type LedgerList } from './ledger';
 import { addressMark } from './marks';
 import type { GuardPause, GuardRecord, GuardTiming } from './guard-record';
 import { pausedToday } from './daily-limit';
+import { addToSpans, decodeSpans, encodeSpans, inSpans, type Span } from './id-runs';
 
 /** The failed share (percent) above which a list pauses, unless its mail says otherwise. */
 export const DEFAULT_BOUNCE_LIMIT = 5;
@@ -46,7 +47,7 @@ const views = sheetRecords<GuardView>('guard.', (v) => typeof v.sheetId === 'num
  * paused, and its day goes on).
  */
 export function confirmGuard(list: LedgerList, timing: GuardTiming | undefined): void {
-  const guard = list.guard || { limit: DEFAULT_BOUNCE_LIMIT, ids: [], final: 0, failed: 0 };
+  const guard = list.guard || { limit: DEFAULT_BOUNCE_LIMIT, ids: '', final: 0, failed: 0 };
   guard.limit = (timing && timing.bounceLimit) || DEFAULT_BOUNCE_LIMIT;
   if (timing && timing.dailyLimit) {
     const daily = { limit: timing.dailyLimit, ramp: timing.dailyRamp || 0 };
@@ -77,27 +78,31 @@ export function pauseDetail(pause: Pick<GuardPause, 'failed' | 'final'>): string
  */
 export function countFinalMails(mails: FinalMail[], campaignOf: (sheetId: number) => string): void {
   const read = Ledger.read();
+  const known = spansOf();
   const found = mails.map((m) => ({ mail: m, addr: addressMark(read.secret, addressKey(m.email)) }));
   const fresh = found.filter(({ mail, addr }) => {
     const list = listOfMail(read, mail, addr);
-    return !!list && !hasId(list.guard?.ids || [], mail.mailId);
+    return !!list && !inSpans(known(list), mail.mailId);
   });
   if (fresh.length === 0) return;
   const counted = new Set<number>();
   Ledger.change((ledger) => {
+    const spans = spansOf();
     for (const { mail, addr } of fresh) {
       const list = listOfMail(ledger, mail, addr);
       if (!list) continue;
       if (!list.guard) confirmGuard(list, undefined); // a list confirmed before the guard: the default
       const guard = list.guard!;
-      if (!addId(guard.ids, mail.mailId)) continue;
+      if (!addToSpans(spans(list), mail.mailId)) continue;
       guard.final++;
       if (mail.failed) guard.failed++;
       counted.add(list.sheetId);
     }
     // Judged on everything this read counted; a paused list's counts follow what is known since.
     for (const sheetId of counted) {
-      const guard = ledger.list(sheetId)!.guard!;
+      const list = ledger.list(sheetId)!;
+      const guard = list.guard!;
+      guard.ids = encodeSpans(spans(list));
       if (guard.paused) Object.assign(guard.paused, sinceResume(guard));
       else judge(guard);
     }
@@ -107,6 +112,15 @@ export function countFinalMails(mails: FinalMail[], campaignOf: (sheetId: number
     const list = now.list(sheetId)!;
     if (list.guard!.paused) saveView(list, campaignOf(sheetId));
   }
+}
+
+/** Each list's final mail ids, decoded once for the lists a read meets. */
+function spansOf(): (list: LedgerList) => Span[] {
+  const decoded = new Map<number, Span[]>();
+  return (list) => {
+    if (!decoded.has(list.sheetId)) decoded.set(list.sheetId, decodeSpans(list.guard?.ids || ''));
+    return decoded.get(list.sheetId)!;
+  };
 }
 
 /** The counts the guard judges (since the last resume). */
@@ -192,43 +206,4 @@ function listOfMail(ledger: Ledger, mail: FinalMail, addr: string): LedgerList |
   if (mailed(shown)) return shown;
   const lists = [...ledger.lists.values()].filter(mailed);
   return lists.length === 1 ? lists[0] : undefined;
-}
-
-/** Whether `id` is among the runs. */
-function hasId(runs: number[], id: number): boolean {
-  let end = -1;
-  for (let i = 0; i < runs.length; i += 2) {
-    const start = end + 1 + runs[i];
-    end = start + runs[i + 1] - 1;
-    if (id < start) return false;
-    if (id <= end) return true;
-  }
-  return false;
-}
-
-/** Adds `id` to the runs (in place); false when it was there. */
-export function addId(runs: number[], id: number): boolean {
-  const spans: Array<[number, number]> = [];
-  let end = -1;
-  for (let i = 0; i < runs.length; i += 2) {
-    const start = end + 1 + runs[i];
-    end = start + runs[i + 1] - 1;
-    spans.push([start, end]);
-  }
-  if (spans.some(([s, e]) => id >= s && id <= e)) return false;
-  spans.push([id, id]);
-  spans.sort((a, b) => a[0] - b[0]);
-  const merged: Array<[number, number]> = [];
-  for (const span of spans) {
-    const last = merged[merged.length - 1];
-    if (last && span[0] <= last[1] + 1) last[1] = Math.max(last[1], span[1]);
-    else merged.push([...span]);
-  }
-  runs.length = 0;
-  let previous = -1;
-  for (const [s, e] of merged) {
-    runs.push(s - previous - 1, e - s + 1);
-    previous = e;
-  }
-  return true;
 }

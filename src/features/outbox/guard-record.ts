@@ -9,8 +9,8 @@ export interface GuardPause {
 export interface GuardRecord {
   /** The threshold confirmed (percent). */
   limit: number;
-  /** The final mail ids counted: [gap after the previous run's end, run length, …], ascending. */
-  ids: number[];
+  /** The final mail ids counted, as spans (id-runs.ts encodeSpans). */
+  ids: string;
   final: number;
   failed: number;
   /** [final, failed] when the payer last resumed: the guard judges the mails after them. */

@@ -22,7 +22,7 @@ function list(limit: number, ramp: number): LedgerList {
     serial: 0,
     people: new Map(),
     at: START,
-    guard: { limit: 5, ids: [], final: 0, failed: 0, daily: { limit, ramp } },
+    guard: { limit: 5, ids: '', final: 0, failed: 0, daily: { limit, ramp } },
   };
 }
 
