@@ -3,7 +3,7 @@
 // time zone (Time zone column, else Country, else the spreadsheet's), dates to skip, an hourly limit. The
 // hourly trigger posts each waiting row in the first hour its recipient is inside the window, exactly once.
 const { useServices, control, newAddon, DEMO_KEYS } = require('../support/harness');
-const { listWithMail } = require('../support/sent-mail');
+const { listWithMail, topUpEdm } = require('../support/sent-mail');
 const crypto = require('node:crypto');
 const { sendJournal } = require('../support/send-journal');
 
@@ -224,6 +224,31 @@ describe('Hourly limit', () => {
     expect(Math.max(...perHour.values())).toBe(10);
     for (const m of all) expect(localTime(Date.parse(m.createdAt), 'Etc/UTC').weekday).not.toBeGreaterThan(5);
     expect(Object.keys(sendJournal(emu))).toEqual([]);
+  });
+
+  test("a list longer than a send's unit (6,000 rows) posts each hour in the fewest chunks: none ends at the unit's edge", async () => {
+    await topUpEdm(services, 8000);
+    emu = newAddon(services);
+    const people = Array.from({ length: 8000 }, (_, i) => [`P${i}`, `p${i}@example.com`]);
+    listWithMail(emu, 'Leads', [['Name', 'Email'], ...people], { ...MAIL, hourlyLimit: 2270 });
+    send();
+    // 2,270 an hour: the third hour takes the unit's last 1,460 rows and 810 of the next unit's.
+    for (let hour = 0; hour < 4; hour++) emu.advanceTime(HOUR);
+    const all = await mails();
+    expect(new Set(all.map((m) => m.recipientEmail)).size).toBe(8000);
+    const hours = new Map();
+    for (const m of all) {
+      const hour = Math.floor(Date.parse(m.createdAt) / HOUR);
+      if (!hours.has(hour)) hours.set(hour, { mails: 0, tasks: new Set() });
+      hours.get(hour).mails++;
+      hours.get(hour).tasks.add(m.taskId); // a task per request here
+    }
+    expect([...hours.values()].map((h) => [h.mails, h.tasks.size])).toEqual([
+      [2270, 23],
+      [2270, 23],
+      [2270, 23],
+      [1190, 12],
+    ]);
   });
 
   test("a send scheduled for later asks first, and its pace counts only the window's hours on days not skipped", async () => {

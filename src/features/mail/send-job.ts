@@ -174,6 +174,7 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
       `The mail was changed after you confirmed the send (by you or another editor): ${count(left, 'row')} not sent, nothing charged for them. Check the mail, then run "Send e-mails" again to send them (nothing is sent twice).`,
     );
   }
+  topUp(unit, state.units);
   // As many chunks as may go now (the rest would wait for the rate window before this batch's results are
   // written); a full batch when none may: it waits once, for all of them.
   const free = client.budget.available();
@@ -214,6 +215,22 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   }
   const all = exhausted && posted.entry.chunks.length * SEND_CHUNK >= rows.length;
   return { list, skipped, unconfirmed, exhausted: all, posted, hold };
+}
+
+/**
+ * A unit cut short (by the hourly or daily limit, or the rate window) takes rows of the units after it, up to a
+ * full unit: units only count the queued rows, and an hour's mails must not split a chunk at a unit's edge.
+ */
+function topUp(unit: SendUnit, units: SendUnit[]): void {
+  const at = units.indexOf(unit);
+  if (at < 0) return;
+  while (unit.n < UNIT_ROWS && units.length > at + 1) {
+    const next = units[at + 1];
+    const take = Math.min(UNIT_ROWS - unit.n, next.n);
+    unit.n += take;
+    next.n -= take;
+    if (next.n === 0) units.splice(at + 1, 1);
+  }
 }
 
 /**
