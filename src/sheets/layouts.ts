@@ -116,6 +116,9 @@ const OPENS_COUNTED_NOTE =
 const ANSWERS_NOTE =
   'People of the campaign whose answer was read in Gmail (Settings › Detect replies in Gmail): each counted once, by their latest answer; Reply % is of the people the campaign mailed. A Replied box ticked by hand is not counted here.';
 
+const REPLY_RATE_NOTE =
+  'Reply %: the people of the campaign whose latest answer read in Gmail is a reply, of the people it mailed. Only the version of the add-on built with reply detection reads Gmail, once Settings › Detect replies in Gmail is on; otherwise the cell says what is missing. A Replied box ticked by hand is not counted here.';
+
 const TRACKING_STATE_NOTE = [
   'Pending / Requested: the e-mail service has the mail and has not sent it yet; Sent: it left; Delivered: delivery confirmed; Failed: see Failure reason.',
   OTHER_KEY_NOTE,
@@ -164,6 +167,7 @@ export const TRACKING_SUMMARY: TableLayout = {
     { key: 'deliveredRate', header: 'Delivered %', format: '0.0%' },
     { key: 'failedRate', header: 'Failed %', format: '0.0%' },
     { key: 'openedRate', header: 'Opened %', format: '0.0%', note: OPENED_RATE_NOTE },
+    { key: 'replyRate', header: 'Reply %', format: '0.0%', note: REPLY_RATE_NOTE },
     { key: 'waiting', header: 'Waiting', format: '#,##0' },
     { key: 'sent', header: 'Sent', format: '#,##0' },
     { key: 'delivered', header: 'Delivered', format: '#,##0' },
@@ -184,7 +188,6 @@ export const TRACKING_SUMMARY: TableLayout = {
  */
 export const SUMMARY_ANSWER_COLUMNS: TableLayout['columns'] = [
   { key: 'replies', header: 'Replies', format: '#,##0', note: ANSWERS_NOTE },
-  { key: 'replyRate', header: 'Reply %', format: '0.0%', note: ANSWERS_NOTE },
   { key: 'outOfOffice', header: 'Out of office', format: '#,##0', note: ANSWERS_NOTE },
   { key: 'unsubscribed', header: 'Asked to be removed', format: '#,##0', note: ANSWERS_NOTE },
 ];

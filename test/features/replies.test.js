@@ -41,6 +41,11 @@ const READONLY = 'https://www.googleapis.com/auth/gmail.readonly';
 /** The add-on built with Gmail, its users' mailboxes fed by the sandbox's answers to their mails. */
 const gmailAddon = (options = {}) => newAddon(services, { gmail: true, ...options });
 
+/** The Tracking summary's Reply % of the campaign "Spring", after a refresh from the menu. */
+function replyRate() {
+  emu.run('refreshTracking', [], { kind: 'menu' });
+  return rowsOf(emu, 'Tracking summary', 8).find((r) => r.Campaign === 'Spring')['Reply %'];
+}
 const detectReplies = (on) => emu.run('saveSettings', [{ detectReplies: on }], { kind: 'webapp' });
 
 const PEOPLE = [
@@ -280,6 +285,7 @@ describe('Reply detection (a build with Gmail)', () => {
     expect(repliesLine()[1]).toMatch(
       /^Reply detection needs the permission "View your email messages and settings".*tick Replied by hand\.$/,
     );
+    expect(replyRate()).toBe('Gmail permission refused');
     // Settings says it too, beside the switch.
     expect(emu.run('getSettings', [], { kind: 'webapp' }).replyDetection.refused).toMatch(
       /^Reply detection needs the permission "View your email messages and settings"/,
@@ -295,6 +301,7 @@ describe('Reply detection (a build with Gmail)', () => {
     expect((await counts())['reply.ann@acme.com']).toBe(2);
     expect(emu.gmail.unitsUsed('owner@example.com')).toBe(0);
     expect(repliesLine()[1]).toMatch(/^off /);
+    expect(replyRate()).toBe('reply detection is off');
   });
 });
 
@@ -314,5 +321,6 @@ describe('The default build', () => {
     emu.advanceTime(2 * DAY + 2 * HOUR);
     expect((await counts())['ooo.cara@delta.de']).toBe(2);
     expect(repliesLine()).toEqual(['', '']);
+    expect(replyRate()).toBe('only with Gmail reply detection');
   });
 });

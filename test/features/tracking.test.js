@@ -153,6 +153,7 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
         'Delivered %': 2 / 3,
         'Failed %': 1 / 3,
         'Opened %': 0.5, // of the 2 mails that reached the service
+        'Reply %': 'only with Gmail reply detection', // this build reads no mailbox
         'Opens counted': taskShape === 'per-mail' ? 'per mail' : 'per task of several mails',
         Sending: '', // 1 failed of 3: too few final mails for the bounce guard
       },
@@ -180,7 +181,7 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     // in colours, below the table: its top-left cell is under the last campaign row, never inside the table.
     const charts = sheet('Tracking summary').getCharts();
     expect(charts).toHaveLength(1);
-    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['A8:A9', 'F8:I9']);
+    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['A8:A9', 'G8:J9']);
     expect(rowsOf('Tracking summary', 8)[0]).toMatchObject({ Waiting: 0, Sent: 0, Delivered: 2, Failed: 1 });
     expect(String(charts[0].modify().getChartType())).toBe('BAR');
     expect(charts[0].getOptions().get('isStacked')).toBe('percent');
@@ -191,16 +192,20 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     expectChartBelowTable(1);
     // The rates come first, beside the campaign's size; the status texts wrap instead of being cut off.
     const summary = sheet('Tracking summary');
-    expect(summary.getRange('A8:E8').getValues()[0]).toEqual([
+    expect(summary.getRange('A8:F8').getValues()[0]).toEqual([
       'Campaign',
       'Mails',
       'Delivered %',
       'Failed %',
       'Opened %',
+      'Reply %',
     ]);
+    expect(summary.getRange('F8').getNote()).toMatch(
+      /Only the version of the add-on built with reply detection/,
+    );
     expect(summary.getRange('B3').getWrap()).toBe(true);
     expect(summary.getRange('A8').getWrap()).toBe(true);
-    expect(summary.getRange('L8').getNote()).toMatch(/A task is a batch of mails/);
+    expect(summary.getRange('M8').getNote()).toMatch(/A task is a batch of mails/);
     expect(summaryCell('Result')).toMatch(/Tracking refreshed: 3 mails of/);
     expect(summaryCell('Auto-refresh')).toMatch(/^Off/);
     // The Tracking sheet has only its own columns (a new sheet has 26).

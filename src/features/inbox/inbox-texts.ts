@@ -20,6 +20,12 @@ export const INBOX_TEXTS = {
   settingsHint:
     'The hourly run and Refresh tracking read the answers to your mails in your Gmail (sender and subject, never kept): a reply stops the follow-ups (their company too), an out-of-office answer pauses them until the return date, a request to be removed adds the address to "Do not contact", a bounce marks the row Failed.',
   summaryLabel: 'Replies from Gmail',
+  /** The summary's Reply % where no reply is read (layouts.ts REPLY_RATE_NOTE says more). */
+  replyRateMissing: {
+    build: 'only with Gmail reply detection',
+    off: 'reply detection is off',
+    refused: 'Gmail permission refused',
+  },
   off: 'off (tick Replied by hand, or turn "Detect replies in Gmail" on in Settings)',
   refused: () => `${consentText('Reply detection', ['gmail'])} Until then, tick Replied by hand.`,
   never: 'on; no scan yet',

@@ -27,7 +27,7 @@ import { countDay, type DayCounts, sendingOf, writeDailyChart } from './tracking
 import { whenText } from '../words';
 import { formatCount } from '../../platform';
 import { type AnswerCode } from '../outbox';
-import { replyDetectionLine, INBOX_TEXTS, replyDetection } from '../inbox';
+import { replyDetectionLine, INBOX_TEXTS, replyDetection, type ReplyDetectionView } from '../inbox';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
@@ -43,8 +43,8 @@ const CHART_COLOURS = ['#9e9e9e', '#fbc02d', '#43a047', '#e53935'];
  * then a bar per campaign; four campaigns still fit below the table in a 768 px laptop window.
  */
 const CHART_SIZE = { width: 640, frame: 100, bar: 24, maxHeight: 520 };
-/** Widths a new summary gets: campaign names and the status labels (A), the status texts, wrapped (B). */
-const COLUMN_WIDTHS = { A: 200, B: 340, D: 220 };
+/** Widths a new summary gets: campaign names and the status labels (A), the status texts, wrapped (B), Reply % (F). */
+const COLUMN_WIDTHS = { A: 200, B: 340, D: 220, F: 190 };
 
 interface MailCounts {
   waiting: number;
@@ -188,6 +188,7 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
   header.setNotes([columns.map((c) => c.note || '')]).setWrap(true);
   if (read.created) header.setFontWeight('bold');
   const sending = sendingOf(read.zone);
+  const replyRate = replyRateOf(replyDetection());
   const grid: CellValue[][] = [...campaigns].map(([name, c]) => {
     const opened = [...c.opens.values()].reduce((n, v) => n + v, 0);
     const record: Record<string, CellValue> = {
@@ -204,6 +205,7 @@ function writeCampaignRows(read: SummaryRead, campaigns: Map<string, CampaignRow
       firstSent: c.firstSent || '',
       lastSent: c.lastSent || '',
       sending: sending(name),
+      replyRate: replyRate(c),
       ...answers(c),
     };
     return columns.map((column) => record[column.key]);
@@ -233,15 +235,25 @@ function rates(c: CampaignRow, opened: number): Record<string, CellValue> {
   };
 }
 
-/** The campaign's people by the answer read in Gmail, and the share who replied. */
+/** The campaign's people by the answer read in Gmail (the columns of a build that reads it). */
 function answers(c: CampaignRow): Record<string, CellValue> {
-  const codes = [...c.people.values()];
-  const n = (code: AnswerCode) => codes.filter((a) => a === code).length;
-  return {
-    replies: n('replied'),
-    replyRate: codes.length ? n('replied') / codes.length : '',
-    outOfOffice: n('outOfOffice'),
-    unsubscribed: n('optedOut'),
+  const n = (code: AnswerCode) => [...c.people.values()].filter((a) => a === code).length;
+  return { replies: n('replied'), outOfOffice: n('outOfOffice'), unsubscribed: n('optedOut') };
+}
+
+/** The share of the campaign's people who replied, where replies are read; else the words of what is missing. */
+function replyRateOf(detection: ReplyDetectionView): (c: CampaignRow) => CellValue {
+  const missing = !detection.available
+    ? INBOX_TEXTS.replyRateMissing.build
+    : !detection.on
+      ? INBOX_TEXTS.replyRateMissing.off
+      : detection.refused
+        ? INBOX_TEXTS.replyRateMissing.refused
+        : '';
+  if (missing) return () => missing;
+  return (c) => {
+    const codes = [...c.people.values()];
+    return codes.length ? codes.filter((a) => a === 'replied').length / codes.length : '';
   };
 }
 
@@ -251,6 +263,7 @@ function writeCountsAndChart(read: SummaryRead, counts: MailCounts, campaigns: n
     sheet.setColumnWidth(1, COLUMN_WIDTHS.A);
     sheet.setColumnWidth(2, COLUMN_WIDTHS.B);
     sheet.setColumnWidth(4, COLUMN_WIDTHS.D);
+    sheet.setColumnWidth(6, COLUMN_WIDTHS.F); // Reply %, which may say why it is not counted
   }
   const range = sheet.getRange(COUNTS_A1);
   range.setValues([
