@@ -16,6 +16,7 @@ const { sequenceOperation } = require('./sequence-operation');
 const { recordOperation } = require('./record-operation');
 const { replyScanOperation } = require('./reply-scan-operation');
 const { subjectTestOperation, timingOperation } = require('./timing-operation');
+const { campaignOperations } = require('./campaign-operation');
 const { addresses, postMails, appendRows } = require('./volume');
 
 /** The search every operation that needs companies uses: matches 599 of the 600 sandbox companies. */
@@ -461,6 +462,7 @@ const OPERATIONS = [
   replyScanOperation({ runJob, sheetRows }),
   timingOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
   subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
+  ...campaignOperations({ mailingListAddon, runJob, sheetRows }),
   // Last: its 90 days on the shared clock would move the dates the rows after it see (a run gives the same
   // figures as a run of some of its rows).
   recordOperation({ mailingListAddon, runJob, sheetRows, alertsText }),
