@@ -1,11 +1,10 @@
-import typescript from '@rollup/plugin-typescript';
 import resolve from '@rollup/plugin-node-resolve';
 import {
   appsScriptAssets,
   appsScriptEntryPoints,
   appsScriptLibrary,
+  compileTypeScript,
   LOOPBACK_URL_PREFIXES,
-  lowerDependencies,
   manifestAllowlist,
   onwarnOutsideZod,
   SCRIPT_OUTPUT,
@@ -18,6 +17,8 @@ import {
 } from './dev/build/reply-detection.mjs';
 
 const MANIFEST = 'appsscript.json';
+// src/ imports its modules without an extension: `./ui/menu` is ./ui/menu.ts, `./features` its index.ts.
+const TS_FIRST = ['.ts', '.mjs', '.js', '.json'];
 const INDEX = 'src/index.ts';
 // OUTREACH_BASE_URL and PHONE_BASE_URL when set (https:// only, else the build stops), else the example hosts.
 // REPLY_DETECTION=gmail adds the Gmail scope and advanced service (dev/build/reply-detection.mjs).
@@ -71,11 +72,10 @@ const build = (detection) => ({
   onwarn: onwarnOutsideZod,
   plugins: [
     appsScriptLibrary(),
-    resolve({ browser: true }),
+    resolve({ browser: true, extensions: TS_FIRST }),
     // src/'s comments stay in src/: Apps Script parses the whole file on every execution (a custom function's
     // JSDoc goes above its forwarder).
-    typescript({ tsconfig: './tsconfig.json', noEmitOnError: true, removeComments: true }),
-    lowerDependencies(),
+    compileTypeScript('tsconfig.json'),
     replyDetectionConstant(detection),
   ],
 });

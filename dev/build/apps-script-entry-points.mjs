@@ -26,6 +26,7 @@ export const SCRIPT_OUTPUT = Object.freeze({
   format: 'es',
   entryFileNames: 'Code.js',
   generatedCode: { preset: 'es2015', symbols: false },
+  indent: '    ', // what rollup writes itself (the entry points' object), as TypeScript indents (halveIndentation)
 });
 
 /**
@@ -51,26 +52,27 @@ export function appsScriptLibrary() {
 }
 
 /**
- * Input plugin: the dependencies (zod) are published as modern JavaScript; TypeScript lowers them to the target
- * it compiles src/ to (tsconfig.json's, ES2019: Apps Script's V8 does not take every recent syntax). Of their
- * comments only the tree-shaking marks stay (marksOnly), as src/'s stay in src/.
+ * Input plugin: TypeScript compiles each file on its own (`transpileModule`, as `isolatedModules` in tsconfig.json
+ * promises is enough) to tsconfig.json's target, ES2019 (Apps Script's V8 does not take every recent syntax): src/'s
+ * files without comments, and the dependencies (zod), published as modern JavaScript, lowered to the same target
+ * without theirs but the tree-shaking marks (marksOnly). The types are checked once, by `tsc --noEmit` (npm run
+ * build, test/support/build-if-stale.js), not by every build.
  */
-export function lowerDependencies(tsconfig = 'tsconfig.json') {
+export function compileTypeScript(tsconfig = 'tsconfig.json') {
   const { config } = ts.readConfigFile(tsconfig, ts.sys.readFile);
-  const { target } = ts.parseJsonConfigFileContent(config, ts.sys, path.dirname(tsconfig)).options;
+  const { options } = ts.parseJsonConfigFileContent(config, ts.sys, path.dirname(tsconfig));
+  const ours = { ...options, module: ts.ModuleKind.ESNext, removeComments: true, sourceMap: false };
+  const theirs = { target: options.target, module: ts.ModuleKind.ESNext, useDefineForClassFields: false };
+  const compile = (code, fileName, compilerOptions) => ({
+    code: ts.transpileModule(code, { fileName, compilerOptions }).outputText,
+    map: null,
+  });
   return {
-    name: 'lower-dependencies',
+    name: 'compile-typescript',
     transform(code, id) {
-      if (!id.includes('/node_modules/') || !/\.m?js$/.test(id)) return null;
-      const compilerOptions = {
-        target,
-        module: ts.ModuleKind.ESNext,
-        useDefineForClassFields: false,
-      };
-      return {
-        code: ts.transpileModule(marksOnly(code), { fileName: id, compilerOptions }).outputText,
-        map: null,
-      };
+      if (id.includes('/node_modules/'))
+        return /\.m?js$/.test(id) ? compile(marksOnly(code), id, theirs) : null;
+      return /\.ts$/.test(id) && !id.endsWith('.d.ts') ? compile(code, id, ours) : null;
     },
   };
 }

@@ -1,11 +1,13 @@
 'use strict';
 // Jest globalSetup of the bundle and browser layers (jest.config.js; the unit layer needs no build). Their
 // tests run the built add-on (dist/, dist-local/), so a run after editing src/ must not test the previous
-// build: when a bundle is missing or older than any input of the build, it is built first, once per run, with
-// the project's rollup config (whose TypeScript plugin stops on a type error, like `npm run build`).
+// build: when a bundle is missing or older than any input of the build, it is built first, once per run, as
+// `npm run build` builds it: the types checked (tsc --noEmit) and rollup with the project's config, side by side
+// (the build compiles each file on its own and checks no type). A type error fails the run and leaves no bundle.
 const fs = require('node:fs');
 const path = require('node:path');
-const { execFileSync } = require('node:child_process');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
 
 const ROOT = path.join(__dirname, '..', '..');
 /** What the bundles are made from (files, or folders read recursively). */
@@ -37,20 +39,30 @@ function staleBecause(root = ROOT, inputs = INPUTS, bundles = BUNDLES) {
   return null;
 }
 
+/** Runs a tool of node_modules in the project; rejects with its output when it fails. */
+const run = (tool, args) =>
+  promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules', ...tool), ...args], {
+    cwd: ROOT,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+
 module.exports = async function buildIfStale() {
   const reason = staleBecause();
   if (!reason) return;
   process.stdout.write(`\n${reason}: building it (npm run build) before the tests…\n`);
-  const rollup = path.join(ROOT, 'node_modules', 'rollup', 'dist', 'bin', 'rollup');
-  try {
-    execFileSync(process.execPath, [rollup, '-c', 'rollup.config.mjs', '--silent'], {
-      cwd: ROOT,
-      stdio: 'pipe',
-    });
-  } catch (error) {
-    throw new Error(`${reason}, and the build failed: run npm run build.\n${error.stderr || error.message}`, {
-      cause: error,
-    });
-  }
+  const steps = await Promise.allSettled([
+    run(['typescript', 'bin', 'tsc'], ['--noEmit', '-p', 'tsconfig.json']),
+    run(['rollup', 'dist', 'bin', 'rollup'], ['-c', 'rollup.config.mjs', '--silent']),
+  ]);
+  const failed = steps.find((step) => step.status === 'rejected');
+  if (!failed) return;
+  for (const bundle of BUNDLES) fs.rmSync(path.join(ROOT, bundle), { force: true });
+  const { stdout, stderr, message } = failed.reason;
+  throw new Error(
+    `${reason}, and the build failed: run npm run build.\n${stdout || ''}${stderr || message}`,
+    {
+      cause: failed.reason,
+    },
+  );
 };
 module.exports.staleBecause = staleBecause;

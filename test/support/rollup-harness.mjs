@@ -2,14 +2,13 @@
 // lowering and entry-point forwarders as dist/Code.js, so the code under test runs in the Apps Script
 // emulator exactly as it ships. Each harness has a rollup config that calls harnessConfig(); tests build
 // it with buildHarness() (test/support/harness.js).
-import typescript from '@rollup/plugin-typescript';
 import resolve from '@rollup/plugin-node-resolve';
 import {
   appsScriptAssets,
   appsScriptEntryPoints,
   appsScriptLibrary,
+  compileTypeScript,
   LOOPBACK_URL_PREFIXES,
-  lowerDependencies,
   manifestAllowlist,
   onwarnOutsideZod,
   SCRIPT_OUTPUT,
@@ -33,9 +32,8 @@ export function harnessConfig({ input, output, tsconfig }) {
     onwarn: onwarnOutsideZod,
     plugins: [
       appsScriptLibrary(),
-      resolve({ browser: true }),
-      typescript({ tsconfig, noEmitOnError: true, removeComments: true }),
-      lowerDependencies(),
+      resolve({ browser: true, extensions: ['.ts', '.mjs', '.js', '.json'] }),
+      compileTypeScript(tsconfig),
       appsScriptEntryPoints({ index: input, urlFetchAllowlist: ALLOWLIST, serviceAddresses: addresses }),
       appsScriptAssets({
         manifest: 'appsscript.json',
