@@ -174,10 +174,15 @@ function handle(message) {
         recalculate(emu); // cells the execution wrote may feed custom-function formulas
       }
     }
-    case 'select':
-      tracker.selectSeq = Math.max(tracker.selectSeq, Number(message.seq) || 0);
+    case 'select': {
+      // The page's posts may arrive out of order: a selection older than the last one applied is dropped (a late
+      // "cell below the edit" would otherwise take the active sheet back from the tab the user opened since).
+      const seq = Number(message.seq) || 0;
+      if (seq > 0 && seq < tracker.selectSeq) return { ok: true };
+      tracker.selectSeq = Math.max(tracker.selectSeq, seq);
       selectRange(emu, message.sheet, message.range, message.current);
       return { ok: true };
+    }
     case 'edit':
       try {
         editRange(emu, message.sheet, message.range, message.input);
