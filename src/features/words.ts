@@ -19,10 +19,18 @@ export function whenText(ms: number, zone = spreadsheetZone()): string {
 
 const DATE_TIME_FORMAT = 'yyyy-MM-dd HH:mm';
 
-/** The spreadsheet's time zone (the script's when no document is open). */
-function spreadsheetZone(): string {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  return spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone();
+let zoneOfExecution: string | undefined;
+
+/**
+ * The spreadsheet's time zone (the script's when no document is open), read once an execution: each read is a
+ * spreadsheet call, and a send asks for it a dozen times before its first post.
+ */
+export function spreadsheetZone(): string {
+  if (zoneOfExecution === undefined) {
+    const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+    zoneOfExecution = spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone();
+  }
+  return zoneOfExecution;
 }
 
 /** " It needs 3 EDM and 1 is available." from a 402's amounts; "" when the service did not state them. */

@@ -18,7 +18,7 @@ import {
 } from '../outbox';
 import { describe } from '../errors';
 import { count, formatCount, plural, HOUR_MS } from '../../platform';
-import { whenText } from '../words';
+import { spreadsheetZone, whenText } from '../words';
 import type { Queued } from './send-queue';
 
 export interface Hold {
@@ -75,7 +75,7 @@ export function holdOf(
     states.set(key, { kind: 'waiting', code: 'window', detail: SEND_TEXTS.windowWait(opening) });
     if (at < until) [until, first] = [at, opening];
   }
-  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(); // read once: a spreadsheet call
+  const zone = spreadsheetZone();
   for (const [key, at] of queued.testWait) {
     const detail = at < Infinity ? SEND_TEXTS.testWait(whenText(at, zone)) : SEND_TEXTS.testNotStarted;
     states.set(key, { kind: 'waiting', code: 'test', detail });

@@ -5,6 +5,7 @@
 // write per column. A 429 quota-exceeded does not end the send: its rows wait ("Waiting for the sending
 // quota (…)"), the job pauses, and the hourly trigger of the user who sent it (schedule/) tries again each
 // hour, for 7 days at most.
+import { spreadsheetZone } from '../words';
 import { ApiError, isForLater, type OutreachClient } from '../../api';
 import { outreachClient } from '../clients';
 import {
@@ -181,7 +182,7 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   const most = Math.min(unit.n, UNIT_ROWS, free > 0 ? free * SEND_CHUNK : UNIT_ROWS);
   // The hourly and daily limits count what this list posted (steps included) in the payer's record.
   const { room: wanted, daily } = roomNow(state.data.sheetId, template.timing, most);
-  const clock = sendClock(template.timing, list.sheet.getParent().getSpreadsheetTimeZone());
+  const clock = sendClock(template.timing, spreadsheetZone());
   const subject = subjectGate(client, list, template);
   const queued = queuedRows(list, template, confirmed, wanted, unsubscribe, clock, subject.gate);
   const { rows, skipped, unconfirmed } = queued;
@@ -318,7 +319,15 @@ function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendU
     state.data.held = hold.until;
     throw holdPause(hold, !!posted && posted.outcomes.some((o) => o.sent));
   }
-  if (unit.n > 0 && (later || !result.exhausted)) return [{ n: unit.n }];
+  if (unit.n > 0 && (later || !result.exhausted)) return carryOver(unit, state.units);
+}
+
+/** What a batch left goes with the next unit: a batch of its own would cost a batch's writing again. */
+function carryOver(unit: SendUnit, units: SendUnit[]): SendUnit[] {
+  const next = units[1];
+  if (!next) return [{ n: unit.n }];
+  next.n += unit.n;
+  return [];
 }
 
 /** Why a batch's mails are not on their rows yet: the sheet or its e-mail column is gone, or its rows kept moving. */

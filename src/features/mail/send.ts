@@ -4,6 +4,7 @@
 // whose address failed before are named in a question of their own. The work is the send job
 // (send-job.ts) on the job runner: thousands of rows go on across executions in the progress dialog. A send
 // scheduled for later plans the same way (prepareSend) without UI.
+import { spreadsheetZone } from '../words';
 import { type OutreachClient, usableEdm } from '../../api';
 import { outreachClient } from '../clients';
 import {
@@ -147,7 +148,7 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   if (!template) return null;
   const list = openMailingList(sheet);
   const blocked =
-    otherSendOnSheet(sheet.getSheetId(), sheet.getName(), spreadsheet.getSpreadsheetTimeZone()) ||
+    otherSendOnSheet(sheet.getSheetId(), sheet.getName(), spreadsheetZone()) ||
     (template.followUps ? otherSequenceOnSheet(sheet) : null);
   if (blocked) throw new UserError(blocked);
   const unsubscribeAddress = readSettings().unsubscribeAddress;
@@ -171,10 +172,10 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   const plan = planSend(template, candidates, rows, scope === 'selected', {
     doNotContact: readDoNotContact(spreadsheet),
     failures: earlierFailures(spreadsheet, { sheetId: sheet.getSheetId(), rows }, others),
-    zone: spreadsheet.getSpreadsheetTimeZone(),
+    zone: spreadsheetZone(),
     unsubscribeAddress,
   });
-  const mailedBefore = leaveOutMailedBefore(plan, template.campaign, spreadsheet.getSpreadsheetTimeZone());
+  const mailedBefore = leaveOutMailedBefore(plan, template.campaign, spreadsheetZone());
   const elsewhere = leaveOutElsewhere(
     plan,
     peopleElsewhere(spreadsheet, { sheetId: sheet.getSheetId(), rows }, plan.rows),
@@ -212,7 +213,7 @@ export function costLines(prepared: PreparedSend, startAt?: number): { lines: st
     `Usable e-mail credits (EDM): ${edmText(balance)}.`,
   );
   lines.push(...testLines(n, template.subjectTest, template.timing));
-  const zone = sheet.getParent().getSpreadsheetTimeZone();
+  const zone = spreadsheetZone();
   lines.push(
     ...(startAt === undefined
       ? whenLines(plan.rows, template.timing, zone)
@@ -284,7 +285,7 @@ function planAndSend(scope: Scope, reporter: Reporter): void {
  * goes again, on purpose), No skips them.
  */
 function askAboutFailedBefore(plan: SendPlan, again: Set<string>): void {
-  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+  const zone = spreadsheetZone();
   const shown = plan.failedBefore
     .slice(0, 10)
     .map(({ row, failure }) => `Row ${row.rowNumber}: ${row.email} (${failureWhy(failure, zone)})`);

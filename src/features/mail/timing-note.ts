@@ -1,5 +1,6 @@
 // What Compose says under the timing fields: in which zone the rows' mails are timed, and where that zone is
 // only a guess (a country over several zones uses its capital's), with the fix.
+import { spreadsheetZone } from '../words';
 import { type ListRow, type MailingList, normalizeHeader } from '../../sheets';
 import {
   countryZone,
@@ -21,7 +22,7 @@ const COUNTRY = normalizeHeader('Country');
 export function timingNote(list: MailingList, timing: Timing): string {
   const parts: string[] = [];
   const window = timing.sendWindow;
-  const zone = list.sheet.getParent().getSpreadsheetTimeZone();
+  const zone = spreadsheetZone();
   if (window) {
     const days = window.days.map((d) => DAY_NAMES[d]).join(', ');
     const where =

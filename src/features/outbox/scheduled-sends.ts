@@ -6,7 +6,7 @@
 import { withDocumentLock, sheetRecords, userToken, HOUR_MS, formatCount } from '../../platform';
 import { startWindowText } from '../outbox/send-later-time';
 import type { ConfirmedRef } from './confirm';
-import { whenText } from '../words';
+import { spreadsheetZone, whenText } from '../words';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -138,7 +138,7 @@ export interface ScheduleView {
 export function scheduleView(sheet: Sheet): ScheduleView | null {
   const schedule = scheduleOf(sheet.getSheetId());
   if (!schedule) return null;
-  const zone = sheet.getParent().getSpreadsheetTimeZone();
+  const zone = spreadsheetZone();
   const mine = schedule.owner === userToken();
   const why = whyCannotRun(schedule, zone, mine);
   let text = `"Send to all unsent rows" is scheduled${mine ? '' : ' by another editor'} to start ${startWindowText(schedule.at, zone)}.`;

@@ -14,7 +14,7 @@ import {
   type SequenceRecord,
   type Wait,
 } from '../outbox';
-import { whenText } from '../words';
+import { spreadsheetZone, whenText } from '../words';
 import { sequenceCell, writeSequence } from './sequence-column';
 import { type Due, planView, type Plans, recordStops } from './sequence-eligibility';
 import { parseSequence, sequenceText, type SequenceView } from './sequence-texts';
@@ -86,7 +86,7 @@ function rowTexts(
   wait: Wait | null,
 ): { texts: Map<string, string>; next: { step: number; at: number }; rowsLeft: number } {
   const of = (loadTemplate(list.sheet.getSheetId())?.followUps || []).length;
-  const zone = list.sheet.getParent().getSpreadsheetTimeZone(); // once: each call is a spreadsheet read
+  const zone = spreadsheetZone();
   const when = (ms: number) => whenText(ms, zone);
   const texts = new Map<string, string>();
   let next = { step: 0, at: 0 };

@@ -4,6 +4,7 @@
 // record, the previous mails of the rows due are read from the service (free), the usable EDM is read once,
 // and the due rows are posted through the outbox (outbox.ts), exactly once per address and step. The Sequence
 // column and the document's record of the sequence (for the summary) say where everything is.
+import { spreadsheetZone } from '../words';
 import { ApiError } from '../../api';
 import { Deadline, withJobLease, ownerStamp, userToken, readSettings } from '../../platform';
 import { type MailingList } from '../../sheets';
@@ -176,7 +177,7 @@ function planAll(
 ): Plans {
   const spreadsheet = list.sheet.getParent();
   const rows = list.readRows();
-  const zone = spreadsheet.getSpreadsheetTimeZone();
+  const zone = spreadsheetZone();
   const now = Date.now();
   const context: PlanContext = {
     ledger: from.ledger,

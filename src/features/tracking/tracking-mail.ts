@@ -7,7 +7,7 @@ import { mailIdColumn, stateText } from '../../sheets';
 import { ask, inform, scriptJson, showDialogFile } from '../../ui';
 import { ensureKey } from '../settings';
 import { trackedState } from './tracking-rows';
-import { whenText } from '../words';
+import { spreadsheetZone, whenText } from '../words';
 import { UserError } from '../errors';
 import { answerLine } from '../inbox';
 
@@ -82,7 +82,7 @@ function parseMailId(value: unknown): number {
 }
 
 function mailView(mail: MailDetail): MailView {
-  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+  const zone = spreadsheetZone();
   const time = (iso: string | null | undefined) => {
     const ms = iso ? new Date(iso).getTime() : NaN;
     return Number.isNaN(ms) ? '' : whenText(ms, zone); // the one date format of every message
