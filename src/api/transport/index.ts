@@ -1,7 +1,6 @@
 // api/transport: what other folders use of it (the only file they import).
 export {
   type Interpreted,
-  type Interpreter,
   parseJson,
   parseRetryAfter,
   parseSuccess,
