@@ -1,7 +1,16 @@
 // The progress dialog's endpoints (continue, stop, poll, end shown) for every long job: each JobKind has its
 // job here, and a kind a page names is checked before use. It runs no step itself (jobs/job-runner.ts does).
-import { forgetUnseenReport, isJobKind, JobKind, JobProgress, readProgress } from '../platform';
-import { type JobDefinition, continueSavedJob, DIALOG_REPORTER, stopSavedJob } from './jobs';
+import {
+  forgetUnseenReport,
+  isJobKind,
+  JobKind,
+  JobProgress,
+  readProgress,
+  type JobDefinition,
+  continueSavedJob,
+  DIALOG_REPORTER,
+  stopSavedJob,
+} from './jobs';
 import { PHONE_JOB } from './phone';
 import { SEND_JOB } from './mail';
 import { UNLOCK_JOB } from './prospecting';

@@ -1,28 +1,9 @@
 // platform: what other folders use of it (the only file they import).
 export { attributionHeaders, ensureInstallId } from './attribution';
 export { cached, cacheKey, utf8Bytes } from './cache';
-export { CUSTOM_FUNCTION_LIMIT_MS, Deadline } from './deadline';
+export { CUSTOM_FUNCTION_LIMIT_MS, Deadline, executionEnd } from './deadline';
 export { carriesMark, documentMark, existingMark, TAG_RANDOM_CHARS } from './document-mark';
 export { formulasMaySpend, setFormulasMaySpend } from './formula-spending';
-export {
-  BUSY_MESSAGE,
-  clearJob,
-  forgetStop,
-  forgetUnseenReport,
-  isJobKind,
-  type JobKind,
-  type JobProgress,
-  keepUnseenReport,
-  loadJob,
-  otherJobs,
-  readProgress,
-  requestStop,
-  saveJob,
-  saveProgress,
-  stopRequested,
-  takeUnseenReport,
-  withJobLease,
-} from './jobs';
 export { deleteLarge, readLarge, writeLarge } from './large-property';
 export { withDocumentLock } from './locks';
 export { changeOutbox, readOutbox, roomLeft } from './outbox-store';

@@ -3,7 +3,7 @@
 // document's; the script lock is shared by every user of a published add-on and is no place for this.
 //
 // A section is meant to be short: read, decide, write properties. Long work (requests, sheet writes of a
-// whole job) runs outside it under a lease kept in properties (platform/jobs.ts).
+// whole job) runs outside it under a lease kept in properties (features/jobs/job-store.ts).
 
 interface LockOptions {
   /**

@@ -1,6 +1,4 @@
 // Opening sidebars and dialogs. The HTML files are built from src/ui (shared parts inlined at build time).
-import { JobProgress } from '../platform';
-
 export function showSidebarFile(file: string, title: string, data: Record<string, unknown> = {}): void {
   const template = HtmlService.createTemplateFromFile(file);
   Object.assign(template, data);
@@ -30,8 +28,11 @@ export function scriptJson(value: unknown): string {
     .replace(/\u2029/g, '\\u2029');
 }
 
-/** The dialog that drives a long job to its end (see platform/jobs), with Stop and Close. */
-export function showProgressDialog(job: { title: string; action: string }, progress: JobProgress): void {
+/** The dialog that drives a long job to its end (see features/jobs), with Stop and Close; `progress` its first view. */
+export function showProgressDialog(
+  job: { title: string; action: string },
+  progress: { kind: string; message: string },
+): void {
   showDialogFile(
     'progress',
     job.title,

@@ -22,6 +22,20 @@ export {
   stopSavedJob,
 } from './job-runner';
 export {
+  BUSY_MESSAGE,
+  clearJob,
+  forgetUnseenReport,
+  isJobKind,
+  type JobKind,
+  type JobProgress,
+  loadJob,
+  otherJobs,
+  readProgress,
+  saveJob,
+  stopRequested,
+  withJobLease,
+} from './job-store';
+export {
   lastRun,
   MENU_REPORTER,
   recordLastRun,

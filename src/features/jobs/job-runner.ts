@@ -17,8 +17,8 @@
 // It must never run two steps of a kind at once, start a unit that would not end before the deadline, or
 // go on with a job started with another key (keyChangedText, job.ts).
 import { ApiError, isForLater } from '../../api';
+import { Deadline, ownerStamp } from '../../platform';
 import {
-  Deadline,
   clearJob,
   forgetStop,
   forgetUnseenReport,
@@ -31,8 +31,7 @@ import {
   saveProgress,
   stopRequested,
   withJobLease,
-  ownerStamp,
-} from '../../platform';
+} from './job-store';
 import {
   isStopped,
   JobDefinition,

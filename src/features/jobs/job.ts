@@ -1,14 +1,8 @@
 // What a long job is, for job-runner.ts to run it: its saved state and status, its definition, what its work
 // may throw, where it reports, and who may go on with it. It runs nothing itself (the runner and reporters.ts
 // import it; it imports neither).
-import {
-  type Deadline,
-  type JobKind,
-  type JobProgress,
-  ownershipOf,
-  type OwnerStamp,
-  type Service,
-} from '../../platform';
+import { type Deadline, ownershipOf, type OwnerStamp, type Service } from '../../platform';
+import { type JobKind, type JobProgress } from './job-store';
 
 /** What is saved between steps. `data` is the job's own (counters, settings of the run). */
 export interface JobState<U, D> {

@@ -2,7 +2,7 @@
 // goes on past this execution, an alert when it stopped, a toast when it is done. From a time-driven
 // trigger there is no UI (getUi() throws there): the outcome is kept in document properties, and the feature
 // shows it where the user looks later (the Tracking sheet's summary, the menu action's confirmation).
-import { JobKind, JobProgress, takeUnseenReport } from '../../platform';
+import { JobKind, JobProgress, takeUnseenReport } from './job-store';
 import { inform, showProgressDialog, toast } from '../../ui';
 import type { JobDefinition, JobLabels, JobState, Reporter } from './job';
 

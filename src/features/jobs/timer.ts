@@ -5,7 +5,6 @@
 // triggers.ts), so it works whether or not getUserTriggers(spreadsheet) lists time-driven triggers.
 import {
   missingScopes,
-  loadJob,
   createHourlyTrigger,
   deleteTriggers,
   listedClockTrigger,
@@ -13,6 +12,7 @@ import {
   userToken,
   count,
 } from '../../platform';
+import { loadJob } from './job-store';
 import { mySchedules, mySequences } from '../outbox';
 import { myTimer, saveMyTimer } from './timer-store';
 

@@ -3,10 +3,10 @@
 // is), after a question that names the failed rows and offers the next contact of their companies first
 // (next-contact.ts). Nothing that went is sent again: the rows still queued go on with the send (the hourly
 // run), the steps to come with the sequence, and the guard judges the mails after the resume.
-import { saveJob, withJobLease, userToken, count, formatCount, plural } from '../../platform';
+import { saveJob, withJobLease, savedJob } from '../jobs';
+import { userToken, count, formatCount, plural } from '../../platform';
 import { stateCell, type CellValue, MailingList } from '../../sheets';
 import { choose, inform, toast } from '../../ui';
-import { savedJob } from '../jobs';
 import { guardPause, guardView, pauseDetail, resumeGuard, untoldPauses, Ledger } from '../outbox';
 import { UserError } from '../errors';
 import { whenText } from '../words';

@@ -38,8 +38,8 @@ import {
   MailingList,
   ViewNotWritten,
 } from '../../sheets';
-import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs';
-import { readSettings, stopRequested, HOUR_MS, count, formatCount, plural } from '../../platform';
+import { JobDefinition, JobPause, JobState, JobStop, StepContext, stopRequested } from '../jobs';
+import { readSettings, HOUR_MS, count, formatCount, plural } from '../../platform';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { queuedRows, subjectGate } from './send-queue';
 import { guardHold, type Hold, holdOf, holdPause, reviewHold, roomNow } from './send-hold';

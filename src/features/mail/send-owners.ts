@@ -2,8 +2,8 @@
 // limit) or their chunks in doubt. Only they can go on with it, with their key and the rows they confirmed;
 // while it lasts nobody else sends from that sheet, so none of its rows is queued, marked or sent twice by
 // two users. Other sheets are not affected.
-import { otherJobs, ownershipOf } from '../../platform';
-import { hasWorkLeft, type JobState } from '../jobs';
+import { otherJobs, hasWorkLeft, type JobState } from '../jobs';
+import { ownershipOf } from '../../platform';
 import type { SendData, SendUnit } from './send-job';
 import { openChunks } from '../outbox';
 import { whenText } from '../words';

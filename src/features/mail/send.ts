@@ -7,17 +7,24 @@
 import { spreadsheetZone } from '../words';
 import { type OutreachClient, usableEdm } from '../../api';
 import { outreachClient } from '../clients';
+import { Deadline, readSettings, userToken, count, formatCount, plural } from '../../platform';
 import {
-  Deadline,
   BUSY_MESSAGE,
   JobProgress,
   withJobLease,
-  readSettings,
-  userToken,
-  count,
-  formatCount,
-  plural,
-} from '../../platform';
+  hasWorkLeft,
+  JobState,
+  keyChangedText,
+  Reporter,
+  endJob,
+  newJobState,
+  runStep,
+  savedJob,
+  startJob,
+  MENU_REPORTER,
+  recordLastRun,
+  reportBackgroundWork,
+} from '../jobs';
 import {
   loadTemplate,
   StoredTemplate,
@@ -51,20 +58,6 @@ import {
 } from '../../sheets';
 import { choose, confirm, inform, toast } from '../../ui';
 import { showComposeDialog } from './compose';
-import {
-  hasWorkLeft,
-  JobState,
-  keyChangedText,
-  Reporter,
-  endJob,
-  newJobState,
-  runStep,
-  savedJob,
-  startJob,
-  MENU_REPORTER,
-  recordLastRun,
-  reportBackgroundWork,
-} from '../jobs';
 import { mailedRecently, peopleElsewhere, startFollowUps, sequenceCostLine, stepLines } from '../sequence';
 import { askAboutElsewhere, type HeldElsewhere, leaveOutElsewhere, stepsChangedSince } from './send-people';
 import { otherSendOnSheet } from './send-owners';

@@ -11,13 +11,12 @@
 // Running the action again on the same selection resumes an unfinished check (or says when a paused one
 // may go on).
 import { phoneClient } from '../clients';
-import { Deadline, BUSY_MESSAGE, clearJob, saveJob, withJobLease } from '../../platform';
-import { ApiError } from '../../api';
-import { dailyQuotaPause, fetchQuotaError } from './phone-quota';
-import { PhoneResults } from './phone-results';
-import { activeSelection, hiddenRows, Selection, HeaderMovedError, TableRow } from '../../sheets';
-import { confirm, inform, toast } from '../../ui';
+import { Deadline } from '../../platform';
 import {
+  BUSY_MESSAGE,
+  clearJob,
+  saveJob,
+  withJobLease,
   JobState,
   pausedUntil,
   newJobState,
@@ -27,6 +26,11 @@ import {
   MENU_REPORTER,
   reportBackgroundWork,
 } from '../jobs';
+import { ApiError } from '../../api';
+import { dailyQuotaPause, fetchQuotaError } from './phone-quota';
+import { PhoneResults } from './phone-results';
+import { activeSelection, hiddenRows, Selection, HeaderMovedError, TableRow } from '../../sheets';
+import { confirm, inform, toast } from '../../ui';
 import { PHONE_JOB, PhoneData, PhoneUnit } from './phone-job';
 import {
   ColumnPlan,

@@ -2,10 +2,19 @@
 // contacts refreshed, free), and the rows that cannot be unlocked and why. Read by the menu action and read
 // again when the unlock dialog's answer comes (unlock-question.ts), which starts the job.
 import { CompanyIndex, rowShowsCompany } from './company-index';
-import { otherJobs, splitEvery, count, plural } from '../../platform';
+import {
+  otherJobs,
+  hasWorkLeft,
+  isStopped,
+  JobState,
+  newJobState,
+  savedJob,
+  startJob,
+  MENU_REPORTER,
+} from '../jobs';
+import { splitEvery, count, plural } from '../../platform';
 import { cellText, COMPANIES, hiddenRows, selectedRows, Table, TableRow } from '../../sheets';
 import { isAllRoles, type RoleChoice } from './role-choice';
-import { hasWorkLeft, isStopped, JobState, newJobState, savedJob, startJob, MENU_REPORTER } from '../jobs';
 import { CONTACT_CHUNK, statusCell, UNLOCK_CHUNK, UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
 import { UserError } from '../errors';
 

@@ -3,7 +3,8 @@
 // answer is a new execution: the selection is read again there and must be the plan the dialog stated (its
 // check), so what is charged is what was confirmed, whatever another editor changed meanwhile.
 import { outreachClient } from '../clients';
-import { BUSY_MESSAGE, withJobLease, count, formatCount } from '../../platform';
+import { BUSY_MESSAGE, withJobLease } from '../jobs';
+import { count, formatCount } from '../../platform';
 import { inform, scriptJson, showDialogFile } from '../../ui';
 import { DEPARTMENTS, SENIORITIES } from './roles';
 import { readRoleChoice, roleChoiceOf, type RoleChoice, saveRoleChoice } from './role-choice';

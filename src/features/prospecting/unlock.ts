@@ -2,10 +2,20 @@
 // anything is charged, in the unlock dialog (unlock-question.ts), which also chooses the roles that go to
 // Contacts. The work itself is the unlock job (unlock-job.ts) on the job runner.
 import { outreachClient } from '../clients';
-import { BUSY_MESSAGE, clearJob, withJobLease, Deadline, count, formatCount, plural } from '../../platform';
+import {
+  BUSY_MESSAGE,
+  clearJob,
+  withJobLease,
+  hasWorkLeft,
+  keyChangedText,
+  runStep,
+  savedJob,
+  MENU_REPORTER,
+  reportBackgroundWork,
+} from '../jobs';
+import { Deadline, count, formatCount, plural } from '../../platform';
 import { confirm, inform, toast } from '../../ui';
 import { isAllRoles, readRoleChoice } from './role-choice';
-import { hasWorkLeft, keyChangedText, runStep, savedJob, MENU_REPORTER, reportBackgroundWork } from '../jobs';
 import { ensureKey } from '../settings';
 import { UNLOCK_JOB, UnlockCounts, UnlockUnit } from './unlock-job';
 import { showUnlockQuestion } from './unlock-question';

@@ -2,8 +2,8 @@
 // so and can be sent again later); sends scheduled for later are cancelled one by one after a question.
 // Only the user's own: another editor's waiting or scheduled send spends their key, and only they cancel
 // it (this user is told it exists), unless it is a scheduled send that cannot run (schedules.ts). The hourly trigger is removed when nothing is left for it.
-import { withJobLease, userToken, count, formatCount, plural } from '../../platform';
-import { isStopped, savedJob, releaseTimerIfIdle } from '../jobs';
+import { withJobLease, isStopped, savedJob, releaseTimerIfIdle } from '../jobs';
+import { userToken, count, formatCount, plural } from '../../platform';
 import { dropSend, rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail';
 import {
   forgetConfirmed,

@@ -5,7 +5,6 @@
 // happened goes to the Mail status cells and to the Tracking summary.
 import {
   readSettings,
-  withJobLease,
   ownershipOf,
   ownerStamp,
   userToken,
@@ -15,6 +14,7 @@ import {
   plural,
 } from '../../platform';
 import {
+  withJobLease,
   hasWorkLeft,
   savedJob,
   recordLastRun,

@@ -11,13 +11,6 @@
 // editors see it (schedule-check.ts); the trigger removes itself when nothing is left for it.
 import {
   JobProgress,
-  missingScopes,
-  SCOPES,
-  type ScopeName,
-  needsReauthorization,
-  userToken,
-} from '../../platform';
-import {
   hasWorkLeft,
   continueSavedJob,
   savedJob,
@@ -30,6 +23,7 @@ import {
   myTimer,
   saveMyTimer,
 } from '../jobs';
+import { missingScopes, SCOPES, type ScopeName, needsReauthorization, userToken } from '../../platform';
 import { SEND_JOB, SendData, SendUnit } from '../mail';
 import { PHONE_JOB, PhoneData, PhoneUnit } from '../phone';
 import { autoRefreshOnTimer, refreshOnTimer, writeStatusBlock } from '../tracking';

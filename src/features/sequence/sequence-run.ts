@@ -6,10 +6,10 @@
 // column and the document's record of the sequence (for the summary) say where everything is.
 import { spreadsheetZone } from '../words';
 import { ApiError } from '../../api';
-import { Deadline, withJobLease, ownerStamp, userToken, readSettings } from '../../platform';
+import { Deadline, ownerStamp, userToken, readSettings } from '../../platform';
+import { withJobLease, recordLastRun } from '../jobs';
 import { type MailingList } from '../../sheets';
 import { outreachClient } from '../clients';
-import { recordLastRun } from '../jobs';
 import {
   readDoNotContact,
   loadTemplate,

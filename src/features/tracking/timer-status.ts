@@ -2,9 +2,9 @@
 // on (each user's own switch), an hourly run that needs re-authorization, the sends scheduled for later and
 // a send waiting for the sending quota, and each running follow-up sequence. A trigger has no UI and its failures are mailed to nobody: this is
 // where its user sees them.
-import { type ScopeName, loadJob, otherJobs, count } from '../../platform';
+import { type ScopeName, count } from '../../platform';
+import { loadJob, otherJobs, lastRun, allTimers } from '../jobs';
 import { consentText } from '../errors';
-import { lastRun, allTimers } from '../jobs';
 import { allSchedules, whyCannotRun, startWindowText, allSequences, testSummary } from '../outbox';
 import { whenText } from '../words';
 import { sequenceSummary } from '../sequence';

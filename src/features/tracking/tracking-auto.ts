@@ -8,9 +8,10 @@
 // days, when the key is missing or refused, or after repeated failures. It never turns itself off for
 // "nothing sent" or "all final" while the same user has timed work left (schedule/timer.ts: timedWorkLeft).
 import { lastSendAt } from '../outbox';
-import { readSettings, JobProgress, withJobLease, DAY_MS } from '../../platform';
-import { lastRefreshOutcome } from './tracking-store';
+import { readSettings, DAY_MS } from '../../platform';
 import {
+  JobProgress,
+  withJobLease,
   ensureTimer,
   releaseTimerIfIdle,
   timedWorkLeft,
@@ -21,6 +22,7 @@ import {
   recordLastRun,
   unattendedReporter,
 } from '../jobs';
+import { lastRefreshOutcome } from './tracking-store';
 import { TRACKING_SUMMARY, Table } from '../../sheets';
 import { confirm, toast } from '../../ui';
 import { runRefresh } from './tracking';

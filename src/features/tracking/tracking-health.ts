@@ -4,7 +4,8 @@
 // on the sheet beside the summary. Views only: what is sent is decided by the payer's record (outbox/).
 import { cellText, type CellValue, TRACKING_SUMMARY, parseState, stateText } from '../../sheets';
 import { OPENED_WORDS } from './tracking-rows';
-import { loadJob, otherJobs, DAY_MS, HOUR_MS } from '../../platform';
+import { loadJob, otherJobs } from '../jobs';
+import { DAY_MS, HOUR_MS } from '../../platform';
 import {
   guardViews,
   pauseDetail,

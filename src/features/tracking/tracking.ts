@@ -1,10 +1,21 @@
 // Menu: Refresh tracking. Reads the tasks this document sent and all their mails into the Tracking sheet
 // and the summary, and moves the Mail status of the rows that sent them. Free and read-only at the service:
 // a refresh cut off by the 6-minute limit goes on in the progress dialog, or at the trigger's next run.
-import { Deadline, BUSY_MESSAGE, JobProgress, withJobLease } from '../../platform';
+import { Deadline } from '../../platform';
+import {
+  BUSY_MESSAGE,
+  JobProgress,
+  withJobLease,
+  hasWorkLeft,
+  Reporter,
+  newJobState,
+  runStep,
+  savedJob,
+  startJob,
+  MENU_REPORTER,
+} from '../jobs';
 import type { RefreshOrigin } from './tracking-store';
 import { inform } from '../../ui';
-import { hasWorkLeft, Reporter, newJobState, runStep, savedJob, startJob, MENU_REPORTER } from '../jobs';
 import { ensureKey } from '../settings';
 import { newTrackingData, type TrackingData, type TrackingUnit } from './tracking-data';
 import { firstStepMemory, TRACKING_JOB } from './tracking-job';

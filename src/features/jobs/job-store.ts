@@ -4,10 +4,14 @@
 // time). Each user has their own job of each kind (`job.<kind>.<user token>`): it spends its owner's key,
 // so only its owner loads, continues or stops it; other editors only learn that it exists (otherJobs). It
 // runs no job and says nothing to the user (features/jobs does both).
-import { executionEnd } from './deadline';
-import { deleteLarge, readLarge, writeLarge } from './large-property';
-import { withDocumentLock } from './locks';
-import { userToken } from './owner';
+import {
+  executionEnd,
+  deleteLarge,
+  readLarge,
+  writeLarge,
+  withDocumentLock,
+  userToken,
+} from '../../platform';
 
 /** The long jobs the runner drives; each has its own saved state, lease, progress and Stop per user. */
 const JOB_KINDS = ['unlock', 'send', 'phone', 'tracking'] as const;
