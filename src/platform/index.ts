@@ -6,7 +6,6 @@ export { carriesMark, documentMark, existingMark, TAG_RANDOM_CHARS } from './doc
 export { formulasMaySpend, setFormulasMaySpend } from './formula-spending';
 export { deleteLarge, readLarge, writeLarge } from './large-property';
 export { withDocumentLock } from './locks';
-export { changeOutbox, readOutbox, roomLeft } from './outbox-store';
 export { ownershipOf, ownerStamp, type OwnerStamp, userToken } from './owner';
 export { packText, unpackText } from './packed-text';
 export { count, formatCount, plural } from './plural';

@@ -11,7 +11,8 @@
 // time, how far the mailbox was read, and how far the mail of the people whose steps were due was read
 // (optional fields: records written before them read as empty). Per document, bounded in time and size: who got
 // each campaign's first mail (mailed.ts) and the ids of the mails posted (posted-mails.ts), for 90 days.
-import { changeOutbox, readOutbox, roomLeft, DAY_MS, HOUR_MS } from '../../platform';
+import { changeOutbox, readOutbox, roomLeft } from './outbox-store';
+import { DAY_MS, HOUR_MS } from '../../platform';
 import { ADDRESS_CHARS, addressMark, CONTENT_CHARS, decodeNumber, DIGITS, encodeNumber } from './marks';
 import {
   addFingerprint,

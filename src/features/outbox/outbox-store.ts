@@ -2,7 +2,7 @@
 // by large-property.ts). No other editor's execution can read or write it, and a copy of the spreadsheet (another
 // id) starts without one. Changes are made under the user's lock, on a fresh read, so that two executions of the
 // same user (a send and the hourly run) never lose each other's writes.
-import { readLarge, writeLarge } from './large-property';
+import { readLarge, writeLarge } from '../../platform';
 
 const PREFIX = 'outbox.';
 /** What the add-on lets its records take of the user's 500 KB store; the rest stays for settings and others. */
