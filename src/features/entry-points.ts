@@ -27,13 +27,14 @@ import {
   prospectSearch,
   prospectTask,
 } from './prospecting';
+import { showSettingsDialog } from './settings';
 import {
+  checkSavedKeys,
   getSettingsView,
   restoreDefaultAddressesFromDialog,
   saveSettingsFromDialog,
-  showSettingsDialog,
-} from './settings';
-import { checkSavedKeys, testConnection } from './settings-connection';
+  testConnection,
+} from './settings-connection';
 import { refreshTracking, toggleAutoRefresh, showMailDetail } from './tracking';
 import { addSelectedToDoNotContact } from './outbox';
 import { cancelScheduledSend, scheduleSend, cancelTimedSend } from './schedule';

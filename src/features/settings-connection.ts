@@ -1,20 +1,29 @@
-// What the Settings dialog asks the services: Test connection (both balances, or what to change) and the
-// check of a key just saved (one free request per service whose key or address changed), so a key the
-// service refuses is never left at "Saved." and never replaces the key saved before. Errors are said in the
+// The Settings dialog's server side: its view and saving (with the switches their features own: the phone
+// formulas' consent, reply detection), and what it asks the services: Test connection (both balances, or what
+// to change) and the check of a key just saved (one free request per service whose key or address changed), so
+// a key the service refuses is never left at "Saved." and never replaces the key saved before. Errors are said in the
 // dialog's own place: "the key above", not "in Extensions › Outreach › Settings", where the user already is.
 import { ApiError, type Balance, usableEdm } from '../api';
 import {
+  ensureInstallId,
+  keepReplacedKeys,
   keyOf,
   maskKey,
   readSettings,
+  restoreDefaultAddresses,
   saveSettings,
   type Settings,
+  type SettingsPatch,
+  type SettingsView,
   takeReplacedKey,
   type Service,
   count,
   formatCount,
+  viewSettings,
 } from '../platform';
 import { outreachClient, phoneClient } from './clients';
+import { replyDetection, type ReplyDetectionView, setReplyDetection } from './inbox';
+import { formulasMaySpend, setFormulasMaySpend } from './phone';
 import { asClause, whenText } from './words';
 import { describe } from './errors';
 
@@ -200,4 +209,73 @@ function formatTimestamp(value: string | null | undefined): string {
   if (!value) return 'not shown';
   const date = new Date(value);
   return Number.isNaN(date.getTime()) ? value : whenText(date.getTime());
+}
+
+/** What the Settings dialog shows: the masked settings and the user's phone-formula switch. */
+interface SettingsDialogView extends SettingsView {
+  phoneFormulasAllowed: boolean;
+  /** "Detect replies in Gmail": shown only in a build that can read Gmail. */
+  replyDetection: ReplyDetectionView;
+}
+
+/** What the Settings dialog saves: absent fields are kept. */
+interface SettingsDialogPatch extends SettingsPatch {
+  /** Formulas in this document may spend the saving user's phone-check credits (only the owner's counts). */
+  allowPhoneFormulas?: boolean;
+  /** Reply detection in Gmail (features/inbox), this user's switch. */
+  detectReplies?: boolean;
+}
+
+export function getSettingsView(): SettingsDialogView {
+  return { ...viewSettings(), phoneFormulasAllowed: formulasMaySpend(), replyDetection: replyDetection() };
+}
+
+/**
+ * After a save: the view, the services whose key or address changed (the dialog has them checked), and the
+ * addresses before the save (an address nothing answers at is put back: settings-connection.ts).
+ */
+interface SavedSettingsView extends SettingsDialogView {
+  check: Service[];
+  previous: { outreachBaseUrl: string; phoneBaseUrl: string };
+}
+
+export function saveSettingsFromDialog(patch: SettingsDialogPatch): SavedSettingsView {
+  const clean: SettingsPatch = {};
+  const fields = [
+    'outreachApiKey',
+    'outreachBaseUrl',
+    'phoneApiKey',
+    'phoneBaseUrl',
+    'unsubscribeAddress',
+  ] as const;
+  for (const field of fields) {
+    if (patch && typeof patch[field] === 'string') clean[field] = patch[field];
+  }
+  const before = readSettings();
+  saveSettings(clean);
+  if (patch && typeof patch.allowPhoneFormulas === 'boolean') setFormulasMaySpend(patch.allowPhoneFormulas);
+  if (patch && typeof patch.detectReplies === 'boolean') setReplyDetection(patch.detectReplies);
+  // Made here, where user properties may be written, so the owner's formulas send it too.
+  ensureInstallId();
+  const after = readSettings();
+  keepReplacedKeys(before, after); // a new key the service refuses is put back to this one (checkSavedKeys)
+  const previous = { outreachBaseUrl: before.outreachBaseUrl, phoneBaseUrl: before.phoneBaseUrl };
+  return { ...getSettingsView(), check: changedServices(before, after), previous };
+}
+
+/** Settings dialog: both service addresses back to the defaults; the services with a key are checked. */
+export function restoreDefaultAddressesFromDialog(): SavedSettingsView {
+  const before = readSettings();
+  restoreDefaultAddresses();
+  const after = readSettings();
+  const previous = { outreachBaseUrl: before.outreachBaseUrl, phoneBaseUrl: before.phoneBaseUrl };
+  return { ...getSettingsView(), check: changedServices(before, after), previous };
+}
+
+/** The services with a key whose key or address differs between the two settings. */
+function changedServices(before: Settings, after: Settings): Service[] {
+  const changed = (key: 'outreach' | 'phone'): boolean =>
+    after[`${key}ApiKey`] !== '' &&
+    (after[`${key}ApiKey`] !== before[`${key}ApiKey`] || after[`${key}BaseUrl`] !== before[`${key}BaseUrl`]);
+  return (['outreach', 'phone'] as const).filter(changed);
 }

@@ -3,7 +3,6 @@ export { attributionHeaders, ensureInstallId } from './attribution';
 export { cached, cacheKey, utf8Bytes } from './cache';
 export { CUSTOM_FUNCTION_LIMIT_MS, Deadline, executionEnd } from './deadline';
 export { carriesMark, documentMark, existingMark, TAG_RANDOM_CHARS } from './document-mark';
-export { formulasMaySpend, setFormulasMaySpend } from './formula-spending';
 export { deleteLarge, readLarge, writeLarge } from './large-property';
 export { withDocumentLock } from './locks';
 export { ownershipOf, ownerStamp, type OwnerStamp, userToken } from './owner';

@@ -17,7 +17,8 @@ import {
   type PhoneNormalization,
 } from '../../api';
 import { phoneClient } from '../clients';
-import { CUSTOM_FUNCTION_LIMIT_MS, Deadline, formulasMaySpend, readSettings } from '../../platform';
+import { CUSTOM_FUNCTION_LIMIT_MS, Deadline, readSettings } from '../../platform';
+import { formulasMaySpend } from './formula-spending';
 import { PhoneResults } from './phone-results';
 import { errorCell, PHONE_TEXTS, resultText } from './phone-texts';
 
