@@ -1,6 +1,7 @@
 // The one place that reads the user's settings and builds the API clients from them: the clients get their
 // key, base URL, the other service's key (to redact it from messages) and the attribution headers as
-// arguments and read no property themselves. A trigger or a test may pass settings it already holds.
+// arguments and read no property themselves, and errors.ts learns the keys to hide from what users see. A
+// trigger or a test may pass settings it already holds.
 import {
   ApiError,
   missingKeyInit,
@@ -10,6 +11,7 @@ import {
   type PhoneClientOptions,
 } from '../api';
 import { attributionHeaders, readSettings, type Settings } from '../platform';
+import { hideKeysInErrors } from './errors';
 
 /** What a caller may still choose: the deadline, the rate budget, retry and batch sizes. */
 type ClientOptions<O> = Partial<Omit<O, 'apiKey' | 'baseUrl' | 'secrets' | 'extraHeaders'>>;
@@ -21,6 +23,7 @@ export function outreachClient(
 ): OutreachClient {
   if (!settings.outreachApiKey) throw new ApiError(missingKeyInit('outreach'));
   const keys = [settings.outreachApiKey, settings.phoneApiKey].filter((key) => key !== '');
+  hideKeysInErrors(keys);
   return new OutreachClient({
     ...options,
     apiKey: settings.outreachApiKey,
@@ -37,6 +40,7 @@ export function phoneClient(
   settings: Settings = readSettings(),
 ): PhoneClient {
   if (!settings.phoneApiKey) throw new ApiError(missingKeyInit('phone'));
+  hideKeysInErrors([settings.phoneApiKey, settings.outreachApiKey]);
   return new PhoneClient({
     ...options,
     apiKey: settings.phoneApiKey,

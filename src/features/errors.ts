@@ -6,7 +6,7 @@
 // permission to call …") in the same words. It owns no decision: code that acts on an error reads its kind
 // (ApiError), never the words made here. No text it returns may hold a fragment of an API key.
 import { ApiError, redact } from '../api';
-import { refusedScope, type ScopeName, readSettings } from '../platform';
+import { refusedScope, type ScopeName } from '../platform';
 import { isStoreFull, STORE_FULL_TEXT } from './storage';
 
 /** A mistake the user can fix, said in their words; `field` names the input it concerns (sidebar forms). */
@@ -32,16 +32,20 @@ export function describe(error: unknown): string {
   return refusalText(text) || hideKeys(text);
 }
 
-/** The text with any fragment of the user's two API keys hidden (redact(), keys read from settings). */
+/**
+ * The API keys this execution's clients were given (clients.ts): a key reaches an error's text only through a
+ * request made with it, so these are the keys to hide.
+ */
+const keysInUse = new Set<string>();
+
+/** Called by clients.ts with the keys of each client it builds. */
+export function hideKeysInErrors(keys: readonly string[]): void {
+  for (const key of keys) if (key) keysInUse.add(key);
+}
+
+/** The text with any fragment of the keys in use hidden (redact()). */
 function hideKeys(text: string): string {
-  let keys: string[];
-  try {
-    const settings = readSettings();
-    keys = [settings.outreachApiKey, settings.phoneApiKey];
-  } catch {
-    return text; // no access to the settings (AuthMode.NONE): no key can have been used either
-  }
-  return redact(text, keys);
+  return keysInUse.size ? redact(text, [...keysInUse]) : text;
 }
 
 /** How Google's consent screen names each permission, and what the add-on needs it for. */

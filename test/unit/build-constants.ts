@@ -1,5 +1,5 @@
-// The constants the build writes into dist/Code.js (dev/build/service-addresses.mjs): a module that reads one
-// when it loads (platform/settings.ts) needs it before it is imported, so a test file imports this first.
+// The constants the build writes into dist/Code.js (dev/build/service-addresses.mjs): code that reads the
+// settings (platform/settings.ts) reads SERVICE_ADDRESSES, so a test of it imports this first.
 Object.assign(globalThis, {
   SERVICE_ADDRESSES: {
     outreach: 'https://api.outreach.example.com',

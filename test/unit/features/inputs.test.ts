@@ -1,6 +1,5 @@
 // src/features/inputs.ts: what users type in sidebars and custom-function arguments: lists from text or
 // ranges, country codes (a misspelling named with its fix), optional whole numbers and flags.
-import '../build-constants'; // errors.ts (UserError, describe) reads the settings
 import {
   countryCodesProblem,
   parseCountries,

@@ -1,7 +1,6 @@
 // src/features/mail/send-plan.ts: before any request, every row of a send is checked; a row that cannot go
 // gets its reason (nothing charged), a row held by an empty placeholder says which, rows already sent stay,
 // and the confirmation counts each reason.
-import '../../build-constants'; // errors.ts (UserError, describe) reads the settings
 import {
   includeFailedBefore,
   isSent,

@@ -1,7 +1,6 @@
 // src/features/outbox/follow-ups.ts: the follow-up steps as the dialog sends them (checked, each problem
 // named by its step), when a step is due (days, or working days in the spreadsheet's zone), and each step's
 // own template and problems.
-import '../../build-constants'; // errors.ts (UserError, describe) reads the settings
 import {
   dueAt,
   followUpsFromText,

@@ -1,6 +1,5 @@
 // src/features/outbox/row-check.ts: the checks of one row before its mail goes (the same as the preview), as a
 // typed code; a row held by an empty placeholder is "Not sent", any other problem "Skipped".
-import '../../build-constants'; // errors.ts (UserError, describe) reads the settings
 import type { MailTemplate } from '../../../../src/features/outbox/mail-template';
 import { problemState, rowProblem } from '../../../../src/features/outbox/row-check';
 import { stateText } from '../../../../src/sheets/mail-state';

@@ -1,6 +1,5 @@
 // src/features/outbox/send-later-time.ts: the time a send is scheduled for, given as a wall time in the
 // spreadsheet's zone (or with its own offset), and the hour in which it starts.
-import '../../build-constants'; // errors.ts (UserError, describe) reads the settings
 import { UserError } from '../../../../src/features/errors';
 import { parseWhen, startWindowText } from '../../../../src/features/outbox/send-later-time';
 import { useUtilities } from '../../gas-utilities';

@@ -1,7 +1,6 @@
 // src/features/outbox/send-timing.ts and country-zones.ts: the timing as Compose sends it (checked, each
 // problem named), the zone a row is timed in (Time zone, else Country, else the spreadsheet's), the first open
 // instant of a window in a zone (summer time included, dates to skip), and the hourly limit's room.
-import '../../build-constants'; // errors.ts (UserError, describe) reads the settings
 import { countryZone } from '../../../../src/features/outbox/country-zones';
 import {
   firstOpen,

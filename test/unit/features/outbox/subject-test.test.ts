@@ -1,7 +1,6 @@
 // src/features/outbox/subject-test.ts: the test as Compose sends it, each person's place from the address's
 // mark (the share and the subject, spread evenly), the tasks a posted chunk adds, and each row's subject or
 // wait before and after the winner.
-import '../../build-constants'; // errors.ts (UserError, describe) reads the settings
 import {
   decideAt,
   keptTest,

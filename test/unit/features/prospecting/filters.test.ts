@@ -1,6 +1,5 @@
 // src/features/prospecting/filters.ts: the search filters the client applies, read from the form as people
 // type them (a filter that cannot be read names its field and an example), and applied to each row.
-import '../../build-constants'; // errors.ts (UserError, describe) reads the settings
 import type { SearchRow } from '../../../../src/api/outreach/outreach-schemas';
 import {
   failedFilters,

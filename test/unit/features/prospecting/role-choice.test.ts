@@ -1,6 +1,5 @@
 // src/features/prospecting/role-choice.ts: which departments and seniorities an unlock writes to Contacts,
 // as the unlock dialog sends them (every box ticked is "all"; none ticked is refused).
-import '../../build-constants';
 import { UserError } from '../../../../src/features/errors';
 import {
   ALL_ROLES,

@@ -2,7 +2,6 @@
 // never from a cell: in the sequence once confirmed and posted, the next step when its delay has passed,
 // stopped by a reply (theirs or their company's), the do-not-contact list or the menu, held when the row
 // changed since it was confirmed.
-import '../../build-constants';
 import { Ledger, type LedgerList, type StopCode } from '../../../../src/features/outbox/ledger';
 import {
   addressMark,
