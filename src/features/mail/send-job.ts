@@ -47,6 +47,7 @@ import { describe, UserError } from '../errors';
 import { selectWritten, writtenColumnsText } from './written-columns';
 
 const UNIT_ROWS = SEND_CHUNK * BATCH_CHUNKS;
+const PROGRESS_EVERY_MS = 1000;
 
 export type SendUnit = { n: number };
 
@@ -198,8 +199,13 @@ function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitR
   let stopped = false;
   const cancelled = () => (stopped = stopped || stopRequested(SEND_JOB.kind));
   const size = Math.min(rows.length, UNIT_ROWS);
+  // Said at most once a second (the dialog polls every few seconds): each saying is a property write, paid
+  // before the next chunk's post.
+  let saidAt = -Infinity;
   const onAnswered = (answered: number) => {
     const gone = Math.min(answered * SEND_CHUNK, size);
+    if (gone < size && Date.now() - saidAt < PROGRESS_EVERY_MS) return;
+    saidAt = Date.now();
     const rest = `${gone} more posted; the other ${size - gone} of this batch wait for ${limit}.`;
     context.progress(gone, gone < size ? `${sendSummary(state, false)} ${rest}` : undefined);
   };
