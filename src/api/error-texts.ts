@@ -39,7 +39,7 @@ export const ERROR_TEXTS = {
 };
 const T = ERROR_TEXTS;
 
-export function serviceName(service: ApiService): string {
+function serviceName(service: ApiService): string {
   return T[service];
 }
 
@@ -197,7 +197,7 @@ export function cancelledInit(service: ApiService): ApiErrorInit {
 }
 
 /** UrlFetchApp exception text without URLs (a query string may hold a phone number or an e-mail). */
-export function describeCause(cause: unknown): string {
+function describeCause(cause: unknown): string {
   const text = cause instanceof Error ? cause.message : String(cause);
   return text.replace(/\bhttps?:\/\/\S+/gi, '<url>').slice(0, 300);
 }

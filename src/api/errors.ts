@@ -66,8 +66,7 @@ interface ApiErrorCommon {
 }
 
 /** The kinds that say how long to wait before the same request can succeed. */
-export type WaitKind =
-  'rate-limit' | 'rate-budget' | 'time-up' | 'stopped' | 'quota' | 'fetch-quota' | 'server';
+type WaitKind = 'rate-limit' | 'rate-budget' | 'time-up' | 'stopped' | 'quota' | 'fetch-quota' | 'server';
 
 /** What each family of kinds carries besides: a reader narrows on `kind` to reach it. */
 export type ApiErrorFacts =
@@ -92,7 +91,7 @@ export type ApiErrorInit = ApiErrorCommon & ApiErrorFacts;
 export type ApiErrorWords = Pick<ApiErrorCommon, 'userMessage' | 'action' | 'retryable'>;
 
 /** Plain JSON form of an ApiError (google.script.run and custom functions cannot carry an Error's fields). */
-export type ApiErrorJson = ApiErrorInit & { name: 'ApiError' };
+type ApiErrorJson = ApiErrorInit & { name: 'ApiError' };
 
 class ApiErrorClass extends Error {
   declare readonly service: ApiService;
@@ -138,7 +137,7 @@ export const ApiError = ApiErrorClass as { new (init: ApiErrorInit): ApiError; r
  *   lost or not understood): the run goes on with the others.
  * The one place that decides it: a new kind does not compile until it is placed here.
  */
-export type RunEffect = 'later' | 'stop' | 'go-on';
+type RunEffect = 'later' | 'stop' | 'go-on';
 
 /** The kinds whose run effect is 'later' (RUN_EFFECTS' type keeps the two the same). */
 type LaterKind = 'rate-limit' | 'rate-budget' | 'time-up' | 'stopped';

@@ -21,20 +21,19 @@ import {
 import { type InputOf, lazySchema, type OutputOf } from '../transport';
 import { count } from '../../platform';
 
-export const TASK_STATUSES = ['pending', 'requested', 'completed', 'partial', 'failed'] as const;
-export const MAIL_STATUSES = ['pending', 'requested', 'sent', 'failed'] as const;
-export const BODY_FORMATS = ['text', 'html'] as const;
+const TASK_STATUSES = ['pending', 'requested', 'completed', 'partial', 'failed'] as const;
+const MAIL_STATUSES = ['pending', 'requested', 'sent', 'failed'] as const;
+const BODY_FORMATS = ['text', 'html'] as const;
 
-export const TaskStatusSchema = lazySchema(() => z.enum(TASK_STATUSES));
-export const MailStatusSchema = lazySchema(() => z.enum(MAIL_STATUSES));
-export const BodyFormatSchema = lazySchema(() => z.enum(BODY_FORMATS));
-export type BodyFormat = OutputOf<typeof BodyFormatSchema>;
+const TaskStatusSchema = lazySchema(() => z.enum(TASK_STATUSES));
+const MailStatusSchema = lazySchema(() => z.enum(MAIL_STATUSES));
+const BodyFormatSchema = lazySchema(() => z.enum(BODY_FORMATS));
 
 // ---------------------------------------------------------------------------------------------------------
 // Answers
 
 /** 2.6 e-mail task (list element) */
-export const TaskSchema = lazySchema(() =>
+const TaskSchema = lazySchema(() =>
   z.object({
     taskId: int(),
     totalCount: int(),
@@ -50,7 +49,7 @@ export const TaskSchema = lazySchema(() =>
 export type Task = OutputOf<typeof TaskSchema>;
 
 /** 2.7 mail record */
-export const MailRecordSchema = lazySchema(() =>
+const MailRecordSchema = lazySchema(() =>
   z.object({
     mailId: int(),
     taskId: int(),
@@ -122,7 +121,7 @@ export function cleanTaskSubject(subject: string): string {
 }
 
 /** A practical e-mail check: one @, a dotted domain of letters, digits and hyphens, no spaces. */
-export const EMAIL_PATTERN =
+const EMAIL_PATTERN =
   /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}(?<!\.)@(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function isValidEmail(value: string): boolean {
@@ -169,7 +168,7 @@ const nickname = () =>
     ),
   );
 
-export const PersonalizedEmailSchema = lazySchema(() =>
+const PersonalizedEmailSchema = lazySchema(() =>
   z.strictObject({
     content: content('content'),
     body_format: bodyFormat(),

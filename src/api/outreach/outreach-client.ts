@@ -53,13 +53,6 @@ import {
 } from './email-schemas';
 import { type RateBudget } from '../../platform';
 
-export {
-  type CompanyWithEmails,
-  PAGES_PER_WAVE,
-  PROFILE_EMAILS_MAX_PAGES,
-  PROFILE_EMAILS_PAGE_SIZE,
-  type ProfileEmailsOptions,
-} from './profiles-with-emails';
 import { interpretOutreach } from './outreach-answers';
 
 export type OutreachClientOptions = Omit<TransportOptions, 'service' | 'interpret'>;

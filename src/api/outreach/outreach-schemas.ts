@@ -34,7 +34,7 @@ export function usableEdm(balance: Pick<Balance, 'monthlyEdm' | 'addonEdm'>): nu
  * 2.2 A search row. `id` is NOT a companyHashId. `domain` is the unlock key only: never show it, nor any
  * website or link derived from it.
  */
-export const SearchRowSchema = lazySchema(() =>
+const SearchRowSchema = lazySchema(() =>
   z.object({
     id: z.string(),
     company_name: z.string(),
@@ -80,7 +80,7 @@ export const UnlockResultSchema = lazySchema(() =>
 );
 export type UnlockResult = OutputOf<typeof UnlockResultSchema>;
 
-export const TradeDataSchema = lazySchema(() =>
+const TradeDataSchema = lazySchema(() =>
   z.object({
     hsCode: optText(),
     value: z.nullish(z.number()),
@@ -106,7 +106,7 @@ export const CompanyProfileSchema = lazySchema(() =>
 export type CompanyProfile = OutputOf<typeof CompanyProfileSchema>;
 
 /** 2.5 contact e-mail entry */
-export const ContactEmailSchema = lazySchema(() =>
+const ContactEmailSchema = lazySchema(() =>
   z.object({
     name: optText(),
     title: optText(),

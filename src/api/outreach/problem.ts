@@ -5,7 +5,7 @@ import { type UnsafeOperation, ERROR_TEXTS, invalidResponseInit, outcomeUnknownI
 import { quotaExceededInit } from './quota-exceeded';
 import { isProblemBody, wrongAddressInit } from '../transport';
 
-export interface Problem {
+interface Problem {
   type?: string;
   title?: string;
   status?: number;
@@ -21,7 +21,7 @@ export interface Problem {
 }
 
 /** Parses a problem body leniently: JSON or problem+json, any field may be missing or of the wrong type. */
-export function parseProblem(text: string): Problem {
+function parseProblem(text: string): Problem {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -69,7 +69,7 @@ export function parseFundsDetail(detail: string | undefined): {
   return { required, available, unit };
 }
 
-export interface OutreachErrorContext {
+interface OutreachErrorContext {
   service: 'outreach';
   endpoint: string;
   baseUrl: string;

@@ -14,12 +14,12 @@ import {
 import { type RateBudget } from '../../platform';
 import { interpretPhone } from './phone-answers';
 
-export const PHONE_PATHS = {
+const PHONE_PATHS = {
   check: '/api/wa/check',
   credits: '/api/user/credits',
 } as const;
 
-export type PhoneCheckStatus = 'registered' | 'not-registered' | 'invalid' | 'error';
+type PhoneCheckStatus = 'registered' | 'not-registered' | 'invalid' | 'error';
 
 export interface PhoneCheckResult {
   /** Position in the input list. */

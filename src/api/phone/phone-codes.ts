@@ -2,7 +2,7 @@
 import type { ApiErrorFacts, ApiErrorInit, ApiErrorWords } from '../errors';
 import { ERROR_TEXTS } from '../error-texts';
 
-export const PHONE_CODES = {
+const PHONE_CODES = {
   INTERNAL: 1000,
   MISSING_KEY: 1001,
   INVALID_PHONE: 1002,

@@ -16,7 +16,7 @@ import { startsWithCountryCode } from './calling-codes';
 export type PhoneNormalization = { ok: true; phone: string } | { ok: false; reason: string };
 
 /** Why a number without its country code is refused; "07946 095 8" and "(555) 123-4567" both get it. */
-export const NATIONAL_NUMBER = 'add the country code, e.g. +44 20 7946 0000';
+const NATIONAL_NUMBER = 'add the country code, e.g. +44 20 7946 0000';
 
 const SEPARATORS = /[\s\u00A0\u2000-\u200B\u202F\u205F\u3000\-\u2010-\u2015.()[\]/]/g;
 

@@ -30,7 +30,3 @@ export const CreditsResponseSchema = lazySchema(() =>
   }),
 );
 export type CreditsResponse = OutputOf<typeof CreditsResponseSchema>;
-
-export interface Credits {
-  total: number;
-}

@@ -7,7 +7,7 @@ import type { ApiErrorInit } from '../errors';
 /** What a hidden key (or fragment of one) reads as. */
 export const KEY_HIDDEN = '[key hidden]';
 /** The shortest fragment of a key that is hidden (a shorter key is hidden whole, from 4 characters). */
-export const KEY_FRAGMENT_MIN = 8;
+const KEY_FRAGMENT_MIN = 8;
 const SHORTEST_KEY = 4;
 
 /** Lower case, one code unit for one (a character whose lower case is longer is kept as it is). */
