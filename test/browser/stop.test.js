@@ -49,19 +49,36 @@ async function steps() {
   await waitForCell(page, 'B151', /\S/);
   await page.locator('#name-box').fill(`A2:C${ROWS + 1}`);
   await page.locator('#name-box').press('Enter');
-  // A service that takes 300 ms per unlock: a batch of 10 takes 3 s, time enough to click Stop in it.
-  await control(outreachUrl, 'POST', '/faults', {
+  // A service that takes 300 ms per unlock, on the service's clock for the answer's execution; from the
+  // dialog's first step on, in real time too: a batch of 10 takes 3 s, time enough to click Stop in it.
+  const unlockDelay = (real) => ({
     path: '/api/v1/companies/unlock',
     kind: 'delay',
     delayMs: 300,
+    ...(real ? {} : { serviceTime: true }),
     count: 1000,
   });
+  await control(outreachUrl, 'POST', '/faults', unlockDelay(false));
+  let slowed = null;
+  const slowedDown = new Promise((resolve) => (slowed = resolve));
+  const slowDialogSteps = async (route) => {
+    if (!slowed || !/"name":"continueJob"/.test(route.request().postData() || '')) return route.continue();
+    const done = slowed;
+    slowed = null;
+    await control(outreachUrl, 'DELETE', '/faults');
+    await control(outreachUrl, 'POST', '/faults', unlockDelay(true));
+    await route.continue();
+    done();
+  };
+  await page.route('**/api/run', slowDialogSteps);
 
   await clickMenuItem(page, 'Unlock selected companies');
   // 150 unlocks and their contacts take more than one execution at 60 requests a minute: the unlock goes on
   // in the progress dialog.
   expect(await answerUnlockDialog(page)).toMatch(/^Unlock 150 companies/);
   await progressDialog();
+  await slowedDown; // the dialog's first step is on its way, slow
+  await page.unroute('**/api/run', slowDialogSteps);
   const dialog = page.frameLocator('#html-dialog-frame');
   await expect(dialog.locator('#choices').textContent()).resolves.toMatch(
     /Close hides this window: the step under way goes on in the background, and the next\s+“Unlock selected companies” says what it did/,
@@ -105,8 +122,8 @@ async function steps() {
   await clickMenuItem(page, 'Unlock selected companies');
   // The answer's execution runs the first step (on the emulator's clock it may unlock all the rows left);
   // then the progress dialog asks for the next step (continueJob), the one that goes on after Close. That
-  // request waits until the sandbox has counted the first step's unlocks and reads contacts slowly (real
-  // time, not the emulator's clock), so that the step is still working when Close is clicked.
+  // request waits until the sandbox has counted the first step's unlocks and reads contacts slowly (2 s on
+  // the service's clock, half a second of real time), so that the step is still working when Close is clicked.
   let afterFirstStep;
   let stepStarted;
   const dialogStep = new Promise((resolve) => (stepStarted = resolve));
@@ -121,6 +138,8 @@ async function steps() {
       method: 'GET',
       kind: 'delay',
       delayMs: 2000,
+      serviceTime: true,
+      realMs: 500,
       count: 1000,
     });
     const stepEnded = page.waitForResponse((response) => response.request() === route.request(), {
