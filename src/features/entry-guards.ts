@@ -21,6 +21,24 @@ export function menuAction<R>(
   scopes: readonly ScopeName[],
   action: () => R,
 ): () => R | undefined {
+  return guardMenu(title, scopes, true, action);
+}
+
+/** Resume a paused list: a menu action whose own question names the pause (not said before it as well). */
+export function resumeMenuAction<R>(
+  title: string,
+  scopes: readonly ScopeName[],
+  action: () => R,
+): () => R | undefined {
+  return guardMenu(title, scopes, false, action);
+}
+
+function guardMenu<R>(
+  title: string,
+  scopes: readonly ScopeName[],
+  sayPauses: boolean,
+  action: () => R,
+): () => R | undefined {
   return function fromMenu(): R | undefined {
     const missing = missingScopes(['sheet', 'ui', ...scopes]);
     if (missing.includes('ui')) promptForScopes(missing);
@@ -30,7 +48,7 @@ export function menuAction<R>(
     }
     ensureInstallId(); // a menu execution may write user properties; custom functions may not
     try {
-      sayPausesOnce();
+      if (sayPauses) sayPausesOnce();
       return action();
     } catch (error) {
       if (error instanceof ApiError && error.kind === 'missing-key') {

@@ -14,7 +14,7 @@ import {
   resumePausedList,
 } from './mail';
 import { continueJob, jobEndShown, jobProgress, stopJob } from './job-registry';
-import { customFunction, menuAction, pageEndpoint } from './entry-guards';
+import { customFunction, menuAction, pageEndpoint, resumeMenuAction } from './entry-guards';
 import { checkSelectedPhones, phoneCheckFunction, phoneCreditsFunction } from './phone';
 import {
   openSearchSidebar,
@@ -61,7 +61,7 @@ export const toggleAutoRefreshFromMenu = menuAction('Auto-refresh tracking', TIM
 export const showMailDetailFromMenu = menuAction('Show mail', FETCH, showMailDetail);
 export const addToDoNotContact = menuAction('Do not contact', NONE, addSelectedToDoNotContact);
 export const addNextContactForFailed = menuAction('Next contact after a bounce', NONE, addNextContacts);
-export const resumePausedListFromMenu = menuAction('Resume a paused list', NONE, resumePausedList);
+export const resumePausedListFromMenu = resumeMenuAction('Resume a paused list', NONE, resumePausedList);
 export const cancelTimedSendFromMenu = menuAction(
   'Cancel a waiting or scheduled send',
   TRIGGERS,

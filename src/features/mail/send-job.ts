@@ -406,5 +406,7 @@ function sendSummary(state: SendState, finished: boolean): string {
   const cost = finished ? ` ${count(d.sent, 'e-mail credit')} (EDM) used.` : '';
   const sheet = finished ? listSheet(d) : null; // where the results are: a wide list has them off-screen
   const where = sheet ? writtenColumnsText(sheet) : '';
-  return `${finished ? '' : 'Working: '}${parts.join(', ')} (campaign "${d.campaign}").${cost}${where}`;
+  // A send that waits (its window, its limits, a pause) is not working: its words say why it waits.
+  const working = !finished && !(state.status && state.status.is === 'paused');
+  return `${working ? 'Working: ' : ''}${parts.join(', ')} (campaign "${d.campaign}").${cost}${where}`;
 }

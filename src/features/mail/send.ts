@@ -93,13 +93,18 @@ export function sendAllUnsentRows(): SendOutcome | null {
   });
   const end = outcome.progress;
   if (!end) return null;
+  if (end.status === 'paused') return { message: end.message, error: end.error, waiting: true };
   return end.error ? { message: end.message, error: end.error } : { message: end.message };
 }
 
-/** How a send from the compose dialog ended: its summary (sent, not sent, skipped, EDM) and why it stopped. */
+/**
+ * How a send from the compose dialog ended: its summary (sent, not sent, skipped, EDM) and why it stopped, or
+ * why the rest waits (`waiting`: the hourly run goes on).
+ */
 interface SendOutcome {
   message: string;
   error?: string;
+  waiting?: boolean;
 }
 
 function sendRows(scope: Scope, reporter: Reporter = MENU_REPORTER): void {
