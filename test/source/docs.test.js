@@ -1,5 +1,5 @@
 'use strict';
-// The documentation a newcomer reads: a short README, a development guide whose layout names every module,
+// The documentation a newcomer reads: a short README, a development guide by concept (a section per capability),
 // lines of at most 120 characters in it and in docs/,
 // and code that cites docs/services.md (the project's own words for what it relies on of both services),
 // never the services' documents, which are not in the repository.
@@ -51,14 +51,16 @@ test('the README is at most 200 lines and shows the add-on, the two commands, th
   }
 });
 
-test("docs/development.md's layout names every module of src/", () => {
+test('docs/development.md is by concept: the layers, a glossary, and a section per capability folder', () => {
   const guide = read('docs/development.md');
-  const layout = guide.slice(
-    guide.indexOf('## Layout'),
-    guide.indexOf('\n## ', guide.indexOf('## Layout') + 1),
-  );
-  const unnamed = filesUnder('src', ['.ts']).filter((file) => !layout.includes(path.basename(file)));
-  expect(unnamed).toEqual([]);
+  expect(guide).toMatch(/^## Layers$/m);
+  expect(guide).toMatch(/^## Glossary$/m);
+  const sections = new Set([...guide.matchAll(/^### (\S+)$/gm)].map((m) => m[1]));
+  const folders = fs
+    .readdirSync(path.join(ROOT, 'src/features'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  expect(folders.filter((folder) => !sections.has(folder))).toEqual([]);
 });
 
 test.each(docs())('%s: every line outside code blocks has at most 120 characters', (file) => {
