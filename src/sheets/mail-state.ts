@@ -100,7 +100,7 @@ export function stateText(state: MailState): string {
       return state.text;
     case 'waiting': {
       if (state.code === 'bounce') return `${WORDS.waitingBounce}: ${state.detail}`;
-      const words = state.code ? WORDS[WAITING_WORDS[state.code]] : WORDS.waiting;
+      const words = state.code ? WORDS[WAITING_KINDS[state.code]] : WORDS.waiting;
       return state.detail ? `${words} (${state.detail})` : words;
     }
     case 'failed':
@@ -132,7 +132,7 @@ export function parseState(value: unknown): MailState {
   return readAs(text, WORDS) || readAs(text, firstWords) || { kind: 'typed', text };
 }
 
-const WAITING_WORDS = {
+const WAITING_KINDS = {
   window: 'waitingWindow',
   pace: 'waitingPace',
   test: 'waitingTest',
@@ -149,7 +149,7 @@ function readAs(text: string, words: Record<string, string>): MailState | null {
   const rest = (word: string) => (text.startsWith(word) ? text.slice(word.length) : null);
   const detailOf = (after: string) => after.trim().replace(/^\((.*)\)$/, '$1');
   for (const code of ['window', 'pace', 'test', 'review', 'daily'] as const) {
-    const after = words[WAITING_WORDS[code]] ? rest(words[WAITING_WORDS[code]]) : null;
+    const after = words[WAITING_KINDS[code]] ? rest(words[WAITING_KINDS[code]]) : null;
     if (after !== null) return { kind: 'waiting', code, detail: detailOf(after) };
   }
   const paused = words.waitingBounce ? rest(`${words.waitingBounce}:`) : null;

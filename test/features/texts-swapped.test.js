@@ -28,10 +28,10 @@ const KNOWN_TABLES = [
   'PHONE_TEXTS',
   'AUTO_REFRESH_TEXTS',
   'ERROR_TEXTS',
-  'TASK_STATUS_WORDS',
-  'OPENED_WORDS',
-  'STOP_TEXT',
-  'WAIT_TEXT',
+  'TASK_STATUS_TEXTS',
+  'OPENED_TEXTS',
+  'STOP_TEXTS',
+  'WAIT_TEXTS',
 ];
 const MARK = '¤';
 const ESCAPE = /^\\(u\{[0-9a-fA-F]+\}|u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|[\s\S])/;

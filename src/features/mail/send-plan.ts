@@ -197,7 +197,7 @@ export function skippedLines(plan: SendPlan, hidden: number): string[] {
 /** "1 duplicate recipient", "2 without an e-mail address". */
 function reasonText(code: SkipCode, n: number): string {
   if (code === 'duplicate') return count(n, 'duplicate recipient');
-  return `${formatCount(n)} ${REASON_TEXT[code] || code}`;
+  return `${formatCount(n)} ${REASON_TEXTS[code] || code}`;
 }
 
 /** The rows held by an empty placeholder, counted before anything is sent, with the fix. */
@@ -215,7 +215,7 @@ function heldLine(plan: SendPlan): string {
   );
 }
 
-const REASON_TEXT: Partial<Record<SkipCode, string>> = {
+const REASON_TEXTS: Partial<Record<SkipCode, string>> = {
   'no-address': 'without an e-mail address',
   'invalid-address': 'with an invalid address',
   'do-not-contact': 'on the do-not-contact list',

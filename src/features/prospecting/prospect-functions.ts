@@ -19,7 +19,7 @@ import { roleOf } from './roles';
 import { parseWholeNumber } from '../inputs';
 import { companyName, MAX_PAGE_SIZE, searchPlan, withoutDomain } from './search';
 import { PAGES_PER_CALL, type PageRun, readPages } from './search-pages';
-import { campaignOf, capitalized, TASK_STATUS_WORDS } from '../tracking';
+import { campaignOf, capitalized, TASK_STATUS_TEXTS } from '../tracking';
 import { describe, UserError } from '../errors';
 import { whenText } from '../words';
 
@@ -302,7 +302,7 @@ export function prospectTask(taskId: unknown): Cell[][] {
       [
         task.taskId,
         campaignOf(task),
-        TASK_STATUS_WORDS[task.status] || capitalized(task.status),
+        TASK_STATUS_TEXTS[task.status] || capitalized(task.status),
         task.totalCount,
         task.sentCount,
         task.failedCount,

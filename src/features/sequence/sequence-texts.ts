@@ -24,7 +24,7 @@ const FINISHED = 'Finished';
 const HELD =
   'Held: this row changed after its follow-ups were confirmed; put it back as it was, or send it as a new row';
 
-const STOP_TEXT: Record<RowStop, (detail: string) => string> = {
+const STOP_TEXTS: Record<RowStop, (detail: string) => string> = {
   replied: (on) => (on ? `replied ${on}` : 'replied'),
   company: (who) => who || 'their company replied',
   optedOut: (why) => `on the do-not-contact list${why ? ` (${why})` : ''}`,
@@ -37,7 +37,7 @@ const STOP_TEXT: Record<RowStop, (detail: string) => string> = {
   removed: () => 'the follow-ups were removed from the mail (or its sheet or confirmation is gone)',
 };
 
-const WAIT_TEXT: Record<WaitCode, (detail: string) => string> = {
+const WAIT_TEXTS: Record<WaitCode, (detail: string) => string> = {
   quota: (detail) =>
     `waiting for the sending quota${detail ? ` (${detail})` : ''}; the hourly run tries again`,
   credits: (detail) => `too few e-mail credits (${detail}); the hourly run tries again`,
@@ -58,7 +58,7 @@ const WAIT_TEXT: Record<WaitCode, (detail: string) => string> = {
 };
 
 export function waitText(wait: Wait): string {
-  return WAIT_TEXT[wait.code](wait.detail || '');
+  return WAIT_TEXTS[wait.code](wait.detail || '');
 }
 
 /** The cell text of a view; `when` formats a time in the spreadsheet's zone. */
@@ -77,7 +77,7 @@ export function sequenceText(view: SequenceView, when: (ms: number) => string): 
     case 'paused':
       return `${PAUSED}: out of office until ${when(view.until).slice(0, 10)}`;
     case 'stopped':
-      return `${STOPPED}: ${STOP_TEXT[view.code](view.detail || '')}`;
+      return `${STOPPED}: ${STOP_TEXTS[view.code](view.detail || '')}`;
     case 'finished':
       return `${FINISHED}: ${sentText(view.of, view.of, when(view.at)).toLowerCase()}`;
   }

@@ -3,5 +3,5 @@ export { refreshTracking } from './tracking';
 export { autoRefreshOnTimer, refreshOnTimer, toggleAutoRefresh } from './tracking-auto';
 export { TRACKING_JOB } from './tracking-job';
 export { showMailDetail } from './tracking-mail';
-export { campaignOf, capitalized, TASK_STATUS_WORDS } from './tracking-rows';
+export { campaignOf, capitalized, TASK_STATUS_TEXTS } from './tracking-rows';
 export { writeStatusBlock } from './tracking-summary';

@@ -3,7 +3,7 @@
 // the mail's timing), and the delivered / failed / opened mails per day of the last 30 days, as a table and a chart
 // on the sheet beside the summary. Views only: what is sent is decided by the payer's record (outbox/).
 import { cellText, type CellValue, TRACKING_SUMMARY, parseState, stateText } from '../../sheets';
-import { OPENED_WORDS } from './tracking-rows';
+import { OPENED_TEXTS } from './tracking-rows';
 import { loadJob, otherJobs } from '../jobs';
 import { DAY_MS, HOUR_MS } from '../../platform';
 import {
@@ -40,7 +40,7 @@ export function countDay(days: Map<number, DayCounts>, values: Record<string, un
   const day = Math.floor(at.getTime() / DAY_MS);
   const counts = days.get(day) || { delivered: 0, failed: 0, opened: 0 };
   counts[state.kind]++;
-  if (cellText(values.opened) === OPENED_WORDS.yes) counts.opened++;
+  if (cellText(values.opened) === OPENED_TEXTS.yes) counts.opened++;
   days.set(day, counts);
 }
 

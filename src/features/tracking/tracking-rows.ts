@@ -18,11 +18,11 @@ export function trackedState(mail: Pick<MailRecord, 'status' | 'callbackReceived
 }
 
 /** What the Opened column says: the task's opens are the mail's only when the task holds that one mail. */
-export const OPENED_WORDS = { yes: 'Yes', no: 'No', perCampaign: 'per campaign only' } as const;
+export const OPENED_TEXTS = { yes: 'Yes', no: 'No', perCampaign: 'per campaign only' } as const;
 
 export function openedText(task: Pick<Task, 'totalCount' | 'openedCount'>): string {
-  if (task.totalCount !== 1) return OPENED_WORDS.perCampaign;
-  return task.openedCount > 0 ? OPENED_WORDS.yes : OPENED_WORDS.no;
+  if (task.totalCount !== 1) return OPENED_TEXTS.perCampaign;
+  return task.openedCount > 0 ? OPENED_TEXTS.yes : OPENED_TEXTS.no;
 }
 
 export function capitalized(text: string): string {
@@ -30,7 +30,7 @@ export function capitalized(text: string): string {
 }
 
 /** A task's status in words (the service's `partial` says nothing to a user; the header's note explains). */
-export const TASK_STATUS_WORDS: Record<Task['status'], string> = {
+export const TASK_STATUS_TEXTS: Record<Task['status'], string> = {
   pending: 'Waiting at the service',
   requested: 'Handed to the mail provider',
   completed: 'All mails sent',
@@ -107,7 +107,7 @@ export function otherKeyRecord(mailId: number, taskId: number | null, now: Date)
 function taskCells(task: Task): Record<string, CellValue> {
   return {
     campaign: textCell(campaignOf(task)),
-    taskStatus: TASK_STATUS_WORDS[task.status] || capitalized(task.status),
+    taskStatus: TASK_STATUS_TEXTS[task.status] || capitalized(task.status),
     opened: openedText(task),
     taskOpens: task.openedCount,
   };
