@@ -52,27 +52,26 @@ export function appsScriptLibrary() {
 }
 
 /**
- * Input plugin: TypeScript compiles each file on its own (`transpileModule`, as `isolatedModules` in tsconfig.json
- * promises is enough) to tsconfig.json's target, ES2019 (Apps Script's V8 does not take every recent syntax): src/'s
- * files without comments, and the dependencies (zod), published as modern JavaScript, lowered to the same target
- * without theirs but the tree-shaking marks (marksOnly). The types are checked once, by `tsc --noEmit` (npm run
- * build, test/support/build-if-stale.js), not by every build.
+ * Input plugin: the dependencies (zod), published as modern JavaScript, lowered to tsconfig.json's target, ES2019
+ * (Apps Script's V8 does not take every recent syntax), without their comments but the tree-shaking marks
+ * (marksOnly). src/ is @rollup/plugin-typescript's.
  */
-export function compileTypeScript(tsconfig = 'tsconfig.json') {
+export function lowerDependencies(tsconfig = 'tsconfig.json') {
   const { config } = ts.readConfigFile(tsconfig, ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, path.dirname(tsconfig));
-  const ours = { ...options, module: ts.ModuleKind.ESNext, removeComments: true, sourceMap: false };
-  const theirs = { target: options.target, module: ts.ModuleKind.ESNext, useDefineForClassFields: false };
-  const compile = (code, fileName, compilerOptions) => ({
-    code: ts.transpileModule(code, { fileName, compilerOptions }).outputText,
-    map: null,
-  });
+  const compilerOptions = {
+    target: options.target,
+    module: ts.ModuleKind.ESNext,
+    useDefineForClassFields: false,
+  };
   return {
-    name: 'compile-typescript',
+    name: 'lower-dependencies',
     transform(code, id) {
-      if (id.includes('/node_modules/'))
-        return /\.m?js$/.test(id) ? compile(marksOnly(code), id, theirs) : null;
-      return /\.ts$/.test(id) && !id.endsWith('.d.ts') ? compile(code, id, ours) : null;
+      if (!id.includes('/node_modules/') || !/\.m?js$/.test(id)) return null;
+      return {
+        code: ts.transpileModule(marksOnly(code), { fileName: id, compilerOptions }).outputText,
+        map: null,
+      };
     },
   };
 }

@@ -3,12 +3,13 @@
 // emulator exactly as it ships. Each harness has a rollup config that calls harnessConfig(); tests build
 // it with buildHarness() (test/support/harness.js).
 import resolve from '@rollup/plugin-node-resolve';
+import typescript from '@rollup/plugin-typescript';
 import {
   appsScriptAssets,
   appsScriptEntryPoints,
   appsScriptLibrary,
-  compileTypeScript,
   LOOPBACK_URL_PREFIXES,
+  lowerDependencies,
   manifestAllowlist,
   onwarnOutsideZod,
   SCRIPT_OUTPUT,
@@ -33,7 +34,8 @@ export function harnessConfig({ input, output, tsconfig }) {
     plugins: [
       appsScriptLibrary(),
       resolve({ browser: true, extensions: ['.ts', '.mjs', '.js', '.json'] }),
-      compileTypeScript(tsconfig),
+      typescript({ tsconfig, noEmitOnError: true, compilerOptions: { removeComments: true } }),
+      lowerDependencies(tsconfig),
       appsScriptEntryPoints({ index: input, urlFetchAllowlist: ALLOWLIST, serviceAddresses: addresses }),
       appsScriptAssets({
         manifest: 'appsscript.json',
