@@ -325,15 +325,7 @@ function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendU
     state.data.held = hold.until;
     throw holdPause(hold, !!posted && posted.outcomes.some((o) => o.sent));
   }
-  if (unit.n > 0 && (later || !result.exhausted)) return carryOver(unit, state.units);
-}
-
-/** What a batch left goes with the next unit: a batch of its own would cost a batch's writing again. */
-function carryOver(unit: SendUnit, units: SendUnit[]): SendUnit[] {
-  const next = units[1];
-  if (!next) return [{ n: unit.n }];
-  next.n += unit.n;
-  return [];
+  if (unit.n > 0 && (later || !result.exhausted)) return [{ n: unit.n }];
 }
 
 /** Why a batch's mails are not on their rows yet: the sheet or its e-mail column is gone, or its rows kept moving. */
