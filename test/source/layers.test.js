@@ -152,6 +152,16 @@ describe('the source tree', () => {
     expect(inward).toEqual([]);
   });
 
+  // The glossary's one suffix for a table of texts (docs/development.md): `_WORDS` is retired.
+  test('names a table of texts *_TEXTS, never *_WORDS', () => {
+    const retired = files.flatMap((file) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(/\bconst ([A-Z][A-Z0-9_]*_WORDS)\b/g)].map(
+        (m) => `${rel(file)}: ${m[1]}`,
+      ),
+    );
+    expect(retired).toEqual([]);
+  });
+
   // A file holds one concept; the cap only catches one that holds several (blank and comment lines not counted,
   // as ESLint's max-lines counts them).
   test('keeps every file of src/ at 600 lines of code or fewer', () => {
