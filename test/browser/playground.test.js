@@ -81,6 +81,16 @@ step(
   'Settings shows masked keys and Test connection shows the balance',
   ['showSettings', 'getSettings', 'testConnection'],
   async () => {
+    // While the saved settings are on their way, the fields take no typing (the answer would overwrite it).
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    const holdSettings = async (route) => {
+      if (!/"name":"getSettings"/.test(route.request().postData() || '')) return route.continue();
+      const response = await route.fetch();
+      await held;
+      return route.fulfill({ response });
+    };
+    await page.route('**/api/run', holdSettings);
     await clickMenuItem(page, MENU.settings);
     await page.locator('#html-dialog-layer').waitFor({ state: 'visible' });
     const dialog = page.frameLocator('#html-dialog-frame');
@@ -89,7 +99,12 @@ step(
       const frame = document.getElementById('html-dialog-frame');
       return frame && frame.srcdoc.length > 0;
     });
-    await dialog.locator('#outreachApiKey[placeholder^="Saved"]').waitFor();
+    await dialog.locator('#outreachApiKey:disabled').waitFor();
+    await expect(dialog.locator('#unsubscribeAddress').isDisabled()).resolves.toBe(true);
+    release();
+    await dialog.locator('#outreachApiKey[placeholder^="Saved"]:enabled').waitFor();
+    await page.unroute('**/api/run', holdSettings);
+    await expect(dialog.locator('#unsubscribeAddress').isEnabled()).resolves.toBe(true);
     const placeholder = await key.getAttribute('placeholder');
     expect(placeholder).not.toContain('sandbox-paid');
     await expect(key.inputValue()).resolves.toBe('');
