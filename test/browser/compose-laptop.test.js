@@ -1,5 +1,5 @@
 'use strict';
-/* global document, getComputedStyle */ // inside page.evaluate callbacks, which run in the browser
+/* global document, getComputedStyle, window, HTMLProgressElement */ // inside page.evaluate callbacks, which run in the browser
 // Compose and progress at 1366×768. The compose dialog keeps Save, Send and Close on one
 // row, answers every action right under them, in view, and lets the preview use the free height; a sheet
 // without an e-mail column opens the dialog with the explanation and the fix at the top. The unlock
@@ -284,6 +284,19 @@ test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, el
     await clickMenuItem(page, 'Unlock selected companies');
     expect(await answerUnlockDialog(page)).toMatch(/^Unlock 300 companies/);
     const confirmed = Date.now();
+    // The dialog's first poll is answered only after the bar has moved on: read late, it must not take the
+    // bar back.
+    let release;
+    const released = new Promise((resolve) => (release = resolve));
+    let polls = 0;
+    const holdFirstPoll = async (route) => {
+      if (!/"name":"getJobProgress"/.test(route.request().postData() || '') || ++polls > 1)
+        return route.continue();
+      const response = await route.fetch();
+      await released;
+      return route.fulfill({ response });
+    };
+    await page.route('**/api/run', holdFirstPoll);
     await page.locator('#html-dialog-title', { hasText: 'Unlocking companies' }).waitFor({ timeout: 120000 });
     const dialog = page.frameLocator(FRAME);
     await dialog.locator('#elapsed', { hasText: 'Elapsed' }).waitFor();
@@ -306,6 +319,31 @@ test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, el
       await page.waitForTimeout(250); // the next sample: the loop's condition is the bar's moves
     }
     await screenshot(page, 'compose-laptop-05-unlock-progress');
+    // Every fraction the bar shows from now on: the late answer, then two more polls.
+    await dialog.locator('#bar').evaluate((bar) => {
+      const value = Object.getOwnPropertyDescriptor(HTMLProgressElement.prototype, 'value');
+      const shown = [bar.value / bar.max];
+      window.barShown = shown;
+      Object.defineProperty(bar, 'value', {
+        get: () => value.get.call(bar),
+        set: (v) => {
+          value.set.call(bar, v);
+          shown.push(value.get.call(bar) / bar.max);
+        },
+      });
+    });
+    const pollsBefore = polls;
+    release();
+    const barShown = () => dialog.locator('body').evaluate(() => window.barShown);
+    for (const until = Date.now() + 30000; (await barShown()).length < 3;) {
+      if (Date.now() > until) throw new Error(`after the late answer the bar showed ${await barShown()}`);
+      await new Promise((resolve) => setTimeout(resolve, 100)); // the next look: the loop's condition is the bar
+    }
+    expect(polls).toBeGreaterThan(pollsBefore);
+    const shown = await barShown();
+    for (let i = 1; i < shown.length; i++) expect(shown[i]).toBeGreaterThanOrEqual(shown[i - 1]);
+    for (let i = 1; i < samples.length; i++)
+      expect(fraction(samples[i])).toBeGreaterThanOrEqual(fraction(samples[i - 1]));
     const last = samples[samples.length - 1];
     expect(fraction(last)).toBeGreaterThan(fraction(samples[0]));
     expect(rises()).toBeGreaterThanOrEqual(2); // it moves during the run, not once at the end of a step
@@ -326,6 +364,7 @@ test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, el
     await closeDialog();
     await demo('Slow service: off');
     await waitIdle(page, 60000);
+    await page.unroute('**/api/run', holdFirstPoll);
 
     // Each row's Unlock status says what Stop left it: not unlocked, or unlocked with its contacts not
     // fetched (as many as the dialog's message counts).
