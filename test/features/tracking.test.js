@@ -181,7 +181,7 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     // in colours, below the table: its top-left cell is under the last campaign row, never inside the table.
     const charts = sheet('Tracking summary').getCharts();
     expect(charts).toHaveLength(1);
-    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['A8:A9', 'G8:J9']);
+    expect(charts[0].getRanges().map((r) => r.getA1Notation())).toEqual(['A8:A9', 'H8:K9']);
     expect(rowsOf('Tracking summary', 8)[0]).toMatchObject({ Waiting: 0, Sent: 0, Delivered: 2, Failed: 1 });
     expect(String(charts[0].modify().getChartType())).toBe('BAR');
     expect(charts[0].getOptions().get('isStacked')).toBe('percent');
@@ -192,20 +192,21 @@ describe.each(['per-request', 'per-mail'])('Refresh tracking (task shape: %s)', 
     expectChartBelowTable(1);
     // The rates come first, beside the campaign's size; the status texts wrap instead of being cut off.
     const summary = sheet('Tracking summary');
-    expect(summary.getRange('A8:F8').getValues()[0]).toEqual([
+    expect(summary.getRange('A8:G8').getValues()[0]).toEqual([
       'Campaign',
       'Mails',
       'Delivered %',
       'Failed %',
       'Opened %',
       'Reply %',
+      'Sending',
     ]);
     expect(summary.getRange('F8').getNote()).toMatch(
       /Only the version of the add-on built with reply detection/,
     );
     expect(summary.getRange('B3').getWrap()).toBe(true);
     expect(summary.getRange('A8').getWrap()).toBe(true);
-    expect(summary.getRange('M8').getNote()).toMatch(/A task is a batch of mails/);
+    expect(summary.getRange('N8').getNote()).toMatch(/A task is a batch of mails/);
     expect(summaryCell('Result')).toMatch(/Tracking refreshed: 3 mails of/);
     expect(summaryCell('Auto-refresh')).toMatch(/^Off/);
     // The Tracking sheet has only its own columns (a new sheet has 26).
