@@ -15,6 +15,7 @@ const {
   pasteAtA1,
   advanceServiceClock,
   screenshotOnFailure,
+  waitForPreview,
 } = require('./helpers');
 
 let page;
@@ -59,7 +60,7 @@ async function steps() {
   await compose.locator('#subject').fill('Hello {{Name}}');
   await compose.locator('#body').fill('Hi {{Name}}, shall we meet?');
   await compose.locator('#save').click();
-  await compose.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+  await waitForPreview(compose, 'Hello Jane');
   // No {{Unsubscribe}} line: said, without stopping anything.
   await compose.locator('#message', { hasText: 'no unsubscribe line' }).waitFor();
   const when = await wallTimeIn(2 * 3600_000);

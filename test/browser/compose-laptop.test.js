@@ -18,6 +18,7 @@ const {
   openTab,
   screenshotOnFailure,
   answerUnlockDialog,
+  waitForPreview,
 } = require('./helpers');
 
 let page;
@@ -82,7 +83,7 @@ test('compose at 1366×768: buttons on one row, every answer in view under them,
     await compose.locator('#body').fill('Hi {{Name}},\n\n' + 'A line of the mail.\n'.repeat(30));
     await compose.locator('#campaign').fill('Laptop');
     await compose.locator('#save').click();
-    await compose.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+    await waitForPreview(compose, 'Hello Jane');
     const saved = compose.locator('#message', { hasText: /^Saved\./ });
     await saved.waitFor();
     await waitInView(page, FRAME, ['#save', '#sendAll', '#close', '#message']);

@@ -15,6 +15,7 @@ const {
   pasteAtA1,
   typeInCell,
   cellText,
+  waitForPreview,
 } = require('./helpers');
 
 let env;
@@ -58,7 +59,7 @@ test('the preview of an HTML mail loads no remote image, style, font or page: a 
       ].join('\n'),
     );
   await dialog.locator('#save').click();
-  await dialog.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+  await waitForPreview(dialog, 'Hello Jane');
   const body = dialog.frameLocator('#htmlBody');
   await body.locator('p', { hasText: 'Hi Jane' }).waitFor();
   // The mail is there, tracker and all: only its remote parts are not fetched.

@@ -11,6 +11,7 @@ const {
   pasteAtA1,
   advanceServiceClock,
   screenshotOnFailure,
+  waitForPreview,
 } = require('./helpers');
 
 let page;
@@ -31,7 +32,7 @@ async function steps() {
   await compose.locator('#subject').fill('Hello {{Name}}');
   await compose.locator('#body').fill('Hi {{Name}}, shall we meet?');
   await compose.locator('#save').click();
-  await compose.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+  await waitForPreview(compose, 'Hello Jane');
   const clock = await (await fetch(`${env.playground.outreachUrl}/__sandbox/clock`)).json();
   await compose.locator('#laterAt').fill(new Date(clock.now + 2 * 3600_000).toISOString().slice(0, 16));
   await compose.locator('#schedule').click();

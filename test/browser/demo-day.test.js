@@ -11,6 +11,7 @@ const {
   openTab,
   screenshot,
   screenshotOnFailure,
+  waitForPreview,
 } = require('./helpers');
 
 let page;
@@ -48,7 +49,7 @@ test('+1 day on the demo list with follow-ups: every hourly run completes and th
     await compose.locator('#steps .step .days').first().fill('1');
     await compose.locator('#steps .step .step-body').first().fill('Just checking in, {{Name}}.');
     await compose.locator('#save').click();
-    await compose.locator('#previewSubject', { hasText: 'Hello Person 1' }).waitFor({ timeout: 60000 });
+    await waitForPreview(compose, 'Hello Person 1');
     await compose.locator('#sendAll').click();
     await page.locator('#alert-message', { hasText: `Send ${ROWS} e-mails` }).waitFor({ timeout: 120000 });
     await page.locator('#alert-buttons button[data-button="YES"]').click();

@@ -9,6 +9,7 @@ const {
   openTab,
   screenshotOnFailure,
   answerUnlockDialog,
+  waitForPreview,
 } = require('./helpers');
 
 let page;
@@ -47,7 +48,7 @@ async function steps() {
   await compose.locator('#subject').fill('Hello {{Name}}');
   await compose.locator('#body').fill('Hi {{Name}} of {{Company}}.');
   await compose.locator('#save').click();
-  await compose.locator('#previewSubject', { hasText: 'Hello Person 1' }).waitFor();
+  await waitForPreview(compose, 'Hello Person 1');
   await page.locator('#html-dialog-close').click();
 
   await demo(page, 'Slow service: on');

@@ -319,7 +319,34 @@ async function waitForProgressDialogOrToast(page, title, toastText, { timeout = 
   return (await dialog.isVisible()) ? 'dialog' : 'toast';
 }
 
+/**
+ * Waits until the compose dialog's preview shows `subject` (a save or a row's preview is two executions: a
+ * loaded machine answers late); a failure says what the preview, the answer and the problems showed instead.
+ */
+async function waitForPreview(compose, subject, timeout = 60000) {
+  try {
+    await compose.locator('#previewSubject', { hasText: subject }).waitFor({ timeout });
+  } catch (error) {
+    const shown = async (selector) =>
+      (
+        await compose
+          .locator(selector)
+          .first()
+          .textContent({ timeout: 1000 })
+          .catch(() => '(none)')
+      ).trim();
+    const [preview, message, problems] = await Promise.all(
+      ['#previewSubject', '#message', '#problems'].map(shown),
+    );
+    throw new Error(
+      `the preview shows ${JSON.stringify(preview)}, not ${JSON.stringify(subject)} (answer: ${JSON.stringify(message)}; problems: ${JSON.stringify(problems)})`,
+      { cause: error },
+    );
+  }
+}
+
 module.exports = {
+  waitForPreview,
   answerUnlockDialog,
   waitForProgressDialogOrToast,
   advanceServiceClock,

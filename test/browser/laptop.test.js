@@ -12,6 +12,7 @@ const {
   outOfView,
   waitInView,
   pasteAtA1,
+  waitForPreview,
 } = require('./helpers');
 
 let page;
@@ -36,7 +37,7 @@ test('compose: Send to all unsent rows and Close are in view; Show mail: Close i
   await compose.locator('#subject').fill('Hello {{Name}}');
   await compose.locator('#body').fill('Hi {{Name}},\n\nshall we meet?');
   await compose.locator('#save').click();
-  await compose.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+  await waitForPreview(compose, 'Hello Jane');
   await screenshot(page, 'laptop-01-compose');
   expect(await outOfView(page, FRAME, ['#save', '#sendAll', '#close'])).toEqual([]);
 

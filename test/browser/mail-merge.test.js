@@ -1,7 +1,15 @@
 'use strict';
 // Mail merge in a real browser: a pasted list of 300 recipients, Compose e-mail… (placeholders inserted from
 // the header chips, save, preview row by row), then "Send to all unsent rows…", confirmed, run to the end.
-const { usePlayground, screenshot, clickMenuItem, waitForCell, waitIdle, pasteAtA1 } = require('./helpers');
+const {
+  usePlayground,
+  screenshot,
+  clickMenuItem,
+  waitForCell,
+  waitIdle,
+  pasteAtA1,
+  waitForPreview,
+} = require('./helpers');
 
 let page;
 const ROWS = 300;
@@ -25,11 +33,11 @@ test('compose, preview and send 300 rows to the end, every row marked Accepted',
   await dialog.locator('#headers button', { hasText: 'Name' }).click();
   await dialog.locator('#body').fill('We would like to meet {{Company|your team}}.');
   await dialog.locator('#save').click();
-  await dialog.locator('#previewSubject', { hasText: 'Hello Person 1' }).waitFor();
+  await waitForPreview(dialog, 'Hello Person 1');
   expect(await dialog.locator('#to').textContent()).toBe('person1@example.com');
   expect(await dialog.locator('#textBody').textContent()).toBe('We would like to meet Company 1.');
   await dialog.locator('#next').click();
-  await dialog.locator('#previewSubject', { hasText: 'Hello Person 2' }).waitFor();
+  await waitForPreview(dialog, 'Hello Person 2');
   await screenshot(page, 'mail-01-compose-preview');
 
   await dialog.locator('#sendAll').click();

@@ -16,6 +16,7 @@ const {
   screenshotOnFailure,
   answerUnlockDialog,
   waitForProgressDialogOrToast,
+  waitForPreview,
 } = require('./helpers');
 
 let page;
@@ -75,7 +76,7 @@ async function steps() {
   await compose.locator('#subject').fill('Hello {{Name}}');
   await compose.locator('#body').fill('Hi {{Name}}, shall we talk about panels?');
   await compose.locator('#save').click();
-  await compose.locator('#previewSubject', { hasText: 'Hello Xavier' }).waitFor();
+  await waitForPreview(compose, 'Hello Xavier');
   await compose.locator('#sendAll').click();
   await answerYes();
   await waitIdle(page, 60000);

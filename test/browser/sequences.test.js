@@ -14,6 +14,7 @@ const {
   pasteAtA1,
   advanceServiceClock,
   screenshotOnFailure,
+  waitForPreview,
 } = require('./helpers');
 
 let env;
@@ -54,18 +55,18 @@ async function steps() {
   await second.locator('.step-subject').fill('Last note for {{Name}}');
   await second.locator('.step-body').fill('Bye {{Name}}.');
   await compose.locator('#save').click();
-  await compose.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+  await waitForPreview(compose, 'Hello Jane');
   await compose
     .locator('#sequenceNote', { hasText: '2 follow-ups (1: 1 day later, 2: 2 days later)' })
     .waitFor();
   // The preview shows each step for any row.
   await compose.locator('#stepPick').selectOption('1');
-  await compose.locator('#previewSubject', { hasText: 'Re: Hello Jane' }).waitFor();
+  await waitForPreview(compose, 'Re: Hello Jane');
   await compose.locator('#textBody', { hasText: 'Just checking in, Jane.' }).waitFor();
   await compose.locator('#next').click();
-  await compose.locator('#previewSubject', { hasText: 'Re: Hello Bob' }).waitFor();
+  await waitForPreview(compose, 'Re: Hello Bob');
   await compose.locator('#stepPick').selectOption('2');
-  await compose.locator('#previewSubject', { hasText: 'Last note for Bob' }).waitFor();
+  await waitForPreview(compose, 'Last note for Bob');
   await screenshot(page, 'sequences-01-compose-preview');
   await compose.locator('#addStep').scrollIntoViewIfNeeded();
   await screenshot(page, 'sequences-02-compose-steps');

@@ -15,6 +15,7 @@ const {
   advanceServiceClock,
   screenshotOnFailure,
   answerUnlockDialog,
+  waitForPreview,
 } = require('./helpers');
 const { control, DEMO_KEYS } = require('../support/harness');
 
@@ -156,7 +157,7 @@ async function steps() {
     .locator('#body')
     .fill('Hi {{First name}}, shall we talk about {{Company}}?\n\n{{Unsubscribe}}');
   await compose.locator('#save').click();
-  await compose.locator('#previewSubject', { hasText: `Hello ${firstName}` }).waitFor();
+  await waitForPreview(compose, `Hello ${firstName}`);
   await compose.locator('#textBody', { hasText: 'unsubscribe@seller.example' }).waitFor();
   expect(await compose.locator('#message').textContent()).not.toMatch(/unsubscribe/i);
   await screenshot(page, 'tour-04-compose');
@@ -205,7 +206,7 @@ async function steps() {
   // 7. Compose e-mail…, Add a follow-up 2 days later, then send: the confirmation states the most the
   // sequence can cost; "+1 day" on the clock sends the step to rows whose Replied box is not ticked.
   await clickMenuItem(page, 'Compose e-mail…');
-  await compose.locator('#previewSubject', { hasText: `Hello ${firstName}` }).waitFor();
+  await waitForPreview(compose, `Hello ${firstName}`);
   await compose.locator('#addStep').click();
   await compose.locator('#steps .step .days').first().fill('2');
   await compose.locator('#steps .step .step-body').first().fill('Just checking in, {{First name}}.');

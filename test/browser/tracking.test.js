@@ -13,6 +13,7 @@ const {
   pasteAtA1,
   advanceServiceClock,
   screenshotOnFailure,
+  waitForPreview,
 } = require('./helpers');
 
 let page;
@@ -54,7 +55,7 @@ async function steps() {
   await compose.locator('#subject').fill('Hello {{Name}}');
   await compose.locator('#body').fill('Hi {{Name}}, shall we meet?');
   await compose.locator('#save').click();
-  await compose.locator('#previewSubject', { hasText: 'Hello Jane' }).waitFor();
+  await waitForPreview(compose, 'Hello Jane');
   await compose.locator('#sendAll').click();
   await answerAlert('YES', /Send 3 e-mails/);
   await waitIdle(page, 60000);
