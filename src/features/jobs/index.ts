@@ -9,14 +9,14 @@ export {
   keyChangedText,
   pausedUntil,
   type Reporter,
-  type StepContext,
+  type SliceContext,
 } from './job';
 export {
   continueSavedJob,
   DIALOG_REPORTER,
   endJob,
   newJobState,
-  runStep,
+  runSlice,
   savedJob,
   startJob,
   stopSavedJob,

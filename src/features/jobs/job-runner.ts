@@ -40,7 +40,7 @@ import {
   JobStop,
   keyChangedText,
   Reporter,
-  StepContext,
+  SliceContext,
 } from './job';
 import { backgroundReport } from './reporters';
 import { whenText } from '../words';
@@ -65,7 +65,7 @@ export function startJob<U, D, R>(
 ): JobProgress {
   saveJob(job.kind, state);
   forgetStop(job.kind); // a Stop that came after the job before it ended
-  return runStep(job, state, reporter, deadline, memory);
+  return runSlice(job, state, reporter, deadline, memory);
 }
 
 /** The saved state of a job of this kind, or null. */
@@ -90,7 +90,7 @@ export function continueSavedJob<U, D, R>(
       const state = savedJob<U, D>(job.kind);
       if (!state) return nothingLeft(job.kind);
       const before = JSON.stringify(state.data);
-      const progress = runStep(job, state, reporter, deadline);
+      const progress = runSlice(job, state, reporter, deadline);
       // Only a dialog's step can end unseen (the dialog closed meanwhile); a trigger's has its last run.
       const report = reporter.unattended
         ? ''
@@ -170,12 +170,12 @@ function heldBack<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): 
   return null;
 }
 
-/** What a unit's work gets: the step's deadline and memory, and a way to say how far it is. */
-function stepContext<U, D, R>(
+/** What a unit's work gets: the slice's deadline and memory, and a way to say how far it is. */
+function sliceContext<U, D, R>(
   job: JobDefinition<U, D, R>,
   state: JobState<U, D>,
-  step: Omit<StepContext, 'progress'>,
-): StepContext {
+  step: Omit<SliceContext, 'progress'>,
+): SliceContext {
   return {
     ...step,
     progress: (done, message) => {
@@ -186,7 +186,7 @@ function stepContext<U, D, R>(
 }
 
 /** Works on the state's units until none is left, the job stops, or the next unit would not fit. */
-export function runStep<U, D, R>(
+export function runSlice<U, D, R>(
   job: JobDefinition<U, D, R>,
   state: JobState<U, D>,
   reporter: Reporter,
@@ -199,7 +199,7 @@ export function runStep<U, D, R>(
     return held;
   }
   if (isPaused(state)) state.status = undefined;
-  const context = stepContext(job, state, { deadline, memory, stoppable: !reporter.unattended });
+  const context = sliceContext(job, state, { deadline, memory, stoppable: !reporter.unattended });
   let longest = 0;
   let underWay = ''; // what the last unit did: Stop seen after it came while it was on its way
   while (state.units.length > 0 && !isStopped(state)) {

@@ -59,7 +59,7 @@ export class JobPause extends Error {
   }
 }
 
-export interface StepContext {
+export interface SliceContext {
   deadline: Deadline;
   /** Progress inside a long unit: `done` of the running unit's size, saved for the dialog to poll. */
   progress(done: number, message?: string): void;
@@ -87,14 +87,14 @@ export interface JobDefinition<U, D, R> {
   /** Virtual ms a unit needs at most when nothing was measured yet (it starts only when that fits). */
   unitMs(unit: U, state: JobState<U, D>): number;
   /** Optional finer test than unitMs (e.g. the rate budget's wait for the unit's first batch). */
-  fits?(unit: U, state: JobState<U, D>, context: StepContext): boolean;
+  fits?(unit: U, state: JobState<U, D>, context: SliceContext): boolean;
   /** The slow part: API calls. Throws JobStop / JobPause, or an ApiError (one for later, isForLater: out of time). */
-  work(unit: U, state: JobState<U, D>, context: StepContext): R;
+  work(unit: U, state: JobState<U, D>, context: SliceContext): R;
   /**
    * Writes the result of a finished unit (sheet, stores, counters in state); may return follow-up units,
    * which go first in line (the rest of a unit cut short, the contacts of the companies just unlocked).
    */
-  record(unit: U, result: R, state: JobState<U, D>, context: StepContext): U[] | void;
+  record(unit: U, result: R, state: JobState<U, D>, context: SliceContext): U[] | void;
   /** Work left in a unit, in the measure of `total` (default 1). */
   size?(unit: U): number;
   /** One line for the user: "Sent 200 of 1,000 e-mails…" or the final summary. */

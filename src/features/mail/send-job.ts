@@ -38,7 +38,7 @@ import {
   MailingList,
   ViewNotWritten,
 } from '../../sheets';
-import { JobDefinition, JobPause, JobState, JobStop, StepContext, stopRequested } from '../jobs';
+import { JobDefinition, JobPause, JobState, JobStop, SliceContext, stopRequested } from '../jobs';
 import { readSettings, HOUR_MS, count, formatCount, plural } from '../../platform';
 import { EndData, quotaEnd, stopEnd } from './send-end';
 import { queuedRows, subjectGate } from './send-queue';
@@ -154,7 +154,7 @@ export function releaseQueued(
  * The first queued rows, as they stand now (up to the unit's size and one batch), checked again, rendered,
  * cut into chunks of 100 and posted together (send-chunk.ts).
  */
-function sendUnit(unit: SendUnit, state: SendState, context: StepContext): UnitResult {
+function sendUnit(unit: SendUnit, state: SendState, context: SliceContext): UnitResult {
   // Watched by a dialog, the chunks go one fetch each, so that Stop acts before the next chunk of 100; a
   // trigger's run (nobody can stop it) posts them together.
   const client = outreachClient({

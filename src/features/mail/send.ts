@@ -18,7 +18,7 @@ import {
   Reporter,
   endJob,
   newJobState,
-  runStep,
+  runSlice,
   savedJob,
   startJob,
   MENU_REPORTER,
@@ -363,7 +363,7 @@ function resumeUnfinished(reporter: Reporter): boolean {
   const answer = choose('Unfinished send', question);
   if (answer === 'yes') {
     previous.status = undefined; // not stopped (hasWorkLeft), so paused at most: the user asks for it now
-    runStep(SEND_JOB, previous, reporter, Deadline.forExecution());
+    runSlice(SEND_JOB, previous, reporter, Deadline.forExecution());
     return true;
   }
   if (answer === 'cancel') return true;

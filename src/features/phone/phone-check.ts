@@ -20,7 +20,7 @@ import {
   JobState,
   pausedUntil,
   newJobState,
-  runStep,
+  runSlice,
   savedJob,
   startJob,
   MENU_REPORTER,
@@ -86,7 +86,7 @@ function checkSelection(): void {
   const previous = savedJob<PhoneUnit, PhoneData>(PHONE_JOB.kind);
   const same = previous && isSameSelection(previous.data, selection) ? previous : null;
   if (same && Date.now() < pausedUntil(same)) {
-    runStep(PHONE_JOB, same, MENU_REPORTER, deadline); // says when it may go on
+    runSlice(PHONE_JOB, same, MENU_REPORTER, deadline); // says when it may go on
     return;
   }
   const prepared = (same && resume(selection, same.data)) || prepare(selection);
@@ -212,7 +212,7 @@ function start(
   const data: PhoneData = { ...target, charged: 0, done: 0, leftOut: unknown.length - limit, known };
   const state = newJobState(PHONE_JOB, phoneUnits(unknown, limit), data);
   if (state.units.length > 0) startJob(PHONE_JOB, state, MENU_REPORTER, deadline);
-  else runStep(PHONE_JOB, state, MENU_REPORTER, deadline); // all known: written above, says so
+  else runSlice(PHONE_JOB, state, MENU_REPORTER, deadline); // all known: written above, says so
 }
 
 /** A cell before the first check: its known answer, or blank (null) while its number waits (never stale). */

@@ -10,7 +10,7 @@
 import { ApiError, isForLater, type PhoneCheckManyResult } from '../../api';
 import { phoneClient } from '../clients';
 import { PhoneResults } from './phone-results';
-import { JobDefinition, JobPause, JobState, JobStop, StepContext } from '../jobs';
+import { JobDefinition, JobPause, JobState, JobStop, SliceContext } from '../jobs';
 import { PhoneTarget } from './phone-plan';
 import { openTarget, writeResults } from './phone-sheet';
 import {
@@ -83,7 +83,7 @@ export const PHONE_JOB: JobDefinition<PhoneUnit, PhoneData, Checked> = {
 
 const STOPPED: ResultCell = { kind: 'stopped' };
 
-function checkUnit(unit: PhoneUnit, state: PhoneState, context: StepContext): Checked {
+function checkUnit(unit: PhoneUnit, state: PhoneState, context: SliceContext): Checked {
   openTarget(state.data); // nothing is paid for numbers whose sheet is gone
   const store = PhoneResults.load();
   const claimed = store.claim(unit, unit.length);
@@ -101,7 +101,12 @@ function checkUnit(unit: PhoneUnit, state: PhoneState, context: StepContext): Ch
 }
 
 /** Stores and writes the unit's answers; the numbers still unanswered come back as the next unit. */
-function recordUnit(unit: PhoneUnit, checked: Checked, state: PhoneState, context: StepContext): PhoneUnit[] {
+function recordUnit(
+  unit: PhoneUnit,
+  checked: Checked,
+  state: PhoneState,
+  context: SliceContext,
+): PhoneUnit[] {
   const { store, claimed, outcome } = checked;
   const texts = new Map<string, ResultCell>();
   for (const result of outcome ? outcome.results : []) {
@@ -149,7 +154,7 @@ function keep(store: PhoneResults): string | null {
 }
 
 /** What a stop of checkMany means; returns to go on (the next step, or now after a wait that fits). */
-function afterStop(stopped: ApiError, left: number, context: StepContext, byTimer = false): void {
+function afterStop(stopped: ApiError, left: number, context: SliceContext, byTimer = false): void {
   const notChecked = notCheckedText(left);
   if (stopped.kind === 'funds') {
     throw new JobStop(['No phone-check credits left:', notChecked, stopped.action].filter(Boolean).join(' '));

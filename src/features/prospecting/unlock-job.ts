@@ -7,7 +7,7 @@ import { outreachClient } from '../clients';
 import { CompanyIndex, type CompanyKey, rowShowsCompany } from './company-index';
 import { cellText, CellValue, textCell, COMPANIES, Table, TableRow } from '../../sheets';
 import { fetchContacts, writeContacts, FetchedContacts } from './contacts';
-import { isStopped, JobDefinition, JobState, JobStop, StepContext } from '../jobs';
+import { isStopped, JobDefinition, JobState, JobStop, SliceContext } from '../jobs';
 import { NAME_HIDDEN, unlockedName } from './search';
 import {
   fundsText,
@@ -123,12 +123,12 @@ export function statusCell(status: RowStatus): Record<string, CellValue> {
   return { status: textCell(statusText(status)) };
 }
 
-function client(context: StepContext): OutreachClient {
+function client(context: SliceContext): OutreachClient {
   return outreachClient({ deadlineMs: context.deadline.at });
 }
 
 /** Unlocks the ids one by one (each is a charge: never in parallel, never retried blindly). */
-function unlockIds(ids: string[], outreach: OutreachClient, context?: StepContext): UnlockOutcome {
+function unlockIds(ids: string[], outreach: OutreachClient, context?: SliceContext): UnlockOutcome {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   const rows = Table.open(spreadsheet, COMPANIES).readAll();
   const rowById = rowsById(rows);

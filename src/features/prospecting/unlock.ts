@@ -8,7 +8,7 @@ import {
   withJobLease,
   hasWorkLeft,
   keyChangedText,
-  runStep,
+  runSlice,
   savedJob,
   MENU_REPORTER,
   reportBackgroundWork,
@@ -83,7 +83,7 @@ function resumeUnfinished(): boolean {
   }
   if (toFill) lines.push(`Contacts still to fill: ${count(toFill, 'company', 'companies')} (free).`);
   if (confirm('Unfinished unlock', `${lines.join('\n')}\n\nContinue it now?`)) {
-    runStep(UNLOCK_JOB, previous, MENU_REPORTER, Deadline.forExecution());
+    runSlice(UNLOCK_JOB, previous, MENU_REPORTER, Deadline.forExecution());
     return true;
   }
   clearJob(UNLOCK_JOB.kind);

@@ -23,7 +23,7 @@ import {
 } from '../../sheets';
 import { outreachClient } from '../clients';
 import { RefreshOrigin, saveRefreshOutcome } from './tracking-store';
-import { JobDefinition, JobState, JobStop, StepContext } from '../jobs';
+import { JobDefinition, JobState, JobStop, SliceContext } from '../jobs';
 import { existingMark, count } from '../../platform';
 import { MAILS_PER_UNIT, type SentMail, type TrackingData, type TrackingUnit } from './tracking-data';
 import { type ChunksRead, type Pace, readChunks } from './tracking-fetch';
@@ -67,10 +67,10 @@ interface UnitRead extends ChunksRead {
 }
 
 /**
- * What the units of the step under way share (the step's memory, see StepContext): the plan, read from the
+ * What the units of the slice under way share (the slice's memory, see SliceContext): the plan, read from the
  * sheets once a step (each unit's writes are added to it), and the service's pace.
  */
-interface StepMemory {
+interface SliceMemory {
   index: MailIndex;
   pace: Pace;
   /**
@@ -82,15 +82,15 @@ interface StepMemory {
 
 /** The first step's memory: the plan a new refresh was planned from (startJob's `memory`). */
 export function firstStepMemory(index: MailIndex): Record<string, unknown> {
-  const memory: StepMemory = { index, pace: { batchMs: 0 }, firstStep: true };
+  const memory: SliceMemory = { index, pace: { batchMs: 0 }, firstStep: true };
   return { tracking: memory };
 }
 
-function memoryOf(context: StepContext): StepMemory {
-  const kept = context.memory.tracking as StepMemory | undefined;
+function memoryOf(context: SliceContext): SliceMemory {
+  const kept = context.memory.tracking as SliceMemory | undefined;
   if (kept) return kept;
   const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet(), Ledger.read().postedMails());
-  const memory: StepMemory = { index, pace: { batchMs: 0 }, firstStep: false };
+  const memory: SliceMemory = { index, pace: { batchMs: 0 }, firstStep: false };
   context.memory.tracking = memory;
   return memory;
 }
@@ -109,7 +109,7 @@ export const TRACKING_JOB: JobDefinition<TrackingUnit, TrackingData, UnitRead> =
   summary: trackingSummary,
 };
 
-function readUnit(after: number, state: TrackingState, context: StepContext): UnitRead {
+function readUnit(after: number, state: TrackingState, context: SliceContext): UnitRead {
   const { index, pace, firstStep } = memoryOf(context);
   if (after === 0) state.data.finalSkipped = index.final;
   const planned = nextMails(index, after, MAILS_PER_UNIT);

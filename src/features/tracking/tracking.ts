@@ -9,7 +9,7 @@ import {
   hasWorkLeft,
   Reporter,
   newJobState,
-  runStep,
+  runSlice,
   savedJob,
   startJob,
   MENU_REPORTER,
@@ -47,7 +47,7 @@ export function runRefresh(origin: RefreshOrigin, reporter: Reporter): JobProgre
   const saved = savedJob<TrackingUnit, TrackingData>(TRACKING_JOB.kind);
   if (saved && hasWorkLeft(saved)) {
     saved.data.origin = origin;
-    return runStep(TRACKING_JOB, saved, reporter, Deadline.forExecution());
+    return runSlice(TRACKING_JOB, saved, reporter, Deadline.forExecution());
   }
   const index = readMailIndex(SpreadsheetApp.getActiveSpreadsheet(), Ledger.read().postedMails());
   if (index.sent.size === 0 && index.tracked.size === 0 && index.open.length === 0) return null;
