@@ -336,7 +336,7 @@ test('unlock of 300 demo companies at 1366×768: the bar moves inside a step, el
     const pollsBefore = polls;
     release();
     const barShown = () => dialog.locator('body').evaluate(() => window.barShown);
-    for (const until = Date.now() + 30000; (await barShown()).length < 3;) {
+    for (const until = Date.now() + 60000; (await barShown()).length < 3;) {
       if (Date.now() > until) throw new Error(`after the late answer the bar showed ${await barShown()}`);
       await new Promise((resolve) => setTimeout(resolve, 100)); // the next look: the loop's condition is the bar
     }

@@ -1,4 +1,5 @@
 'use strict';
+/* global document */ // inside page.waitForFunction callbacks, which run in the browser
 // The README's five-minute tour, steps 1 to 9, exactly as written, in a 1366×768 window: each step's clicks
 // and what the README says the user then sees. When this test and the README disagree, one of them is wrong.
 const {
@@ -70,9 +71,18 @@ async function alertText() {
   return page.locator('#alert-message').textContent();
 }
 
+/** Answers the alert shown; done when it is gone (the next one may take its place at once, never hidden). */
 async function answer(button) {
+  const asked = await page.locator('#alert-message').textContent();
   await page.locator(`#alert-buttons button[data-button="${button}"]`).click();
-  await page.locator('#alert-layer').waitFor({ state: 'hidden' });
+  await page.waitForFunction(
+    (text) => {
+      const layer = document.getElementById('alert-layer');
+      return !layer.checkVisibility() || document.getElementById('alert-message').textContent !== text;
+    },
+    asked,
+    { timeout: 60000 },
+  );
 }
 
 test('the README tour, steps 1-9, as written', async () => {
