@@ -299,6 +299,8 @@ async function pasteAtA1(page, text) {
 async function answerUnlockDialog(page, { timeout = 60000 } = {}) {
   await page.locator('#html-dialog-title', { hasText: /^Unlock companies$/ }).waitFor({ timeout });
   const dialog = page.frameLocator('#html-dialog-frame');
+  // The title is the host page's: the frame's own script writes the lines a moment later.
+  await dialog.locator('#lines p').first().waitFor({ timeout });
   const text = await dialog.locator('#lines').textContent();
   await dialog.locator('#unlock:not([disabled])').click();
   return text;
