@@ -133,6 +133,8 @@ function parseArgs(argv) {
 }
 
 async function main() {
+  // Read before anything is printed: a parent that ends right after reading the addresses must still be seen go.
+  const parent = process.ppid;
   let options;
   try {
     options = parseArgs(process.argv.slice(2));
@@ -151,7 +153,7 @@ async function main() {
   console.log(`Phone sandbox:     ${playground.phoneUrl}  (key ${DEMO_KEYS.phone})`);
   for (const warning of playground.warnings) console.warn(`Note: ${warning}`);
   console.log('Open the page and use Extensions › Outreach. Ctrl+C stops.');
-  stopWithParent(playground);
+  stopWithParent(playground, { parent });
 }
 
 /**
@@ -159,8 +161,7 @@ async function main() {
  * emulator and the sandbox; so does the end of the process that started this one (`npm start` killed
  * outright, or a shell in between that did not pass the signal on), which a poll of the parent's pid sees.
  */
-function stopWithParent(playground, { pollMs = 1000 } = {}) {
-  const parent = process.ppid;
+function stopWithParent(playground, { parent, pollMs = 1000 }) {
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;
