@@ -25,10 +25,12 @@ let zoneOfExecution: string | undefined;
  * The spreadsheet's time zone (the script's when no document is open), read once an execution: each read is a
  * spreadsheet call, and a send asks for it a dozen times before its first post.
  */
-export function spreadsheetZone(): string {
+export function spreadsheetZone(of?: GoogleAppsScript.Spreadsheet.Spreadsheet): string {
   if (zoneOfExecution === undefined) {
-    const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-    zoneOfExecution = spreadsheet ? spreadsheet.getSpreadsheetTimeZone() : Session.getScriptTimeZone();
+    // A trigger's run names its document (`of`): an execution works on one document.
+    const spreadsheet = of || SpreadsheetApp.getActiveSpreadsheet();
+    if (!spreadsheet) return Session.getScriptTimeZone();
+    zoneOfExecution = spreadsheet.getSpreadsheetTimeZone();
   }
   return zoneOfExecution;
 }

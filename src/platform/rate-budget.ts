@@ -3,7 +3,7 @@
 //
 // Limits: outreach 60 requests per rolling 60 s per key; phone-check 1000 per rolling hour per key.
 // Each request takes a slot stamped with the time it was reserved (just before sending). A slot stays taken
-// for the window plus a guard (1 s): the services count the window from the request's arrival, which is a
+// for the window plus a guard (0.5 s): the services count the window from the request's arrival, which is a
 // little later than the reservation.
 //
 // Storage: the limits belong to the API key, and a key lives in one user's properties, so the log of slot
@@ -48,7 +48,7 @@ const RATE_LIMITS: Record<ApiService, RateLimit> = {
 };
 
 /** Added to every window: covers the time between reservation and arrival at the service. */
-const RATE_GUARD_MS = 1000;
+const RATE_GUARD_MS = 500;
 const LOCK_TIMEOUT_MS = 2000;
 /** Utilities.sleep accepts at most 5 minutes. */
 const MAX_SLEEP_MS = 300_000;
@@ -171,6 +171,61 @@ export class RateBudget {
   reserveUpTo(max: number, deadlineMs?: number): number {
     if (!(max >= 1)) throw new RangeError(`reserveUpTo(${max}): at least 1 slot`);
     return this.take(1, Math.min(max, this.limit), deadlineMs);
+  }
+
+  /**
+   * Takes up to max slots at once, each stamped with the earliest time its request may go (now, or when an
+   * older slot frees), none after the deadline (RateDeadlineError when not even the first fits). For a caller
+   * that sends them over several fetches, each at its time: one reservation instead of one a fetch. The
+   * caller stamps them again with their requests' times once sent (restamp).
+   */
+  reserveSchedule(max: number, deadlineMs?: number): number[] {
+    if (!(max >= 1)) throw new RangeError(`reserveSchedule(${max}): at least 1 slot`);
+    for (;;) {
+      let busy = true;
+      const lockMs = Math.min(LOCK_TIMEOUT_MS, Math.max(0, (deadlineMs ?? Infinity) - Date.now()));
+      const times = this.withLock(lockMs, () => {
+        busy = false;
+        const now = Date.now();
+        const log = this.live(this.read(), now);
+        const times: number[] = [];
+        for (let i = 0; i < Math.min(max, this.limit); i++) {
+          const older = log.length + i - this.limit; // the slot this one waits for, if any
+          const at = older < 0 ? now : Math.max(now, log[older] + this.holdMs);
+          if (deadlineMs !== undefined && at > deadlineMs) break;
+          times.push(at);
+        }
+        if (times.length) this.write([...log, ...times]);
+        return times;
+      });
+      if (times && times.length) return times;
+      if (!busy) {
+        const waitMs = this.waitFor(1);
+        throw new RateDeadlineError(this.service, waitMs, this.describe());
+      }
+      if (deadlineMs !== undefined && Date.now() + 1 > deadlineMs) {
+        throw new RateDeadlineError(this.service, 1, this.describe());
+      }
+      Utilities.sleep(1); // the lock was busy: try again
+    }
+  }
+
+  /**
+   * Replaces slots stamped `reserved` (a schedule) with the times their requests went (`sent`; the slots not
+   * used are given back). Best-effort: a busy lock or cache leaves them as scheduled.
+   */
+  restamp(reserved: readonly number[], sent: readonly number[]): void {
+    this.withLock(LOCK_TIMEOUT_MS, () => {
+      const drop = new Map<number, number>();
+      for (const t of reserved) drop.set(t, (drop.get(t) ?? 0) + 1);
+      const kept = this.read().filter((t) => {
+        const left = drop.get(t) ?? 0;
+        if (left === 0) return true;
+        drop.set(t, left - 1);
+        return false;
+      });
+      this.write(this.live([...kept, ...sent], Date.now()));
+    });
   }
 
   /**

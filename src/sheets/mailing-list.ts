@@ -64,7 +64,10 @@ export class MailingList {
       block: true,
     };
     const spreadsheet = sheet.getParent();
-    const table = addColumns ? Table.open(spreadsheet, layout) : (Table.find(spreadsheet, layout) as Table);
+    // The header row just read finds the add-on's columns too (their headers are text: shown as stored).
+    const table = addColumns
+      ? Table.open(spreadsheet, layout, false, headers)
+      : (Table.find(spreadsheet, layout, headers) as Table);
     return new MailingList(sheet, table, headers, recipient, nickname === undefined ? 0 : nickname + 1);
   }
 

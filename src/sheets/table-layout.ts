@@ -104,14 +104,19 @@ export function headerRowOf(layout: TableLayout): number {
   return layout.headerRow || 1;
 }
 
-export function mapHeaders(sheet: Sheet, layout: TableLayout): Map<string, number> {
-  const width = sheet.getLastColumn();
+export function mapHeaders(
+  sheet: Sheet,
+  layout: TableLayout,
+  read?: readonly unknown[],
+): Map<string, number> {
   const columnOf = new Map<string, number>();
-  if (width === 0) return columnOf;
-  const headers = sheet
-    .getRange(headerRowOf(layout), 1, 1, width)
-    .getValues()[0]
-    .map((h) => normalizeHeader(h));
+  let row = read;
+  if (!row) {
+    const width = sheet.getLastColumn();
+    if (width === 0) return columnOf;
+    row = sheet.getRange(headerRowOf(layout), 1, 1, width).getValues()[0];
+  }
+  const headers = row.map((h) => normalizeHeader(h));
   for (const spec of layout.columns) {
     const index = headers.indexOf(normalizeHeader(spec.header));
     if (index >= 0) columnOf.set(spec.key, index + 1);

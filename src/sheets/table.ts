@@ -61,7 +61,12 @@ export class Table {
    * writes through this table only and measures it (see measure) before its writes: a new sheet's header row
    * is then written with the table's first write (the caller's reads come first: no commit between).
    */
-  static open(spreadsheet: Spreadsheet, layout: TableLayout, measured = false): Table {
+  static open(
+    spreadsheet: Spreadsheet,
+    layout: TableLayout,
+    measured = false,
+    headerRow?: readonly unknown[],
+  ): Table {
     let sheet = spreadsheet.getSheetByName(layout.sheetName);
     if (!sheet) {
       // insertSheet activates the new sheet: keep the user where they were, selection included.
@@ -73,7 +78,7 @@ export class Table {
       if (!measured) table.writeNewHeaders();
       return table;
     }
-    const columnOf = mapHeaders(sheet, layout);
+    const columnOf = mapHeaders(sheet, layout, headerRow);
     const missing = layout.columns.filter((c) => !columnOf.has(c.key));
     if (missing.length > 0) {
       const first = Math.max(sheet.getLastColumn(), 0) + 1;
@@ -83,10 +88,13 @@ export class Table {
     return new Table(sheet, layout, columnOf);
   }
 
-  /** The layout's sheet if it exists, with the columns found by header (missing ones are absent). */
-  static find(spreadsheet: Spreadsheet, layout: TableLayout): Table | null {
+  /**
+   * The layout's sheet if it exists, with the columns found by header (missing ones are absent). `headerRow`:
+   * its header cells as the caller just read them (one read less).
+   */
+  static find(spreadsheet: Spreadsheet, layout: TableLayout, headerRow?: readonly unknown[]): Table | null {
     const sheet = spreadsheet.getSheetByName(layout.sheetName);
-    return sheet ? new Table(sheet, layout, mapHeaders(sheet, layout)) : null;
+    return sheet ? new Table(sheet, layout, mapHeaders(sheet, layout, headerRow)) : null;
   }
 
   /**

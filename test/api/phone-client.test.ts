@@ -5,6 +5,15 @@ import { phone, caught, sequence } from './clients-setup';
 
 const gas = useGas();
 
+/** The phone budget's slot times as the user cache holds them (`v1:<first>:<gaps>`, base 36). */
+function slotTimes(): number[] {
+  const [key] = [...gas.cache.keys()].filter((k) => k.startsWith('rate.phone.'));
+  const [, first, gaps] = String(gas.cache.get(key)).split(':');
+  const times = [parseInt(first, 36)];
+  for (const gap of gaps ? gaps.split(',') : []) times.push(times[times.length - 1] + parseInt(gap, 36));
+  return times;
+}
+
 describe('phone checks', () => {
   const registered = (p: string) => Number(p[p.length - 1]) % 2 === 0;
 
@@ -95,6 +104,23 @@ describe('phone checks', () => {
       [[4, 5], 6],
     ]);
     expect(out.results).toHaveLength(6);
+  });
+
+  test("a run sent a few a fetch takes its rate slots at once, and each ends stamped with its request's time", () => {
+    gas.respond((request) => {
+      gas.clock.now += 500; // each check takes 0.5 s: a fetch of four, 2 s
+      return json(200, { code: 0, result: { exist: registered(queryOf(request).phone) } });
+    });
+    const numbers = Array.from({ length: 10 }, (_, i) => `+1202555000${i}`);
+    const out = phone({ maxBatchSize: 4 }).checkMany(numbers);
+    expect(out.results).toHaveLength(10);
+    expect(gas.fetchAllCalls).toEqual([4, 4, 2]);
+    expect(gas.lockAcquisitions).toBe(2); // one reservation for the ten, one to stamp them again
+    // The slots hold each fetch's start (the stamp a reservation right before it would have given).
+    const starts = [0, 4, 8].map((i) => gas.requests[i].at);
+    const expected = [...Array(4).fill(starts[0]), ...Array(4).fill(starts[1]), ...Array(2).fill(starts[2])];
+    expect(slotTimes()).toEqual(expected);
+    expect(starts[2] - starts[0]).toBe(4000);
   });
 
   test('a batch starts only when one as long as the longest so far ends before the deadline', () => {

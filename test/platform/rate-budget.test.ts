@@ -38,7 +38,7 @@ describe('rate budget', () => {
     expect(budget.available()).toBe(0);
     expect(gas.sleeps).toEqual([]);
     budget.reserve(1);
-    expect(Date.now() - START).toBe(61_000);
+    expect(Date.now() - START).toBe(60_500);
   });
 
   test('shared across executions through the cache', () => {
@@ -61,7 +61,7 @@ describe('rate budget', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(RateDeadlineError);
-    expect((error as RateDeadlineError).waitMs).toBe(61_000);
+    expect((error as RateDeadlineError).waitMs).toBe(60_500);
     expect((error as RateDeadlineError).limitText).toMatch(/60 requests/);
     expect(gas.sleeps).toEqual([]);
   });
@@ -75,7 +75,7 @@ describe('rate budget', () => {
     const value = [...gas.cache.values()][0];
     expect(value.length).toBeLessThan(100_000);
     expect(budget.available()).toBe(0);
-    expect(budget.waitFor(1)).toBe(START + 3_601_000 - Date.now());
+    expect(budget.waitFor(1)).toBe(START + 3_600_500 - Date.now());
   });
 
   test('best-effort without locks or cache (custom functions)', () => {
@@ -85,7 +85,7 @@ describe('rate budget', () => {
     budget.reserve(60);
     expect(budget.available()).toBe(0);
     budget.reserve(1);
-    expect(Date.now() - START).toBe(61_000);
+    expect(Date.now() - START).toBe(60_500);
   });
 
   test('a lock held by another execution is waited for, never bypassed (a lost update lets a 429 through)', () => {

@@ -16,7 +16,7 @@ import {
 } from '../../sheets';
 import { listOnDoNotContact, type Ledger } from '../outbox';
 import { REPLIED_HEADER, writeSequence, companyOf, sequenceText, type SequenceView } from '../sequence';
-import { whenText } from '../words';
+import { whenText, spreadsheetZone } from '../words';
 import type { Decision } from './decide';
 import { INBOX_TEXTS } from './inbox-texts';
 
@@ -27,7 +27,7 @@ const IN_FLIGHT = new Set<MailState['kind']>(['accepted', 'pending', 'requested'
 
 /** Writes the decisions on their lists (and Do not contact); fills each reply's company. */
 export function applyToSheets(spreadsheet: Spreadsheet, ledger: Ledger, decisions: Decision[]): void {
-  const zone = spreadsheet.getSpreadsheetTimeZone();
+  const zone = spreadsheetZone(spreadsheet);
   const day = (ms: number) => Utilities.formatDate(new Date(ms), zone, 'yyyy-MM-dd');
   const sheets = new Map(spreadsheet.getSheets().map((s) => [s.getSheetId(), s]));
   const removals: Array<{ email: string; reason: string }> = [];

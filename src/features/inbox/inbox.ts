@@ -16,7 +16,7 @@ import {
 import { MailingList, readMailRecord } from '../../sheets';
 import { type AnswerCode, Ledger, STEP_READ_SLACK_MS, dueAt, loadTemplate, addressMark } from '../outbox';
 import { describe } from '../errors';
-import { whenText } from '../words';
+import { whenText, spreadsheetZone } from '../words';
 import { decide, type RecentMail, record, SCAN_DAYS, scanTargets } from './decide';
 import { gmailService, readMailbox } from './gmail-read';
 import { applyToSheets } from './inbox-apply';
@@ -53,7 +53,7 @@ export function scanReplies(deadline = Deadline.forExecution()): number {
   const stopAt = Math.min(deadline.at - 30_000, Date.now() + SCAN_BUDGET_MS);
   try {
     const due = () => {
-      const marks = dueMarks(ledger, Date.now() + STEP_READ_SLACK_MS, spreadsheet.getSpreadsheetTimeZone());
+      const marks = dueMarks(ledger, Date.now() + STEP_READ_SLACK_MS, spreadsheetZone(spreadsheet));
       return marks.size ? addressesOf(ledger, marks, new Map()) : [];
     };
     const addresses = () => addressesOf(ledger, targets, recent);

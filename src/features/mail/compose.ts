@@ -1,6 +1,7 @@
 // The compose dialog: one template per sheet (campaign, subject, body, text or HTML), the sheet's headers
 // to insert from, a preview of any row exactly as it will be sent, and a test mail to an address the user
 // types (1 EDM). The dialog saves before previewing, so the preview is what a send would use.
+import { spreadsheetZone } from '../words';
 import { addressKey, lastListRow, isMailColumnHeader, stateText, MailingList } from '../../sheets';
 import { outreachClient } from '../clients';
 import { isValidEmail, cleanNickname } from '../../api';
@@ -140,7 +141,7 @@ export function getComposeState(): ComposeState {
     lastRow: Math.max(lastListRow(sheet), 2),
     maxCampaign: MAX_CAMPAIGN,
     schedule: scheduleView(sheet),
-    timeZone: sheet.getParent().getSpreadsheetTimeZone(),
+    timeZone: spreadsheetZone(sheet.getParent()),
     followUps: (stored && stored.followUps) || [],
     sequenceNote: sequenceNote(stored),
     opensNote: opens,

@@ -9,7 +9,7 @@ import { stateCell, type CellValue, MailingList } from '../../sheets';
 import { choose, inform, toast } from '../../ui';
 import { guardPause, guardView, pauseDetail, resumeGuard, untoldPauses, Ledger } from '../outbox';
 import { UserError } from '../errors';
-import { whenText } from '../words';
+import { whenText, spreadsheetZone } from '../words';
 import { addNextContactsFor } from './next-contact';
 import { SEND_JOB, type SendData, type SendUnit } from './send-job';
 
@@ -28,7 +28,7 @@ export function resumePausedList(): void {
     .readRows()
     .filter((row) => row.state.kind === 'failed')
     .map((row) => row.rowNumber);
-  const zone = spreadsheet.getSpreadsheetTimeZone();
+  const zone = spreadsheetZone(spreadsheet);
   const named = failed.slice(0, NAMED_ROWS).join(', ') + (failed.length > NAMED_ROWS ? ', …' : '');
   const question = [
     `"${sheet.getName()}" was paused on ${whenText(pause.at, zone)}: ${pauseDetail(pause)}, above the ${list.guard.limit} % you confirmed.`,

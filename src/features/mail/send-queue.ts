@@ -47,13 +47,14 @@ export interface Queued {
 type SubjectGate = (row: ListRow) => { variant: number } | { waitUntil: number } | null;
 
 /**
- * The first `wanted` queued rows that can be sent now, checked again as they stand now; the queued rows met on
+ * The first `wanted` queued rows of `listRows` (the list as read now) that can be sent now, checked again; the queued rows met on
  * the way that cannot (the do-not-contact list may have grown since the plan) with their "Skipped: …", those
  * not as the user confirmed them (added, changed, or "Queued" typed in) with theirs, and those outside their
  * send window with when it opens.
  */
 export function queuedRows(
   list: MailingList,
+  listRows: ListRow[],
   template: StoredTemplate,
   confirmed: Confirmed,
   wanted: number,
@@ -73,7 +74,7 @@ export function queuedRows(
   };
   const taken = new Set<string>();
   const doNotContact = readDoNotContact(list.sheet.getParent());
-  for (const row of list.readRows()) {
+  for (const row of listRows) {
     if (!isQueued(row.state)) continue;
     // Every queued row of the sheet is this send's (one sender per sheet): one not confirmed says so now.
     const verdict = confirmed.verdict(row);

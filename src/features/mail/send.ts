@@ -62,7 +62,7 @@ import { mailedRecently, peopleElsewhere, startFollowUps, sequenceCostLine, step
 import { askAboutElsewhere, type HeldElsewhere, leaveOutElsewhere, stepsChangedSince } from './send-people';
 import { otherSendOnSheet } from './send-owners';
 import { askAboutMailedBefore, leaveOutMailedBefore, type MailedBefore } from './send-again';
-import { releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit, sendUnits } from './send-job';
+import { handOver, releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit, sendUnits } from './send-job';
 import { includeFailedBefore, planSend, SendPlan, skipFailedBefore, skippedLines } from './send-plan';
 import { earlierFailures, failureWhy } from './earlier-failures';
 import { ensureKey } from '../settings';
@@ -120,6 +120,8 @@ function sendRows(scope: Scope, reporter: Reporter = MENU_REPORTER): void {
 export interface PreparedSend {
   sheet: Sheet;
   list: MailingList;
+  /** Every row of the list as read for the plan. */
+  rows: ListRow[];
   template: StoredTemplate;
   plan: SendPlan;
   client: OutreachClient;
@@ -183,6 +185,7 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   return {
     sheet,
     list,
+    rows,
     template,
     plan,
     client,
@@ -315,6 +318,8 @@ export function launchSend(
     confirmed || confirmSend(sheet.getSheetId(), template, plan.rows, prepared.firstOnly, prepared.again);
   queue(list, plan.rows);
   startFollowUps(sheet, template, plan.rows); // the rows join its follow-up sequence, if the mail has one
+  // Follow-ups may add the Sequence columns: then the first unit reads the list as it is.
+  if (!template.followUps?.length) handOver(justRead(prepared));
   const data: SendData = {
     sheetId: sheet.getSheetId(),
     sheetName: sheet.getName(),
@@ -404,6 +409,19 @@ export function dropSend(state: JobState<SendUnit, SendData>, as?: MailState): n
   endJob(SEND_JOB, state);
   return released;
 }
+
+/** The plan's rows as this execution wrote them: the skipped ones with their reason, the others queued. */
+function justRead(prepared: PreparedSend): Parameters<typeof handOver>[0] {
+  const { plan, sheet, list, template } = prepared;
+  const queued = new Set(plan.rows.map((row) => row.rowNumber));
+  const rows = prepared.rows.map((row): ListRow => {
+    const state = queued.has(row.rowNumber) ? QUEUED : plan.skipped.get(row.rowNumber);
+    return state ? { ...row, state } : row;
+  });
+  return { sheetId: sheet.getSheetId(), list, rows, template };
+}
+
+const QUEUED: MailState = { kind: 'queued' };
 
 function queue(list: MailingList, rows: ListRow[]): void {
   writeStatuses(list, new Map(rows.map((row): [number, MailState] => [row.rowNumber, { kind: 'queued' }])));

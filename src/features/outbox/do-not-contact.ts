@@ -3,6 +3,7 @@
 // one block when a send is planned and again before each batch of chunks; matching ignores case and surrounding
 // spaces. The service has no unsubscribe endpoint: recipients who reply "Unsubscribe" reach the user, who
 // adds them here (the menu action adds the selected rows' addresses).
+import { spreadsheetZone } from '../words';
 import {
   addressKey,
   cellText,
@@ -109,7 +110,7 @@ export function addSelectedToDoNotContact(): void {
   }
   const listed = readDoNotContact(spreadsheet);
   const seen = new Set<string>();
-  const day = Utilities.formatDate(new Date(), spreadsheet.getSpreadsheetTimeZone(), 'yyyy-MM-dd');
+  const day = Utilities.formatDate(new Date(), spreadsheetZone(spreadsheet), 'yyyy-MM-dd');
   const added = addresses.filter((email) => {
     const key = addressKey(email);
     if (seen.has(key) || listedReason(listed, key) !== null) return false;

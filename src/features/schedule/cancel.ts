@@ -2,6 +2,7 @@
 // so and can be sent again later); sends scheduled for later are cancelled one by one after a question.
 // Only the user's own: another editor's waiting or scheduled send spends their key, and only they cancel
 // it (this user is told it exists), unless it is a scheduled send that cannot run (schedules.ts). The hourly trigger is removed when nothing is left for it.
+import { spreadsheetZone } from '../words';
 import { withJobLease, isStopped, savedJob, releaseTimerIfIdle } from '../jobs';
 import { userToken, count, formatCount, plural } from '../../platform';
 import { dropSend, rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail';
@@ -21,7 +22,7 @@ import { confirm, inform, toast } from '../../ui';
 const TITLE = 'Cancel a waiting or scheduled send';
 
 export function cancelTimedSend(): void {
-  const zone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+  const zone = spreadsheetZone();
   let asked = cancelWaitingSend();
   const mine = mySchedules();
   for (const schedule of mine) {

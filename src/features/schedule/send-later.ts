@@ -3,6 +3,7 @@
 // hourly: the dialog states the hour). Scheduling checks the rows as a send would and states the cost
 // against the usable EDM; when it runs, with no UI, the rows are checked again as they are then, and what
 // happened goes to the Mail status cells and to the Tracking summary.
+import { spreadsheetZone } from '../words';
 import {
   readSettings,
   ownershipOf,
@@ -71,7 +72,7 @@ export function scheduleSend(when: unknown): {
   scheduled: boolean;
 } {
   const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
-  const zone = sheet.getParent().getSpreadsheetTimeZone();
+  const zone = spreadsheetZone(sheet.getParent());
   if (!readSettings().outreachApiKey) throw new UserError('Add your outreach API key in Settings first.');
   const at = parseWhen(when, zone);
   if (at <= Date.now()) {
@@ -162,11 +163,11 @@ function cancelOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): string {
   const schedule = scheduleOf(sheet.getSheetId());
   if (!schedule) return `No send is scheduled for "${sheet.getName()}".`;
   if (schedule.owner !== userToken()) {
-    const why = whyCannotRun(schedule, sheet.getParent().getSpreadsheetTimeZone());
+    const why = whyCannotRun(schedule, spreadsheetZone(sheet.getParent()));
     if (!why) {
       return `The send of "${sheet.getName()}" was scheduled by another editor: only they can cancel it while their key can pay for it (it is sent with their key).`;
     }
-    if (!dropUnrunnable(sheet.getSheetId(), sheet.getParent().getSpreadsheetTimeZone()))
+    if (!dropUnrunnable(sheet.getSheetId(), spreadsheetZone(sheet.getParent())))
       return `The send of "${sheet.getName()}" was not cancelled: its editor's key can pay for it again, or another editor is changing it.`;
     return `The send another editor scheduled for "${sheet.getName()}" was cancelled (it could not run: ${why}): nothing will be sent. You may schedule your own.`;
   }
@@ -186,7 +187,7 @@ export function runDueSchedules(): number {
     if (claimed.at + EXPIRES_AFTER_MS < Date.now()) {
       // Run late (this user's runs stopped for hours): sent now, it would surprise everyone.
       forgetConfirmed(claimed.confirmed);
-      const why = whyCannotRun(claimed, SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone(), true);
+      const why = whyCannotRun(claimed, spreadsheetZone(), true);
       recordLastRun('send', {
         message: `The send scheduled for "${claimed.sheetName}" did not start: ${why}. Schedule it again.`,
         finished: true,
@@ -272,7 +273,7 @@ function startScheduled(schedule: ScheduledSend): boolean {
     SEND_JOB.kind,
     () => {
       const running = savedJob<{ n: number }, unknown>(SEND_JOB.kind);
-      const zone = sheet.getParent().getSpreadsheetTimeZone();
+      const zone = spreadsheetZone(sheet.getParent());
       const busy = !!running && hasWorkLeft(running);
       if (busy || otherSendOnSheet(sheet.getSheetId(), sheet.getName(), zone)) return later();
       const prepared = prepareSend(sheet, 'all');

@@ -24,7 +24,7 @@ import { timedStatus } from './timer-status';
 import { lastRun } from '../jobs';
 import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
 import { countDay, type DayCounts, sendingOf, writeDailyChart } from './tracking-health';
-import { whenText } from '../words';
+import { whenText, spreadsheetZone } from '../words';
 import { formatCount } from '../../platform';
 import { type AnswerCode } from '../outbox';
 import { replyDetectionLine, INBOX_TEXTS, replyDetection, type ReplyDetectionView } from '../inbox';
@@ -101,7 +101,7 @@ export function readSummary(
     ? null
     : sheet.getCharts().find((c) => c.getRanges().some((r) => CHART_RANGE.test(r.getA1Notation()))) || null;
   const lastRow = created ? 0 : sheet.getLastRow();
-  return { sheet, created, lastRow, chart, zone: spreadsheet.getSpreadsheetTimeZone() };
+  return { sheet, created, lastRow, chart, zone: spreadsheetZone(spreadsheet) };
 }
 
 /** The mails per status and per campaign of these Tracking rows (every row of the sheet). */
@@ -316,7 +316,7 @@ function writeChart(read: SummaryRead, campaigns: number, total: number): void {
  * its last run, and the sends scheduled or waiting for the quota.
  */
 export function writeStatusBlock(spreadsheet: Spreadsheet): void {
-  const zone = spreadsheet.getSpreadsheetTimeZone();
+  const zone = spreadsheetZone(spreadsheet);
   const outcome = lastRefreshOutcome();
   writeStatusRows(Table.open(spreadsheet, TRACKING_SUMMARY).sheet, zone, outcome);
 }
