@@ -30,7 +30,7 @@ export function outreachClient(
     baseUrl: settings.outreachBaseUrl,
     secrets: keys,
     // Asked for at the first request only: building a client that sends nothing reads no property.
-    extraHeaders: () => attributionHeaders(keys),
+    extraHeaders: () => headersOfExecution(keys),
   });
 }
 
@@ -47,4 +47,13 @@ export function phoneClient(
     baseUrl: settings.phoneBaseUrl,
     secrets: [settings.outreachApiKey].filter((key) => key !== ''),
   });
+}
+
+let attribution: { keys: string; headers: Record<string, string> } | undefined;
+
+/** The attribution headers, read once an execution (two property reads) for the same keys. */
+function headersOfExecution(keys: readonly string[]): Record<string, string> {
+  const id = keys.join('\n');
+  if (!attribution || attribution.keys !== id) attribution = { keys: id, headers: attributionHeaders(keys) };
+  return attribution.headers;
 }

@@ -64,9 +64,10 @@ export class MailingList {
       block: true,
     };
     const spreadsheet = sheet.getParent();
-    // The header row just read finds the add-on's columns too (their headers are text: shown as stored).
+    // The header row just read finds the add-on's columns too (their headers are text: shown as stored). The
+    // ones it lacks are written with the list's first write, after the reads that come before it.
     const table = addColumns
-      ? Table.open(spreadsheet, layout, false, headers)
+      ? Table.open(spreadsheet, layout, true, headers)
       : (Table.find(spreadsheet, layout, headers) as Table);
     return new MailingList(sheet, table, headers, recipient, nickname === undefined ? 0 : nickname + 1);
   }

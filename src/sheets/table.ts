@@ -80,12 +80,15 @@ export class Table {
     }
     const columnOf = mapHeaders(sheet, layout, headerRow);
     const missing = layout.columns.filter((c) => !columnOf.has(c.key));
-    if (missing.length > 0) {
-      const first = Math.max(sheet.getLastColumn(), 0) + 1;
-      writeHeaders(sheet, missing, first, headerRowOf(layout));
-      missing.forEach((c, i) => columnOf.set(c.key, first + i));
-    }
-    return new Table(sheet, layout, columnOf);
+    if (missing.length === 0) return new Table(sheet, layout, columnOf);
+    const first = (headerRow ? headerRow.length : Math.max(sheet.getLastColumn(), 0)) + 1;
+    missing.forEach((c, i) => columnOf.set(c.key, first + i));
+    const table = new Table(sheet, layout, columnOf);
+    // Measured, columns the sheet already has room for wait for the first write (no commit before the reads).
+    const fits = measured && first + missing.length - 1 <= sheet.getMaxColumns();
+    if (fits) table.missingHeaders = { columns: missing, first };
+    else writeHeaders(sheet, missing, first, headerRowOf(layout));
+    return table;
   }
 
   /**
@@ -133,6 +136,9 @@ export class Table {
   /** A new sheet's header row, not written yet (see open). */
   private headersToWrite = false;
 
+  /** Header cells of columns the sheet lacked, not written yet (see open). */
+  private missingHeaders?: { columns: ColumnSpec[]; first: number };
+
   /** Cells read as a formula or an array formula's output (`row:column`): never written. */
   private readonly guarded = new Set<string>();
 
@@ -148,7 +154,12 @@ export class Table {
     for (const cell of cells) this.guarded.add(cell);
   }
 
-  private writeNewHeaders(): void {
+  private writeNewHeaders(missingToo = true): void {
+    const missing = this.missingHeaders;
+    if (missing && missingToo) {
+      this.missingHeaders = undefined;
+      writeHeaders(this.sheet, missing.columns, missing.first, headerRowOf(this.layout), this.size);
+    }
     if (!this.headersToWrite) return;
     this.headersToWrite = false;
     const headerRow = headerRowOf(this.layout);
@@ -294,8 +305,7 @@ export class Table {
    * `formats` is false (rows appended by this table already have them).
    */
   update(rows: TableRow[], changes: Map<number, Record<string, CellValue>>, formats = true): void {
-    this.writeNewHeaders();
-    if (changes.size === 0) return;
+    if (changes.size === 0) return this.writeNewHeaders(false); // columns the sheet lacks wait for a change
     const byRow = new Map(rows.map((r) => [r.rowNumber, r]));
     const rowNumbers = [...changes.keys()].sort((a, b) => a - b);
     const first = rowNumbers[0];
@@ -308,6 +318,7 @@ export class Table {
         : this.sheet.getRange(first, run[0].column, last - first + 1, run.length);
       const existing = range ? range.getValues() : null;
       const formulas = range ? range.getFormulas() : null;
+      this.writeNewHeaders(); // after the first read: a write before it would be committed first
       const blocked = (row: number, i: number) =>
         this.guarded.has(`${row}:${run[i].column}`) || (formulas !== null && formulas[row - first][i] !== '');
       const valueAt = (row: number, i: number): CellValue => {
@@ -327,6 +338,7 @@ export class Table {
       }
       writeAroundGuards(this.sheet, run, { first, last, blocked, changes });
     }
+    this.writeNewHeaders();
   }
 
   private setFormats(run: ColumnRun, cells: Range, from: number, to: number): void {

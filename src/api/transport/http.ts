@@ -294,7 +294,9 @@ export class Transport {
     const block = run.block;
     if (!block) return;
     run.block = undefined;
-    this.budget.restamp(block.times, block.sent);
+    // Every slot used, each request within half the guard of its slot's time: the stamps stand as they are.
+    const late = block.sent.some((at, i) => at - block.times[i] > this.budget.guardMs / 2);
+    if (late || block.sent.length !== block.times.length) this.budget.restamp(block.times, block.sent);
   }
 
   /** Sends one batch and settles each answer: a value, a retry later, or a final error. */

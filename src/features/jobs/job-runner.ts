@@ -226,7 +226,8 @@ export function runSlice<U, D, R>(
       longest = Math.max(longest, Date.now() - started);
       saveJob(job.kind, state);
     }
-    if (isPaused(state)) break;
+    // Paused, or over: the end, right after, says it (a progress saved now would be cleared at once).
+    if (isPaused(state) || state.units.length === 0 || isStopped(state)) break;
     const progress = progressOf(job, state, false);
     saveProgress(job.kind, progress); // what the dialog polls while this step goes on
     reporter.progress(job, progress);

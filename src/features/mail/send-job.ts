@@ -72,6 +72,8 @@ export interface SendData extends EndData {
   unconfirmed: number;
   /** Until when its rows wait for their send window or the hourly limit (the hourly run goes on then). */
   held?: number;
+  /** Where the results are, as the finished send's selection of them found it (the summary says it). */
+  resultsAt?: string;
 }
 
 type SendState = JobState<SendUnit, SendData>;
@@ -109,7 +111,7 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, UnitResult> = {
   ended: (state) => forgetConfirmed(state.data.confirmed),
   showResults: (state) => {
     const sheet = listSheet(state.data);
-    if (sheet) selectWritten(sheet);
+    if (sheet) state.data.resultsAt = selectWritten(sheet);
   },
   workDone: (before, after) => {
     const sent = after.sent - before.sent;
@@ -189,14 +191,15 @@ export function releaseQueued(
 function sendUnit(unit: SendUnit, state: SendState, context: SliceContext): UnitResult {
   // Watched by a dialog, the chunks go a few a fetch, so that Stop acts before the next few chunks; a
   // trigger's run (nobody can stop it) posts them together.
-  const client = outreachClient({
-    deadlineMs: context.deadline.at,
-    maxBatchSize: context.stoppable ? STOPPABLE_CHUNKS : undefined,
-  });
+  const settings = readSettings();
+  const client = outreachClient(
+    { deadlineMs: context.deadline.at, maxBatchSize: context.stoppable ? STOPPABLE_CHUNKS : undefined },
+    settings,
+  );
   const handed = takeHandOver(state.data.sheetId);
   const list = handed ? handed.list : openMailingList(sendingSheet(state.data));
   settleFirst(client, list);
-  const unsubscribe = readSettings().unsubscribeAddress;
+  const unsubscribe = settings.unsubscribeAddress;
   const template = handed ? handed.template : loadTemplate(state.data.sheetId);
   const confirmed = template && openConfirmed(state.data.confirmed, template);
   // Changed since it was confirmed: held until the payer reviews it; paused by its bounce guard: until resumed;
@@ -234,14 +237,14 @@ function sendUnit(unit: SendUnit, state: SendState, context: SliceContext): Unit
   const cancelled = () => (stopped = stopped || stopRequested(SEND_JOB.kind));
   const size = Math.min(rows.length, UNIT_ROWS);
   // Said at most once a second (the dialog polls every few seconds): each saying is a property write, paid
-  // before the next chunk's post.
+  // before the next chunk's post. All of the batch posted: its record, right after, says it.
   let saidAt = -Infinity;
   const onAnswered = (answered: number) => {
     const gone = Math.min(answered * SEND_CHUNK, size);
-    if (gone < size && Date.now() - saidAt < PROGRESS_EVERY_MS) return;
+    if (gone >= size || Date.now() - saidAt < PROGRESS_EVERY_MS) return;
     saidAt = Date.now();
     const rest = `${gone} more posted; the other ${size - gone} of this batch wait for ${limit}.`;
-    context.progress(gone, gone < size ? `${sendSummary(state, false)} ${rest}` : undefined);
+    context.progress(gone, `${sendSummary(state, false)} ${rest}`);
   };
   const subjects = subject.texts && {
     of: (row: ListRow) => queued.variants.get(row.key) || 0,
@@ -430,8 +433,9 @@ function sendSummary(state: SendState, finished: boolean): string {
   const left = rowsLeft(state.units);
   if (!finished && left) parts.push(`${formatCount(left)} to go`);
   const cost = finished ? ` ${count(d.sent, 'e-mail credit')} (EDM) used.` : '';
-  const sheet = finished ? listSheet(d) : null; // where the results are: a wide list has them off-screen
-  const where = sheet ? writtenColumnsText(sheet) : '';
+  // Where the results are (a wide list has them off-screen): as selected, else read now.
+  const sheet = finished && d.resultsAt === undefined ? listSheet(d) : null;
+  const where = d.resultsAt ?? (sheet ? writtenColumnsText(sheet) : '');
   // A send that waits (its window, its limits, a pause) is not working: its words say why it waits.
   const working = !finished && !(state.status && state.status.is === 'paused');
   return `${working ? 'Working: ' : ''}${parts.join(', ')} (campaign "${d.campaign}").${cost}${where}`;

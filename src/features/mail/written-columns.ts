@@ -17,7 +17,10 @@ function writtenColumns(sheet: Sheet): Array<[string, number]> {
 
 /** ` Each row's Mail status, Task ID, Mail ID and Sent at: columns H–K of "Contacts".` ('' without them). */
 export function writtenColumnsText(sheet: Sheet): string {
-  const columns = writtenColumns(sheet);
+  return columnsText(sheet, writtenColumns(sheet));
+}
+
+function columnsText(sheet: Sheet, columns: Array<[string, number]>): string {
   if (columns.length === 0) return '';
   const names = columns.map(([header]) => header);
   const last = names.length - 1;
@@ -36,14 +39,17 @@ export function writtenColumnsText(sheet: Sheet): string {
 /**
  * Selects the add-on's columns (from the first to the last of them) in the rows the user has selected on the
  * list, else in its header row, which scrolls there: "Send e-mails to selected rows" still means those rows.
+ * Returns where they are, as writtenColumnsText says it (from the same read).
  */
-export function selectWritten(sheet: Sheet): void {
-  const columns = writtenColumns(sheet).map(([, column]) => column);
-  if (columns.length === 0) return;
+export function selectWritten(sheet: Sheet): string {
+  const found = writtenColumns(sheet);
+  const columns = found.map(([, column]) => column);
+  if (columns.length === 0) return '';
   const first = Math.min(...columns);
   const active = sheet.getParent().getActiveRange();
   const mine = active && active.getSheet().getSheetId() === sheet.getSheetId();
   const row = mine ? active.getRow() : 1;
   const rows = mine ? active.getNumRows() : 1;
   sheet.getRange(row, first, rows, Math.max(...columns) - first + 1).activate();
+  return columnsText(sheet, found);
 }
