@@ -134,6 +134,26 @@ export class MailingList {
     };
   }
 
+  /**
+   * Whether the header row and these rows' addresses are where they were read (another editor may have
+   * inserted, deleted or sorted rows or columns since, e.g. while a question was open): one read of the header
+   * and one of the e-mail column.
+   */
+  stillAsRead(rows: ListRow[]): boolean {
+    const width = Math.max(this.sheet.getLastColumn(), 1);
+    const headers = this.sheet.getRange(1, 1, 1, width).getDisplayValues()[0];
+    // Right of the list as read, only the add-on's own columns this list added since, where it put them.
+    const added = new Map(MAIL_COLUMNS.map((spec) => [this.table.column(spec.key), spec.header]));
+    const expected = (i: number) => (i < this.headers.length ? this.headers[i] : added.get(i + 1));
+    if (headers.length < this.headers.length || headers.some((h, i) => String(h) !== expected(i)))
+      return false;
+    if (rows.length === 0) return true;
+    const last = Math.max(...rows.map((row) => row.rowNumber));
+    if (this.sheet.getLastRow() < last) return false;
+    const shown = this.sheet.getRange(2, this.recipientColumn, last - 1, 1).getDisplayValues();
+    return rows.every((row) => addressKey(shown[row.rowNumber - 2][0]) === row.key);
+  }
+
   /** Writes the add-on's columns by row number (rows just read in this execution). */
   writeRows(rows: TableRow[], changes: Map<number, Record<string, CellValue>>): void {
     this.table.update(rows, changes);

@@ -94,6 +94,16 @@ export function writeHeaders(
   size?: SheetSize,
 ): void {
   ensureSize(sheet, row, firstColumn + columns.length - 1, size);
+  writeHeaderCells(sheet, columns, firstColumn, row);
+}
+
+/** The header cells of `columns` from `firstColumn` on, in cells the sheet already has. */
+export function writeHeaderCells(
+  sheet: Sheet,
+  columns: ColumnSpec[],
+  firstColumn: number,
+  row: number,
+): void {
   const range = sheet.getRange(row, firstColumn, 1, columns.length);
   range.setValues([columns.map((c) => c.header)]);
   range.setFontWeight('bold');

@@ -21,6 +21,7 @@ import {
   rewriteAsRead,
   type SheetSize,
   writeHeaders,
+  writeHeaderCells,
   type ColumnSpec,
   type PlacedColumn,
   type TableLayout,
@@ -158,7 +159,7 @@ export class Table {
     const missing = this.missingHeaders;
     if (missing && missingToo) {
       this.missingHeaders = undefined;
-      writeHeaders(this.sheet, missing.columns, missing.first, headerRowOf(this.layout), this.size);
+      writeHeaderCells(this.sheet, missing.columns, missing.first, headerRowOf(this.layout)); // they fit (open)
     }
     if (!this.headersToWrite) return;
     this.headersToWrite = false;

@@ -1,6 +1,6 @@
 'use strict';
 // Through the built bundle, seeded: Ann (the payer) sends a list while Bob, an editor, changes the sheet at
-// random points — during a post (the emulator's fetch hook) and between runs — with lost answers, 502s and
+// random points — while Ann's confirmation is open, during a post (the emulator's fetch hook) and between runs — with lost answers, 502s and
 // executions cut off at their time limit mixed in. Whatever happened, after each sequence: no address got the
 // mail twice; no hour carried more mails than Ann's confirmed hourly limit; every mail went to an address Ann
 // confirmed; every mail whose row Bob left alone is on its row; no cell of Bob's columns was written.
@@ -155,16 +155,24 @@ function nameOf(email) {
   return `N ${email.split('@')[0]}`;
 }
 
-/** Ann's send of all unsent rows: Yes to the cost, No to sending a mail again or to rows held elsewhere. */
+/**
+ * Ann's send of all unsent rows: Yes to the cost, No to sending a mail again or to rows held elsewhere. Now
+ * and then Bob edits while her confirmation is open.
+ */
 function annSends(w) {
   const s = w.sheet();
   if (!s) return;
   emu.spreadsheet.setActiveSheet(s);
+  const meanwhile = w.rand() < 0.3 ? w.pick(Object.keys(EDITS)) : null;
   emu.ui.respond((request) => {
-    if (request.title === 'Send e-mails') {
+    if (request.title === 'Send e-mails' && request.buttons === 'YES_NO') {
       // What she confirms now: the rows the confirmation is about (the plan's, as the sheet is now).
       for (const row of rowsOf(emu, s.getName())) if (row.Email) w.confirmed.add(row.Email);
       w.confirmedLimits.push(w.templateLimit);
+      if (meanwhile && w.sheet()) {
+        w.log.push(`while Ann confirms: ${meanwhile}`);
+        EDITS[meanwhile](w);
+      }
       return 'YES';
     }
     if (request.title === 'Unfinished send') return 'YES';

@@ -168,6 +168,34 @@ describe('Views are written where the rows are now', () => {
     expect((await perRecipient()).size).toBe(250);
   });
 
+  test('a column inserted and the rows sorted while Ann confirms: each person she confirmed gets the mail once, on their row', async () => {
+    open();
+    listWithMail(emu, 'Leads', peopleRows(people(250)), MAIL);
+    emu.ui.respond((request) => {
+      if (request.title !== 'Send e-mails' || request.buttons !== 'YES_NO') return undefined;
+      const leads = sheet('Leads'); // Bob, while the question is open
+      leads.insertColumnBefore(1);
+      leads.getRange('A1').setValue('Notes');
+      leads.getRange(2, 1, 250, leads.getLastColumn()).sort({ column: 2, ascending: false });
+      return 'YES';
+    });
+    sendAll();
+    const rows = rowsOf(emu, 'Leads');
+    expect(rows).toHaveLength(250);
+    expect(rows.every((r) => r.Notes === '')).toBe(true); // Bob's column untouched
+    const ids = new Map(
+      (await control(services.sandbox.outreachUrl, 'GET', `/mails?key=${DEMO_KEYS.paid}`)).mails.map((m) => [
+        m.recipientEmail,
+        m.mailId,
+      ]),
+    );
+    expect(ids.size).toBe(250);
+    expect(rows.every((r) => r['Mail status'] === 'Accepted' && r['Mail ID'] === ids.get(r.Email))).toBe(
+      true,
+    );
+    expect(twice(await perRecipient())).toEqual([]);
+  });
+
   test("a row inserted between the writer's read and its write: the read-back puts every id on its own row", async () => {
     open();
     listWithMail(emu, 'Leads', peopleRows(people(30)), MAIL);

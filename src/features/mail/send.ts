@@ -253,12 +253,13 @@ function planAndSend(scope: Scope, reporter: Reporter): void {
     showComposeDialog(`Write the mail for the sheet "${sheet.getName()}" first, then send.`);
     return;
   }
-  const { plan, list } = prepared;
+  const { plan } = prepared;
   if (prepared.mailedBefore.rows.length)
     askAboutMailedBefore(plan, prepared.mailedBefore, prepared.template.campaign, prepared.again);
   if (plan.failedBefore.length) askAboutFailedBefore(plan, prepared.again);
   if (prepared.elsewhere.length) askAboutElsewhere(plan, prepared.elsewhere, prepared.firstOnly);
-  writeStatuses(list, plan.skipped);
+  if (plan.skipped.size) placeNow(prepared); // the questions above took time: rows may have moved
+  writeStatuses(prepared.list, plan.skipped);
   if (plan.rows.length === 0) {
     const lines = skippedLines(plan, prepared.hiddenCount);
     inform('Nothing to send', lines.join('\n') || 'There are no rows with an e-mail address to send to.');
@@ -313,9 +314,17 @@ export function launchSend(
   confirmed?: ConfirmedRef,
   deadline = Deadline.forExecution(),
 ): void {
-  const { plan, list, sheet, template, client } = prepared;
   const kept =
-    confirmed || confirmSend(sheet.getSheetId(), template, plan.rows, prepared.firstOnly, prepared.again);
+    confirmed ||
+    confirmSend(
+      prepared.sheet.getSheetId(),
+      prepared.template,
+      prepared.plan.rows,
+      prepared.firstOnly,
+      prepared.again,
+    );
+  placeNow(prepared); // the confirmation was open a while: rows may have moved meanwhile
+  const { plan, list, sheet, template, client } = prepared;
   queue(list, plan.rows);
   startFollowUps(sheet, template, plan.rows); // the rows join its follow-up sequence, if the mail has one
   // Follow-ups may add the Sequence columns: then the first unit reads the list as it is.
@@ -408,6 +417,46 @@ export function dropSend(state: JobState<SendUnit, SendData>, as?: MailState): n
   const released = releaseQueued(state.data, as);
   endJob(SEND_JOB, state);
   return released;
+}
+
+/**
+ * Puts the plan on the list as it is now: another editor may have inserted, deleted or sorted rows or columns
+ * while a question was open. Unless nothing moved, the list is read again and each planned row (as the user
+ * confirmed it) takes its address's row now; one whose row is gone is left out. A deleted sheet stops here.
+ */
+function placeNow(prepared: PreparedSend): void {
+  const { sheet, list, plan } = prepared;
+  const id = sheet.getSheetId();
+  if (
+    !sheet
+      .getParent()
+      .getSheets()
+      .some((s) => s.getSheetId() === id)
+  )
+    throw new UserError(`The sheet "${sheet.getName()}" was deleted meanwhile: nothing was sent.`);
+  const planned = [...plan.rows, ...prepared.rows.filter((row) => plan.skipped.has(row.rowNumber))];
+  if (list.stillAsRead(planned)) return;
+  const fresh = openMailingList(sheet);
+  const rows = fresh.readRows();
+  // The n-th row of an address then is its n-th row now (a duplicate stays a duplicate).
+  const byKey = new Map<string, ListRow[]>();
+  for (const row of rows) if (row.key) byKey.set(row.key, [...(byKey.get(row.key) || []), row]);
+  const place = new Map<number, number>();
+  for (const row of prepared.rows) {
+    const now = row.key ? byKey.get(row.key)?.shift() : undefined;
+    if (now) place.set(row.rowNumber, now.rowNumber);
+  }
+  const moved = (row: ListRow): ListRow[] => {
+    const at = place.get(row.rowNumber);
+    return at ? [{ ...row, rowNumber: at }] : [];
+  };
+  const skipped = new Map<number, MailState>();
+  for (const [at, state] of plan.skipped) if (place.has(at)) skipped.set(place.get(at)!, state);
+  plan.skipped = skipped;
+  plan.rows = plan.rows.flatMap(moved);
+  const placed = new Map(plan.rows.map((row) => [row.rowNumber, row]));
+  prepared.list = fresh;
+  prepared.rows = rows.map((row) => placed.get(row.rowNumber) || row);
 }
 
 /** The plan's rows as this execution wrote them: the skipped ones with their reason, the others queued. */
