@@ -66,7 +66,8 @@ interface ApiErrorCommon {
 }
 
 /** The kinds that say how long to wait before the same request can succeed. */
-type WaitKind = 'rate-limit' | 'rate-budget' | 'time-up' | 'stopped' | 'quota' | 'fetch-quota' | 'server';
+type RetryAfterKind =
+  'rate-limit' | 'rate-budget' | 'time-up' | 'stopped' | 'quota' | 'fetch-quota' | 'server';
 
 /** What each family of kinds carries besides: a reader narrows on `kind` to reach it. */
 export type ApiErrorFacts =
@@ -80,10 +81,10 @@ export type ApiErrorFacts =
   /** 410: the path that replaces the retired endpoint. */
   | { kind: 'gone'; replacement?: string }
   /** How long to wait before trying again (Retry-After, or the time until the rate budget frees). */
-  | { kind: WaitKind; retryAfterMs?: number }
+  | { kind: RetryAfterKind; retryAfterMs?: number }
   /** Client-side request checks: the offending field (`emails[2].email`), a recipient's or e-mail's 0-based index. */
   | { kind: 'bad-request'; field?: string; index?: number }
-  | { kind: Exclude<ApiErrorKind, 'funds' | 'gone' | WaitKind | 'bad-request'> };
+  | { kind: Exclude<ApiErrorKind, 'funds' | 'gone' | RetryAfterKind | 'bad-request'> };
 
 export type ApiErrorInit = ApiErrorCommon & ApiErrorFacts;
 

@@ -43,6 +43,7 @@ export {
   skipped,
   type Skipped,
   stateText,
+  type WaitCode,
 } from './mail-state';
 export { MAIL_STATUS_TEXTS } from './mail-words';
 export {

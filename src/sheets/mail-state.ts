@@ -45,8 +45,34 @@ type NotSentCode =
   | 'empty-placeholder'
   | 'as-written';
 
-/** What a queued row waits for besides the sending quota. */
-type WaitingCode = 'window' | 'pace' | 'test' | 'review' | 'bounce' | 'daily';
+/**
+ * Why a mail waits: a queued row's first mail, or a due step (the next hourly run tries again). One type for
+ * both: a row and a step wait for the same things.
+ */
+export type WaitCode =
+  /** Its recipient's send window is closed now. */
+  | 'window'
+  /** The list's hourly limit is reached (its detail: the limit): the next hourly run sends more. */
+  | 'pace'
+  /** A subject test runs: the other rows wait for its winner. */
+  | 'test'
+  /** The mail changed since it was confirmed: the payer reviews it. */
+  | 'review'
+  /** The list's bounce guard paused it (its detail: the rate): it goes on when the payer resumes the list. */
+  | 'bounce'
+  /** The list's daily limit is reached (its detail: today's number): the next day's runs send more. */
+  | 'daily'
+  | 'quota'
+  | 'credits'
+  | 'other-key'
+  | 'steps-changed'
+  | 'step-problems'
+  | 'in-doubt'
+  | 'later'
+  | 'busy'
+  /** Reply detection has not read its people's mail up to its time (the scan did not finish): it waits. */
+  | 'unread'
+  | 'error';
 
 export type MailState =
   /** An empty cell: never planned, or released. */
@@ -56,7 +82,7 @@ export type MailState =
    * Queued and waiting: for the sending quota (no code), its send window or the hourly limit (send-timing.ts);
    * the hourly run sends it.
    */
-  | { kind: 'waiting'; detail: string; code?: WaitingCode }
+  | { kind: 'waiting'; detail: string; code?: WaitCode }
   /** The service took the mail (ids written). */
   | { kind: 'accepted' }
   /** Tracking only: the service has the mail and has not sent it yet. */
@@ -100,7 +126,8 @@ export function stateText(state: MailState): string {
       return state.text;
     case 'waiting': {
       if (state.code === 'bounce') return `${WORDS.waitingBounce}: ${state.detail}`;
-      const words = state.code ? WORDS[WAITING_KINDS[state.code]] : WORDS.waiting;
+      const own = state.code && state.code in WAITING_KINDS ? WAITING_KINDS[state.code as RowWait] : null;
+      const words = own ? WORDS[own] : WORDS.waiting; // a step's other waits: the plain word
       return state.detail ? `${words} (${state.detail})` : words;
     }
     case 'failed':
@@ -132,14 +159,17 @@ export function parseState(value: unknown): MailState {
   return readAs(text, WORDS) || readAs(text, firstWords) || { kind: 'typed', text };
 }
 
-const WAITING_KINDS = {
+/** The waits a Mail status cell has words of its own for. */
+type RowWait = 'window' | 'pace' | 'test' | 'review' | 'bounce' | 'daily';
+
+const WAITING_KINDS: Record<RowWait, keyof typeof WORDS> = {
   window: 'waitingWindow',
   pace: 'waitingPace',
   test: 'waitingTest',
   review: 'waitingReview',
   bounce: 'waitingBounce',
   daily: 'waitingDaily',
-} as const;
+};
 
 const PLAIN: StateKind[] = ['queued', 'accepted', 'pending', 'requested', 'sent', 'delivered', 'otherKey'];
 

@@ -162,6 +162,24 @@ describe('the source tree', () => {
     expect(retired).toEqual([]);
   });
 
+  // The glossary's one word per concept (docs/development.md): the retired names stay out of src/.
+  test("uses the glossary's words: no retired name of a wait, a slice or the spreadsheet's zone", () => {
+    const RETIRED = [
+      [/\bWaitKind\b/, 'WaitKind (a retry: RetryAfterKind)'],
+      [/\bWaitingCode\b/, 'WaitingCode (WaitCode)'],
+      [/\brunStep\b/, 'runStep (a slice: runSlice)'],
+    ];
+    const found = [];
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'utf8');
+      for (const [pattern, word] of RETIRED) if (pattern.test(text)) found.push(`${rel(file)}: ${word}`);
+      // The zone is asked once an execution (features/words.ts spreadsheetZone), never again elsewhere.
+      if (!file.endsWith(path.join('features', 'words.ts')) && /getSpreadsheetTimeZone\(/.test(text))
+        found.push(`${rel(file)}: getSpreadsheetTimeZone() (spreadsheetZone)`);
+    }
+    expect(found).toEqual([]);
+  });
+
   // A file holds one concept; the cap only catches one that holds several (blank and comment lines not counted,
   // as ESLint's max-lines counts them).
   test('keeps every file of src/ at 600 lines of code or fewer', () => {

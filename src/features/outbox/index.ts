@@ -121,7 +121,6 @@ export {
   startSequence,
   stopRequests,
   type Wait,
-  type WaitCode,
 } from './sequence-records';
 export { readStepMails, writeStepMails } from './step-mails';
 export { decideTest, parseSubjectTest, subjectSlot, type SubjectTest } from './subject-test';

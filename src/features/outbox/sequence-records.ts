@@ -3,6 +3,7 @@
 // and the stops any editor asked for from the menu (`sequence.stop.<sheetId>`: addresses, until the payer's
 // run takes them into their record). Who gets a step is decided by the payer's own record (outbox/ledger.ts):
 // removing a record here ends the sequence (every editor may stop one), it never starts or widens one.
+import { type WaitCode } from '../../sheets';
 import {
   ownerStamp,
   userToken,
@@ -13,26 +14,6 @@ import {
   unpackText,
   sheetRecords,
 } from '../../platform';
-
-/** Why a due step waits (the next hourly run tries again). */
-export type WaitCode =
-  | 'quota'
-  | 'credits'
-  | 'other-key'
-  | 'steps-changed'
-  | 'step-problems'
-  | 'in-doubt'
-  | 'later'
-  | 'busy'
-  /** The list's hourly limit is reached (its detail: the limit): the next hourly run sends more. */
-  | 'pace'
-  /** Reply detection has not read its people's mail up to its time (the scan did not finish): it waits. */
-  | 'unread'
-  /** The list's daily limit is reached (its detail: today's number): the next day's runs send more. */
-  | 'daily'
-  /** The list's bounce guard paused it (its detail: the rate): it goes on when the payer resumes the list. */
-  | 'bounce'
-  | 'error';
 
 export interface Wait {
   code: WaitCode;

@@ -1,7 +1,8 @@
 // What a follow-up sequence says: each row's place (a typed SequenceView, and the one pair between a view and
 // its Sequence cell), why a due step waits, the confirmation's lines and the Tracking summary's. Behaviour
 // reads the views and codes, never these words.
-import { type StopCode, type Wait, type WaitCode, type FollowUp } from '../outbox';
+import { type StopCode, type Wait, type FollowUp } from '../outbox';
+import { type WaitCode } from '../../sheets';
 import { count, formatCount } from '../../platform';
 
 /** Why a row gets no more steps, as its Sequence cell shows it. */
@@ -38,6 +39,10 @@ const STOP_TEXTS: Record<RowStop, (detail: string) => string> = {
 };
 
 const WAIT_TEXTS: Record<WaitCode, (detail: string) => string> = {
+  window: () => "its recipient's send window is closed now; the hourly run sends it when it opens",
+  test: () => 'the subject test has not chosen its subject yet; the hourly run sends it then',
+  review: () =>
+    'the mail was changed after it was confirmed: the user who sent it reviews it in Compose e-mail',
   quota: (detail) =>
     `waiting for the sending quota${detail ? ` (${detail})` : ''}; the hourly run tries again`,
   credits: (detail) => `too few e-mail credits (${detail}); the hourly run tries again`,
