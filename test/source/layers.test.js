@@ -162,6 +162,34 @@ describe('the source tree', () => {
     expect(retired).toEqual([]);
   });
 
+  // An export is a file's offer to others: one no other file (nor a test) takes stays inside its file.
+  test('exports only what another file or a test uses', () => {
+    const TEST = path.join(__dirname, '..');
+    const testFiles = [];
+    const walk = (dir) => {
+      for (const name of fs.readdirSync(dir)) {
+        const full = path.join(dir, name);
+        if (fs.statSync(full).isDirectory()) walk(full);
+        else if (/\.(ts|js)$/.test(name)) testFiles.push(full);
+      }
+    };
+    walk(TEST);
+    const tests = testFiles.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+    const texts = new Map(files.map((file) => [file, fs.readFileSync(file, 'utf8')]));
+    const unused = [];
+    for (const [file, text] of texts) {
+      if (path.basename(file) === 'index.ts') continue;
+      const declared =
+        /^export (?:async )?(?:function|const|let|class|interface|type|enum) ([A-Za-z0-9_]+)/gm;
+      for (const [, name] of text.matchAll(declared)) {
+        const word = new RegExp(`\\b${name}\\b`);
+        const used = [...texts].some(([other, t]) => other !== file && word.test(t)) || word.test(tests);
+        if (!used) unused.push(`${rel(file)}: ${name}`);
+      }
+    }
+    expect(unused).toEqual([]);
+  });
+
   // The glossary's one word per concept (docs/development.md): the retired names stay out of src/.
   test("uses the glossary's words: no retired name of a wait, a slice or the spreadsheet's zone", () => {
     const RETIRED = [

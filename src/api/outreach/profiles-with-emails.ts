@@ -18,11 +18,11 @@ import {
 import { OUTREACH_PATHS } from './outreach-paths';
 
 /** Page size used to read every contact of a company (the spec's maximum; its default is not shown). */
-export const PROFILE_EMAILS_PAGE_SIZE = 100;
+const PROFILE_EMAILS_PAGE_SIZE = 100;
 /** Safety bound of profilesWithEmails: 100 pages of 100 contacts. */
-export const PROFILE_EMAILS_MAX_PAGES = 100;
+const PROFILE_EMAILS_MAX_PAGES = 100;
 /** profilesWithEmails asks for at most this many further pages of one company in one fetchAll. */
-export const PAGES_PER_WAVE = 4;
+const PAGES_PER_WAVE = 4;
 
 export interface ProfileEmailsOptions {
   keyword?: string;

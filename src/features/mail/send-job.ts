@@ -123,7 +123,7 @@ export const SEND_JOB: JobDefinition<SendUnit, SendData, UnitResult> = {
 };
 
 /** The list, its rows and the mail as the execution that starts a send read them, its own writes applied. */
-export interface JustRead {
+interface JustRead {
   sheetId: number;
   list: MailingList;
   rows: ListRow[];
