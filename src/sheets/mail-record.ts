@@ -33,6 +33,8 @@ export interface SheetRecord {
   name: string;
   tracking: boolean;
   rows: RecordRow[];
+  /** Its header row as read (another reader of the sheets need not read it again). */
+  headers: unknown[];
 }
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -90,16 +92,18 @@ export function readMailRecord(spreadsheet: Spreadsheet, skipSheetId?: number): 
     if (name === TRACKING_SUMMARY.sheetName || name === DO_NOT_CONTACT.sheetName) continue;
     const sheetId = sheet.getSheetId();
     if (sheetId === skipSheetId) continue;
-    const rows = readSheetRows(sheet, name === TRACKING.sheetName);
-    if (rows) record.push({ sheetId, name, tracking: name === TRACKING.sheetName, rows });
+    const width = sheet.getLastColumn();
+    if (width === 0) continue;
+    const headers = sheet.getRange(1, 1, 1, width).getValues()[0];
+    const rows = readSheetRows(sheet, name === TRACKING.sheetName, headers);
+    if (rows) record.push({ sheetId, name, tracking: name === TRACKING.sheetName, rows, headers });
   }
   return record;
 }
 
-function readSheetRows(sheet: Sheet, tracking: boolean): RecordRow[] | null {
-  const width = sheet.getLastColumn();
-  if (width === 0) return null;
-  const columns = mailColumns(sheet.getRange(1, 1, 1, width).getValues()[0], tracking);
+function readSheetRows(sheet: Sheet, tracking: boolean, headers: unknown[]): RecordRow[] | null {
+  const width = headers.length;
+  const columns = mailColumns(headers, tracking);
   if (!columns.mailStatus && !columns.mailId) return null;
   const cells = tracking ? readColumns(sheet, TRACKING_KEYS, columns) : readList(sheet, columns, width);
   const at = (key: string, i: number): unknown => (cells.values[key] ? cells.values[key][i] : '');

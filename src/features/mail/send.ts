@@ -178,7 +178,7 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   const mailedBefore = leaveOutMailedBefore(plan, template.campaign, spreadsheetZone());
   const elsewhere = leaveOutElsewhere(
     plan,
-    peopleElsewhere(spreadsheet, { sheetId: sheet.getSheetId(), rows }, plan.rows),
+    peopleElsewhere(spreadsheet, { sheetId: sheet.getSheetId(), rows }, plan.rows, others),
   );
   const recent = mailedRecently(plan.rows, others, rows);
   const again = new Set<string>();

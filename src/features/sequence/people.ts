@@ -27,9 +27,12 @@ export function peopleElsewhere(
   spreadsheet: Spreadsheet,
   current: { sheetId: number; rows: ListRow[] },
   candidates: ListRow[],
+  others?: SheetRecord[],
 ): Map<string, Elsewhere> {
-  // This list's own ticks stop its steps (the run sees them); another list's hold back a first mail here.
-  const replies = readReplies(spreadsheet, { sheetId: current.sheetId, rows: [] });
+  // This list's own ticks stop its steps (the run sees them); another list's hold back a first mail here. The
+  // other lists' header rows, when the caller read them, are not read again.
+  const headers = others && new Map(others.map((other) => [other.sheetId, other.headers]));
+  const replies = readReplies(spreadsheet, { sheetId: current.sheetId, rows: [] }, headers);
   const ledger = Ledger.read();
   const running = runningElsewhere(spreadsheet, current.sheetId, ledger);
   const found = new Map<string, Elsewhere>();

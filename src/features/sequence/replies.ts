@@ -8,17 +8,20 @@ import { hasReplied, REPLIED_HEADER } from './sequence-column';
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 
 /** The replies of every list; `known` are rows already read (a list the run has in hand). */
-export function readReplies(spreadsheet: Spreadsheet, known?: { sheetId: number; rows: ListRow[] }): Replies {
+export function readReplies(
+  spreadsheet: Spreadsheet,
+  known?: { sheetId: number; rows: ListRow[] },
+  headersRead?: Map<number, unknown[]>,
+): Replies {
   const replies: Replies = { emails: new Set(), companies: new Map() };
   const replied = normalizeHeader(REPLIED_HEADER);
   for (const sheet of spreadsheet.getSheets()) {
     let rows: ListRow[];
-    if (known && sheet.getSheetId() === known.sheetId) rows = known.rows;
+    const sheetId = sheet.getSheetId();
+    if (known && sheetId === known.sheetId) rows = known.rows;
     else {
-      const width = sheet.getLastColumn();
-      if (width < 1 || sheet.getLastRow() < 2) continue;
-      const headers = sheet.getRange(1, 1, 1, width).getDisplayValues()[0].map(normalizeHeader);
-      if (!headers.includes(replied)) continue;
+      const headers = (headersRead?.get(sheetId) ?? headerRow(sheet)).map(normalizeHeader);
+      if (!headers.includes(replied) || sheet.getLastRow() < 2) continue;
       try {
         rows = MailingList.open(sheet, false).readRows();
       } catch {
@@ -34,4 +37,10 @@ export function readReplies(spreadsheet: Spreadsheet, known?: { sheetId: number;
     }
   }
   return replies;
+}
+
+/** A sheet's header row as shown ([] for an empty sheet). */
+function headerRow(sheet: GoogleAppsScript.Spreadsheet.Sheet): unknown[] {
+  const width = sheet.getLastColumn();
+  return width < 1 ? [] : sheet.getRange(1, 1, 1, width).getDisplayValues()[0];
 }
