@@ -2,7 +2,8 @@
 // sidebars each run in their own execution), so that normal use never meets a 429 / code 1005.
 //
 // Limits: outreach 60 requests per rolling 60 s per key; phone-check 1000 per rolling hour per key.
-// Each request takes a slot stamped with the time it was reserved (just before sending). A slot stays taken
+// Each request takes a slot stamped with the time it was reserved (just before sending), or the time it may go
+// (reserveSchedule: a run sent over several fetches stamps them again as they went). A slot stays taken
 // for the window plus a guard (0.5 s): the services count the window from the request's arrival, which is a
 // little later than the reservation.
 //

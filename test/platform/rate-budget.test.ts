@@ -22,6 +22,25 @@ describe('rate budget', () => {
     expect(decodeLog(null)).toEqual([]);
   });
 
+  test('a schedule takes each slot at the time it frees, none after the deadline; restamp puts the real times', () => {
+    const budget = new RateBudget({ service: 'outreach', apiKey: 'k' });
+    for (let i = 0; i < 60; i++) {
+      budget.reserve(1); // one a second: the window is full after a minute
+      gas.clock.now += i < 59 ? 1000 : 0;
+    }
+    const times = budget.reserveSchedule(10, START + 60_500 + 4_000);
+    // Free as the first slots age out (window + guard after each), up to the deadline: five of the ten.
+    expect(times).toEqual([0, 1, 2, 3, 4].map((i) => START + i * 1000 + 60_500));
+    expect(gas.sleeps).toEqual([]);
+    expect(budget.available(START + 64_500)).toBe(0); // the scheduled slots count as taken
+    // Sent 200 ms late each, the last two never: the log holds the real times, the unused slots given back.
+    const sent = times.slice(0, 3).map((t) => t + 200);
+    budget.restamp(times, sent);
+    gas.clock.now = START + 70_000;
+    expect(budget.available()).toBe(60 - (60 - 10) - 3); // 50 of the first minute still live, and the 3 sent
+    expect(() => budget.reserveSchedule(1, Date.now())).not.toThrow();
+  });
+
   test('the cache key is a SHA-256 of the key, never the key', () => {
     const budget = new RateBudget({ service: 'outreach', apiKey: 'secret-key-1234' });
     budget.reserve(1);
