@@ -66,6 +66,7 @@ export {
 export { Table } from './table';
 export {
   HeaderMovedError,
+  headerCells,
   normalizeHeader,
   type PlacedColumn,
   type TableLayout,

@@ -10,6 +10,7 @@ import { readListBlock } from './list-block';
 import { isRecipientHeader } from './mailing-list';
 import { idOf, MailState, parseState, stateText } from './mail-state';
 import { normalizeHeader, Table, type TableRow } from './table';
+import { headerCells } from './table-layout';
 
 /** One row of the record: a mailing-list row, or a Tracking row. */
 interface RecordRow {
@@ -74,10 +75,8 @@ export function isMailColumnHeader(header: unknown): boolean {
 
 /** The Mail ID column of any sheet (a mailing list that sent, or Tracking), 0 when it has none. */
 export function mailIdColumn(sheet: Sheet): number {
-  const width = sheet.getLastColumn();
-  if (width === 0) return 0;
-  const headers = sheet.getRange(1, 1, 1, width).getValues()[0];
-  return mailColumns(headers, sheet.getName() === TRACKING.sheetName).mailId;
+  const headers = headerCells(sheet);
+  return headers.length ? mailColumns(headers, sheet.getName() === TRACKING.sheetName).mailId : 0;
 }
 
 /**
@@ -92,9 +91,8 @@ export function readMailRecord(spreadsheet: Spreadsheet, skipSheetId?: number): 
     if (name === TRACKING_SUMMARY.sheetName || name === DO_NOT_CONTACT.sheetName) continue;
     const sheetId = sheet.getSheetId();
     if (sheetId === skipSheetId) continue;
-    const width = sheet.getLastColumn();
-    if (width === 0) continue;
-    const headers = sheet.getRange(1, 1, 1, width).getValues()[0];
+    const headers = headerCells(sheet);
+    if (headers.length === 0) continue;
     const rows = readSheetRows(sheet, name === TRACKING.sheetName, headers);
     if (rows) record.push({ sheetId, name, tracking: name === TRACKING.sheetName, rows, headers });
   }
@@ -188,9 +186,9 @@ interface ListStates {
 export function readListStates(spreadsheet: Spreadsheet, sheetId: number): ListStates | null {
   const sheet = spreadsheet.getSheetById(sheetId);
   if (!sheet) return null; // the sheet was deleted: the Tracking sheet still has the mails
-  const width = sheet.getLastColumn();
-  if (width === 0) return null;
-  const { mailId, mailStatus } = mailColumns(sheet.getRange(1, 1, 1, width).getValues()[0]);
+  const headers = headerCells(sheet);
+  if (headers.length === 0) return null;
+  const { mailId, mailStatus } = mailColumns(headers);
   if (!mailId || !mailStatus) return null;
   const own = (key: string) => MAIL_COLUMNS.find((c) => c.key === key)!.own;
   const table = Table.onColumns(

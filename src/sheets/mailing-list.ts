@@ -11,6 +11,7 @@ import { MAIL_COLUMNS } from './layouts';
 import { guardedCells, isEmptyCell, readListBlock } from './list-block';
 import { idOf, MailState, parseState } from './mail-state';
 import { normalizeHeader, Table, TableRow } from './table';
+import { headerCells } from './table-layout';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -140,8 +141,7 @@ export class MailingList {
    * and one of the e-mail column.
    */
   stillAsRead(rows: ListRow[]): boolean {
-    const width = Math.max(this.sheet.getLastColumn(), 1);
-    const headers = this.sheet.getRange(1, 1, 1, width).getDisplayValues()[0];
+    const headers = headerCells(this.sheet, true);
     // Right of the list as read, only the add-on's own columns this list added since, where it put them.
     const added = new Map(MAIL_COLUMNS.map((spec) => [this.table.column(spec.key), spec.header]));
     const expected = (i: number) => (i < this.headers.length ? this.headers[i] : added.get(i + 1));

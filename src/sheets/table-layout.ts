@@ -134,6 +134,14 @@ export function mapHeaders(
   return columnOf;
 }
 
+/** A sheet's row 1 as stored (`shown`: as displayed), up to its last column; [] for an empty sheet. */
+export function headerCells(sheet: Sheet, shown = false): unknown[] {
+  const width = sheet.getLastColumn();
+  if (width < 1) return [];
+  const range = sheet.getRange(1, 1, 1, width);
+  return (shown ? range.getDisplayValues() : range.getValues())[0];
+}
+
 export function normalizeHeader(value: unknown): string {
   return String(value ?? '')
     .trim()

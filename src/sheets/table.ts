@@ -59,8 +59,10 @@ export class Table {
   /**
    * The layout's sheet, created with its header row if missing; missing headers are appended at the right.
    * The spreadsheet is an argument: a trigger has no active one to assume. `measured`: for a caller that
-   * writes through this table only and measures it (see measure) before its writes: a new sheet's header row
-   * is then written with the table's first write (the caller's reads come first: no commit between).
+   * writes through this table only and measures it (see measure) before its writes: a new sheet's header row,
+   * and the headers of the columns an existing sheet lacks when it has room for them, are then written with the
+   * table's first change (the caller's reads come first: no commit between). `headerRow`: row 1 as the caller
+   * just read it (one read less).
    */
   static open(
     spreadsheet: Spreadsheet,

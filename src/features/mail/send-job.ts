@@ -419,7 +419,7 @@ function sendingSheet(data: Pick<SendData, 'sheetId' | 'sheetName'>): GoogleApps
 }
 
 /** The send's list, or null when it was deleted. */
-function listSheet(data: Pick<SendData, 'sheetId'>): GoogleAppsScript.Spreadsheet.Sheet | null {
+export function listSheet(data: Pick<SendData, 'sheetId'>): GoogleAppsScript.Spreadsheet.Sheet | null {
   const sheets = SpreadsheetApp.getActiveSpreadsheet().getSheets();
   return sheets.find((s) => s.getSheetId() === data.sheetId) || null;
 }

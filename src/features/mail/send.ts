@@ -62,7 +62,16 @@ import { mailedRecently, peopleElsewhere, startFollowUps, sequenceCostLine, step
 import { askAboutElsewhere, type HeldElsewhere, leaveOutElsewhere, stepsChangedSince } from './send-people';
 import { otherSendOnSheet } from './send-owners';
 import { askAboutMailedBefore, leaveOutMailedBefore, type MailedBefore } from './send-again';
-import { handOver, releaseQueued, rowsLeft, SEND_JOB, SendData, SendUnit, sendUnits } from './send-job';
+import {
+  handOver,
+  listSheet,
+  releaseQueued,
+  rowsLeft,
+  SEND_JOB,
+  SendData,
+  SendUnit,
+  sendUnits,
+} from './send-job';
 import { includeFailedBefore, planSend, SendPlan, skipFailedBefore, skippedLines } from './send-plan';
 import { earlierFailures, failureWhy } from './earlier-failures';
 import { ensureKey } from '../settings';
@@ -314,17 +323,12 @@ export function launchSend(
   confirmed?: ConfirmedRef,
   deadline = Deadline.forExecution(),
 ): void {
+  const { sheet, template, client } = prepared;
   const kept =
     confirmed ||
-    confirmSend(
-      prepared.sheet.getSheetId(),
-      prepared.template,
-      prepared.plan.rows,
-      prepared.firstOnly,
-      prepared.again,
-    );
+    confirmSend(sheet.getSheetId(), template, prepared.plan.rows, prepared.firstOnly, prepared.again);
   placeNow(prepared); // the confirmation was open a while: rows may have moved meanwhile
-  const { plan, list, sheet, template, client } = prepared;
+  const { plan, list } = prepared;
   queue(list, plan.rows);
   startFollowUps(sheet, template, plan.rows); // the rows join its follow-up sequence, if the mail has one
   // Follow-ups may add the Sequence columns: then the first unit reads the list as it is.
@@ -426,13 +430,7 @@ export function dropSend(state: JobState<SendUnit, SendData>, as?: MailState): n
  */
 function placeNow(prepared: PreparedSend): void {
   const { sheet, list, plan } = prepared;
-  const id = sheet.getSheetId();
-  if (
-    !sheet
-      .getParent()
-      .getSheets()
-      .some((s) => s.getSheetId() === id)
-  )
+  if (!listSheet({ sheetId: sheet.getSheetId() }))
     throw new UserError(`The sheet "${sheet.getName()}" was deleted meanwhile: nothing was sent.`);
   const planned = [...plan.rows, ...prepared.rows.filter((row) => plan.skipped.has(row.rowNumber))];
   if (list.stillAsRead(planned)) return;
@@ -473,7 +471,7 @@ function justRead(prepared: PreparedSend): Parameters<typeof handOver>[0] {
 const QUEUED: MailState = { kind: 'queued' };
 
 function queue(list: MailingList, rows: ListRow[]): void {
-  writeStatuses(list, new Map(rows.map((row): [number, MailState] => [row.rowNumber, { kind: 'queued' }])));
+  writeStatuses(list, new Map(rows.map((row): [number, MailState] => [row.rowNumber, QUEUED])));
 }
 
 /** One block write of "Mail status" for rows read in this execution. */

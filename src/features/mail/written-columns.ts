@@ -1,15 +1,15 @@
 // Where a send's results are on its list: the add-on's columns (Mail status, Task ID, Mail ID, Sent at), which
 // a wide list puts right of the window, where nothing seems to happen. The end of a send names them and, for
 // the user who watches it, selects them in the rows the user has selected (Sheets scrolls to a selection).
-import { MAIL_COLUMNS, mailColumns, columnName } from '../../sheets';
+import { MAIL_COLUMNS, headerCells, mailColumns, columnName } from '../../sheets';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 /** The add-on's columns found on the list's header row, left to right: [header, column]. */
 function writtenColumns(sheet: Sheet): Array<[string, number]> {
-  const width = sheet.getLastColumn();
-  if (width < 1) return [];
-  const found = mailColumns(sheet.getRange(1, 1, 1, width).getValues()[0]);
+  const headers = headerCells(sheet);
+  if (headers.length === 0) return [];
+  const found = mailColumns(headers);
   return MAIL_COLUMNS.map((spec): [string, number] => [spec.header, found[spec.key]])
     .filter(([, column]) => column > 0)
     .sort((a, b) => a[1] - b[1]);

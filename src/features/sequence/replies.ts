@@ -1,7 +1,7 @@
 // Who replied, read from every list of the document (a sheet with a Replied column): a person who replied on
 // one list gets no step of another, and nobody at their company does. What a run sees here goes into the
 // payer's record (a stop lasts); the sheets are read again at each run.
-import { type ListRow, MailingList, normalizeHeader } from '../../sheets';
+import { headerCells, type ListRow, MailingList, normalizeHeader } from '../../sheets';
 import { companyOf, type Replies } from './sequence-eligibility';
 import { hasReplied, REPLIED_HEADER } from './sequence-column';
 
@@ -20,7 +20,7 @@ export function readReplies(
     const sheetId = sheet.getSheetId();
     if (known && sheetId === known.sheetId) rows = known.rows;
     else {
-      const headers = (headersRead?.get(sheetId) ?? headerRow(sheet)).map(normalizeHeader);
+      const headers = (headersRead?.get(sheetId) ?? headerCells(sheet, true)).map(normalizeHeader);
       if (!headers.includes(replied) || sheet.getLastRow() < 2) continue;
       try {
         rows = MailingList.open(sheet, false).readRows();
@@ -37,10 +37,4 @@ export function readReplies(
     }
   }
   return replies;
-}
-
-/** A sheet's header row as shown ([] for an empty sheet). */
-function headerRow(sheet: GoogleAppsScript.Spreadsheet.Sheet): unknown[] {
-  const width = sheet.getLastColumn();
-  return width < 1 ? [] : sheet.getRange(1, 1, 1, width).getDisplayValues()[0];
 }
