@@ -61,7 +61,7 @@ export { addNextContactForFailed } from './features/entry-points';
 export { resumePausedListFromMenu as resumePausedList } from './features/entry-points';
 
 // Menu: Cancel a waiting or scheduled send (a send waiting for the quota, sends scheduled for later).
-export { cancelTimedSendFromMenu as cancelTimedSend } from './features/entry-points';
+export { cancelWaitingOrScheduledSendFromMenu as cancelWaitingOrScheduledSend } from './features/entry-points';
 
 // Menu: Stop follow-ups for selected rows (their Sequence column says so; nothing more is sent to them).
 export { stopSelectedFollowUpsFromMenu as stopSelectedFollowUps } from './features/entry-points';
@@ -73,7 +73,7 @@ export { stopSheetFollowUpsFromMenu as stopSheetFollowUps } from './features/ent
 
 // Time-driven trigger (hourly, one per user and document): this user's auto-refresh, scheduled sends and a
 // send waiting for the sending quota, without UI.
-export { onHourlyTimer } from './features/schedule/timer-handler';
+export { onHourlyTimer } from './features/schedule/hourly-run';
 
 // ── google.script.run endpoints ────────────────────────────────────────────────────────────────────────
 

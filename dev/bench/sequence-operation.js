@@ -71,7 +71,7 @@ function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) 
 
 /**
  * What a running sequence costs the hourly run when nothing is due: the run after the step refreshes what it
- * sent (owed after any timed send); the one after it is measured. Minimum: no request.
+ * sent (owed after any waiting or scheduled send); the one after it is measured. Minimum: no request.
  */
 async function idleHour(ctx, emu, count) {
   const trigger = () => emu.triggers.find((t) => t.eventType === 'CLOCK');

@@ -3,7 +3,7 @@
 // each in New York, Berlin, Tokyo and Sydney), started on a Monday at 09:00 UTC from the menu; the hourly
 // trigger posts each zone's rows in the first hour its window is open. Measured from the menu send to the end
 // of the day's trigger runs. Minimum: 1 balance + ceil(rows of each zone / 100) sends, and every mail read once
-// by the refreshes the hourly runs owe after each timed send (trackingMinimum each). See dev/bench/README.md.
+// by the refreshes the hourly runs owe after each waiting or scheduled send (trackingMinimum each). See dev/bench/README.md.
 const { Measurement } = require('./measure');
 const { trackingMinimum } = require('./floors');
 const { control, DEMO_KEYS } = require('../../test/support/harness');
@@ -138,7 +138,7 @@ function subjectTestOperation({ mailingListAddon, runJob, sheetRows, alertsText 
         ? summary
             .getDataRange()
             .getValues()
-            .find((r) => r[0] === 'Timed sends')
+            .find((r) => r[0] === 'Waiting and scheduled sends')
         : null;
       // The test's mails are refreshed by the run after the menu's send (the bounce guard counts them before more
       // go), the rest by the run after the winner's send, the test's tasks riding along for their opens.

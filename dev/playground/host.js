@@ -214,7 +214,7 @@ const PAGE_ACTIONS = {
   saveTemplate: 'Compose e-mail: Save',
   previewMail: 'Compose e-mail: Preview',
   sendTestMail: 'Compose e-mail: Send test mail',
-  scheduleSend: 'Compose e-mail: Send later (Schedule)',
+  scheduleSend: 'Compose e-mail: Schedule',
   cancelScheduledSend: 'Compose e-mail: Cancel the scheduled send',
   continueJob: 'the progress dialog (working on the next part)',
   getJobProgress: 'the progress dialog',

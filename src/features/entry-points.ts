@@ -37,7 +37,7 @@ import {
 } from './settings-connection';
 import { refreshTracking, toggleAutoRefresh, showMailDetail } from './tracking';
 import { addSelectedToDoNotContact } from './outbox';
-import { cancelScheduledSend, scheduleSend, cancelTimedSend } from './schedule';
+import { cancelScheduledSend, scheduleSend, cancelWaitingOrScheduledSend } from './schedule';
 import { freeStorage } from './storage';
 import { stopSelectedFollowUps, stopSheetFollowUps } from './sequence';
 import { type ScopeName } from '../platform';
@@ -46,7 +46,7 @@ import { type ScopeName } from '../platform';
 const NONE: ScopeName[] = [];
 const FETCH: ScopeName[] = ['fetch'];
 const TRIGGERS: ScopeName[] = ['triggers'];
-const TIMED: ScopeName[] = ['fetch', 'triggers'];
+const HOURLY: ScopeName[] = ['fetch', 'triggers'];
 
 // Menu actions.
 export const showSettings = menuAction('Settings', NONE, showSettingsDialog);
@@ -57,15 +57,15 @@ export const showComposeDialogFromMenu = menuAction('Compose e-mail', NONE, show
 export const sendSelectedRowsFromMenu = menuAction('Send e-mails', FETCH, sendSelectedRows);
 export const sendAllUnsentRowsFromMenu = menuAction('Send e-mails', FETCH, sendAllUnsentRows);
 export const refreshTrackingFromMenu = menuAction('Refresh tracking', FETCH, refreshTracking);
-export const toggleAutoRefreshFromMenu = menuAction('Auto-refresh tracking', TIMED, toggleAutoRefresh);
+export const toggleAutoRefreshFromMenu = menuAction('Auto-refresh tracking', HOURLY, toggleAutoRefresh);
 export const showMailDetailFromMenu = menuAction('Show mail', FETCH, showMailDetail);
 export const addToDoNotContact = menuAction('Do not contact', NONE, addSelectedToDoNotContact);
 export const addNextContactForFailed = menuAction('Next contact after a bounce', NONE, addNextContacts);
 export const resumePausedListFromMenu = resumeMenuAction('Resume a paused list', NONE, resumePausedList);
-export const cancelTimedSendFromMenu = menuAction(
+export const cancelWaitingOrScheduledSendFromMenu = menuAction(
   'Cancel a waiting or scheduled send',
   TRIGGERS,
-  cancelTimedSend,
+  cancelWaitingOrScheduledSend,
 );
 export const stopSelectedFollowUpsFromMenu = menuAction('Stop follow-ups', NONE, stopSelectedFollowUps);
 export const stopSheetFollowUpsFromMenu = menuAction('Stop follow-ups', NONE, stopSheetFollowUps);
@@ -89,7 +89,7 @@ export const saveTemplateForPage = pageEndpoint('Compose e-mail', NONE, saveTemp
 export const previewMailForPage = pageEndpoint('The preview', NONE, previewMail);
 export const sendTestMailForPage = pageEndpoint('Send test mail', FETCH, sendTestMail);
 export const getJobProgress = pageEndpoint('The progress dialog', NONE, jobProgress);
-export const scheduleSendForPage = pageEndpoint('Send later', TIMED, scheduleSend);
+export const scheduleSendForPage = pageEndpoint('Schedule a send', HOURLY, scheduleSend);
 export const cancelScheduledSendForPage = pageEndpoint(
   'Cancel the scheduled send',
   TRIGGERS,

@@ -14,7 +14,7 @@ export interface OwnerStamp {
   at: number;
 }
 
-// Every feature reads it, not only the timer; the stored key keeps this name, since another would make each user
+// Every feature reads it, not only the hourly trigger; the stored key keeps this name, since another would make each user
 // a stranger to the jobs and records they own.
 const TOKEN = 'timer.userToken';
 

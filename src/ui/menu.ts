@@ -12,7 +12,7 @@ export function buildMenu(): void {
     .addItem('Add selected to Do not contact', 'addToDoNotContact')
     .addItem('Add next contact for failed mails', 'addNextContactForFailed')
     .addItem('Resume a paused list', 'resumePausedList')
-    .addItem('Cancel a waiting or scheduled send', 'cancelTimedSend')
+    .addItem('Cancel a waiting or scheduled send', 'cancelWaitingOrScheduledSend')
     .addItem('Stop follow-ups for selected rows', 'stopSelectedFollowUps')
     .addItem('Stop follow-ups for this sheet', 'stopSheetFollowUps')
     .addSeparator()

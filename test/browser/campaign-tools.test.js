@@ -1,6 +1,6 @@
 'use strict';
 // Campaign tools in a real browser, through the playground: a row added to "Do not contact" from the menu
-// (the sheet made on first use) and a whole @domain typed on it, then Compose e-mail… › Send later two hours
+// (the sheet made on first use) and a whole @domain typed on it, then Compose e-mail… › Schedule two hours
 // ahead on the service clock; an hour later nothing is sent, when due the hourly trigger sends the rest
 // and the listed rows say why they were skipped.
 const {
@@ -29,7 +29,7 @@ async function wallTimeIn(ms) {
   return new Date(clock.now + ms).toISOString().slice(0, 16);
 }
 
-test('Do not contact from the menu, then Send later: nothing an hour ahead, sent when due, listed rows skipped', async () => {
+test('Do not contact from the menu, then Schedule a send: nothing an hour ahead, sent when due, listed rows skipped', async () => {
   await screenshotOnFailure(page, 'campaign', steps);
 }, 180000);
 
@@ -52,7 +52,7 @@ async function steps() {
   await waitForCell(page, 'B3', 'competitor');
   await screenshot(page, 'campaign-01-do-not-contact');
 
-  // Compose, then Send later two hours ahead.
+  // Compose, then Schedule two hours ahead.
   await openTab(page, 'Sheet1');
   await clickMenuItem(page, 'Compose e-mail…');
   const compose = page.frameLocator('#html-dialog-frame');
@@ -100,7 +100,7 @@ async function steps() {
   await waitForCell(page, 'C4', /^Skipped: on the do-not-contact list \(added from "Sheet1" on /);
   await screenshot(page, 'campaign-03-sent-when-due');
   await openTab(page, 'Tracking summary');
-  await waitForCell(page, 'B7', /Last timed send .*Sent 1 e-mail, 2 skipped/);
+  await waitForCell(page, 'B7', /Last waiting or scheduled send .*Sent 1 e-mail, 2 skipped/);
   expect(await page.locator('#clock-next').textContent()).toBe('');
   expect(env.consoleErrors).toEqual([]);
 }

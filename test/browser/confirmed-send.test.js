@@ -19,7 +19,7 @@ let page;
 const env = usePlayground();
 beforeAll(() => (page = env.page));
 
-test('a row added after Send later is not sent, and its Mail status says why', async () => {
+test('a row added after Schedule is not sent, and its Mail status says why', async () => {
   await screenshotOnFailure(page, 'confirmed-send', steps);
 }, 180000);
 

@@ -1,6 +1,6 @@
 'use strict';
 // Through the built bundle, against the sandbox and its clock: the
-// Do not contact sheet, the {{Unsubscribe}} line, earlier failures kept out of later sends, Send later,
+// Do not contact sheet, the {{Unsubscribe}} line, earlier failures kept out of later sends, a scheduled send,
 // the quota continuation, and the one hourly trigger per user and document that serves auto-refresh,
 // scheduled sends and waiting sends (each user's own, re-authorization recorded where the user sees it).
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');
@@ -19,7 +19,7 @@ const rowsOf = (name, headerRow) => sheets.numberedRowsOf(emu, name, headerRow);
 const statusOf = (name) => sheets.statusOf(emu, name);
 const clockTriggers = () => emu.triggers.filter((t) => t.eventType === 'CLOCK');
 const summaryCell = (label) => sheets.summaryCell(emu, label);
-const timerRecord = () =>
+const triggerRecord = () =>
   JSON.parse(
     emu.properties.document.getProperty(`timer.user.${emu.properties.user.getProperty('timer.userToken')}`),
   );
@@ -230,7 +230,7 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     const answer = emu.run('scheduleSend', [wallTime(at)], { kind: 'webapp' });
     // The question came first, with the rows, the cost, the usable EDM and when it starts.
     const question = emu.ui.alerts.at(-1);
-    expect(question).toMatchObject({ title: 'Send later', buttons: 'YES_NO', response: 'YES' });
+    expect(question).toMatchObject({ title: 'Schedule a send', buttons: 'YES_NO', response: 'YES' });
     expect(question.message).toMatch(/^Send 2 e-mails from "Later"/);
     expect(question.message).toMatch(
       /2 on the do-not-contact list\.\nCost: 2 e-mail credits \(EDM, 1 per e-mail\)\.\nUsable e-mail credits \(EDM\): [\d,]+/,
@@ -272,7 +272,9 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     const sentAt = Date.parse(mails.find((m) => m.recipientEmail === 'a@example.com').createdAt);
     expect(sentAt).toBeGreaterThanOrEqual(at); // in the hour the dialog stated
     expect(sentAt).toBeLessThan(at + HOUR);
-    expect(summaryCell('Timed sends')).toMatch(/Last timed send .*: Sent 1 e-mail, 3 skipped/);
+    expect(summaryCell('Waiting and scheduled sends')).toMatch(
+      /Last waiting or scheduled send .*: Sent 1 e-mail, 3 skipped/,
+    );
     expect(emu.properties.document.getProperty(`schedule.${sheet('Later').getSheetId()}`)).toBeNull();
     emu.advanceTime(3 * HOUR); // every mail is final, but opens are read for 14 days after the send
     expect(clockTriggers()).toHaveLength(1);
@@ -315,7 +317,9 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     expect((await mailsAtSandbox()).length).toBe(100);
     expect(clockTriggers()).toHaveLength(1);
     emu.run('refreshTracking', [], { kind: 'menu' });
-    expect(summaryCell('Timed sends')).toMatch(/"Outreach": 150 e-mails wait for the sending quota since /);
+    expect(summaryCell('Waiting and scheduled sends')).toMatch(
+      /"Outreach": 150 e-mails wait for the sending quota since /,
+    );
 
     await control(services.sandbox.outreachUrl, 'POST', '/accounts', {
       key: DEMO_KEYS.paid,
@@ -329,7 +333,7 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     statuses = Object.values(statusOf('Outreach'));
     expect(statuses.filter((s) => !['Accepted', 'Delivered'].includes(s))).toEqual([]); // the first 100 were refreshed
     expect(emu.properties.document.getProperty(jobKey(emu, 'send'))).toBeNull();
-    expect(clockTriggers()).toHaveLength(1); // the next run refreshes what the timed send posted
+    expect(clockTriggers()).toHaveLength(1); // the next run refreshes what the waiting or scheduled send posted
     emu.advanceTime(HOUR);
     expect(Object.values(statusOf('Outreach')).every((s) => s === 'Delivered')).toBe(true);
     expect(clockTriggers()).toHaveLength(0); // nothing left for it
@@ -402,8 +406,8 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
 
     const [early] = emu.advanceTime(HOUR); // nothing sent yet: auto-refresh stays on for the scheduled send
     expect(early.status).toBe('completed');
-    expect(timerRecord().auto.on).toBe(true);
-    expect(timerRecord().lastRun.message).toMatch(/auto-refresh stays on for a send scheduled for later/);
+    expect(triggerRecord().auto.on).toBe(true);
+    expect(triggerRecord().lastRun.message).toMatch(/auto-refresh stays on for a send scheduled for later/);
     expect(clockTriggers()).toHaveLength(1);
 
     let sentBy = null;
@@ -412,12 +416,12 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
       if ((await perRecipient()).has('a@example.com')) sentBy = services.clock.now();
     }
     expect(sentBy).not.toBeNull();
-    expect(timerRecord().auto.on).toBe(true);
+    expect(triggerRecord().auto.on).toBe(true);
     emu.advanceTime(HOUR); // the first run after the scheduled send refreshes what it sent
     expect(statusOf('Later')['bounce.carl@example.com']).toBe(
       'Failed: Mailbox unavailable (550 hard bounce)',
     );
-    expect(timerRecord().refreshAfterSend).toBeUndefined();
+    expect(triggerRecord().refreshAfterSend).toBeUndefined();
 
     makeList('Next', ['Bounce.Carl@example.com', 'dan@example.com']);
     emu.ui.queue('YES');
@@ -455,13 +459,13 @@ describe.each(['per-request', 'per-mail'])('Campaign tools (task shape: %s)', (t
     emu.run('scheduleSend', [wallTime(at)], { kind: 'webapp' });
     for (let hour = 0; hour < 4 && !(await perRecipient()).has('fay@example.com'); hour++)
       emu.advanceTime(HOUR);
-    expect(timerRecord().refreshAfterSend).toEqual(expect.any(Number));
+    expect(triggerRecord().refreshAfterSend).toEqual(expect.any(Number));
     expect(clockTriggers()).toHaveLength(1); // kept for the refresh it owes
     emu.advanceTime(HOUR);
     expect(statusOf('Later')['bounce.eve@example.com']).toBe('Failed: Mailbox unavailable (550 hard bounce)');
     // "Off" beside a last automatic run says which run that was.
     expect(summaryCell('Auto-refresh')).toMatch(
-      /^Off .* The last automatic run was the one refresh the hourly run makes after a timed send, auto-refresh off or not\.$/,
+      /^Off .* The last automatic run was the one refresh the hourly run makes after a waiting or scheduled send, auto-refresh off or not\.$/,
     );
     expect(summaryCell('Last automatic run')).not.toBe('none yet');
     expect(clockTriggers()).toHaveLength(0);
@@ -490,7 +494,9 @@ describe('Waiting sends and the one trigger', () => {
         'Not sent: gave up waiting for the sending quota after 7 days (Daily quota exceeded; it resets at 00:00 UTC)',
       ),
     );
-    expect(summaryCell('Timed sends')).toMatch(/Gave up waiting for the sending quota after 7 days/);
+    expect(summaryCell('Waiting and scheduled sends')).toMatch(
+      /Gave up waiting for the sending quota after 7 days/,
+    );
     expect(clockTriggers()).toHaveLength(0);
 
     emu.spreadsheet.setActiveSheet(sheet('Outreach'));
@@ -498,7 +504,7 @@ describe('Waiting sends and the one trigger', () => {
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(clockTriggers()).toHaveLength(1);
     emu.ui.queue('YES');
-    emu.run('cancelTimedSend', [], { kind: 'menu' });
+    emu.run('cancelWaitingOrScheduledSend', [], { kind: 'menu' });
     expect(emu.ui.alerts.at(-1).message).toMatch(/waits for the sending quota .* with 3 e-mails left/);
     expect(Object.values(statusOf('Outreach'))).toEqual(
       Array(3).fill('Not sent: the send waiting for the sending quota was cancelled'),
@@ -536,16 +542,16 @@ describe('Waiting sends and the one trigger', () => {
       emu.run('toggleAutoRefresh', [], { kind: 'menu' });
       expect(emu.ui.alerts.at(-1).message).toMatch(/Auto-refresh is ON for you/);
       expect(clockTriggers().map((t) => t.user)).toEqual(['editor@example.com']);
-      expect(timerRecord().auto).toMatchObject({ on: false, offReason: 'turned off from the menu.' });
+      expect(triggerRecord().auto).toMatchObject({ on: false, offReason: 'turned off from the menu.' });
       emu.setActiveUser('editor@example.com');
-      expect(timerRecord().auto.on).toBe(true);
+      expect(triggerRecord().auto.on).toBe(true);
       emu.advanceTime(HOUR); // the editor's trigger runs with the editor's key
       expect(emu.executions.at(-1)).toMatchObject({ kind: 'trigger', status: 'completed' });
       expect(summaryCell('Auto-refresh')).toMatch(/^On for 1 editor of this document/);
     },
   );
 
-  test('turning every timed job on never fails with "too many time-based triggers"', async () => {
+  test('turning all hourly work on never fails with "too many time-based triggers"', async () => {
     emu = newAddon(services);
     setUnsubscribe();
     await control(services.sandbox.outreachUrl, 'POST', '/accounts', {

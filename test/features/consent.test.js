@@ -41,7 +41,7 @@ const summaryCell = (label) => sheets.summaryCell(emu, label);
 describe('a user who refused the trigger permission (script.scriptapp)', () => {
   const granted = [SCOPE.sheet, SCOPE.fetch, SCOPE.ui];
 
-  test('auto-refresh and send later say what to grant; nothing is half set up', () => {
+  test('auto-refresh and a scheduled send say what to grant; nothing is half set up', () => {
     emu = newAddon(services, { grantedScopes: granted });
     makeList(['jane@example.com']);
     emu.run('toggleAutoRefresh', [], { kind: 'menu' }); // nothing is asked before the permission is there
@@ -57,7 +57,7 @@ describe('a user who refused the trigger permission (script.scriptapp)', () => {
     } catch (e) {
       error = e;
     }
-    expect(error.message).toMatch(/^Send later needs the permission /);
+    expect(error.message).toMatch(/^Schedule a send needs the permission /);
     expect(error.message).toMatch(TRIGGER_PERMISSION);
     expect(error.message).not.toMatch(RAW);
     expect(clockTriggers()).toHaveLength(0);

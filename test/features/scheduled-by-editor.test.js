@@ -111,7 +111,7 @@ test('no key in his Settings any more: Ann cancels it from the menu; credits fou
   emu.run('saveSettings', [{ outreachApiKey: '' }], asBob);
   emu.advanceTime(HOUR);
   emu.ui.queue('YES');
-  emu.run('cancelTimedSend', [], { kind: 'menu' });
+  emu.run('cancelWaitingOrScheduledSend', [], { kind: 'menu' });
   expect(emu.ui.alerts.at(-1).message).toBe(
     `Another editor scheduled a send of "Later" that cannot run: the scheduling editor's Settings have no outreach API key. Cancel it? Nothing of it is sent, and you may schedule your own.`,
   );

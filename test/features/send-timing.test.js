@@ -265,7 +265,7 @@ describe('Hourly limit', () => {
     emu.ui.queue('YES');
     const answer = emu.run('scheduleSend', [new Date(monday).toISOString().slice(0, 16)], { kind: 'webapp' });
     const question = emu.ui.alerts.at(-1);
-    expect(question).toMatchObject({ title: 'Send later', response: 'YES' });
+    expect(question).toMatchObject({ title: 'Schedule a send', response: 'YES' });
     expect(question.message).toMatch(
       /Cost: 120 e-mail credits \(EDM, 1 per e-mail\)\.\nUsable e-mail credits \(EDM\): [\d,]+/,
     );
@@ -472,7 +472,7 @@ describe.each(['per-request', 'per-mail'])('Subject test (task shape: %s)', (tas
     const timed = sheet('Tracking summary')
       .getDataRange()
       .getValues()
-      .find((r) => r[0] === 'Timed sends')[1];
+      .find((r) => r[0] === 'Waiting and scheduled sends')[1];
     expect(timed).toContain(
       'Subject test of "Leads": "Hello {{Name}}": 6 sent, 0 opened (0%); "Quick question, {{Name}}": 6 sent, 6 opened (100%); winner: "Quick question, {{Name}}", sent to the rest.',
     );
@@ -509,7 +509,7 @@ describe('Subject test without evidence', () => {
       sheet('Tracking summary')
         .getDataRange()
         .getValues()
-        .find((r) => r[0] === 'Timed sends')[1];
+        .find((r) => r[0] === 'Waiting and scheduled sends')[1];
 
     emu.advanceTime(4 * HOUR); // past its 2 hours: nothing opened, so no winner and nothing more goes
     expect(await mails()).toHaveLength(first);

@@ -142,7 +142,7 @@ describe.each(['per-request', 'per-mail'])('Follow-up sequences (task shape: %s)
     const timed = sheet('Tracking summary')
       .getRange('A1:B7')
       .getValues()
-      .find((r) => r[0] === 'Timed sends')[1];
+      .find((r) => r[0] === 'Waiting and scheduled sends')[1];
     expect(timed).toMatch(/Follow-ups of "Spring": next step 1 on \d{4}-\d\d-\d\d \d\d:\d\d, 3 rows left\./);
 
     emu.advanceTime(DAY + HOUR); // step 1 is due
@@ -290,7 +290,7 @@ describe('Money and control', () => {
     sheet('Tracking summary')
       .getRange('A1:B7')
       .getValues()
-      .find((r) => r[0] === 'Timed sends')[1];
+      .find((r) => r[0] === 'Waiting and scheduled sends')[1];
 
   test('a step that finds too few credits, then the sending quota used up, waits and says so; it goes once when they are back', async () => {
     emu = newAddon(services);
@@ -325,7 +325,7 @@ describe('Money and control', () => {
     makeList([{ afterDays: 1, body: 'Again, {{Name}}.' }]);
     const at = Math.floor((services.clock.now() + 2 * HOUR) / 60_000) * 60_000;
     emu.run('scheduleSend', [new Date(at).toISOString().slice(0, 16)], { kind: 'webapp' });
-    expect(emu.ui.alerts.at(-1)).toMatchObject({ title: 'Send later', response: 'YES' });
+    expect(emu.ui.alerts.at(-1)).toMatchObject({ title: 'Schedule a send', response: 'YES' });
     expect(emu.ui.alerts.at(-1).message).toMatch(/costs at most 18 e-mail credits \(9 rows × 2 mails\)/);
     emu.advanceTime(3 * HOUR);
     expect((await mails()).length).toBe(9);

@@ -38,8 +38,8 @@ function expectChartBelowTable(campaigns) {
 }
 const clockTriggers = () => emu.triggers.filter((t) => t.eventType === 'CLOCK');
 /** The current user's timer record in this document (their own switch, trigger id and last run). */
-const myTimerKey = () => `timer.user.${emu.properties.user.getProperty('timer.userToken')}`;
-const myAuto = () => JSON.parse(emu.properties.document.getProperty(myTimerKey())).auto;
+const myHourlyTriggerKey = () => `timer.user.${emu.properties.user.getProperty('timer.userToken')}`;
+const myAuto = () => JSON.parse(emu.properties.document.getProperty(myHourlyTriggerKey())).auto;
 
 /** A small campaign sent from sheet "Outreach": one normal, one bouncing and one opening recipient. */
 function smallCampaign() {
@@ -434,9 +434,9 @@ describe('Auto-refresh (hourly trigger)', () => {
     emu.properties.user.setProperty('settings.outreachApiKey', DEMO_KEYS.paid);
     turnAutoRefresh(emu, true);
     emu.fetchLog.length = 0;
-    const record = JSON.parse(emu.properties.document.getProperty(myTimerKey()));
+    const record = JSON.parse(emu.properties.document.getProperty(myHourlyTriggerKey()));
     record.auto.since = services.clock.now() - 31 * 24 * HOUR;
-    emu.properties.document.setProperty(myTimerKey(), JSON.stringify(record));
+    emu.properties.document.setProperty(myHourlyTriggerKey(), JSON.stringify(record));
     emu.properties.document.setProperty('send.lastAt', String(services.clock.now() - 31 * 24 * HOUR)); // nor sent since
     emu.advanceTime(HOUR);
     expect(clockTriggers()).toHaveLength(0);

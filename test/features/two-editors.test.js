@@ -182,7 +182,7 @@ describe('journals and jobs have an owner', () => {
     emu.setActiveUser(BOB);
     emu.ui.reset();
     emu.run('stopJob', ['send'], { kind: 'webapp' });
-    emu.run('cancelTimedSend', [], { kind: 'menu' });
+    emu.run('cancelWaitingOrScheduledSend', [], { kind: 'menu' });
     expect(emu.ui.alerts.at(-1).message).toMatch(/You have no send waiting for the sending quota/);
     emu.run('sendAllUnsentRows', [], { kind: 'menu' });
     expect(emu.ui.alerts.map((a) => a.message).join('\n')).not.toMatch(/Continue it now\?/);

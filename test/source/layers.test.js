@@ -191,11 +191,15 @@ describe('the source tree', () => {
   });
 
   // The glossary's one word per concept (docs/development.md): the retired names stay out of src/.
-  test("uses the glossary's words: no retired name of a wait, a slice or the spreadsheet's zone", () => {
+  test("uses the glossary's words: no retired name of a wait, a slice, the hourly trigger, a scheduled send or the spreadsheet's zone", () => {
     const RETIRED = [
       [/\bWaitKind\b/, 'WaitKind (a retry: RetryAfterKind)'],
       [/\bWaitingCode\b/, 'WaitingCode (WaitCode)'],
       [/\brunStep\b/, 'runStep (a slice: runSlice)'],
+      // The stored names keep their spelling (the glossary's hourly trigger); every other "timer" is retired.
+      [/timer(?!\.user)|Timer(?<!onHourlyTimer|byTimer)/, 'timer (the hourly trigger, an hourly run)'],
+      [/\b[Tt]imed (work|sends?|jobs?)\b/, 'timed work or send (hourly work; a waiting or scheduled send)'],
+      [/\b[Ss]end later\b|sendLater|send-later/, "send later (a scheduled send, Compose's Schedule)"],
     ];
     const found = [];
     for (const file of files) {

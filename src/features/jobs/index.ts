@@ -43,5 +43,16 @@ export {
   unattendedReporter,
   type UnattendedWork,
 } from './reporters';
-export { adoptRunningTrigger, ensureTimer, releaseTimerIfIdle, removeMyTimer, timedWorkLeft } from './timer';
-export { allTimers, type AutoRefresh, myTimer, saveMyTimer } from './timer-store';
+export {
+  adoptRunningTrigger,
+  ensureHourlyTrigger,
+  releaseHourlyTriggerIfIdle,
+  removeMyHourlyTrigger,
+  hourlyWorkLeft,
+} from './hourly-trigger';
+export {
+  allHourlyTriggers,
+  type AutoRefresh,
+  myHourlyTrigger,
+  saveMyHourlyTrigger,
+} from './hourly-trigger-store';

@@ -4,7 +4,7 @@
 import { type ApiError } from '../../api';
 import { MailState, notSent } from '../../sheets';
 import { SEND_TEXTS, QUOTA_WAIT_DAYS, quotaWait } from '../outbox';
-import { JobPause, JobStop, ensureTimer } from '../jobs';
+import { JobPause, JobStop, ensureHourlyTrigger } from '../jobs';
 import { asClause, neededText } from '../words';
 
 import { describe } from '../errors';
@@ -47,9 +47,9 @@ export function quotaEnd(error: ApiError, data: EndData, left: number): RunEnd {
   data.waiting = { since, detail };
   let retry = 'the add-on tries again every hour';
   try {
-    ensureTimer();
-  } catch (timerError) {
-    retry = `The hourly retry could not be set up (${describe(timerError)}): run the send again later`;
+    ensureHourlyTrigger();
+  } catch (triggerError) {
+    retry = `The hourly retry could not be set up (${describe(triggerError)}): run the send again later`;
   }
   const pause = new JobPause(
     `The sending quota is used up (${detail}). ${sentText(data)} The ${count(left, 'e-mail')} left wait for it: ${retry}, for ${QUOTA_WAIT_DAYS} days, and sends each of them once when it is back. Cancel from the menu: Cancel a waiting or scheduled send.`,

@@ -3,7 +3,7 @@
 // when, and the job pauses until the first of them may go; the hourly trigger of the user who sent it goes on
 // from there (the job's pause, as for the sending quota).
 import { isQueued, type MailState, type MailingList } from '../../sheets';
-import { myTimer, saveMyTimer, JobPause, ensureTimer } from '../jobs';
+import { myHourlyTrigger, saveMyHourlyTrigger, JobPause, ensureHourlyTrigger } from '../jobs';
 import {
   guardPause,
   pauseDetail,
@@ -133,8 +133,8 @@ export function reviewHold(list: MailingList, now = Date.now()): Hold {
 export function holdPause(hold: Hold, posted = false): JobPause {
   let retry = '';
   try {
-    ensureTimer();
-    if (posted) saveMyTimer({ ...myTimer(), refreshAfterSend: Date.now() });
+    ensureHourlyTrigger();
+    if (posted) saveMyHourlyTrigger({ ...myHourlyTrigger(), refreshAfterSend: Date.now() });
   } catch (error) {
     retry = ` The hourly run could not be set up (${describe(error)}): run the send again later.`;
   }

@@ -64,7 +64,7 @@ export interface SendData extends EndData {
   campaign: string;
   /** The mail and the rows the user confirmed (outbox/confirm.ts): nothing else is sent. */
   confirmed: ConfirmedRef;
-  /** The token of the user who started it (schedule/timer-store): their trigger carries a waiting send on. */
+  /** The token of the user who started it (jobs/hourly-trigger-store): their trigger carries a waiting send on. */
   owner?: string;
   notSent: number;
   skipped: number;

@@ -411,7 +411,7 @@ function keepWaiting(previous: JobState<SendUnit, SendData>, what: string, left:
   if (confirm('A send is waiting', question)) return true;
   const released = dropSend(previous, notSent('cancelled', SEND_TEXTS.waitCancelled));
   const done = `${what.replace('Your send', 'The send')} was cancelled by you: ${count(released, 'waiting row')} not sent.`;
-  recordLastRun('send', { message: done, finished: true }); // the Tracking summary's "Last timed send"
+  recordLastRun('send', { message: done, finished: true }); // the Tracking summary's "Last waiting or scheduled send"
   toast(done, 'Send e-mails', 10);
   return false;
 }

@@ -97,7 +97,7 @@ export {
   type ScheduleView,
   whyCannotRun,
 } from './scheduled-sends';
-export { parseWhen, startWindowText } from './send-later-time';
+export { parseWhen, startWindowText } from './scheduled-send-time';
 export { SEND_TEXTS, withFallback } from './send-texts';
 export {
   hourRoom,

@@ -3,7 +3,7 @@
 // Only the user's own: another editor's waiting or scheduled send spends their key, and only they cancel
 // it (this user is told it exists), unless it is a scheduled send that cannot run (schedules.ts). The hourly trigger is removed when nothing is left for it.
 import { spreadsheetZone } from '../words';
-import { withJobLease, isStopped, savedJob, releaseTimerIfIdle } from '../jobs';
+import { withJobLease, isStopped, savedJob, releaseHourlyTriggerIfIdle } from '../jobs';
 import { userToken, count, formatCount, plural } from '../../platform';
 import { dropSend, rowsLeft, SEND_JOB, SendData, SendUnit } from '../mail';
 import {
@@ -21,7 +21,7 @@ import { confirm, inform, toast } from '../../ui';
 
 const TITLE = 'Cancel a waiting or scheduled send';
 
-export function cancelTimedSend(): void {
+export function cancelWaitingOrScheduledSend(): void {
   const zone = spreadsheetZone();
   let asked = cancelWaitingSend();
   const mine = mySchedules();
@@ -52,7 +52,7 @@ export function cancelTimedSend(): void {
       `You have no send waiting for the sending quota and none scheduled in this document.${theirs}`,
     );
   }
-  releaseTimerIfIdle();
+  releaseHourlyTriggerIfIdle();
 }
 
 /** Asks about the send waiting for the quota, if any; true when there was one. */

@@ -1,3 +1,3 @@
 // features/schedule: what other folders use of it (the only file they import).
-export { cancelTimedSend } from './cancel';
-export { cancelScheduledSend, scheduleSend } from './send-later';
+export { cancelWaitingOrScheduledSend } from './cancel';
+export { cancelScheduledSend, scheduleSend } from './scheduled-send';

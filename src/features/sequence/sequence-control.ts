@@ -12,7 +12,7 @@ import {
   sequenceOf,
   startSequence,
 } from '../outbox';
-import { ensureTimer } from '../jobs';
+import { ensureHourlyTrigger } from '../jobs';
 import { ensureSequenceColumns, sequenceCell, writeSequence } from './sequence-column';
 import { parseSequence, sequenceText } from './sequence-texts';
 import { UserError } from '../errors';
@@ -28,7 +28,7 @@ export function startFollowUps(sheet: Sheet, template: StoredTemplate, rows: Lis
   if (rows.length === 0) return;
   const checkedTo = ensureSequenceColumns(sheet, sequenceOf(sheet.getSheetId())?.checkedTo);
   startSequence(sheet, checkedTo);
-  ensureTimer(); // the hourly run sends the steps
+  ensureHourlyTrigger(); // the hourly run sends the steps
 }
 
 /** Menu: Stop follow-ups for selected rows. */

@@ -1,23 +1,23 @@
 // Auto-refresh: the hourly refresh of one user in one document, run by that user's hourly trigger
-// (schedule/timer.ts: one trigger per user and document serves every timed job). Triggers run as the user
+// (jobs/hourly-trigger.ts: one trigger per user and document serves all hourly work). Triggers run as the user
 // who made them, with that user's key, so the switch, its state and its last run are the user's own
-// (schedule/timer-store.ts): another editor's switch neither shows nor changes it. Google documents that
+// (jobs/hourly-trigger-store.ts): another editor's switch neither shows nor changes it. Google documents that
 // an add-on's installable triggers run in AuthMode.FULL with no UI and send no failure e-mails: every
 // outcome goes to the summary sheet, and auto-refresh turns itself off rather than fail hourly in the
 // background — when every mail is final and no open can still be counted (14 days after a send), after 30
 // days, when the key is missing or refused, or after repeated failures. It never turns itself off for
-// "nothing sent" or "all final" while the same user has timed work left (schedule/timer.ts: timedWorkLeft).
+// "nothing sent" or "all final" while the same user has hourly work left (jobs/hourly-trigger.ts: hourlyWorkLeft).
 import { lastSendAt } from '../outbox';
 import { readSettings, DAY_MS } from '../../platform';
 import {
   JobProgress,
   withJobLease,
-  ensureTimer,
-  releaseTimerIfIdle,
-  timedWorkLeft,
+  ensureHourlyTrigger,
+  releaseHourlyTriggerIfIdle,
+  hourlyWorkLeft,
   AutoRefresh,
-  myTimer,
-  saveMyTimer,
+  myHourlyTrigger,
+  saveMyHourlyTrigger,
   lastRun,
   recordLastRun,
   unattendedReporter,
@@ -58,7 +58,7 @@ const AUTO_REFRESH_TEXTS = {
   error: (error: string) => `Error: ${error}`,
   wasOff: (reason: string) => `It was turned off: ${reason}`,
   failed: 'The automatic refresh failed.',
-  owedFailed: 'The refresh after a timed send failed.',
+  owedFailed: 'The refresh after a waiting or scheduled send failed.',
   busy: 'Skipped: another refresh was running.',
   nothingYet: (left: string) => `Nothing sent yet to refresh; auto-refresh stays on for ${left}.`,
   turnedOff: (reason: string) => `Auto-refresh turned itself off: ${reason}`,
@@ -79,12 +79,12 @@ const T = AUTO_REFRESH_TEXTS;
 /** Turns auto-refresh on or off for the current user in this document; other users' switches are untouched. */
 function setAutoRefresh(on: boolean): AutoRefreshView {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const previous = myTimer().auto || null;
+  const previous = myHourlyTrigger().auto || null;
   let view: AutoRefreshView;
   if (on) {
     if (!readSettings().outreachApiKey) throw new UserError(T.needsKey);
     try {
-      ensureTimer();
+      ensureHourlyTrigger();
     } catch (error) {
       throw new UserError(T.notTurnedOn(describe(error)));
     }
@@ -92,7 +92,7 @@ function setAutoRefresh(on: boolean): AutoRefreshView {
     view = { on: true, message: T.on };
   } else {
     saveAuto(offState(previous, T.menu, Date.now()));
-    releaseTimerIfIdle();
+    releaseHourlyTriggerIfIdle();
     view = { on: false, message: T.off };
   }
   if (Table.find(spreadsheet, TRACKING_SUMMARY)) writeStatusBlock(spreadsheet);
@@ -100,12 +100,12 @@ function setAutoRefresh(on: boolean): AutoRefreshView {
 }
 
 function saveAuto(auto: AutoRefresh): void {
-  saveMyTimer({ ...myTimer(), auto });
+  saveMyHourlyTrigger({ ...myHourlyTrigger(), auto });
 }
 
 /** Menu: Auto-refresh tracking: on / off. States the current setting and the last automatic run first. */
 export function toggleAutoRefresh(): void {
-  const auto = myTimer().auto;
+  const auto = myHourlyTrigger().auto;
   const on = !!(auto && auto.on);
   const question = on ? T.askOff : T.askOn;
   const state = on ? T.isOn : T.isOff;
@@ -115,7 +115,7 @@ export function toggleAutoRefresh(): void {
 
 /** "Last automatic run: …" with its result and error, for the confirmation. */
 function lastRunText(): string {
-  const record = myTimer();
+  const record = myHourlyTrigger();
   const run = record.lastRun || null;
   const auto = record.auto;
   const lines = [];
@@ -132,18 +132,18 @@ function lastRunText(): string {
 
 /**
  * The refresh part of this user's hourly run: the auto-refresh when it is on; otherwise the one refresh
- * owed after a timed send of an earlier run (what it sent is refreshed, so a bounce is known before a
+ * owed after a waiting or scheduled send of an earlier run (what it sent is refreshed, so a bounce is known before a
  * later send).
  */
-export function refreshOnTimer(): void {
-  const record = myTimer();
-  if (record.auto && record.auto.on) autoRefreshOnTimer();
-  else if (record.refreshAfterSend) owedRefreshOnTimer();
+export function refreshHourly(): void {
+  const record = myHourlyTrigger();
+  if (record.auto && record.auto.on) autoRefreshHourly();
+  else if (record.refreshAfterSend) owedRefreshHourly();
 }
 
 /** The auto-refresh part of this user's hourly run: a refresh step without UI, or turning itself off. */
-export function autoRefreshOnTimer(): void {
-  const auto = myTimer().auto;
+export function autoRefreshHourly(): void {
+  const auto = myHourlyTrigger().auto;
   if (!auto || !auto.on) return;
   const started = Date.now();
   try {
@@ -159,8 +159,8 @@ export function autoRefreshOnTimer(): void {
   keepLastRun(started);
 }
 
-/** The refresh owed after a timed send, auto-refresh off: one step; the debt ends when a refresh finishes. */
-function owedRefreshOnTimer(): void {
+/** The refresh owed after a waiting or scheduled send, auto-refresh off: one step; the debt ends when a refresh finishes. */
+function owedRefreshHourly(): void {
   const started = Date.now();
   try {
     const progress = refreshStep();
@@ -173,20 +173,20 @@ function owedRefreshOnTimer(): void {
 }
 
 function settleOwedRefresh(): void {
-  const record = myTimer();
-  if (record.refreshAfterSend) saveMyTimer({ ...record, refreshAfterSend: undefined });
+  const record = myHourlyTrigger();
+  if (record.refreshAfterSend) saveMyHourlyTrigger({ ...record, refreshAfterSend: undefined });
 }
 
 function keepLastRun(started: number): void {
   const run = lastRun(KIND);
-  if (run && run.at >= started) saveMyTimer({ ...myTimer(), lastRun: run });
+  if (run && run.at >= started) saveMyHourlyTrigger({ ...myHourlyTrigger(), lastRun: run });
 }
 
 /** One refresh step without UI under the lease; 'busy' (recorded) when another refresh holds it. */
 function refreshStep(): JobProgress | 'nothing' | 'busy' {
   const progress = withJobLease<JobProgress | 'nothing' | 'busy'>(
     KIND,
-    () => runRefresh('timer', unattendedReporter(KIND)) || 'nothing',
+    () => runRefresh('hourly', unattendedReporter(KIND)) || 'nothing',
     () => 'busy',
   );
   if (progress === 'busy') recordLastRun(KIND, { message: T.busy, finished: true });
@@ -197,7 +197,7 @@ function autoStep(auto: AutoRefresh, started: number): void {
   const progress = refreshStep();
   if (progress === 'busy') return;
   if (progress !== 'nothing' && progress.finished && !progress.error) settleOwedRefresh();
-  const left = timedWorkLeft();
+  const left = hourlyWorkLeft();
   if (progress === 'nothing') {
     if (left) recordLastRun(KIND, { message: T.nothingYet(left), finished: true });
     else turnOff(auto, T.nothingSent);

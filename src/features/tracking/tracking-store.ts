@@ -2,7 +2,7 @@
 // hourly triggers see the same): the outcome of the last refresh. Which mails are final is on the Tracking
 // sheet, not here: nothing kept grows with the mails sent. Each user's auto-refresh switch is in schedule/.
 
-export type RefreshOrigin = 'menu' | 'timer';
+export type RefreshOrigin = 'menu' | 'hourly';
 
 /** How the last refresh ended (the runner clears the job's state when it ends, so this is kept apart). */
 export interface RefreshOutcome {

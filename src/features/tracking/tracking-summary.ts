@@ -20,7 +20,7 @@ import {
   parseState,
 } from '../../sheets';
 import { lastRefreshOutcome, type RefreshOutcome } from './tracking-store';
-import { timedStatus } from './timer-status';
+import { hourlyStatus } from './hourly-status';
 import { lastRun } from '../jobs';
 import { type OpensRow, tasksWithOpensToCome } from './tracking-opens';
 import { countDay, type DayCounts, sendingOf, writeDailyChart } from './tracking-health';
@@ -327,7 +327,7 @@ function writeStatusRows(
   outcome: RefreshOutcome | null,
 ): void {
   const time = (ms: number) => whenText(ms, zone);
-  const timed = timedStatus(zone);
+  const hourly = hourlyStatus(zone);
   const run = lastRun('tracking');
   const lastError = (run && run.error) || (outcome && outcome.error) || '';
   const rows = [
@@ -335,7 +335,7 @@ function writeStatusRows(
     [
       'Last refresh',
       outcome
-        ? `${time(outcome.at)} (${outcome.origin === 'timer' ? 'automatic' : 'from the menu'})`
+        ? `${time(outcome.at)} (${outcome.origin === 'menu' ? 'from the menu' : 'automatic'})`
         : 'never',
     ],
     ['Result', outcome ? outcome.message : ''],
@@ -343,9 +343,9 @@ function writeStatusRows(
     [
       'Auto-refresh',
       // Off, yet an automatic run: the refresh the hourly run owes after a send it made.
-      run && !timed.autoOn
-        ? `${timed.autoRefresh} The last automatic run was the one refresh the hourly run makes after a timed send, auto-refresh off or not.`
-        : timed.autoRefresh,
+      run && !hourly.autoOn
+        ? `${hourly.autoRefresh} The last automatic run was the one refresh the hourly run makes after a waiting or scheduled send, auto-refresh off or not.`
+        : hourly.autoRefresh,
     ],
     [
       'Last automatic run',
@@ -353,7 +353,7 @@ function writeStatusRows(
         ? `${time(run.at)}: ${[run.message, run.error].filter((t, i, all) => t && all.indexOf(t) === i).join(' ')}`
         : 'none yet',
     ],
-    ['Timed sends', timed.timedSends],
+    ['Waiting and scheduled sends', hourly.waitingAndScheduled],
   ];
   // The texts wrap in their column: the mails-per-status block beside them would cut them off.
   sheet

@@ -1,4 +1,4 @@
-// Send later: "Send to all unsent rows" of a sheet, with its saved template, started by the hourly trigger
+// A scheduled send: "Send to all unsent rows" of a sheet, with its saved template, started by the hourly trigger
 // of the user who scheduled it, in the first run at or after the time given (add-on triggers run at most
 // hourly: the dialog states the hour). Scheduling checks the rows as a send would and states the cost
 // against the usable EDM; when it runs, with no UI, the rows are checked again as they are then, and what
@@ -20,8 +20,8 @@ import {
   savedJob,
   recordLastRun,
   unattendedReporter,
-  ensureTimer,
-  releaseTimerIfIdle,
+  ensureHourlyTrigger,
+  releaseHourlyTriggerIfIdle,
 } from '../jobs';
 import { notSent } from '../../sheets';
 import {
@@ -92,11 +92,14 @@ export function scheduleSend(when: unknown): {
   const { lines, usable } = costLines(prepared, at);
   const start = `It starts ${startWindowText(at, zone)} (add-on triggers run about once an hour, so not at the minute).`;
   if (
-    !confirm('Send later', scheduleQuestion(lines, start, n, usable, prepared.client.pricingUrl, unrunnable))
+    !confirm(
+      'Schedule a send',
+      scheduleQuestion(lines, start, n, usable, prepared.client.pricingUrl, unrunnable),
+    )
   )
     return { message: 'Nothing was scheduled.', schedule: scheduleView(sheet), scheduled: false };
   try {
-    ensureTimer();
+    ensureHourlyTrigger();
   } catch (error) {
     throw new UserError(`The send could not be scheduled: ${describe(error)}`);
   }
@@ -173,7 +176,7 @@ function cancelOn(sheet: GoogleAppsScript.Spreadsheet.Sheet): string {
   }
   deleteSchedule(sheet.getSheetId());
   forgetConfirmed(schedule.confirmed);
-  releaseTimerIfIdle();
+  releaseHourlyTriggerIfIdle();
   return `The scheduled send of "${sheet.getName()}" was cancelled: nothing will be sent.`;
 }
 

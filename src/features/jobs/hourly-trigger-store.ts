@@ -1,8 +1,8 @@
-// What the hourly timer keeps per user and document. Triggers run as the user who made them, so each
+// What the hourly trigger keeps per user and document. Triggers run as the user who made them, so each
 // user's switch, trigger id and last run are that user's own: a record `timer.user.<token>` in document
 // properties, where `<token>` is a random id kept in the user's own properties (no e-mail address is
 // stored, and the add-on does not ask for the scope that reads it). Each user writes only their record, so
-// two editors never change each other's; one record per user who ever used a timed feature here, a few
+// two editors never change each other's; one record per user who ever used the hourly trigger here, a few
 // hundred characters each, however much is sent.
 import type { LastRun } from './reporters';
 import { userToken } from '../../platform';
@@ -19,7 +19,7 @@ export interface AutoRefresh {
   offReason?: string;
 }
 
-interface TimerRecord {
+interface HourlyTriggerRecord {
   /** getUniqueId() of the trigger this user made in this document. */
   triggerId?: string;
   auto?: AutoRefresh;
@@ -28,7 +28,7 @@ interface TimerRecord {
   /** When a run found that the add-on needs this user's re-authorization (cleared by the next good run). */
   reauthAt?: number;
   /**
-   * When a timed send (scheduled, or waiting for the quota) of this user posted mails: the trigger's next run
+   * When a waiting or scheduled send (scheduled, or waiting for the quota) of this user posted mails: the trigger's next run
    * refreshes them (auto-refresh on or not), so a bounce is known before a later send. Cleared by that run.
    */
   refreshAfterSend?: number;
@@ -38,26 +38,26 @@ interface TimerRecord {
 
 const PREFIX = 'timer.user.';
 
-function parse(text: string | null | undefined): TimerRecord {
+function parse(text: string | null | undefined): HourlyTriggerRecord {
   try {
-    return text ? (JSON.parse(text) as TimerRecord) : {};
+    return text ? (JSON.parse(text) as HourlyTriggerRecord) : {};
   } catch {
     return {};
   }
 }
 
 /** The current user's record in this document ({} when none). */
-export function myTimer(): TimerRecord {
+export function myHourlyTrigger(): HourlyTriggerRecord {
   return parse(PropertiesService.getDocumentProperties().getProperty(PREFIX + userToken()));
 }
 
 /** Replaces the current user's record (only theirs: other users' records are never written here). */
-export function saveMyTimer(record: TimerRecord): void {
+export function saveMyHourlyTrigger(record: HourlyTriggerRecord): void {
   PropertiesService.getDocumentProperties().setProperty(PREFIX + userToken(), JSON.stringify(record));
 }
 
 /** Every user's record in this document, from properties already read (for the summary). */
-export function allTimers(properties: Record<string, string>): TimerRecord[] {
+export function allHourlyTriggers(properties: Record<string, string>): HourlyTriggerRecord[] {
   return Object.keys(properties)
     .filter((key) => key.startsWith(PREFIX))
     .map((key) => parse(properties[key]));

@@ -1,9 +1,9 @@
-// What the Tracking summary says about the timed work of every user of the document: whose auto-refresh is
+// What the Tracking summary says about the hourly work of every user of the document: whose auto-refresh is
 // on (each user's own switch), an hourly run that needs re-authorization, the sends scheduled for later and
 // a send waiting for the sending quota, and each running follow-up sequence. A trigger has no UI and its failures are mailed to nobody: this is
 // where its user sees them.
 import { type ScopeName, count } from '../../platform';
-import { loadJob, otherJobs, lastRun, allTimers } from '../jobs';
+import { loadJob, otherJobs, lastRun, allHourlyTriggers } from '../jobs';
 import { consentText } from '../errors';
 import { allSchedules, whyCannotRun, startWindowText, allSequences, testSummary } from '../outbox';
 import { whenText } from '../words';
@@ -15,25 +15,25 @@ interface WaitingJob {
   data?: { sheetName?: string; waiting?: { since: number; detail: string } };
 }
 
-interface TimedStatus {
+interface HourlyStatus {
   autoRefresh: string;
   /** Some editor has auto-refresh on. */
   autoOn: boolean;
-  timedSends: string;
+  waitingAndScheduled: string;
 }
 
-export function timedStatus(zone: string): TimedStatus {
+export function hourlyStatus(zone: string): HourlyStatus {
   const properties = PropertiesService.getDocumentProperties().getProperties();
   const time = (ms: number) => whenText(ms, zone);
   return {
     autoRefresh: autoRefreshText(properties, time),
-    autoOn: allTimers(properties).some((r) => !!r.auto && r.auto.on),
-    timedSends: timedSendsText(properties, zone, time),
+    autoOn: allHourlyTriggers(properties).some((r) => !!r.auto && r.auto.on),
+    waitingAndScheduled: waitingAndScheduledText(properties, zone, time),
   };
 }
 
 function autoRefreshText(properties: Record<string, string>, time: (ms: number) => string): string {
-  const records = allTimers(properties);
+  const records = allHourlyTriggers(properties);
   const on = records.filter((r) => r.auto && r.auto.on);
   let text = 'Off (Extensions › Outreach › Auto-refresh tracking: on / off; each editor has their own).';
   if (on.length) {
@@ -59,7 +59,7 @@ function autoRefreshText(properties: Record<string, string>, time: (ms: number) 
   return text;
 }
 
-function timedSendsText(
+function waitingAndScheduledText(
   properties: Record<string, string>,
   zone: string,
   time: (ms: number) => string,
@@ -82,7 +82,9 @@ function timedSendsText(
   }
   const run = lastRun('send', properties);
   if (run)
-    parts.push(`Last timed send ${time(run.at)}: ${[run.message, run.error].filter(Boolean).join(' ')}`);
+    parts.push(
+      `Last waiting or scheduled send ${time(run.at)}: ${[run.message, run.error].filter(Boolean).join(' ')}`,
+    );
   parts.push(...sequenceSummary(allSequences(properties), time));
   parts.push(...testSummary(properties, time));
   const steps = lastRun('sequence', properties);
@@ -90,5 +92,5 @@ function timedSendsText(
     parts.push(
       `Last follow-up run ${time(steps.at)}: ${[steps.message, steps.error].filter(Boolean).join(' ')}`,
     );
-  return parts.join(' ') || 'None (Compose e-mail… › Send later).';
+  return parts.join(' ') || 'None (Compose e-mail… › Schedule).';
 }

@@ -1,7 +1,7 @@
-// src/features/outbox/send-later-time.ts: the time a send is scheduled for, given as a wall time in the
+// src/features/outbox/scheduled-send-time.ts: the time a send is scheduled for, given as a wall time in the
 // spreadsheet's zone (or with its own offset), and the hour in which it starts.
 import { UserError } from '../../../../src/features/errors';
-import { parseWhen, startWindowText } from '../../../../src/features/outbox/send-later-time';
+import { parseWhen, startWindowText } from '../../../../src/features/outbox/scheduled-send-time';
 import { useUtilities } from '../../gas-utilities';
 
 useUtilities();
