@@ -1,5 +1,5 @@
 'use strict';
-// The payer's record at its volume: 10 campaigns of n / 10 new people each, one every 9 days (n first mails
+// The ledger at its volume: 10 campaigns of n / 10 new people each, one every 9 days (n first mails
 // over 90 days), each sent through the add-on from a list of its own. What the record keeps of them (who got
 // each campaign's first mail, the posted mails' ids) stays in the payer's user properties beside a running send;
 // the figure is the store's size after each campaign, and whether each send was confirmed whole. The last send
@@ -12,7 +12,7 @@ const CAMPAIGNS = 10;
 function recordOperation({ mailingListAddon, runJob, sheetRows, alertsText }) {
   return {
     id: 'record',
-    name: "Payer's record",
+    name: "Ledger",
     unit: 'mails',
     requires: ['saveTemplate', 'sendAllUnsentRows', 'continueJob'],
     sizes: { full: [100000], quick: [1000] },

@@ -27,7 +27,7 @@ function sequenceOperation({ mailingListAddon, runJob, sheetRows, alertsText }) 
             subject: 'Hello {{Name}}',
             body: 'Dear {{Name}}',
             bodyFormat: 'text',
-            // Five steps: the payer's record at its largest per person (the bench's figure for 10,000 × 5).
+            // Five steps: the ledger at its largest per person (the bench's figure for 10,000 × 5).
             followUps: [
               { afterDays: 1, body: 'Just checking in, {{Name}}.' },
               { afterDays: 2, body: 'Second note, {{Name}}.' },

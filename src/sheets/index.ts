@@ -26,11 +26,11 @@ export {
   mailColumns,
   mailIdColumn,
   readListStates,
-  readMailRecord,
-  type SheetRecord,
+  readMailView,
+  type SheetView,
   stateCell,
   writeStatesByMailId,
-} from './mail-record';
+} from './mail-view';
 export {
   idOf,
   isFinal,

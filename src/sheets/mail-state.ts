@@ -33,7 +33,7 @@ type NotSentCode =
   | 'not-confirmed'
   /** Confirmed, but the row's data changed since: held. */
   | 'changed'
-  /** Its mail already went in this send (the payer's record): typing "Queued" sends nothing. */
+  /** Its mail already went in this send (the ledger): typing "Queued" sends nothing. */
   | 'spent'
   /** Stopped on another list since it was confirmed (a reply, an opt-out). */
   | 'stopped-elsewhere'

@@ -163,7 +163,7 @@ describe('npm run bench -- --quick', () => {
     RUN_TIMEOUT_MS + 5000,
   );
 
-  test("the payer's record row gives the user store's size after each campaign, every campaign sent whole", () => {
+  test("the ledger row gives the user store's size after each campaign, every campaign sent whole", () => {
     const [row] = results.operations.filter((r) => r.id === 'record');
     const { userPropertiesChars, acceptedPerCampaign } = row.details;
     expect(acceptedPerCampaign).toEqual(Array(10).fill(row.size / 10));

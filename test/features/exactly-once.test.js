@@ -1,5 +1,5 @@
 'use strict';
-// Through the built bundle: the payer's record decides who gets a mail, whatever the cells say. Ann (the owner)
+// Through the built bundle: the ledger decides who gets a mail, whatever the cells say. Ann (the owner)
 // pays; Bob is an editor without a key who changes the sheet, during a post and between runs. Each case ends
 // with nobody mailed twice (the sandbox counts every mail its key sent), the rows saying what happened.
 const { useServices, control, newAddon, DEMO_KEYS, jobKey } = require('../support/harness');

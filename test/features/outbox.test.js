@@ -287,7 +287,7 @@ test('a first mail on purpose to someone in another sequence: they get it, and n
   expect((await mails()).some((m) => m.content === 'Other steps.')).toBe(false);
 });
 
-test("the payer's record is in her own user properties: Bob's properties and the document's hold none of it", async () => {
+test("the ledger is in her own user properties: Bob's properties and the document's hold none of it", async () => {
   newDocument();
   list('Spring', team(3), [{ afterDays: 1, body: 'Again.' }]);
   sendFrom('Spring');

@@ -174,7 +174,7 @@ describe('Check phone numbers in selection', () => {
     expect(emu.callCount('Range.getValues')).toBe(4);
     // Each read also reads the formulas (a formula or its output is never written): one getFormulas more.
     expect(emu.callCount('Range.getFormulas')).toBe(4);
-    // 46 at most: with the one look at the document's id a menu action makes to read the payer's record (a list
+    // 46 at most: with the one look at the document's id a menu action makes to read the ledger (a list
     // the bounce guard paused is said once, at the payer's next menu action).
     expect(emu.stats.spreadsheet.calls).toBeLessThanOrEqual(46);
     expect(column('B', 101).slice(1)).toEqual(cells.map(expected));

@@ -213,7 +213,7 @@ describe('No flood hides a reply', () => {
     });
     emu.advanceTime(DAY + 2 * HOUR); // step 1 went to all: nothing read the reply
     expect(await counts()).toEqual({ 'eve@quiet.com': 2, 'fay@field.com': 2, 'gus@grove.com': 2 });
-    // An editor clears Sent at (a view): the payer's record still says when the first mail went.
+    // An editor clears Sent at (a view): the ledger still says when the first mail went.
     const list = emu.spreadsheet.getSheetByName('Spring');
     const sentAt = list.getRange(1, 1, 1, list.getLastColumn()).getValues()[0].indexOf('Sent at') + 1;
     list.getRange(2, sentAt, PEOPLE.length, 1).clearContent();

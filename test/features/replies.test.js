@@ -195,7 +195,7 @@ describe('Reply detection (a build with Gmail)', () => {
     detectReplies(true);
     sendSequence();
     emu.advanceTime(HOUR + 30 * 60_000); // the answers are in the mailbox; none read yet
-    // Once the scan has read Gmail, the next write of the payer's record (user properties) is its one change:
+    // Once the scan has read Gmail, the next write of the ledger (user properties) is its one change:
     // the execution dies there, after the lists and Do not contact were written.
     let read = false;
     let killed = false;
@@ -217,7 +217,7 @@ describe('Reply detection (a build with Gmail)', () => {
     emu.advanceTime(HOUR);
     expect(killed).toBe(true);
     const recorded = () => JSON.stringify(store.toJSON()).includes('\\"answers\\"');
-    expect(recorded()).toBe(false); // the payer's record has none of the decisions
+    expect(recorded()).toBe(false); // the ledger has none of the decisions
     expect(column('Replied')['reply.ann@acme.com']).toBe(true); // the sheets were written
     expect(rowsOf(emu, 'Do not contact')).toHaveLength(1);
     emu.advanceTime(3 * DAY); // the next run decides it all again, and step 1 goes

@@ -360,7 +360,7 @@ describe('A send whose rows wait for the hourly limit, and a new send', () => {
   });
 });
 
-/** The payer's record made with a known secret, so the test knows who is in the subject test's share. */
+/** The ledger made with a known secret, so the test knows who is in the subject test's share. */
 function seedSecret(secret) {
   const id = emu.spreadsheet.getId();
   const key = `outbox.${crypto.createHash('sha256').update(id).digest().subarray(0, 9).toString('base64url')}`;

@@ -191,7 +191,7 @@ describe('the source tree', () => {
   });
 
   // The glossary's one word per concept (docs/development.md): the retired names stay out of src/.
-  test("uses the glossary's words: no retired name of a wait, a slice, the hourly trigger, a scheduled send or the spreadsheet's zone", () => {
+  test("uses the glossary's words: no retired name of a wait, a slice, the hourly trigger, a scheduled send, the ledger, a view or the spreadsheet's zone", () => {
     const RETIRED = [
       [/\bWaitKind\b/, 'WaitKind (a retry: RetryAfterKind)'],
       [/\bWaitingCode\b/, 'WaitingCode (WaitCode)'],
@@ -200,6 +200,10 @@ describe('the source tree', () => {
       [/timer(?!\.user)|Timer(?<!onHourlyTimer|byTimer)/, 'timer (the hourly trigger, an hourly run)'],
       [/\b[Tt]imed (work|sends?|jobs?)\b/, 'timed work or send (hourly work; a waiting or scheduled send)'],
       [/\b[Ss]end later\b|sendLater|send-later/, "send later (a scheduled send, Compose's Schedule)"],
+      [
+        /[Pp]ayer's record|\bSheetRecord\b|\breadMailRecord\b|mail-record/,
+        "the payer's record (the ledger) or the sheets' (a view)",
+      ],
     ];
     const found = [];
     for (const file of files) {

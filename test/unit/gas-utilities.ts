@@ -1,5 +1,5 @@
 // The few Apps Script services the pure modules touch (a weekday in a time zone, a keyed hash, a digest, and
-// an empty store to start the payer's record from), for unit tests that import src/ directly: formatDate is
+// an empty store to start the ledger from), for unit tests that import src/ directly: formatDate is
 // the emulator's Java SimpleDateFormat, the hashes are Node's, and all answer with Apps Script's types
 // (signed bytes). useUtilities() installs them for a test file.
 import * as crypto from 'node:crypto';

@@ -1,8 +1,8 @@
-// From verdicts to decisions: each answer is matched to the people of the payer's record by its address's
+// From verdicts to decisions: each answer is matched to the people of the ledger by its address's
 // mark (never a cell): a reply, removal request or automatic answer counts for its sender on every list that
 // mailed them before it came (read late, after a later step went, it still stops what is left), a bounce for
 // the one list whose mail to that address it came after (the latest such mail). A decision names the lists
-// whose rows it concerns; acting on them is inbox-apply.ts (the sheets) and `record` (the payer's record).
+// whose rows it concerns; acting on them is inbox-apply.ts (the sheets) and `record` (the ledger).
 import { type Ledger, addressMark } from '../outbox';
 import { recordStops } from '../sequence';
 import { DAY_MS } from '../../platform';
@@ -15,7 +15,7 @@ type Decided = Exclude<Verdict, { code: 'ignore' }>;
 
 export interface Decision {
   verdict: Decided;
-  /** The address's mark in the payer's record. */
+  /** The address's mark in the ledger. */
   addr: string;
   /** When the answer came (ms). */
   at: number;
@@ -27,7 +27,7 @@ export interface Decision {
 
 /**
  * People the sheets say this document mailed in the last SCAN_DAYS (Mail ID and Sent at on a list) whom the
- * payer's record no longer holds (a send that ended): address mark → the address, its last mail, and each
+ * ledger no longer holds (a send that ended): address mark → the address, its last mail, and each
  * list's first mail to it (its Sent at).
  */
 export type RecentMail = Map<string, { email: string; at: number; first: Map<number, number> }>;
@@ -80,7 +80,7 @@ function mailsBefore(
   return [...found].map(([sheetId, time]) => ({ sheetId, at: time })).sort((a, b) => a.at - b.at);
 }
 
-/** Takes the decisions into the payer's record (on a fresh read: Ledger.change), with how far it read. */
+/** Takes the decisions into the ledger (on a fresh read: Ledger.change), with how far it read. */
 export function record(ledger: Ledger, decisions: Decision[], through: number): void {
   for (const d of decisions) {
     const { verdict, at } = d;

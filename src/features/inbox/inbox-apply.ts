@@ -1,4 +1,4 @@
-// What the decisions show on the sheets, written before the payer's record takes them (inbox.ts): a reply
+// What the decisions show on the sheets, written before the ledger takes them (inbox.ts): a reply
 // ticks the row's Replied, a request to be removed adds a Do not contact row with its reason and day, a bounce
 // makes the row's Mail status Failed with the notice's status, and the Sequence cell says where the row is
 // ("Stopped: replied 2026-12-03", "Paused: out of office until 2026-12-10"). Every write finds its row by

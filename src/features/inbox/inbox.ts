@@ -1,5 +1,5 @@
 // Reply detection: the hourly run and Refresh tracking read the answers that came since the last scan to
-// this document's mails (the payer's record, and what the lists say went in the last 30 days: gmail-read.ts;
+// this document's mails (the ledger, and what the lists say went in the last 30 days: gmail-read.ts;
 // first the mail of the people whose steps are due), classify them (classify.ts), match them to the people
 // mailed (decide.ts), write what they show on the sheets (inbox-apply.ts), then save the decisions, how far
 // the mailbox was read and how far the due people's mail was (a step waits until it is: Ledger.readForStep)
@@ -13,7 +13,7 @@ import {
   Deadline,
   DAY_MS,
 } from '../../platform';
-import { MailingList, readMailRecord } from '../../sheets';
+import { MailingList, readMailView } from '../../sheets';
 import { type AnswerCode, Ledger, STEP_READ_SLACK_MS, dueAt, loadTemplate, addressMark } from '../outbox';
 import { describe } from '../errors';
 import { whenText, spreadsheetZone } from '../words';
@@ -132,7 +132,7 @@ function addressesOf(ledger: Ledger, targets: Set<string>, recent: RecentMail): 
 }
 
 /**
- * What the sheets say this document mailed in the last SCAN_DAYS beyond the payer's record (a send that ended):
+ * What the sheets say this document mailed in the last SCAN_DAYS beyond the ledger (a send that ended):
  * one scan of the document's lists (hidden sheets, the add-on's own, left out).
  */
 function recentMail(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, ledger: Ledger): RecentMail {
@@ -144,7 +144,7 @@ function recentMail(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, ledge
       .filter((s) => s.isSheetHidden())
       .map((s) => s.getSheetId()),
   );
-  for (const sheet of readMailRecord(spreadsheet)) {
+  for (const sheet of readMailView(spreadsheet)) {
     if (sheet.tracking || hidden.has(sheet.sheetId)) continue;
     for (const row of sheet.rows) {
       const at = row.sentAt ? row.sentAt.getTime() : 0;

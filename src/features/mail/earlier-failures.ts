@@ -1,8 +1,8 @@
 // Addresses whose earlier mail from this document failed (a bounce, a domain without mail): a later send
 // from any sheet leaves them out, or asks first when the user selected them. Nothing about them is kept in
-// properties (that would grow with every mail ever sent): the sheets are the record (sheets/mail-record.ts),
+// properties (that would grow with every mail ever sent): the sheets are the record (sheets/mail-view.ts),
 // read when a send is planned. An address mailed successfully after its failure is not held back.
-import { readMailRecord, type SheetRecord, MailState, ListRow } from '../../sheets';
+import { readMailView, type SheetView, MailState, ListRow } from '../../sheets';
 import { SEND_TEXTS } from '../outbox';
 
 type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
@@ -23,7 +23,7 @@ interface Outcome {
 export function earlierFailures(
   spreadsheet: Spreadsheet,
   current: { sheetId: number; rows: ListRow[] },
-  others: SheetRecord[] = readMailRecord(spreadsheet, current.sheetId),
+  others: SheetView[] = readMailView(spreadsheet, current.sheetId),
 ): Map<string, EarlierFailure> {
   const latest = new Map<string, Outcome>();
   const note = (address: string, state: MailState, at: Date | null, failureReason = '') => {

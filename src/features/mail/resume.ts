@@ -1,5 +1,5 @@
 // Menu: "Resume a paused list". The bounce guard (outbox/bounce-guard.ts) paused the active sheet's list in
-// the payer's record: only the payer resumes it (their record holds the pause; another editor is told whose it
+// the ledger: only the payer resumes it (their record holds the pause; another editor is told whose it
 // is), after a question that names the failed rows and offers the next contact of their companies first
 // (next-contact.ts). Nothing that went is sent again: the rows still queued go on with the send (the hourly
 // run), the steps to come with the sequence, and the guard judges the mails after the resume.

@@ -1,4 +1,4 @@
-// A mail goes to a person once: rows whose address got this campaign's first mail (the payer's record says
+// A mail goes to a person once: rows whose address got this campaign's first mail (the ledger says
 // so, whatever their cells show: cleared, moved, another list) leave a send's plan. Sending it again is the
 // user's choice, asked with a question whose No keeps them out; a send without a user (scheduled, waiting)
 // never asks, and the record refuses them at post time too (confirm.ts firstVerdict).

@@ -217,7 +217,7 @@ function sendUnit(unit: SendUnit, state: SendState, context: SliceContext): Unit
   // written); a full batch when none may: it waits once, for all of them.
   const free = client.budget.available();
   const most = Math.min(unit.n, UNIT_ROWS, free > 0 ? free * SEND_CHUNK : UNIT_ROWS);
-  // The hourly and daily limits count what this list posted (steps included) in the payer's record.
+  // The hourly and daily limits count what this list posted (steps included) in the ledger.
   const { room: wanted, daily } = roomNow(state.data.sheetId, template.timing, most);
   const clock = sendClock(template.timing, spreadsheetZone());
   const subject = subjectGate(client, list, template);

@@ -111,7 +111,7 @@ export function queuedRows(
   return queued;
 }
 
-/** What a queued row that may not be sent says (the payer's record decided). */
+/** What a queued row that may not be sent says (the ledger decided). */
 function heldState(verdict: Exclude<FirstVerdict, { kind: 'send' }>): MailState {
   switch (verdict.kind) {
     case 'changed':

@@ -54,7 +54,7 @@ import {
   MailingList,
   hiddenRows,
   selectedRows,
-  readMailRecord,
+  readMailView,
 } from '../../sheets';
 import { choose, confirm, inform, toast } from '../../ui';
 import { showComposeDialog } from './compose';
@@ -177,7 +177,7 @@ export function prepareSend(sheet: Sheet, scope: Scope, client = outreachClient(
   const rows = list.readRows();
   const candidates = rows.filter((row) => (!only || only.has(row.rowNumber)) && !hidden.has(row.rowNumber));
   const hiddenCount = only ? [...only].filter((r) => hidden.has(r)).length : hidden.size;
-  const others = readMailRecord(spreadsheet, sheet.getSheetId());
+  const others = readMailView(spreadsheet, sheet.getSheetId());
   const plan = planSend(template, candidates, rows, scope === 'selected', {
     doNotContact: readDoNotContact(spreadsheet),
     failures: earlierFailures(spreadsheet, { sheetId: sheet.getSheetId(), rows }, others),

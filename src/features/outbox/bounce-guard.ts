@@ -1,4 +1,4 @@
-// The bounce guard (issue 46): per list, the share of its mails that failed, counted in the payer's record
+// The bounce guard (issue 46): per list, the share of its mails that failed, counted in the ledger
 // (ledger.ts, the list's `guard`) from the mails Tracking reads anyway, each mail once (the final mail ids are
 // kept as spans of consecutive ids, id-runs.ts: a few characters per chunk of 100, dropped with the list). Once at least
 // GUARD_MIN_FINAL of its mails since the last resume are final and the failed share passes the threshold the payer
@@ -172,7 +172,7 @@ export function guardViews(): GuardView[] {
   return views.all();
 }
 
-/** The list left the payer's record (its send is over): the document's view of its guard goes too. */
+/** The list left the ledger (its send is over): the document's view of its guard goes too. */
 export function dropGuardView(sheetId: number): void {
   const view = views.get(sheetId);
   if (view && view.owner === userToken()) views.remove(sheetId);

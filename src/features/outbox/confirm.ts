@@ -11,7 +11,7 @@ import { keptTest, testRecord } from './subject-test';
 import { confirmGuard, dropGuardView } from './bounce-guard';
 import { UserError } from '../errors';
 
-/** What a send keeps of its confirmation: the list and the confirmation's number in the payer's record. */
+/** What a send keeps of its confirmation: the list and the confirmation's number in the ledger. */
 export interface ConfirmedRef {
   id: string;
 }
@@ -137,7 +137,7 @@ function firstVerdict(
 }
 
 /**
- * The rows whose address got this campaign's first mail, as the payer's record says whatever their cells show
+ * The rows whose address got this campaign's first mail, as the ledger says whatever their cells show
  * (from any list of the document), with when those mails went; none when the record knows of no such mail.
  */
 export function mailedBefore(

@@ -1,6 +1,6 @@
 // A list's daily limit and its ramp (issue 46 item 2): at most N mails a day from the list, first mails and steps
 // together, and optionally N rising M % each day its bounce guard did not pause it. Days are counted from the
-// list's first mail under the limit (24 hours each, whatever the zones), in the payer's record beside the guard
+// list's first mail under the limit (24 hours each, whatever the zones), in the ledger beside the guard
 // (guard-record.ts `daily`, `day`): the limit confirmed, and today's number, count and cap, nothing per mail.
 import { DAY_MS, formatCount } from '../../platform';
 import type { DailyRecord, GuardRecord } from './guard-record';
@@ -39,7 +39,7 @@ export function nextDay(list: LedgerList, now = Date.now()): { cap: number; at: 
   return { cap: day.cap, at: day.start + (day.index + 1) * DAY_MS };
 }
 
-/** The list posted `n` mails at `at` (in the payer's record change that records them). */
+/** The list posted `n` mails at `at` (in the ledger change that records them). */
 export function countDay(list: LedgerList, at: number, n: number): void {
   const guard = list.guard;
   if (!guard || !guard.daily) return;

@@ -1,4 +1,4 @@
-// What the payer's record keeps of a list's bounce guard (bounce-guard.ts), a field of its list in ledger.ts.
+// What the ledger keeps of a list's bounce guard (bounce-guard.ts), a field of its list in ledger.ts.
 /** When the guard paused the list, and the counts it judged. */
 export interface GuardPause {
   at: number;

@@ -1,4 +1,4 @@
-// Mail ids kept as runs of consecutive ones in the payer's record: the service numbers mails in ascending order,
+// Mail ids kept as runs of consecutive ones in the ledger: the service numbers mails in ascending order,
 // so a chunk's mails are usually one run, a few characters whatever its size. Written as base-64 varints (marks.ts
 // DIGITS), each run starting with the gap after the previous run's last id: the posted mails (posted-mails.ts) add
 // their tasks to each run, the bounce guard's final mails (bounce-guard.ts) are spans alone.

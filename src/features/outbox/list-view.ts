@@ -1,6 +1,6 @@
 // The views the outbox writes of what it posted: a first mail's ids on its list row (by recipient, only where
 // the row is still queued), a step's on the hidden follow-ups sheet (step-mails.ts). They show what happened;
-// the payer's record (ledger.ts) decides what happens next.
+// the ledger (ledger.ts) decides what happens next.
 import { CellValue, stateCell, isQueued, notSent, type MailingList } from '../../sheets';
 import { SEND_TEXTS } from './send-texts';
 import { idsOf, type JournalChunk } from './journal';

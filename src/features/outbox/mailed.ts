@@ -1,5 +1,5 @@
 // Who got each campaign's first mail, for as long as it matters: one set per campaign of the document, in the
-// payer's record (ledger.ts), whatever the sheets say. A set holds each recipient's keyed fingerprint (the top
+// ledger (ledger.ts), whatever the sheets say. A set holds each recipient's keyed fingerprint (the top
 // `bits` of a 64-bit keyed hash), sorted and Rice-coded. At EXACT_BITS a stranger matches a recipient about once
 // in 10^7 looks at 100,000 recipients: exact for any use. When the user's store runs short, the oldest sets are cut
 // to fewer bits (compact), about 2 characters a recipient; then an address never mailed may match one that was

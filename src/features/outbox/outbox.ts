@@ -1,6 +1,6 @@
 // The one sending core: every mail the add-on sends — a first mail, a follow-up step, a scheduled or waiting
 // send, a test — goes through here. A batch of rows is rendered, cut into chunks of 100, journaled, posted
-// together and settled (post.ts, journal.ts); what the service took is recorded in the payer's record
+// together and settled (post.ts, journal.ts); what the service took is recorded in the ledger
 // (ledger.ts) before its journal entry closes, so a kill anywhere is settled by tag and never posted twice.
 // The views (the list's cells, the follow-ups sheet) are written by the caller between post and close.
 import { countDay } from './daily-limit';
@@ -49,7 +49,7 @@ interface PostHooks {
 
 /**
  * Posts a batch exactly once: its chunks journaled, posted together, each answer settled, and what went
- * recorded in the payer's record. The caller writes the views, then calls closeBatch.
+ * recorded in the ledger. The caller writes the views, then calls closeBatch.
  */
 export function postBatch(client: OutreachClient, batch: Batch, hooks: PostHooks = {}): Posted {
   const { list, template, step, unsubscribe } = batch;
@@ -106,7 +106,7 @@ export function closeBatch(posted: Posted): boolean {
 }
 
 /**
- * The payer's record takes what the service took: each recipient's mail of the chunk's step, at its time.
+ * The ledger takes what the service took: each recipient's mail of the chunk's step, at its time.
  * Taking the same chunk twice (a settle after a kill) changes nothing.
  */
 function recordPosted(chunks: JournalChunk[]): void {

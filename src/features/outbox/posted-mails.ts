@@ -1,4 +1,4 @@
-// Which mails the payer's runs posted (mail id → its task id), kept in the payer's record (ledger.ts) for 90 days
+// Which mails the payer's runs posted (mail id → its task id), kept in the ledger (ledger.ts) for 90 days
 // after the day they went: Tracking follows them whatever the sheets' cells say, so a mail whose Mail ID or Task ID
 // was cleared or moved is still read and shown. The service numbers mails in ascending order and a chunk's mails
 // usually come as one run of consecutive ids, their tasks one task or consecutive ones: a day's mails are stored as

@@ -34,7 +34,7 @@ export const SEND_TEXTS = {
   changed:
     'its data changed after the send was confirmed (by you or another editor); send again to send it as it is now',
   spent: 'its mail already went in this send: not sent again',
-  /** The payer's record says this address got the campaign's first mail (on `days`). */
+  /** The ledger says this address got the campaign's first mail (on `days`). */
   mailedBefore: (days: string) =>
     `got this mail on ${days} (the record of what you sent says so): not sent again`,
   stoppedElsewhere: 'it replied or opted out on another list of this document since the send was confirmed',

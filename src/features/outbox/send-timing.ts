@@ -223,7 +223,7 @@ export function openingText(at: number, zone: string): string {
 
 /**
  * Mails the list of `sheetId` may still post this clock hour under its hourly limit (Infinity: no limit),
- * counted from the payer's record: what the list posted this hour, whatever became of its send since (ended,
+ * counted from the ledger: what the list posted this hour, whatever became of its send since (ended,
  * cancelled, confirmed again), and at least its people's last mails in the hour.
  */
 export function hourRoom(

@@ -107,7 +107,7 @@ export function requestStops(sheetId: number, emails: string[]): void {
   writeLarge(store, STOP_PREFIX + sheetId, packText(kept.join('\n')));
 }
 
-/** The stop requests of a sheet not yet taken into the payer's record. */
+/** The stop requests of a sheet not yet taken into the ledger. */
 export function stopRequests(sheetId: number): Set<string> {
   const text = readLarge<string>(
     PropertiesService.getDocumentProperties().getProperties(),
@@ -116,7 +116,7 @@ export function stopRequests(sheetId: number): Set<string> {
   return new Set(text ? unpackText(text).split('\n').filter(Boolean) : []);
 }
 
-/** The payer's record holds the requests now: they leave the document. */
+/** The ledger holds the requests now: they leave the document. */
 export function clearStopRequests(sheetId: number): void {
   deleteLarge(PropertiesService.getDocumentProperties(), STOP_PREFIX + sheetId);
 }

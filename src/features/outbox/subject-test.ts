@@ -1,6 +1,6 @@
 // Subject tests (issue 37): 2 to 4 subjects; a share of the list gets them in turn, the rest waits, and after
 // the hours set the subject with the best open rate (a tie: the first) goes to the rest. Who is in the share
-// and which subject they get follow from the address's mark in the payer's record (marks.ts), so nothing
+// and which subject they get follow from the address's mark in the ledger (marks.ts), so nothing
 // grows with the list; the test's tasks per subject are kept in the list's record, a bounded number, and
 // each task holds one subject (outbox.ts posts each subject's rows in chunks of their own). The open rates
 // are the service's task counts (openedCount / sentCount), read once, when the test is decided.
@@ -100,7 +100,7 @@ export function recordTestChunk(list: LedgerList, addr: string, taskIds: number[
 /**
  * The test is decided once its hours have passed: each subject's sent and opened counts read from its tasks,
  * the best open rate wins (a tie: the first); while no subject was opened at all it waits, up to OPENS_WAIT_MS
- * more, and then the first subject (the mail's own place) goes, for want of a better one. Kept in the payer's record, so the rest get the winner exactly
+ * more, and then the first subject (the mail's own place) goes, for want of a better one. Kept in the ledger, so the rest get the winner exactly
  * once whatever runs after. Answers the record as it stands.
  */
 export function decideTest(

@@ -1,6 +1,6 @@
 // A list's subject test as the document shows it (`subjecttest.<sheetId>` in document properties): its
 // subjects, when it is decided, and once decided each subject's sent, opened and open rate and the winner,
-// for the Tracking summary every editor reads. The payer's record (ledger.ts) decides; this only shows.
+// for the Tracking summary every editor reads. The ledger (ledger.ts) decides; this only shows.
 import { sheetRecords, DAY_MS, formatCount } from '../../platform';
 import type { TestRecord } from './ledger';
 import { decideAt } from './subject-test';

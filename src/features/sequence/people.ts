@@ -2,7 +2,7 @@
 // sheets show it now, or as the payer's runs saw it before), whose company replied, or that are in another
 // list's running follow-ups are found, to be left out (or sent a first mail only, on purpose); and how many
 // of the rows this document mailed in the last 30 days, for the confirmation.
-import { type SheetRecord, type ListRow, MailingList } from '../../sheets';
+import { type SheetView, type ListRow, MailingList } from '../../sheets';
 import { userToken, DAY_MS } from '../../platform';
 import { Ledger, addressMark, allSequences } from '../outbox';
 import { companyOf } from './sequence-eligibility';
@@ -27,7 +27,7 @@ export function peopleElsewhere(
   spreadsheet: Spreadsheet,
   current: { sheetId: number; rows: ListRow[] },
   candidates: ListRow[],
-  others?: SheetRecord[],
+  others?: SheetView[],
 ): Map<string, Elsewhere> {
   // This list's own ticks stop its steps (the run sees them); another list's hold back a first mail here. The
   // other lists' header rows, when the caller read them, are not read again.
@@ -88,7 +88,7 @@ function runningElsewhere(
 }
 
 /** How many of `rows` this document mailed in the last 30 days (any list, Tracking included). */
-export function mailedRecently(rows: ListRow[], record: SheetRecord[], current: ListRow[]): number {
+export function mailedRecently(rows: ListRow[], record: SheetView[], current: ListRow[]): number {
   const since = Date.now() - RECENT_MS;
   const recent = new Set<string>();
   for (const row of current) if (row.sentAt && row.sentAt.getTime() >= since) recent.add(row.key);

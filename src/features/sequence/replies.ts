@@ -1,6 +1,6 @@
 // Who replied, read from every list of the document (a sheet with a Replied column): a person who replied on
 // one list gets no step of another, and nobody at their company does. What a run sees here goes into the
-// payer's record (a stop lasts); the sheets are read again at each run.
+// ledger (a stop lasts); the sheets are read again at each run.
 import { headerCells, type ListRow, MailingList, normalizeHeader } from '../../sheets';
 import { companyOf, type Replies } from './sequence-eligibility';
 import { hasReplied, REPLIED_HEADER } from './sequence-column';

@@ -1,4 +1,4 @@
-// Who gets a follow-up step, decided from the payer's record (outbox/ledger.ts), never from a cell: a row is in
+// Who gets a follow-up step, decided from the ledger (outbox/ledger.ts), never from a cell: a row is in
 // the sequence when the payer confirmed it as it is now and its first mail went; it gets step N when step N-1
 // went and its delay has passed (from the time the record kept), and it has not stopped. A stop seen once is
 // kept in the record: a reply ticked on any list of the document (the company too: the same Company hash ID,
@@ -152,7 +152,7 @@ export function planView(plan: Exclude<RowPlan, { kind: 'out' | 'due' }>, of: nu
   }
 }
 
-/** Takes the plans' fresh stops into the payer's record: they last whatever the sheets say later. */
+/** Takes the plans' fresh stops into the ledger: they last whatever the sheets say later. */
 export function recordStops(
   ledger: Ledger,
   sheetId: number,

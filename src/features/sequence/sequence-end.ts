@@ -1,5 +1,5 @@
 // How a sequence run ends: every row's Sequence cell written from its plan, the document's record of the
-// sequence saved for the summary, and a sequence with nothing left ended (in the payer's record and in the
+// sequence saved for the summary, and a sequence with nothing left ended (in the ledger and in the
 // document). A step that waited for the sending quota 7 days gives up, as a send does.
 import { type MailingList } from '../../sheets';
 import { recordLastRun } from '../jobs';

@@ -1,4 +1,4 @@
-// The hourly trigger's part of follow-up sequences: for each list of the payer's record (outbox/ledger.ts) with
+// The hourly trigger's part of follow-up sequences: for each list of the ledger (outbox/ledger.ts) with
 // steps, with no UI. Chunks left in doubt are settled first; then the list is read as it is now, each row's
 // place is worked out from the record (sequence-eligibility.ts), the stops the sheets show are taken into the
 // record, the previous mails of the rows due are read from the service (free), the usable EDM is read once,
@@ -142,7 +142,7 @@ function runList(sheetId: number, record: SequenceRecord | null, deadline: Deadl
 }
 
 /**
- * Plans every row; the stops the sheets show and the menu's stop requests go into the payer's record at once
+ * Plans every row; the stops the sheets show and the menu's stop requests go into the ledger at once
  * (so they last whatever the cells say later).
  */
 function takeStops(sheetId: number, list: MailingList, template: StoredTemplate): Plans {

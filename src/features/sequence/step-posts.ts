@@ -58,7 +58,7 @@ export function sendDue(
         detail: problem.reason,
       };
   }
-  // The list's hourly and daily limits count its first mails and steps alike (the payer's record): the rest wait.
+  // The list's hourly and daily limits count its first mails and steps alike (the ledger): the rest wait.
   const entry = Ledger.read().list(list.sheet.getSheetId());
   const hour = hourRoom(Ledger.read(), list.sheet.getSheetId(), template.timing);
   const today = dayRoom(entry);

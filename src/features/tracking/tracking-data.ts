@@ -39,7 +39,7 @@ export interface TrackingData {
   notThisDocument?: number;
   /** Tasks read again for their opens (sent in the last 14 days). Absent in jobs saved before it. */
   opensRead?: number;
-  /** Mails of the payer's record found on no sheet when the refresh began. Absent in jobs saved before it. */
+  /** Mails of the ledger found on no sheet when the refresh began. Absent in jobs saved before it. */
   unseen?: number;
   /** Mails final at the last refresh (delivered or failed), not read again. */
   finalSkipped: number;

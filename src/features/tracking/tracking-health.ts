@@ -1,7 +1,7 @@
 // Campaign health on the Tracking summary (issue 46 item 3): whether each campaign is paused or still sending and
 // about when its last mail goes (from the document's records of what runs: saved sends, sequences, schedules, and
 // the mail's timing), and the delivered / failed / opened mails per day of the last 30 days, as a table and a chart
-// on the sheet beside the summary. Views only: what is sent is decided by the payer's record (outbox/).
+// on the sheet beside the summary. Views only: what is sent is decided by the ledger (outbox/).
 import { cellText, type CellValue, TRACKING_SUMMARY, parseState, stateText } from '../../sheets';
 import { OPENED_TEXTS } from './tracking-rows';
 import { loadJob, otherJobs } from '../jobs';
@@ -153,7 +153,7 @@ function runningLists(): Map<number, Running> {
 
 /**
  * About when a list's last mail goes: its rows left at its daily limit (and ramp: today's room and cap from the
- * payer's record when the refresh is theirs, else a first day) or hourly limit, then its steps' delays.
+ * ledger when the refresh is theirs, else a first day) or hourly limit, then its steps' delays.
  */
 function lastMailAt(sheetId: number, template: StoredTemplate, run: Running, now: number): number {
   const timing = template.timing || {};

@@ -1,11 +1,11 @@
-// What a refresh reads: the mails the payer's record says their runs posted (outbox/ledger.ts, whatever the
+// What a refresh reads: the mails the ledger says their runs posted (outbox/ledger.ts, whatever the
 // cells say now), and the Mail IDs found in the sheets: every sheet with the mailing-list columns (its rows that
 // were sent) and the Tracking sheet, with the Task IDs beside them (a mail is read only when its task is one this
 // document sent: tracking-fetch.ts asks the tasks first). A mail can still change unless Tracking already says it is
 // final (Delivered, Failed, or not a mail of this document): those are the mails a refresh reads, in mail-id
 // order. Read with one getValues per column used (one over the span on Tracking), so a step costs the same
 // few calls at 100 mails or 100,000. Tracking also tells which tasks' opens can still grow (tracking-opens.ts).
-import { readMailRecord, type SheetRecord, isFinal } from '../../sheets';
+import { readMailView, type SheetView, isFinal } from '../../sheets';
 import { type PostedPairs } from '../outbox';
 import type { SentMail } from './tracking-data';
 import { type OpenTask, tasksWithOpensToCome } from './tracking-opens';
@@ -24,7 +24,7 @@ export interface MailIndex {
   claims: Map<number, number[]>;
   /** Mail ids on the Tracking sheet. */
   tracked: Set<number>;
-  /** Mails of the payer's record on no sheet (their cells were cleared or moved, or Tracking's row deleted). */
+  /** Mails of the ledger on no sheet (their cells were cleared or moved, or Tracking's row deleted). */
   unseen: number;
   /** Mails on Tracking that are final. */
   final: number;
@@ -32,7 +32,7 @@ export interface MailIndex {
   opens: Map<number, OpenTask>;
 }
 
-/** The mails to follow: those of the sheets, and `posted` (the payer's record: mail id → task id). */
+/** The mails to follow: those of the sheets, and `posted` (the ledger: mail id → task id). */
 export function readMailIndex(spreadsheet: Spreadsheet, posted: PostedPairs): MailIndex {
   const sent = new Map<number, SentMail>();
   const claims = new Map<number, number[]>();
@@ -45,7 +45,7 @@ export function readMailIndex(spreadsheet: Spreadsheet, posted: PostedPairs): Ma
   const open = new Set<number>();
   let final = 0;
   let opens = new Map<number, OpenTask>();
-  for (const sheet of readMailRecord(spreadsheet)) {
+  for (const sheet of readMailView(spreadsheet)) {
     if (!sheet.tracking) {
       addSentRows(sheet, sent, claim);
       continue;
@@ -77,7 +77,7 @@ export function readMailIndex(spreadsheet: Spreadsheet, posted: PostedPairs): Ma
  * and its row says why).
  */
 function addSentRows(
-  sheet: SheetRecord,
+  sheet: SheetView,
   sent: Map<number, SentMail>,
   claim: (mailId: number, taskId: number | null) => void,
 ): void {

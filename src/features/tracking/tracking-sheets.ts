@@ -1,5 +1,5 @@
 // The Tracking sheet a step of the refresh writes: one row per mail, upserted by Mail ID through Table (the
-// sending rows' Mail status is the mail record's: sheets/mail-record.ts). Apps Script commits its write
+// sending rows' Mail status is the mail view's: sheets/mail-view.ts). Apps Script commits its write
 // cache before every read that follows a write, so a step works in three phases: the sheets that are missing
 // are created, then everything the writes need is read (one block per sheet), then everything is written.
 // Rows are found by Mail ID in what was just read, never by remembered position: the user may have sorted

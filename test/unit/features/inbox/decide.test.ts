@@ -1,4 +1,4 @@
-// src/features/inbox/decide.ts: answers matched to the payer's record by address mark, only after that
+// src/features/inbox/decide.ts: answers matched to the ledger by address mark, only after that
 // person's first mail (a late one still counts), a bounce for its one list; their decisions kept in the record
 // (stops, company, pause, answer, watermark).
 import '../../build-constants';

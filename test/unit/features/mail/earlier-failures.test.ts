@@ -1,7 +1,7 @@
 // src/features/mail/earlier-failures.ts: an address whose latest known mail from this document failed is held
 // back by a later send; one mailed successfully after its failure is not. The sheets are the record.
 import { earlierFailures, failureText, failureWhy } from '../../../../src/features/mail/earlier-failures';
-import type { SheetRecord } from '../../../../src/sheets/mail-record';
+import type { SheetView } from '../../../../src/sheets/mail-view';
 import type { MailState } from '../../../../src/sheets/mail-state';
 import { useUtilities } from '../../gas-utilities';
 import { listRow } from '../../list-rows';
@@ -11,7 +11,7 @@ useUtilities();
 const day = (d: number) => new Date(Date.UTC(2026, 0, d, 12));
 const failed = (reason = ''): MailState => ({ kind: 'failed', reason });
 const spreadsheet = {} as GoogleAppsScript.Spreadsheet.Spreadsheet;
-const tracking = (rows: SheetRecord['rows']): SheetRecord => ({
+const tracking = (rows: SheetView['rows']): SheetView => ({
   sheetId: 9,
   name: 'Tracking',
   tracking: true,

@@ -1,4 +1,4 @@
-// src/features/outbox/marks.ts: the keyed marks the payer's record keeps instead of addresses and mails. A
+// src/features/outbox/marks.ts: the keyed marks the ledger keeps instead of addresses and mails. A
 // mark changes with anything that decides what is sent, and only the payer's secret makes it.
 import * as crypto from 'node:crypto';
 import {

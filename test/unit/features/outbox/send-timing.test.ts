@@ -106,7 +106,7 @@ describe('firstOpen', () => {
 
 describe('hourRoom', () => {
   const person = (at: number): Person => ({ addr: 'x', content: 'y', posted: 1, stop: '', serial: 0, at });
-  /** The payer's record with the list of sheet 1 (its people's last mails at `ats`) and its hour's count. */
+  /** The ledger with the list of sheet 1 (its people's last mails at `ats`) and its hour's count. */
   const ledger = (ats: number[], counted = 0) =>
     ({
       list: () => ({ people: new Map(ats.map((at, i) => [String(i), person(at)])) }) as unknown as LedgerList,

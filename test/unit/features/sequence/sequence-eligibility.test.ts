@@ -1,4 +1,4 @@
-// src/features/sequence/sequence-eligibility.ts: who gets a follow-up step, decided from the payer's record,
+// src/features/sequence/sequence-eligibility.ts: who gets a follow-up step, decided from the ledger,
 // never from a cell: in the sequence once confirmed and posted, the next step when its delay has passed,
 // stopped by a reply (theirs or their company's), the do-not-contact list or the menu, held when the row
 // changed since it was confirmed.
@@ -39,7 +39,7 @@ const mail: ConfirmedMail = {
 const ann = (over: { email?: string; cells?: Record<string, string> } = {}) =>
   listRow(2, { email: over.email ?? 'ann@acme.com', cells: { 'First name': 'Ann', ...over.cells } });
 
-/** The payer's record with `row` confirmed as it is, `posted` of its mails gone, the last at `at`. */
+/** The ledger with `row` confirmed as it is, `posted` of its mails gone, the last at `at`. */
 function recordOf(row: ListRow, posted: number, at = NOW - DAY, stop: StopCode | '' = '') {
   // Ledger.read() answers one record per execution; each test is an execution of its own: start it empty.
   const ledger = Ledger.read();

@@ -1,6 +1,6 @@
-// The mail record: what the sheets say about each mail this document sent. The add-on's columns on any
+// The mail view: what the sheets say about each mail this document sent. The add-on's columns on any
 // mailing list (MAIL_COLUMNS) and on Tracking (TRACKING) are found here, by header, and only here; one scan
-// of the document's sheets (readMailRecord) serves tracking (which mails to read), earlier failures (which
+// of the document's sheets (readMailView) serves tracking (which mails to read), earlier failures (which
 // addresses failed), Show mail and the release of queued rows, and follow-up sequences next. Rows are
 // keyed by recipient on a list and by Mail ID everywhere; states are typed (mail-state.ts).
 import { addressKey } from './address';
@@ -12,8 +12,8 @@ import { idOf, MailState, parseState, stateText } from './mail-state';
 import { normalizeHeader, Table, type TableRow } from './table';
 import { headerCells } from './table-layout';
 
-/** One row of the record: a mailing-list row, or a Tracking row. */
-interface RecordRow {
+/** One row of the view: a mailing-list row, or a Tracking row. */
+interface ViewRow {
   rowNumber: number;
   /** The recipient, lower case ('' when the sheet has no recipient column). */
   key: string;
@@ -28,12 +28,12 @@ interface RecordRow {
   taskOpens?: unknown;
 }
 
-/** A sheet's part of the record. */
-export interface SheetRecord {
+/** A sheet's part of the view. */
+export interface SheetView {
   sheetId: number;
   name: string;
   tracking: boolean;
-  rows: RecordRow[];
+  rows: ViewRow[];
   /** Its header row as read (another reader of the sheets need not read it again). */
   headers: unknown[];
 }
@@ -80,12 +80,12 @@ export function mailIdColumn(sheet: Sheet): number {
 }
 
 /**
- * Every sheet's part of the record, in one scan: its header row, then one block read of Tracking's columns,
+ * Every sheet's part of the view, in one scan: its header row, then one block read of Tracking's columns,
  * or of a list down to its first fully blank row. Sheets without a Mail status or Mail ID column add nothing;
  * neither does `skipSheetId` (a list the caller has read already).
  */
-export function readMailRecord(spreadsheet: Spreadsheet, skipSheetId?: number): SheetRecord[] {
-  const record: SheetRecord[] = [];
+export function readMailView(spreadsheet: Spreadsheet, skipSheetId?: number): SheetView[] {
+  const views: SheetView[] = [];
   for (const sheet of spreadsheet.getSheets()) {
     const name = sheet.getName();
     if (name === TRACKING_SUMMARY.sheetName || name === DO_NOT_CONTACT.sheetName) continue;
@@ -94,12 +94,12 @@ export function readMailRecord(spreadsheet: Spreadsheet, skipSheetId?: number): 
     const headers = headerCells(sheet);
     if (headers.length === 0) continue;
     const rows = readSheetRows(sheet, name === TRACKING.sheetName, headers);
-    if (rows) record.push({ sheetId, name, tracking: name === TRACKING.sheetName, rows, headers });
+    if (rows) views.push({ sheetId, name, tracking: name === TRACKING.sheetName, rows, headers });
   }
-  return record;
+  return views;
 }
 
-function readSheetRows(sheet: Sheet, tracking: boolean, headers: unknown[]): RecordRow[] | null {
+function readSheetRows(sheet: Sheet, tracking: boolean, headers: unknown[]): ViewRow[] | null {
   const width = headers.length;
   const columns = mailColumns(headers, tracking);
   if (!columns.mailStatus && !columns.mailId) return null;
@@ -108,9 +108,9 @@ function readSheetRows(sheet: Sheet, tracking: boolean, headers: unknown[]): Rec
   // An id is what the add-on wrote: never a formula's value (a date, a number worked out in the cell).
   const idAt = (key: string, i: number) =>
     cells.formulas[key] && cells.formulas[key][i] ? null : idOf(at(key, i));
-  const rows: RecordRow[] = [];
+  const rows: ViewRow[] = [];
   for (let i = 0; i < cells.count; i++) {
-    const row: RecordRow = {
+    const row: ViewRow = {
       rowNumber: i + 2,
       key: addressKey(cellText(at('recipient', i))),
       state: parseState(cellText(at('mailStatus', i))),
