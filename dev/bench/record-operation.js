@@ -12,7 +12,7 @@ const CAMPAIGNS = 10;
 function recordOperation({ mailingListAddon, runJob, sheetRows, alertsText }) {
   return {
     id: 'record',
-    name: "Ledger",
+    name: 'Ledger',
     unit: 'mails',
     requires: ['saveTemplate', 'sendAllUnsentRows', 'continueJob'],
     sizes: { full: [100000], quick: [1000] },
