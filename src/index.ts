@@ -98,10 +98,10 @@ export { checkSavedKeysForPage as checkSavedKeys } from './features/entry-points
 export { searchCompaniesForPage as searchCompanies } from './features/entry-points';
 
 // Unlock dialog: Unlock (or Refresh the contacts) with the roles ticked; the selection must still be what the
-// dialog stated. Starts the unlock (its first step runs in this call).
+// dialog stated. Starts the unlock (its first slice runs in this call).
 export { confirmUnlockForPage as confirmUnlock } from './features/entry-points';
 
-// Progress dialog: runs the next step of a long job ('unlock', 'phone', 'tracking') and reports progress.
+// Progress dialog: runs the next slice of a long job ('unlock', 'phone', 'tracking') and reports progress.
 export { continueJobForPage as continueJob } from './features/entry-points';
 
 // Compose dialog: the active sheet's headers and saved template.
@@ -116,7 +116,7 @@ export { previewMailForPage as previewMail } from './features/entry-points';
 // Compose dialog: the row's mail to the address typed (1 EDM).
 export { sendTestMailForPage as sendTestMail } from './features/entry-points';
 
-// Progress dialog: what the running step of a job has done so far (polled while continueJob works).
+// Progress dialog: what the running slice of a job has done so far (polled while continueJob works).
 export { getJobProgress } from './features/entry-points';
 
 // Compose dialog: schedules "Send to all unsent rows" of the active sheet at `when` (ISO 8601 date-time).
@@ -125,7 +125,7 @@ export { scheduleSendForPage as scheduleSend } from './features/entry-points';
 // Compose dialog: cancels the active sheet's scheduled send.
 export { cancelScheduledSendForPage as cancelScheduledSend } from './features/entry-points';
 
-// Progress dialog: Stop ends the job after the unit under way (callable while a step works); rows left say "Stopped".
+// Progress dialog: Stop ends the job after the unit under way (callable while a slice works); rows left say "Stopped".
 export { stopJobForPage as stopJob } from './features/entry-points';
 
 // Progress dialog: the job's end was shown (the next menu action need not report it again).

@@ -129,8 +129,8 @@ export type ApiError = ApiErrorClass & Readonly<ApiErrorFacts>;
 export const ApiError = ApiErrorClass as { new (init: ApiErrorInit): ApiError; readonly prototype: ApiError };
 
 /**
- * What an error means for the run (one requestAll, one job step) that met it:
- * - 'later': nothing is wrong with the work left; the run ends here and the rest is done by a later step
+ * What an error means for the run (one requestAll, one job slice) that met it:
+ * - 'later': nothing is wrong with the work left; the run ends here and the rest is done by a later slice
  *   (out of time, the user's Stop, the rate budget or the service's rate limit);
  * - 'stop': every later request would fail the same way (key, funds, plan, quota, address, Apps Script's
  *   daily fetch quota, a retired endpoint): the run ends and says why;
@@ -174,7 +174,7 @@ export function endsRun(error: Pick<ApiErrorInit, 'kind'>): boolean {
   return RUN_EFFECTS[error.kind] !== 'go-on';
 }
 
-/** The run ends at this error, and the work left is done by a later step. */
+/** The run ends at this error, and the work left is done by a later slice. */
 export function isForLater(error: unknown): error is ApiError & { kind: LaterKind } {
   return error instanceof ApiError && RUN_EFFECTS[error.kind] === 'later';
 }

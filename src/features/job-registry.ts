@@ -1,5 +1,5 @@
 // The progress dialog's endpoints (continue, stop, poll, end shown) for every long job: each JobKind has its
-// job here, and a kind a page names is checked before use. It runs no step itself (jobs/job-runner.ts does).
+// job here, and a kind a page names is checked before use. It runs no slice itself (jobs/job-runner.ts does).
 import {
   forgetUnseenReport,
   isJobKind,
@@ -31,7 +31,7 @@ export function continueJob(kind: string): JobProgress {
   return continueSavedJob(JOBS[kind], DIALOG_REPORTER);
 }
 
-/** Stop: ends the job now, or (while a step works) after the unit under way; rows left say "Stopped". */
+/** Stop: ends the job now, or (while a slice works) after the unit under way; rows left say "Stopped". */
 export function stopJob(kind: string): JobProgress {
   if (!isJobKind(kind)) throw new Error(`Unknown job "${kind}".`);
   return stopSavedJob(JOBS[kind]);
@@ -42,7 +42,7 @@ export function jobEndShown(kind: string): void {
   if (isJobKind(kind)) forgetUnseenReport(kind);
 }
 
-/** What the running step has done so far (the dialog polls this while continueJob works). */
+/** What the running slice has done so far (the dialog polls this while continueJob works). */
 export function jobProgress(kind: string): JobProgress | null {
   return isJobKind(kind) ? readProgress(kind) : null;
 }

@@ -8,7 +8,10 @@ const PREFIX = 'pref.';
 
 /** The remembered value, or undefined (never set, or unreadable). */
 export function readPreference<T>(name: string): T | undefined {
-  const text = PropertiesService.getUserProperties().getProperty(PREFIX + name);
+  return parsed<T>(PropertiesService.getUserProperties().getProperty(PREFIX + name));
+}
+
+function parsed<T>(text: string | null): T | undefined {
   if (!text) return undefined;
   try {
     return JSON.parse(text) as T;
@@ -23,13 +26,7 @@ export function savePreference(name: string, value: unknown): void {
 
 /** This user's remembered value in this document (document properties, under the user's own token). */
 export function readDocumentPreference<T>(name: string): T | undefined {
-  const text = PropertiesService.getDocumentProperties().getProperty(`${PREFIX}${name}.${userToken()}`);
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
+  return parsed<T>(PropertiesService.getDocumentProperties().getProperty(`${PREFIX}${name}.${userToken()}`));
 }
 
 export function saveDocumentPreference(name: string, value: unknown): void {

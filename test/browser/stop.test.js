@@ -81,7 +81,7 @@ async function steps() {
   await page.unroute('**/api/run', slowDialogSteps);
   const dialog = page.frameLocator('#html-dialog-frame');
   await expect(dialog.locator('#choices').textContent()).resolves.toMatch(
-    /Close hides this window: the step under way goes on in the background, and the next\s+“Unlock selected companies” says what it did/,
+    /Close hides this window: the run under way goes on in the background, and the next\s+“Unlock selected companies” says what it did/,
   );
   expect(await waitUntilNothingClipped(dialog)).toEqual([]);
   await screenshot(page, 'stop-01-progress-dialog');
@@ -170,7 +170,7 @@ async function steps() {
   );
   const report = await page.locator('#alert-message').textContent();
   const did =
-    /^The step that was working when the progress dialog closed went on in the background: it (?:unlocked (\d+) compan(?:y|ies) \((\d+) points?\))?(?: and )?(?:filled the contacts of (\d+) compan(?:y|ies) \((\d+) new contacts?\))?\.( The unlock has finished\.)?$/.exec(
+    /^The run that was under way when the progress dialog closed went on in the background: it (?:unlocked (\d+) compan(?:y|ies) \((\d+) points?\))?(?: and )?(?:filled the contacts of (\d+) compan(?:y|ies) \((\d+) new contacts?\))?\.( The unlock has finished\.)?$/.exec(
       report,
     );
   expect(did).not.toBeNull();

@@ -1,5 +1,5 @@
 'use strict';
-// Close on the unlock's progress dialog at 1366×768 only closes the view: the step under way goes on in the
+// Close on the unlock's progress dialog at 1366×768 only closes the view: the run under way goes on in the
 // background and no row says "Stopped" (only Stop does that).
 const {
   usePlayground,
@@ -57,7 +57,7 @@ test('Close on the unlock progress dialog: the job goes on, nothing says Stopped
     await screenshot(page, 'unlock-close-01-progress');
     await page.frameLocator('#html-dialog-frame').locator('#close').click();
     await page.locator('#html-dialog-layer').waitFor({ state: 'hidden' });
-    await waitIdle(page, 120000); // the step under way goes on and ends
+    await waitIdle(page, 120000); // the run under way goes on and ends
     await control(outreachUrl, 'DELETE', '/faults');
     const afterClose = await statuses();
     expect(afterClose.stopped).toBe(0);

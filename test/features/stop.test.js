@@ -2,7 +2,7 @@
 // Through the built bundle: the progress dialog's Stop, pressed while a step works in another
 // execution (the emulator runs stopJob as its own execution while the step waits on the network), ends the
 // job after the unit under way: no request that costs money afterwards, and the rows left say "Stopped".
-// Close leaves the step under way going on in the background; the next menu action says what it did.
+// Close leaves the run under way going on in the background; the next menu action says what it did.
 const { useServices, control, controlSync, newAddon, DEMO_KEYS } = require('../support/harness');
 const { unlock } = require('../support/unlock');
 const sheets = require('../support/sheets');
@@ -164,7 +164,7 @@ describe('Unlock', () => {
     expect(requestsTo('/companies/unlock', emu.fetchLog.slice(before))).toBe(0);
   });
 
-  test('Close: the step under way goes on in the background, and the next Unlock says what it did', () => {
+  test('Close: the run under way goes on in the background, and the next Unlock says what it did', () => {
     emu = newAddon(services);
     searchAndSelect(40);
     slow('/companies/unlock', 10_000); // 10 unlocks take 100 s
@@ -189,7 +189,7 @@ describe('Unlock', () => {
     const report = emu.ui.alerts[0];
     expect(report.title).toBe('Unlock: what happened after the dialog closed');
     expect(report.message).toBe(
-      `The step that was working when the progress dialog closed went on in the background: it unlocked ${background} companies (${background} points) and filled the contacts of ${filled} companies (${contacts} new contacts). The unlock has finished.`,
+      `The run that was under way when the progress dialog closed went on in the background: it unlocked ${background} companies (${background} points) and filled the contacts of ${filled} companies (${contacts} new contacts). The unlock has finished.`,
     );
     // Said once.
     emu.ui.reset();
@@ -354,7 +354,7 @@ describe('Send', () => {
     expect(emu.ui.alerts[0].title).toBe('Send: what happened after the dialog closed');
     expect(emu.ui.alerts[0].message).toMatch(
       new RegExp(
-        `^The step that was working when the progress dialog closed went on in the background: it sent ${after - before} e-mails \\(${after - before} e-mail credits\\)\\.`,
+        `^The run that was under way when the progress dialog closed went on in the background: it sent ${after - before} e-mails \\(${after - before} e-mail credits\\)\\.`,
       ),
     );
   });

@@ -1,20 +1,20 @@
 // One runner for every long job (unlock, phone check, send, tracking). Apps Script stops an execution after
-// 6 minutes, so a job works in steps, one execution each: the menu action plans the job and runs the first
-// step, the progress dialog (or the next trigger run) calls continueJob(kind) for the next ones. The runner
+// 6 minutes, so a job works in slices, one execution each: the menu action plans the job and runs the first
+// slice, the progress dialog (or the next trigger run) calls continueJob(kind) for the next ones. The runner
 // owns what every job shares:
-//   - the lease: one step of a kind per document at a time (two windows or editors never pay twice);
+//   - the lease: one slice of a kind per document at a time (two windows or editors never pay twice);
 //   - the saved state in document properties, written after every unit, so a cut-off loses at most the unit
 //     that was running, and the job's own work() is written so that redoing it is safe;
 //   - the deadline, counted from the start of the execution: a unit starts only when it fits before it;
-//   - progress for the dialog (polled while a step works) and the final summary, given to a reporter, so
+//   - progress for the dialog (polled while a slice works) and the final summary, given to a reporter, so
 //     the same job runs from a menu (toasts, alerts, the dialog) and from a trigger (no UI at all);
-//   - Stop (the dialog's button, from another execution while a step works): the step ends the job before
+//   - Stop (the dialog's button, from another execution while a slice works): the slice ends the job before
 //     its next unit, so nothing more is paid for, and the job marks the rows it leaves "Stopped: …";
-//   - what a dialog's step did, kept until the dialog has shown it: a dialog closed while its step works
-//     leaves the step going on in the background, and the next menu action of the job says what it did.
-// A job supplies its units (planned before the first step), the work of a unit, and how a finished unit is
+//   - what a dialog's slice did, kept until the dialog has shown it: a dialog closed while its slice works
+//     leaves the slice going on in the background, and the next menu action of the job says what it did.
+// A job supplies its units (planned before the first slice), the work of a unit, and how a finished unit is
 // recorded (sheet, stores, counters); a recorded unit may add follow-up units (unlock → contacts).
-// It must never run two steps of a kind at once, start a unit that would not end before the deadline, or
+// It must never run two slices of a kind at once, start a unit that would not end before the deadline, or
 // go on with a job started with another key (keyChangedText, job.ts).
 import { ApiError, isForLater } from '../../api';
 import { Deadline, ownerStamp } from '../../platform';
@@ -55,7 +55,7 @@ export function newJobState<U, D, R>(job: JobDefinition<U, D, R>, units: U[], da
   return { v: 1, units, total, data, owner: ownerStamp(job.service), startedAt: Date.now() };
 }
 
-/** Saves a newly planned job and runs its first step (the caller holds the lease: see withJobLease). */
+/** Saves a newly planned job and runs its first slice (the caller holds the lease: see withJobLease). */
 export function startJob<U, D, R>(
   job: JobDefinition<U, D, R>,
   state: JobState<U, D>,
@@ -75,8 +75,8 @@ export function savedJob<U, D>(kind: JobKind): JobState<U, D> | null {
 }
 
 /**
- * One step of a saved job for the progress dialog, under the lease; a second caller gets a "busy"
- * progress. What the step did is kept until the dialog asks for the next step or says it showed the end.
+ * One slice of a saved job for the progress dialog, under the lease; a second caller gets a "busy"
+ * progress. What the slice did is kept until the dialog asks for the next slice or says it showed the end.
  */
 export function continueSavedJob<U, D, R>(
   job: JobDefinition<U, D, R>,
@@ -86,12 +86,12 @@ export function continueSavedJob<U, D, R>(
   return withJobLease(
     job.kind,
     () => {
-      forgetUnseenReport(job.kind); // the dialog asks for this step only after showing the one before
+      forgetUnseenReport(job.kind); // the dialog asks for this slice only after showing the one before
       const state = savedJob<U, D>(job.kind);
       if (!state) return nothingLeft(job.kind);
       const before = JSON.stringify(state.data);
       const progress = runSlice(job, state, reporter, deadline);
-      // Only a dialog's step can end unseen (the dialog closed meanwhile); a trigger's has its last run.
+      // Only a dialog's slice can end unseen (the dialog closed meanwhile); a trigger's has its last run.
       const report = reporter.unattended
         ? ''
         : backgroundReport(job, JSON.parse(before) as D, state, progress);
@@ -103,8 +103,8 @@ export function continueSavedJob<U, D, R>(
 }
 
 /**
- * The progress dialog's Stop. With no step working, the job ends now; while a step works in another
- * execution, that step ends it after the unit under way (the answer says "stopping").
+ * The progress dialog's Stop. With no slice working, the job ends now; while a slice works in another
+ * execution, that slice ends it after the unit under way (the answer says "stopping").
  */
 export function stopSavedJob<U, D, R>(job: JobDefinition<U, D, R>): JobProgress {
   return withJobLease(
@@ -160,7 +160,7 @@ function stopByUser<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>,
 const UNDER_WAY_TEXT = (done: string) =>
   `The batch on its way when you pressed Stop went through: it ${done}.`;
 
-/** The progress of a step that may not run: the job is another key's, or paused until later. */
+/** The progress of a slice that may not run: the job is another key's, or paused until later. */
 function heldBack<U, D, R>(job: JobDefinition<U, D, R>, state: JobState<U, D>): JobProgress | null {
   const otherKey = keyChangedText(job, state);
   if (otherKey)
@@ -221,7 +221,7 @@ export function runSlice<U, D, R>(
       if (job.workDone) underWay = job.workDone(JSON.parse(before) as D, state.data);
     } catch (error) {
       if (!handleStop(error, state)) throw error;
-      if (!state.status) break; // out of time inside the unit: the next step redoes it
+      if (!state.status) break; // out of time inside the unit: the next slice redoes it
     } finally {
       longest = Math.max(longest, Date.now() - started);
       saveJob(job.kind, state);
@@ -229,7 +229,7 @@ export function runSlice<U, D, R>(
     // Paused, or over: the end, right after, says it (a progress saved now would be cleared at once).
     if (isPaused(state) || state.units.length === 0 || isStopped(state)) break;
     const progress = progressOf(job, state, false);
-    saveProgress(job.kind, progress); // what the dialog polls while this step goes on
+    saveProgress(job.kind, progress); // what the dialog polls while this slice goes on
     reporter.progress(job, progress);
   }
   const finished = isStopped(state) || state.units.length === 0;

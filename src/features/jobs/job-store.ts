@@ -1,6 +1,6 @@
 // Where a long job is kept between executions: its state (document properties, split over several values
-// past 9 KB), the running step's progress (kept apart and small, for the dialog to poll), a Stop asked from
-// another execution, the report of a step nobody saw, and the lease (one step of a kind per document at a
+// past 9 KB), the running slice's progress (kept apart and small, for the dialog to poll), a Stop asked from
+// another execution, the report of a slice nobody saw, and the lease (one slice of a kind per document at a
 // time). Each user has their own job of each kind (`job.<kind>.<user token>`): it spends its owner's key,
 // so only its owner loads, continues or stops it; other editors only learn that it exists (otherJobs). It
 // runs no job and says nothing to the user (features/jobs does both).
@@ -22,15 +22,15 @@ export function isJobKind(kind: unknown): kind is JobKind {
 }
 
 /**
- * Where a job stands after a step, for the progress dialog. `finished` says whether the dialog asks for another
- * step; each status fixes it, so the two never disagree.
+ * Where a job stands after a slice, for the progress dialog. `finished` says whether the dialog asks for another
+ * slice; each status fixes it, so the two never disagree.
  */
 type ProgressStatus =
-  /** Units are left: the dialog asks for the next step. */
+  /** Units are left: the dialog asks for the next slice. */
   | { status: 'working'; finished: false; error?: never }
   /** Another execution is working on this job right now: ask again a little later. */
   | { status: 'busy'; finished: false; error?: never }
-  /** Stop was asked for while a step works in another execution: it ends after the batch under way. */
+  /** Stop was asked for while a slice works in another execution: it ends after the batch under way. */
   | { status: 'stopping'; finished: false; error?: never }
   | { status: 'done'; finished: true; error?: never }
   /** Kept, but waiting (a rate limit, Google's daily quota, the key it was started with): `error` says why. */
@@ -45,9 +45,9 @@ export type JobProgress = {
   done: number;
   total: number;
   message: string;
-  /** When the running step saved this progress (ms). */
+  /** When the running slice saved this progress (ms). */
   at?: number;
-  /** Time since the job started (its first step), by the server's clock, for the dialog's elapsed time. */
+  /** Time since the job started (its first slice), by the server's clock, for the dialog's elapsed time. */
   elapsedMs?: number;
 } & ProgressStatus;
 
@@ -90,7 +90,7 @@ export function clearJob(kind: JobKind): void {
 }
 
 /**
- * Stop, asked for from the progress dialog while a step of the job works in another execution: that step
+ * Stop, asked for from the progress dialog while a slice of the job works in another execution: that slice
  * reads it before each unit (one property read) and ends the job there.
  */
 export function requestStop(kind: JobKind): void {
@@ -107,8 +107,8 @@ export function forgetStop(kind: JobKind): void {
 }
 
 /**
- * What a step driven by the progress dialog did, kept until the dialog says it showed it (or asks for the
- * next step). A dialog closed while its step worked never does: the next menu action of the job says it.
+ * What a slice driven by the progress dialog did, kept until the dialog says it showed it (or asks for the
+ * next slice). A dialog closed while its slice worked never does: the next menu action of the job says it.
  */
 export function keepUnseenReport(kind: JobKind, text: string): void {
   PropertiesService.getDocumentProperties().setProperty(`${mine(kind)}.unseen`, text);
@@ -126,7 +126,7 @@ export function takeUnseenReport(kind: JobKind): string | null {
   return text;
 }
 
-/** The running step's progress, for the dialog to poll. */
+/** The running slice's progress, for the dialog to poll. */
 export function saveProgress(kind: JobKind, progress: JobProgress): void {
   PropertiesService.getDocumentProperties().setProperty(
     `${mine(kind)}.progress`,
@@ -151,8 +151,8 @@ export function readProgress(kind: JobKind): JobProgress | null {
 const LEASE_MARGIN_MS = 30 * 1000;
 
 /**
- * Runs one step of a job unless another execution is running one (the progress dialog and the menu action
- * run again, or two editors): two steps at once would pay for the same rows twice. The lease is taken under
+ * Runs one slice of a job unless another execution is running one (the progress dialog and the menu action
+ * run again, or two editors): two slices at once would pay for the same rows twice. The lease is taken under
  * the document lock and held in document properties, so the lock is not kept during the work.
  */
 export function withJobLease<T>(kind: JobKind, work: () => T, busy: () => T): T {

@@ -4,7 +4,7 @@
 import { type Deadline, ownershipOf, type OwnerStamp, type Service } from '../../platform';
 import { type JobKind, type JobProgress } from './job-store';
 
-/** What is saved between steps. `data` is the job's own (counters, settings of the run). */
+/** What is saved between slices. `data` is the job's own (counters, settings of the run). */
 export interface JobState<U, D> {
   v: 1;
   units: U[];
@@ -15,7 +15,7 @@ export interface JobState<U, D> {
   owner?: OwnerStamp;
   /** Absent while the job works through its units. */
   status?: JobStatus;
-  /** When the job was planned (ms): the progress dialog's elapsed time counts from here, not per step. */
+  /** When the job was planned (ms): the progress dialog's elapsed time counts from here, not per slice. */
   startedAt?: number;
 }
 
@@ -35,7 +35,7 @@ export function hasWorkLeft(state: Pick<JobState<unknown, unknown>, 'status' | '
   return !isStopped(state) && state.units.length > 0;
 }
 
-/** Until when the job waits (ms): no step runs before; 0 when it does not wait. */
+/** Until when the job waits (ms): no slice runs before; 0 when it does not wait. */
 export function pausedUntil(state: Pick<JobState<unknown, unknown>, 'status'>): number {
   return state.status && state.status.is === 'paused' ? state.status.until : 0;
 }
@@ -48,7 +48,7 @@ export class JobStop extends Error {
   }
 }
 
-/** Keeps the job but runs no step before `until` (a rate limit longer than an execution). */
+/** Keeps the job but runs no slice before `until` (a rate limit longer than an execution). */
 export class JobPause extends Error {
   constructor(
     message: string,
@@ -64,11 +64,11 @@ export interface SliceContext {
   /** Progress inside a long unit: `done` of the running unit's size, saved for the dialog to poll. */
   progress(done: number, message?: string): void;
   /**
-   * What the units of this step share and no later step needs (a plan read from the sheets, the service's
-   * pace): the job's own, empty at the start of every step unless startJob was given it.
+   * What the units of this slice share and no later slice needs (a plan read from the sheets, the service's
+   * pace): the job's own, empty at the start of every slice unless startJob was given it.
    */
   memory: Record<string, unknown>;
-  /** A dialog watches this step, with its Stop: a unit should let Stop act between its requests. */
+  /** A dialog watches this slice, with its Stop: a unit should let Stop act between its requests. */
   stoppable: boolean;
 }
 
@@ -123,7 +123,7 @@ export interface Reporter {
   unattended?: boolean;
   /** A unit was recorded: work is going on. */
   progress(job: JobLabels, progress: JobProgress): void;
-  /** This execution's step is over: the job finished, stopped, paused or continues in the next step. */
+  /** This execution's slice is over: the job finished, stopped, paused or continues in the next slice. */
   end(job: JobLabels, progress: JobProgress): void;
 }
 

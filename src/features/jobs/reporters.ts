@@ -17,7 +17,7 @@ export const MENU_REPORTER: Reporter = {
 };
 
 /**
- * At the start of a job's menu action: what a step did in the background after its progress dialog was
+ * At the start of a job's menu action: what a slice did in the background after its progress dialog was
  * closed, said once (before the action's own question or answer, which would otherwise seem to contradict
  * it: "142 rows were already unlocked").
  */
@@ -76,7 +76,7 @@ export function lastRun(kind: UnattendedWork, properties?: Record<string, string
   }
 }
 
-/** What a dialog's step did, said as the next menu action will say it if the dialog was closed meanwhile. */
+/** What a dialog's slice did, said as the next menu action will say it if the dialog was closed meanwhile. */
 export function backgroundReport<U, D, R>(
   job: JobDefinition<U, D, R>,
   before: D,
@@ -93,5 +93,5 @@ export function backgroundReport<U, D, R>(
         : progress.status === 'done'
           ? `The ${job.name.toLowerCase()} has finished.`
           : '';
-  return `The step that was working when the progress dialog closed went on in the background: it ${did}.${outcome ? ` ${outcome}` : ''}`;
+  return `The run that was under way when the progress dialog closed went on in the background: it ${did}.${outcome ? ` ${outcome}` : ''}`;
 }

@@ -116,14 +116,14 @@ export function holdOf(
  */
 export function reviewHold(list: MailingList, now = Date.now()): Hold {
   const state: MailState = { kind: 'waiting', code: 'review', detail: SEND_TEXTS.reviewWait };
+  return holdQueued(list, state, now, (n) => SEND_TEXTS.reviewHeld(count(n, 'e-mail')));
+}
+
+/** Every queued row of the list shows `state` and waits an hour, when the hourly run looks again. */
+function holdQueued(list: MailingList, state: MailState, now: number, text: (n: number) => string): Hold {
   const states = new Map<string, MailState>();
   for (const row of list.readRows()) if (isQueued(row.state)) states.set(row.key, state);
-  return {
-    until: now + HOUR_MS,
-    pace: false,
-    states,
-    text: SEND_TEXTS.reviewHeld(count(states.size, 'e-mail')),
-  };
+  return { until: now + HOUR_MS, pace: false, states, text: text(states.size) };
 }
 
 /**
@@ -150,12 +150,5 @@ export function guardHold(list: MailingList, now = Date.now()): Hold | null {
   if (!pause) return null;
   const rate = pauseDetail(pause);
   const state: MailState = { kind: 'waiting', code: 'bounce', detail: rate };
-  const states = new Map<string, MailState>();
-  for (const row of list.readRows()) if (isQueued(row.state)) states.set(row.key, state);
-  return {
-    until: now + HOUR_MS,
-    pace: false,
-    states,
-    text: SEND_TEXTS.guardPaused(list.sheet.getName(), rate, states.size),
-  };
+  return holdQueued(list, state, now, (n) => SEND_TEXTS.guardPaused(list.sheet.getName(), rate, n));
 }

@@ -253,7 +253,7 @@ function sendUnit(unit: SendUnit, state: SendState, context: SliceContext): Unit
   const batch = { list, template, step: 0, rows, unsubscribe, subjects };
   const posted = postBatch(client, batch, { onAnswered, cancelled });
   if (posted.outcomes.every((o) => 'later' in o)) {
-    closeBatch(posted); // nothing went: the runner stops the job, or the next step posts these rows
+    closeBatch(posted); // nothing went: the runner stops the job, or the next slice posts these rows
     if (stopped) return { list, skipped, unconfirmed, exhausted: false, hold: null };
     throw posted.outcomes[0].error;
   }
@@ -354,7 +354,7 @@ function recordUnit(unit: SendUnit, result: UnitResult, state: SendState): SendU
   if (posted && !owed) closeBatch(posted);
   if (end) throw end.error;
   if (owed) throw owedPause(state.data.sheetName, owed);
-  // A look-up out of rate slots is settled by the next step; one that failed pauses the send.
+  // A look-up out of rate slots is settled by the next slice; one that failed pauses the send.
   if (doubt) throw isForLater(doubt) ? doubt : inDoubt(doubt);
   // Nothing more may go now (the rest wait for their window or the next hour): the hourly run goes on.
   state.data.held = undefined;

@@ -314,7 +314,7 @@ function askAboutFailedBefore(plan: SendPlan, again: Set<string>): void {
 }
 
 /**
- * Queues the plan's rows and starts the send job (its first step runs now). What the user confirmed (the
+ * Queues the plan's rows and starts the send job (its first slice runs now). What the user confirmed (the
  * mail and these rows) is kept first, in their own properties, unless it was kept when they scheduled it.
  */
 export function launchSend(

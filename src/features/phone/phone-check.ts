@@ -7,7 +7,7 @@
 //      results column next to other data; ask the credits and confirm (offering to check as many as the
 //      credits allow when they are short);
 //   3. write what is known, blank the cells of the numbers to check, and start the phone job
-//      (phone-job.ts) on the job runner: the progress dialog's steps (continueJob('phone')) go on with it.
+//      (phone-job.ts) on the job runner: the progress dialog's slices (continueJob('phone')) go on with it.
 // Running the action again on the same selection resumes an unfinished check (or says when a paused one
 // may go on).
 import { phoneClient } from '../clients';
@@ -193,7 +193,7 @@ function waitForDailyQuota(job: Saved): void {
   inform('Phone check paused', pause.message);
 }
 
-/** Inserts the results columns, writes what is known, and runs the job's first step. */
+/** Inserts the results columns, writes what is known, and runs the job's first slice. */
 function start(
   prepared: Prepared,
   store: PhoneResults,

@@ -153,14 +153,14 @@ function keep(store: PhoneResults): string | null {
   }
 }
 
-/** What a stop of checkMany means; returns to go on (the next step, or now after a wait that fits). */
+/** What a stop of checkMany means; returns to go on (the next slice, or now after a wait that fits). */
 function afterStop(stopped: ApiError, left: number, context: SliceContext, byTimer = false): void {
   const notChecked = notCheckedText(left);
   if (stopped.kind === 'funds') {
     throw new JobStop(['No phone-check credits left:', notChecked, stopped.action].filter(Boolean).join(' '));
   }
   if (!isForLater(stopped)) throw new JobStop(`${describe(stopped)} ${notChecked}`);
-  if (context.deadline.passed(5000)) return; // out of time: the next step goes on
+  if (context.deadline.passed(5000)) return; // out of time: the next slice goes on
   const wait = stopped.retryAfterMs && stopped.retryAfterMs > 0 ? stopped.retryAfterMs : 60_000;
   if (Date.now() + wait < context.deadline.at - 5000) {
     Utilities.sleep(wait);

@@ -33,7 +33,7 @@ export function dailyQuotaPause(
   return new JobPause(text, Date.now() + HOUR_MS);
 }
 
-/** The error a phone call meets when the day's calls are used up (for a step that has not called yet). */
+/** The error a phone call meets when the day's calls are used up (for a slice that has not called yet). */
 export function fetchQuotaError(): ApiError {
   return new ApiError(fetchQuotaInit('phone', 'GET /api/user/credits'));
 }

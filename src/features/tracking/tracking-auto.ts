@@ -141,7 +141,7 @@ export function refreshHourly(): void {
   else if (record.refreshAfterSend) owedRefreshHourly();
 }
 
-/** The auto-refresh part of this user's hourly run: a refresh step without UI, or turning itself off. */
+/** The auto-refresh part of this user's hourly run: a refresh slice without UI, or turning itself off. */
 export function autoRefreshHourly(): void {
   const auto = myHourlyTrigger().auto;
   if (!auto || !auto.on) return;
@@ -159,7 +159,7 @@ export function autoRefreshHourly(): void {
   keepLastRun(started);
 }
 
-/** The refresh owed after a waiting or scheduled send, auto-refresh off: one step; the debt ends when a refresh finishes. */
+/** The refresh owed after a waiting or scheduled send, auto-refresh off: one slice; the debt ends when a refresh finishes. */
 function owedRefreshHourly(): void {
   const started = Date.now();
   try {
@@ -182,7 +182,7 @@ function keepLastRun(started: number): void {
   if (run && run.at >= started) saveMyHourlyTrigger({ ...myHourlyTrigger(), lastRun: run });
 }
 
-/** One refresh step without UI under the lease; 'busy' (recorded) when another refresh holds it. */
+/** One refresh slice without UI under the lease; 'busy' (recorded) when another refresh holds it. */
 function refreshStep(): JobProgress | 'nothing' | 'busy' {
   const progress = withJobLease<JobProgress | 'nothing' | 'busy'>(
     KIND,

@@ -1,6 +1,6 @@
 // The shapes a tracking refresh keeps between its steps (the job's state), shared by the plan, the job, the
 // rows and the summary. The state is a cursor and counters: it never lists the mails or tasks to read (the
-// sheets are the record; each step finds its next mails there), so it stays the same size at 100 mails or
+// sheets are the record; each slice finds its next mails there), so it stays the same size at 100 mails or
 // 100,000.
 import type { RefreshOrigin } from './tracking-store';
 
@@ -12,8 +12,8 @@ export const MAILS_PER_CHUNK = 1000;
 
 /**
  * Mails read per unit at most: its results are kept in memory and written at its end (one block write of
- * Tracking and of each sending sheet). A unit also ends when the step runs out of time; a cut-off execution
- * loses only reads, which the next step makes again.
+ * Tracking and of each sending sheet). A unit also ends when the slice runs out of time; a cut-off execution
+ * loses only reads, which the next slice makes again.
  */
 export const MAILS_PER_UNIT = 20_000;
 

@@ -9,7 +9,7 @@
 // their pages), then the task requests of the next chunks with the slots left, so that a window's requests
 // all go at its start and the work after the last window is only its few requests. A batch starts only when
 // it can end before the deadline, and a chunk is begun only when it can be completed (the next window
-// included): out of time, the complete chunks are kept and the next step reads the rest, so a cut-off
+// included): out of time, the complete chunks are kept and the next slice reads the rest, so a cut-off
 // wastes no request.
 import { ApiError, isForLater, timeUpInit, type OutreachClient, type MailRecord, type Task } from '../../api';
 import { carriesMark, splitEvery } from '../../platform';
@@ -35,7 +35,7 @@ export interface ChunksRead {
   error?: ApiError;
 }
 
-/** What the step's units learn of the service's pace: the longest batch (the next one is expected to take as long). */
+/** What the slice's units learn of the service's pace: the longest batch (the next one is expected to take as long). */
 export interface Pace {
   batchMs: number;
 }

@@ -5,10 +5,10 @@
 // into cells: a Mail ID whose task is not one this document sent is never read, and its rows say so (a
 // final state, not asked again). The same works whatever the service grouped into tasks (one per chunk,
 // one per mail).
-// The sheets are read once per step (the plan: which mails are open, kept in memory for the step's units)
+// The sheets are read once per slice (the plan: which mails are open, kept in memory for the slice's units)
 // and the unit's results are written once at its end (tracking-sheets.ts). The state is a cursor (the last
-// Mail ID written): everything is free and read-only at the service, so what a cut-off step read but did
-// not write is simply read again by the next step (the progress dialog, or the trigger's next run), and
+// Mail ID written): everything is free and read-only at the service, so what a cut-off slice read but did
+// not write is simply read again by the next slice (the progress dialog, or the trigger's next run), and
 // rows are upserted by Mail ID, never duplicated. The last unit also reads the opens of the tasks sent in
 // the last 14 days whose opens can still grow (tracking-opens.ts). When every mail is final and no open can
 // come any more, a refresh makes no request.
@@ -68,19 +68,19 @@ interface UnitRead extends ChunksRead {
 
 /**
  * What the units of the slice under way share (the slice's memory, see SliceContext): the plan, read from the
- * sheets once a step (each unit's writes are added to it), and the service's pace.
+ * sheets once a slice (each unit's writes are added to it), and the service's pace.
  */
 interface SliceMemory {
   index: MailIndex;
   pace: Pace;
   /**
-   * The refresh's first step: only it asks for opens (a later step cannot tell the tasks an earlier one
+   * The refresh's first slice: only it asks for opens (a later slice cannot tell the tasks an earlier one
    * read for their opens, when their cells did not change: they would be asked twice).
    */
   firstStep: boolean;
 }
 
-/** The first step's memory: the plan a new refresh was planned from (startJob's `memory`). */
+/** The first slice's memory: the plan a new refresh was planned from (startJob's `memory`). */
 export function firstStepMemory(index: MailIndex): Record<string, unknown> {
   const memory: SliceMemory = { index, pace: { batchMs: 0 }, firstStep: true };
   return { tracking: memory };
@@ -120,7 +120,7 @@ function readUnit(after: number, state: TrackingState, context: SliceContext): U
   const extraTasks = firstStep && planned.length < MAILS_PER_UNIT ? opensToRead(index.opens, claimed) : [];
   const toRead = { ids: planned, claims: index.claims, mark: existingMark(), extraTasks };
   const read = readChunks(client, toRead, deadlineMs, pace, (mails) => context.progress(mails));
-  // Out of time before any chunk was complete: nothing to write; the next step reads this unit again.
+  // Out of time before any chunk was complete: nothing to write; the next slice reads this unit again.
   if (read.cutShort && read.asked.length === 0) throw read.cutShort;
   const opens = new Map<number, Task>();
   for (const [id, task] of read.tasks) if (index.opens.has(id)) opens.set(id, task);
@@ -145,7 +145,7 @@ function recordUnit(read: UnitRead, state: TrackingState): TrackingUnit[] {
   countFinal(read);
   if (read.error) stop(read.error, data.origin);
   if (!last) return [{ after: cursor, left }];
-  // The last unit: the summary is written in the same step, counted from every Tracking row.
+  // The last unit: the summary is written in the same slice, counted from every Tracking row.
   const summary = summarize(written.rows, answerOfRecipient());
   const outcome = {
     at: Date.now(),

@@ -3,7 +3,7 @@
 // were sent) and the Tracking sheet, with the Task IDs beside them (a mail is read only when its task is one this
 // document sent: tracking-fetch.ts asks the tasks first). A mail can still change unless Tracking already says it is
 // final (Delivered, Failed, or not a mail of this document): those are the mails a refresh reads, in mail-id
-// order. Read with one getValues per column used (one over the span on Tracking), so a step costs the same
+// order. Read with one getValues per column used (one over the span on Tracking), so a slice costs the same
 // few calls at 100 mails or 100,000. Tracking also tells which tasks' opens can still grow (tracking-opens.ts).
 import { readMailView, type SheetView, isFinal } from '../../sheets';
 import { type PostedPairs } from '../outbox';

@@ -1,6 +1,6 @@
-// The Tracking sheet a step of the refresh writes: one row per mail, upserted by Mail ID through Table (the
+// The Tracking sheet a slice of the refresh writes: one row per mail, upserted by Mail ID through Table (the
 // sending rows' Mail status is the mail view's: sheets/mail-view.ts). Apps Script commits its write
-// cache before every read that follows a write, so a step works in three phases: the sheets that are missing
+// cache before every read that follows a write, so a slice works in three phases: the sheets that are missing
 // are created, then everything the writes need is read (one block per sheet), then everything is written.
 // Rows are found by Mail ID in what was just read, never by remembered position: the user may have sorted
 // the sheets while the mails were being read.
@@ -11,7 +11,7 @@ type Spreadsheet = GoogleAppsScript.Spreadsheet.Spreadsheet;
 /** Tracking values by column key, as a read of the sheet gives them. */
 export type TrackingValues = Record<string, unknown>;
 
-/** The Tracking sheet as read before a step's writes. */
+/** The Tracking sheet as read before a slice's writes. */
 export interface TrackingRead {
   table: Table;
   rows: TableRow[];

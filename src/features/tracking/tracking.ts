@@ -40,7 +40,7 @@ export function refreshTracking(): void {
 }
 
 /**
- * Runs one step of the refresh (the caller holds the lease): an unfinished refresh goes on where it
+ * Runs one slice of the refresh (the caller holds the lease): an unfinished refresh goes on where it
  * stopped, otherwise a new one is planned. Null when the document has nothing to track.
  */
 export function runRefresh(origin: RefreshOrigin, reporter: Reporter): JobProgress | null {
@@ -53,6 +53,6 @@ export function runRefresh(origin: RefreshOrigin, reporter: Reporter): JobProgre
   if (index.sent.size === 0 && index.tracked.size === 0 && index.open.length === 0) return null;
   const units: TrackingUnit[] = [{ after: 0, left: Math.max(1, index.open.length) }];
   const state = newJobState(TRACKING_JOB, units, { ...newTrackingData(origin), unseen: index.unseen });
-  // The first step works from this reading of the sheets.
+  // The first slice works from this reading of the sheets.
   return startJob(TRACKING_JOB, state, reporter, undefined, firstStepMemory(index));
 }
