@@ -4,7 +4,7 @@
 // A schedule that cannot run (its key cannot pay, its editor's runs stopped checking it, or it is long past
 // due) blocks nobody: any editor may cancel or replace it, and a late run of its editor does not start it.
 import { withDocumentLock, sheetRecords, userToken, HOUR_MS, formatCount } from '../../platform';
-import { startWindowText } from '../outbox/scheduled-send-time';
+import { startWindowText } from './scheduled-send-time';
 import type { ConfirmedRef } from './confirm';
 import { spreadsheetZone, whenText } from '../words';
 

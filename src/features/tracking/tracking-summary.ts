@@ -334,6 +334,7 @@ function writeStatusRows(
     ['Tracking', ''],
     [
       'Last refresh',
+      // Not 'menu' is automatic: an outcome saved by an earlier version has the hourly origin's former name.
       outcome
         ? `${time(outcome.at)} (${outcome.origin === 'menu' ? 'from the menu' : 'automatic'})`
         : 'never',
