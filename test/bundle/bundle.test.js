@@ -272,7 +272,7 @@ test('every global is called: by a menu item, a trigger, a page or as a custom f
   } finally {
     emu.dispose();
   }
-  const triggers = ['onOpen', 'onInstall', code.match(/const TIMER_HANDLER = '(\w+)'/)[1]];
+  const triggers = ['onOpen', 'onInstall', code.match(/const HOURLY_HANDLER = '(\w+)'/)[1]];
   const dist = path.dirname(CODE_PATH);
   const pages = fs
     .readdirSync(dist)
